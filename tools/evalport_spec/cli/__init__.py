@@ -1,0 +1,74 @@
+"""Command-line interface: ``evalport-spec <command> ...``.
+
+A thin layer: each command module in this package defines ``register(subparsers)`` which adds
+its sub-parser with ``func=run``; ``run(args) -> int`` calls one library engine, picks a
+reporter and returns the exit code. Exit codes follow check-jsonschema / ruff / oasdiff:
+0 ok, 1 findings, 2 usage or input error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import EvalportError, InputError, UsageError
+
+COMMANDS = ("validate", "conformance", "diff", "check", "rules", "rfc", "release", "docs")
+"""Command modules, in the order ``--help`` lists them."""
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 already; keep one line
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with every available command registered."""
+    parser = _Parser(prog="evalport-spec",
+                     description="Spec-authoring and schema-evolution toolchain for EvalPort.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-C", "--repo", metavar="DIR", default=None,
+                        help="spec repository root (default: found from the working directory)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__name__}.{name}":
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point. Returns (and, as a script, exits with) 0, 1 or 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return EXIT_ERROR
+    try:
+        return int(args.func(args))
+    except (InputError, UsageError, EvalportError) as exc:
+        print(f"evalport-spec: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("evalport-spec: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except RecursionError:
+        print("evalport-spec: error: input nested too deeply to process", file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

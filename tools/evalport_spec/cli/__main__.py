@@ -1,0 +1,7 @@
+"""``python -m evalport_spec.cli``."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

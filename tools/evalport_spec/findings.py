@@ -1,0 +1,105 @@
+"""The one finding type every engine reports, and the compatibility classes.
+
+Classes follow semver as toolchain.md, "Compatibility classes", defines them for schema sets:
+PATCH (same documents accepted), MINOR (old accepted set is a subset of the new), MAJOR (some
+document the old version accepts, the new one rejects). ``NONE`` is for informational findings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from enum import IntEnum
+from typing import Any
+
+
+class ChangeClass(IntEnum):
+    """Compatibility class, ordered so ``max()`` gives the class of a set of findings."""
+
+    NONE = 0
+    PATCH = 1
+    MINOR = 2
+    MAJOR = 3
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Severity(IntEnum):
+    """Severity of a check finding (gate stages, linters)."""
+
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+@dataclass
+class Location:
+    """Where a finding points: a file, a JSON Pointer into it, and the line if known."""
+
+    file: str | None = None
+    pointer: str | None = None
+    line: int | None = None
+
+    def render(self) -> str:
+        """``file:line`` (or ``file``, or ``file#pointer``) for one-line messages."""
+        if not self.file:
+            return self.pointer or ""
+        if self.line:
+            return f"{self.file}:{self.line}"
+        return self.file
+
+
+@dataclass
+class Finding:
+    """One reported fact.
+
+    Attributes:
+        kind: stable rule name, kebab-case (``enum-value-removed``, ``rfc-period-too-short``).
+        message: one line.
+        change_class: compatibility class it implies (diff findings) or ``NONE``.
+        severity: for check/lint findings.
+        old, new: locations in the old and new file (diff); ``new`` alone for lint findings.
+        witness: a document proving the finding (valid under old, invalid under new), if any.
+        code: an error code (validator rule code) where relevant.
+        undecided: the engine could not decide; the gate treats it as MAJOR.
+        extra: any further machine-readable details.
+    """
+
+    kind: str
+    message: str
+    change_class: ChangeClass = ChangeClass.NONE
+    severity: Severity = Severity.ERROR
+    old: Location | None = None
+    new: Location | None = None
+    witness: Any = None
+    code: str | None = None
+    undecided: bool = False
+    direction: str = "backward"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable 16-hex-digit id from kind, pointers and code (not lines, not message)."""
+        key = json.dumps([self.kind, self.code, self.direction,
+                          self.old.pointer if self.old else None,
+                          self.new.pointer if self.new else None,
+                          self.old.file.rsplit("/", 1)[-1] if self.old and self.old.file else None,
+                          self.new.file.rsplit("/", 1)[-1] if self.new and self.new.file else None])
+        return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+    def where(self) -> Location | None:
+        """The primary location: ``new`` if set, else ``old``."""
+        return self.new or self.old
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (stable key names; ``None`` values dropped)."""
+        d = asdict(self)
+        d["change_class"] = str(self.change_class)
+        d["severity"] = str(self.severity)
+        d["fingerprint"] = self.fingerprint
+        return {k: v for k, v in d.items() if v not in (None, {}, False) or k in ("witness",) and v is not None}

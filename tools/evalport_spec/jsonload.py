@@ -1,0 +1,383 @@
+"""Safe JSON loading: strict RFC 8259, with positions for error messages and findings.
+
+The fast path is the standard library's C decoder with hooks that reject what RFC 8259 leaves
+to implementations and that this project refuses: duplicate object member names (RFC 8259
+section 4 says names SHOULD be unique), ``NaN``/``Infinity`` (not JSON at all), numbers that
+overflow an IEEE 754 double, a byte-order mark (RFC 8259 section 8.1: MUST NOT be added), invalid
+UTF-8, nesting deeper than :data:`MAX_DEPTH`, and files larger than :data:`MAX_BYTES`.
+
+Positions (1-based line and column for every JSON Pointer) are computed lazily by a small
+tokenizer (:func:`positions`) only when a caller asks, so large documents cost nothing extra.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .pointer import join
+
+MAX_BYTES = 512 * 1024 * 1024
+"""Largest file accepted, in bytes (512 MiB); larger files are refused before reading."""
+
+MAX_DEPTH = 256
+"""Deepest nesting of arrays/objects accepted. Deeper documents are refused (no recursion blow-up)."""
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+class _BadNumber(Exception):
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+def _parse_constant(text: str) -> Any:
+    raise _BadNumber(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _BadNumber(text)
+    return value
+
+
+def _parse_int(text: str) -> int:
+    # Python's int() limit (4300 digits) would raise ValueError with a traceback-worthy message.
+    if len(text) > 400:
+        raise _BadNumber(text)
+    return int(text)
+
+
+@dataclass
+class Loaded:
+    """A parsed JSON document.
+
+    Attributes:
+        value: the parsed value (dict, list, str, int, float, bool or None).
+        source: label of where it came from (a path, or ``REF:PATH`` for a git revision).
+        text: the decoded text, kept so :meth:`position` can map pointers to lines.
+    """
+
+    value: Any
+    source: str
+    text: str = field(repr=False)
+    _positions: dict[str, tuple[int, int]] | None = field(default=None, repr=False)
+
+    def position(self, pointer: str) -> tuple[int, int] | None:
+        """Return ``(line, column)`` (1-based) where the value at ``pointer`` starts, or ``None``.
+
+        For a pointer that does not exist in the document, the nearest existing ancestor's
+        position is returned.
+        """
+        if self._positions is None:
+            try:
+                self._positions = positions(self.text)
+            except ValueError:
+                self._positions = {}
+        p = pointer
+        while True:
+            if p in self._positions:
+                return self._positions[p]
+            if p == "":
+                return None
+            p = p.rsplit("/", 1)[0]
+
+    def line(self, pointer: str) -> int | None:
+        """Line (1-based) of the value at ``pointer`` (or its nearest ancestor), or ``None``."""
+        pos = self.position(pointer)
+        return pos[0] if pos else None
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def check_depth(value: Any, source: str, limit: int = MAX_DEPTH) -> None:
+    """Raise :class:`InputError` if ``value`` nests arrays/objects deeper than ``limit``.
+
+    Iterative (no recursion), O(number of containers).
+    """
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            raise InputError(f"nesting deeper than {limit} levels", source)
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
+
+
+def decode_bytes(data: bytes, source: str) -> str:
+    """Decode UTF-8 strictly; a BOM or invalid byte sequence is an :class:`InputError`."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise InputError("byte-order mark at start of file (RFC 8259 section 8.1 forbids it)", source, 1, 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = _line_col(data[: exc.start].decode("utf-8", "replace"), exc.start)
+        raise InputError(f"invalid UTF-8 at byte {exc.start}", source, line, col) from None
+
+
+def loads(text: str | bytes, source: str = "<string>", *, max_depth: int = MAX_DEPTH) -> Loaded:
+    """Parse ``text`` strictly. Raises :class:`InputError` naming ``source``, line and column."""
+    if isinstance(text, bytes):
+        text = decode_bytes(text, source)
+    if text.startswith("\ufeff"):
+        raise InputError("byte-order mark at start of file (RFC 8259 section 8.1 forbids it)", source, 1, 1)
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=_pairs_hook,
+            parse_constant=_parse_constant,
+            parse_float=_parse_float,
+            parse_int=_parse_int,
+        )
+    except json.JSONDecodeError as exc:
+        raise InputError(f"malformed JSON: {exc.msg}", source, exc.lineno, exc.colno) from None
+    except RecursionError:
+        raise InputError(f"nesting deeper than {max_depth} levels", source) from None
+    except _DuplicateKey as exc:
+        line, col, ptr = _locate_duplicate(text, exc.key)
+        raise InputError(f"duplicate object key {exc.key!r}", source, line, col, ptr) from None
+    except _BadNumber as exc:
+        line, col = _locate_token(text, exc.text)
+        what = "NaN/Infinity is not JSON" if exc.text in ("NaN", "Infinity", "-Infinity") else (
+            "number out of range for an IEEE 754 double")
+        raise InputError(f"{what}: {exc.text[:40]}", source, line, col) from None
+    check_depth(value, source, max_depth)
+    return Loaded(value, source, text)
+
+
+def load(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES,
+         max_depth: int = MAX_DEPTH, label: str | None = None) -> Loaded:
+    """Read and parse the JSON file at ``path``.
+
+    Raises:
+        InputError: missing/unreadable file, a directory, too large, or any :func:`loads` error.
+    """
+    p = Path(path)
+    source = label or str(path)
+    try:
+        size = p.stat().st_size
+    except FileNotFoundError:
+        raise InputError("no such file", source) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", source) from None
+    if p.is_dir():
+        raise InputError("is a directory, expected a JSON file", source)
+    if size > max_bytes:
+        raise InputError(f"file is {size} bytes, larger than the {max_bytes}-byte limit", source)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", source) from None
+    return loads(data, source, max_depth=max_depth)
+
+
+# --- positions: a small tokenizer, used only when a caller needs line numbers -------------------
+
+_WS = re.compile(r"[ \t\r\n]*")
+_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"')
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
+_LITERAL = re.compile(r"true|false|null|NaN|-?Infinity")
+
+
+def positions(text: str) -> dict[str, tuple[int, int]]:
+    """Map every JSON Pointer in ``text`` to the 1-based ``(line, column)`` where its value starts.
+
+    Iterative; tolerant of duplicate keys (the first occurrence wins). Raises ``ValueError`` on
+    text that is not JSON.
+    """
+    out: dict[str, tuple[int, int]] = {}
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    import bisect
+
+    def lc(off: int) -> tuple[int, int]:
+        i = bisect.bisect_right(line_starts, off) - 1
+        return i + 1, off - line_starts[i] + 1
+
+    # stack entries: [kind, pointer, index_or_None]
+    stack: list[list[Any]] = []
+    pos = _WS.match(text, 0).end()
+    current_ptr = ""
+    expect_value = True
+    n = len(text)
+    while pos < n:
+        ch = text[pos]
+        if expect_value:
+            out.setdefault(current_ptr, lc(pos))
+            if ch == "{":
+                stack.append(["o", current_ptr, None])
+                pos = _WS.match(text, pos + 1).end()
+                if pos < n and text[pos] == "}":
+                    stack.pop()
+                    pos += 1
+                    expect_value = False
+                    continue
+                m = _STRING.match(text, pos)
+                if not m:
+                    raise ValueError(f"expected key at {pos}")
+                key = json.loads(m.group(0))
+                pos = _WS.match(text, m.end()).end()
+                if pos >= n or text[pos] != ":":
+                    raise ValueError(f"expected ':' at {pos}")
+                pos = _WS.match(text, pos + 1).end()
+                current_ptr = join(stack[-1][1], key)
+                continue
+            if ch == "[":
+                stack.append(["a", current_ptr, 0])
+                pos = _WS.match(text, pos + 1).end()
+                if pos < n and text[pos] == "]":
+                    stack.pop()
+                    pos += 1
+                    expect_value = False
+                    continue
+                current_ptr = join(stack[-1][1], 0)
+                continue
+            m = _STRING.match(text, pos) or _NUMBER.match(text, pos) or _LITERAL.match(text, pos)
+            if not m or m.end() == pos:
+                raise ValueError(f"unexpected character at {pos}")
+            pos = m.end()
+            expect_value = False
+            continue
+        # after a value
+        pos = _WS.match(text, pos).end()
+        if pos >= n:
+            break
+        ch = text[pos]
+        if not stack:
+            raise ValueError(f"trailing data at {pos}")
+        top = stack[-1]
+        if ch == ",":
+            pos = _WS.match(text, pos + 1).end()
+            if top[0] == "a":
+                top[2] += 1
+                current_ptr = join(top[1], top[2])
+            else:
+                m = _STRING.match(text, pos)
+                if not m:
+                    raise ValueError(f"expected key at {pos}")
+                key = json.loads(m.group(0))
+                pos = _WS.match(text, m.end()).end()
+                if pos >= n or text[pos] != ":":
+                    raise ValueError(f"expected ':' at {pos}")
+                pos = _WS.match(text, pos + 1).end()
+                current_ptr = join(top[1], key)
+            expect_value = True
+            continue
+        if ch in "]}":
+            stack.pop()
+            pos += 1
+            continue
+        raise ValueError(f"unexpected character at {pos}")
+    return out
+
+
+def _locate_duplicate(text: str, key: str) -> tuple[int | None, int | None, str | None]:
+    """Find the second occurrence of ``key`` within one object; return (line, col, pointer)."""
+    try:
+        seen: dict[str, tuple[int, int]] = {}
+        dup: list[tuple[str, tuple[int, int]]] = []
+        # Re-scan with a variant of positions() that records duplicates.
+        for ptr, lc in _iter_member_positions(text):
+            if ptr in seen:
+                dup.append((ptr, lc))
+            else:
+                seen[ptr] = lc
+        for ptr, (line, col) in dup:
+            if ptr.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~") == key:
+                return line, col, ptr
+    except ValueError:
+        pass
+    return None, None, None
+
+
+def _iter_member_positions(text: str):
+    """Yield (pointer, (line, col)) for every object member name, duplicates included."""
+    import bisect
+
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def lc(off: int) -> tuple[int, int]:
+        i = bisect.bisect_right(line_starts, off) - 1
+        return i + 1, off - line_starts[i] + 1
+
+    stack: list[list[Any]] = []
+    pos = 0
+    n = len(text)
+    in_key_pos = False
+    while pos < n:
+        ch = text[pos]
+        if ch == '"':
+            m = _STRING.match(text, pos)
+            if not m:
+                raise ValueError("bad string")
+            after = _WS.match(text, m.end()).end()
+            if stack and stack[-1][0] == "o" and after < n and text[after] == ":" and in_key_pos:
+                key = json.loads(m.group(0))
+                stack[-1][2] = key
+                yield join(stack[-1][1], key), lc(pos)
+                in_key_pos = False
+            pos = m.end()
+            continue
+        if ch == "{":
+            parent = _child_ptr(stack)
+            stack.append(["o", parent, None])
+            in_key_pos = True
+        elif ch == "[":
+            parent = _child_ptr(stack)
+            stack.append(["a", parent, 0])
+        elif ch in "}]":
+            if stack:
+                stack.pop()
+        elif ch == ",":
+            if stack and stack[-1][0] == "a":
+                stack[-1][2] += 1
+            elif stack:
+                in_key_pos = True
+        pos += 1
+
+
+def _child_ptr(stack: list[list[Any]]) -> str:
+    if not stack:
+        return ""
+    kind, ptr, cur = stack[-1]
+    return join(ptr, cur if cur is not None else "")
+
+
+def _locate_token(text: str, token: str) -> tuple[int | None, int | None]:
+    idx = -1
+    for m in re.finditer(re.escape(token), text):
+        # skip occurrences inside strings: crude check, good enough for an error position
+        before = text[: m.start()]
+        if before.count('"') - before.count('\\"') & 1 == 0:
+            idx = m.start()
+            break
+    if idx < 0:
+        return None, None
+    return _line_col(text, idx)

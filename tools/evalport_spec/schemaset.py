@@ -1,0 +1,200 @@
+"""A set of JSON Schemas that reference each other by ``$id``, resolved offline.
+
+Every schema of a spec version is registered under its ``$id`` in a
+:class:`referencing.Registry`; a ``$ref`` to another file of the set resolves through that
+registry, and anything else (a remote URL, a missing file, a ``file:`` URL) is an error, never a
+download (toolchain.md, "Resolve $ref ... never fetch anything over the network").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+import jsonschema
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
+from jsonschema.validators import validator_for
+
+from .errors import InputError
+from .jsonload import Loaded
+from .pointer import join
+
+DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _no_retrieve(uri: str) -> referencing.Resource:
+    raise referencing.exceptions.NoSuchResource(ref=uri)
+
+
+@dataclass
+class SchemaFile:
+    """One schema file of a set.
+
+    Attributes:
+        name: path relative to the set's folder, e.g. ``"resultset.json"``.
+        uri: the schema's ``$id`` (or a synthetic ``urn:evalport:file:NAME`` when it has none).
+        loaded: the parsed file with its text, for line numbers.
+    """
+
+    name: str
+    uri: str
+    loaded: Loaded
+
+    @property
+    def schema(self) -> Any:
+        """The schema value (a dict or a boolean)."""
+        return self.loaded.value
+
+    @property
+    def dialect(self) -> str:
+        """The ``$schema`` URI, defaulting to 2020-12."""
+        s = self.schema
+        return s.get("$schema", DIALECT_2020_12) if isinstance(s, dict) else DIALECT_2020_12
+
+
+@dataclass
+class SchemaSet:
+    """Schemas keyed by file name and by ``$id``, with an offline registry.
+
+    Build with :meth:`from_loaded`. ``files`` keeps insertion order (sorted by name).
+    """
+
+    files: dict[str, SchemaFile]
+    registry: referencing.Registry = field(repr=False)
+    label: str = ""
+
+    @classmethod
+    def from_loaded(cls, loaded: Mapping[str, Loaded], label: str = "") -> SchemaSet:
+        """Build a set from parsed files ``{relative name: Loaded}``.
+
+        Raises:
+            InputError: a schema that is not an object or boolean, or two files with one ``$id``.
+        """
+        files: dict[str, SchemaFile] = {}
+        resources: list[tuple[str, referencing.Resource]] = []
+        seen: dict[str, str] = {}
+        for name in sorted(loaded):
+            doc = loaded[name]
+            value = doc.value
+            if not isinstance(value, (dict, bool)):
+                raise InputError("a JSON Schema must be an object or a boolean", doc.source, 1, 1)
+            uri = value.get("$id") if isinstance(value, dict) else None
+            if uri is not None and not isinstance(uri, str):
+                raise InputError("'$id' must be a string", doc.source, doc.line("/$id"), None, "/$id")
+            uri = urldefrag(uri)[0] if uri else f"urn:evalport:file:{name}"
+            if uri in seen:
+                raise InputError(f"'$id' {uri} is also the '$id' of {seen[uri]}", doc.source,
+                                 doc.line("/$id"), None, "/$id")
+            seen[uri] = name
+            files[name] = SchemaFile(name, uri, doc)
+            dialect = value.get("$schema", DIALECT_2020_12) if isinstance(value, dict) else DIALECT_2020_12
+            try:
+                spec = referencing.jsonschema.specification_with(dialect)
+            except referencing.exceptions.UnknownDialect:
+                raise InputError(f"unknown '$schema' dialect {dialect!r}", doc.source,
+                                 doc.line("/$schema"), None, "/$schema") from None
+            resources.append((uri, spec.create_resource(value)))
+        registry = referencing.Registry(retrieve=_no_retrieve).with_resources(resources)
+        try:
+            registry = registry.crawl()
+        except Exception as exc:  # malformed $id/$anchor inside a schema
+            raise InputError(f"cannot index schema set: {exc}", label or None) from None
+        return cls(files, registry, label)
+
+    def __iter__(self) -> Iterator[SchemaFile]:
+        return iter(self.files.values())
+
+    def by_uri(self, uri: str) -> SchemaFile | None:
+        """The file whose ``$id`` is ``uri`` (fragment ignored), or ``None``."""
+        base = urldefrag(uri)[0]
+        for f in self.files.values():
+            if f.uri == base:
+                return f
+        return None
+
+    def validator(self, name: str, *, format_assertion: bool = True) -> jsonschema.protocols.Validator:
+        """A validator for the file ``name`` using this set's registry.
+
+        ``format_assertion=True`` turns ``format`` into an assertion (EvalPort asserts
+        ``date-time``, SPEC.md "Validation"); otherwise ``format`` is an annotation.
+
+        Raises:
+            KeyError: no such file in the set.
+        """
+        f = self.files[name]
+        cls = validator_for(f.schema, default=jsonschema.Draft202012Validator)
+        kwargs: dict[str, Any] = {"registry": self.registry}
+        if format_assertion:
+            kwargs["format_checker"] = cls.FORMAT_CHECKER
+        return cls(f.schema, **kwargs)
+
+    def check_meta(self) -> list[InputError]:
+        """Check each schema against its dialect's meta-schema. Returns one error per problem."""
+        problems: list[InputError] = []
+        for f in self:
+            cls = validator_for(f.schema, default=jsonschema.Draft202012Validator)
+            for err in cls(cls.META_SCHEMA).iter_errors(f.schema):
+                ptr = join("", *err.absolute_path)
+                problems.append(InputError(f"not a valid schema: {err.message}", f.loaded.source,
+                                           f.loaded.line(ptr), None, ptr))
+        return problems
+
+    def iter_refs(self) -> Iterator[tuple[SchemaFile, str, str, str]]:
+        """Yield ``(file, pointer of the $ref, the $ref value, its absolute URI)`` for each ``$ref``.
+
+        ``$dynamicRef`` is yielded as well. The base URI accounts for nested ``$id``.
+        """
+        for f in self:
+            stack: list[tuple[Any, str, str]] = [(f.schema, "", f.uri)]
+            while stack:
+                node, ptr, base = stack.pop()
+                if isinstance(node, dict):
+                    nid = node.get("$id")
+                    if isinstance(nid, str) and ptr != "":
+                        base = urljoin(base, nid)
+                    for key in ("$ref", "$dynamicRef"):
+                        ref = node.get(key)
+                        if isinstance(ref, str):
+                            yield f, join(ptr, key), ref, urljoin(base, ref)
+                    for k, v in node.items():
+                        if k in ("enum", "const", "examples", "default"):
+                            continue
+                        if isinstance(v, (dict, list)):
+                            stack.append((v, join(ptr, k), base))
+                elif isinstance(node, list):
+                    for i, v in enumerate(node):
+                        if isinstance(v, (dict, list)):
+                            stack.append((v, join(ptr, i), base))
+
+    def check_refs(self) -> list[InputError]:
+        """Resolve every ``$ref`` offline. Returns an :class:`InputError` per broken reference."""
+        problems: list[InputError] = []
+        for f, ptr, ref, absolute in self.iter_refs():
+            line = f.loaded.line(ptr)
+            target = urldefrag(absolute)[0]
+            if target and self.by_uri(target) is None and not self._is_embedded(target):
+                scheme = target.split(":", 1)[0]
+                what = "remote" if scheme in ("http", "https") else "unresolvable"
+                problems.append(InputError(
+                    f"{what} $ref {ref!r}: no schema with $id {target!r} in this set "
+                    "(references resolve offline, by $id, never over the network)",
+                    f.loaded.source, line, None, ptr))
+                continue
+            try:
+                resolver = self.registry.resolver(base_uri=f.uri)
+                resolver.lookup(absolute)
+            except referencing.exceptions.Unresolvable as exc:
+                problems.append(InputError(f"unresolvable $ref {ref!r}: {type(exc).__name__}",
+                                           f.loaded.source, line, None, ptr))
+        return problems
+
+    def _is_embedded(self, uri: str) -> bool:
+        try:
+            self.registry.contents(uri)
+            return True
+        except (referencing.exceptions.NoSuchResource, LookupError):
+            return False

@@ -1,0 +1,232 @@
+"""The spec model: one object per spec version that every engine takes.
+
+A repository (:class:`SpecRepo`) holds the working draft in ``spec/`` and frozen releases in
+``spec/releases/<version>/``. Each version folder has the same layout::
+
+    SPEC.md          normative text
+    rules.json       rule catalogue (see :mod:`evalport_spec.catalogue`)
+    schemas/*.json   JSON Schemas (2020-12), cross-referenced by $id
+
+A :class:`SpecVersion` can be read from such a folder or from a git revision
+(:mod:`evalport_spec.gitsource`), so engines never touch files themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from .catalogue import Catalogue, parse_catalogue
+from .errors import InputError
+from .jsonload import Loaded, load, loads
+from .schemaset import SchemaSet
+
+DOC_TYPES = ("suite", "testcase", "grader", "resultset")
+"""EvalPort document types, each with a schema file ``<type>.json`` (SPEC.md, "Documents")."""
+
+SCHEMA_FILE = {t: f"{t}.json" for t in DOC_TYPES}
+
+SEMVER = re.compile(
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
+)
+"""Semantic Versioning 2.0.0, the regular expression given at semver.org."""
+
+DRAFT = "draft"
+
+
+def parse_semver(text: str) -> tuple[int, int, int]:
+    """``"1.2.3"`` -> ``(1, 2, 3)``. Raises ``ValueError`` for anything but a release semver."""
+    m = SEMVER.match(text)
+    if not m or m.group(4) or m.group(5):
+        raise ValueError(f"not a release version (MAJOR.MINOR.PATCH): {text!r}")
+    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+# A reader maps a path relative to the version folder to its bytes (None when absent).
+Reader = Callable[[str], "bytes | None"]
+Lister = Callable[[str], "list[str]"]
+
+
+@dataclass
+class SpecVersion:
+    """One version of the spec: the draft, a release, or a git revision of either.
+
+    Attributes:
+        name: ``"draft"``, a release version such as ``"1.2.0"``, or ``"REF:spec"`` for git.
+        label: prefix used in messages for files of this version (a folder path or ``REF:path``).
+        root: the folder on disk, or ``None`` when read from git.
+    """
+
+    name: str
+    label: str
+    root: Path | None
+    _read: Reader = field(repr=False)
+    _list: Lister = field(repr=False)
+
+    @classmethod
+    def from_dir(cls, name: str, root: Path) -> SpecVersion:
+        """A version read from a folder on disk. Raises :class:`InputError` if it has no schemas."""
+        root = Path(root)
+        if not (root / "schemas").is_dir():
+            raise InputError("not a spec version folder (no schemas/ inside)", str(root))
+
+        def read(rel: str) -> bytes | None:
+            p = root / rel
+            return p.read_bytes() if p.is_file() else None
+
+        def lst(rel: str) -> list[str]:
+            p = root / rel
+            return sorted(x.name for x in p.iterdir() if x.is_file()) if p.is_dir() else []
+
+        return cls(name, str(root), root, read, lst)
+
+    def _load(self, rel: str) -> Loaded | None:
+        data = self._read(rel)
+        if data is None:
+            return None
+        return loads(data, f"{self.label}/{rel}")
+
+    def path_label(self, rel: str) -> str:
+        """The label used in messages for ``rel`` inside this version."""
+        return f"{self.label}/{rel}"
+
+    @cached_property
+    def schemas(self) -> SchemaSet:
+        """All ``schemas/*.json`` of this version. Raises :class:`InputError` on bad files."""
+        loaded = {}
+        for name in self._list("schemas"):
+            if name.endswith(".json"):
+                doc = self._load(f"schemas/{name}")
+                assert doc is not None
+                loaded[name] = doc
+        if not loaded:
+            raise InputError("no schemas in version", self.path_label("schemas"))
+        return SchemaSet.from_loaded(loaded, self.path_label("schemas"))
+
+    @cached_property
+    def catalogue(self) -> Catalogue:
+        """The rule catalogue (an empty one if ``rules.json`` is absent)."""
+        doc = self._load("rules.json")
+        if doc is None:
+            return Catalogue([], self.path_label("rules.json"))
+        return parse_catalogue(doc)
+
+    @cached_property
+    def spec_md(self) -> str:
+        """SPEC.md text ('' if absent)."""
+        data = self._read("SPEC.md")
+        return data.decode("utf-8", "replace") if data is not None else ""
+
+    def schema_name(self, doc_type: str) -> str:
+        """Schema file name for a document type. Raises :class:`InputError` for unknown types."""
+        if doc_type not in SCHEMA_FILE:
+            raise InputError(f"unknown document type {doc_type!r} (expected one of {', '.join(DOC_TYPES)})")
+        name = SCHEMA_FILE[doc_type]
+        if name not in self.schemas.files:
+            raise InputError(f"version {self.name} has no schema for {doc_type!r}",
+                             self.path_label(f"schemas/{name}"))
+        return name
+
+
+@dataclass
+class SpecRepo:
+    """A spec repository: the draft in ``spec/``, releases in ``spec/releases/<version>/``.
+
+    Attributes:
+        root: repository root (the folder holding ``spec/``).
+    """
+
+    root: Path
+
+    @classmethod
+    def discover(cls, start: Path | None = None) -> SpecRepo:
+        """Find the repository containing ``start`` (default: the working directory).
+
+        Raises:
+            InputError: no ``spec/schemas`` folder in ``start`` or any parent.
+        """
+        here = Path(start or Path.cwd()).resolve()
+        for p in (here, *here.parents):
+            if (p / "spec" / "schemas").is_dir():
+                return cls(p)
+        raise InputError("not inside an EvalPort spec repository (no spec/schemas/ here or above)", str(here))
+
+    @property
+    def spec_dir(self) -> Path:
+        """``<root>/spec``."""
+        return self.root / "spec"
+
+    @property
+    def releases_dir(self) -> Path:
+        """``<root>/spec/releases``."""
+        return self.spec_dir / "releases"
+
+    @property
+    def manifest_path(self) -> Path:
+        """The digest manifest of released files, ``spec/releases/SHA256SUMS`` (sha256sum format)."""
+        return self.releases_dir / "SHA256SUMS"
+
+    def releases(self) -> list[str]:
+        """Released versions, oldest first (semver order)."""
+        if not self.releases_dir.is_dir():
+            return []
+        out = []
+        for p in self.releases_dir.iterdir():
+            if p.is_dir():
+                try:
+                    parse_semver(p.name)
+                except ValueError:
+                    continue
+                out.append(p.name)
+        return sorted(out, key=parse_semver)
+
+    def latest_release(self) -> str | None:
+        """The newest release, or ``None`` if there is none."""
+        rel = self.releases()
+        return rel[-1] if rel else None
+
+    def declared_draft_version(self) -> str | None:
+        """The version the draft declares it will be released as (``spec/VERSION``), or ``None``."""
+        p = self.spec_dir / "VERSION"
+        return p.read_text().strip() if p.is_file() else None
+
+    def version(self, name: str) -> SpecVersion:
+        """Load ``"draft"`` or a released version.
+
+        Raises:
+            InputError: an unknown version (the message lists the known ones).
+        """
+        if name == DRAFT:
+            return SpecVersion.from_dir(DRAFT, self.spec_dir)
+        if name in self.releases():
+            return SpecVersion.from_dir(name, self.releases_dir / name)
+        known = ", ".join(self.releases() + [DRAFT])
+        raise InputError(f"unknown spec version {name!r} (known: {known})")
+
+    def all_versions(self) -> list[str]:
+        """Every release, oldest first, then ``"draft"``."""
+        return self.releases() + [DRAFT]
+
+
+def load_json_file(path: Path | str) -> Loaded:
+    """Convenience re-export of :func:`evalport_spec.jsonload.load`."""
+    return load(path)
+
+
+def versions_from_mapping(name: str, files: Mapping[str, bytes], label: str) -> SpecVersion:
+    """A version from an in-memory mapping ``{relative path: bytes}`` (used for RFC proposals
+    and git revisions)."""
+
+    def read(rel: str) -> bytes | None:
+        return files.get(rel)
+
+    def lst(rel: str) -> list[str]:
+        prefix = rel.rstrip("/") + "/"
+        return sorted(k[len(prefix):] for k in files if k.startswith(prefix) and "/" not in k[len(prefix):])
+
+    return SpecVersion(name, label, None, read, lst)
