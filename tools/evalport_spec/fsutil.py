@@ -1,0 +1,81 @@
+"""Writing files safely: atomic replacement and a repository lock.
+
+Every file the tools write (generated pages, indexes, releases, manifests, RFCs) goes through
+:func:`atomic_write` so a crash or a concurrent reader never sees half a file, and commands that
+write take :func:`repo_lock` so two of them running at once do not interleave.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import InputError
+
+
+def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, exclusive: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file in the same folder, fsync, rename).
+
+    Args:
+        path: destination; parent folders are created.
+        data: text (written as UTF-8) or bytes.
+        exclusive: refuse to replace an existing file (used by ``rfc new``).
+
+    Raises:
+        InputError: ``exclusive`` and the file exists, or the folder is not writable.
+    """
+    p = Path(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror}", str(p)) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if exclusive:
+            try:
+                os.link(tmp, p)  # fails if p exists: no check-then-act race
+            except FileExistsError:
+                raise InputError("already exists; not overwriting", str(p)) from None
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def repo_lock(root: str | os.PathLike[str], what: str = "evalport-spec") -> Iterator[None]:
+    """Hold an exclusive, non-blocking lock on ``<root>/.git/evalport-spec.lock`` (or
+    ``<root>/.evalport-spec.lock`` outside git) for the duration of the block.
+
+    Raises:
+        InputError: another command holds the lock (the message says which file).
+    """
+    root = Path(root)
+    lock_dir = root / ".git" if (root / ".git").is_dir() else root
+    lock_path = lock_dir / "evalport-spec.lock"
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise InputError(f"another {what} command is writing this repository; "
+                                 "try again when it has finished", str(lock_path)) from None
+            raise
+        yield
+    finally:
+        os.close(fd)
