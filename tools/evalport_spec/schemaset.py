@@ -94,7 +94,7 @@ class SchemaSet:
             dialect = value.get("$schema", DIALECT_2020_12) if isinstance(value, dict) else DIALECT_2020_12
             try:
                 spec = referencing.jsonschema.specification_with(dialect)
-            except referencing.exceptions.UnknownDialect:
+            except referencing.jsonschema.UnknownDialect:
                 raise InputError(f"unknown '$schema' dialect {dialect!r}", doc.source,
                                  doc.line("/$schema"), None, "/$schema") from None
             resources.append((uri, spec.create_resource(value)))

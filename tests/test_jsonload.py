@@ -1,0 +1,80 @@
+"""Strict JSON loading: every refusal names file, line and column; positions map pointers to lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalport_spec.errors import InputError
+from evalport_spec.jsonload import MAX_DEPTH, load, loads, positions
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"a": 1,\n "a": 2}', "f.json:2:2: duplicate object key 'a' (at '/a')"),
+        ('{"x": [1, {"c": 1, "c": 2}]}', "f.json:1:20: duplicate object key 'c' (at '/x/1/c')"),
+        ("[NaN]", "f.json:1:2: NaN/Infinity is not JSON: NaN"),
+        ('{"v": -Infinity}', "f.json:1:7: NaN/Infinity is not JSON: -Infinity"),
+        ("[1e999]", "f.json:1:2: number out of range for an IEEE 754 double: 1e999"),
+        ('{"a":\n  }', "f.json:2:3: malformed JSON: Expecting value"),
+        ("\ufeff{}", "f.json:1:1: byte-order mark at start of file (RFC 8259 section 8.1 forbids it)"),
+        ("", "f.json:1:1: malformed JSON: Expecting value"),
+    ],
+)
+def test_refusals_are_one_line_with_position(text: str, expected: str) -> None:
+    with pytest.raises(InputError) as info:
+        loads(text, "f.json")
+    assert str(info.value) == expected
+    assert "\n" not in str(info.value)
+
+
+def test_invalid_utf8_names_byte_offset() -> None:
+    with pytest.raises(InputError) as info:
+        loads(b'{"a": "\xff"}', "bad.json")
+    assert str(info.value) == "bad.json:1:8: invalid UTF-8 at byte 7"
+
+
+def test_depth_limit_without_recursion_error() -> None:
+    deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    with pytest.raises(InputError, match=f"nesting deeper than {MAX_DEPTH} levels"):
+        loads(deep, "deep.json")
+    very_deep = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(InputError, match="nesting deeper"):
+        loads(very_deep, "deep.json")
+    ok = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert loads(ok, "ok.json").value is not None
+
+
+def test_huge_integer_refused() -> None:
+    with pytest.raises(InputError, match="out of range"):
+        loads("[" + "9" * 5000 + "]", "big.json")
+
+
+def test_positions_map_pointers_to_line_and_column() -> None:
+    text = '{\n  "a": [1, {"b": 2}],\n  "c/d~": null\n}'
+    pos = positions(text)
+    assert pos[""] == (1, 1)
+    assert pos["/a"] == (2, 8)
+    assert pos["/a/0"] == (2, 9)
+    assert pos["/a/1"] == (2, 12)
+    assert pos["/a/1/b"] == (2, 18)
+    assert pos["/c~1d~0"] == (3, 11)
+
+
+def test_line_of_missing_pointer_falls_back_to_ancestor() -> None:
+    doc = loads('{\n "results": [\n  {"x": 1}\n ]\n}', "r.json")
+    assert doc.line("/results/0") == 3
+    assert doc.line("/results/0/passed") == 3
+    assert doc.line("/nope") == 1
+
+
+def test_load_file_errors(tmp_path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        load(tmp_path / "missing.json")
+    with pytest.raises(InputError, match="is a directory"):
+        load(tmp_path)
+    big = tmp_path / "big.json"
+    big.write_text("[" + "1," * 100 + "1]")
+    with pytest.raises(InputError, match="larger than the 50-byte limit"):
+        load(big, max_bytes=50)
+    assert load(big).value[0] == 1
