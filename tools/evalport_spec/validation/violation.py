@@ -18,12 +18,13 @@ class Violation:
             their catalogue code (``DUPLICATE_ATTEMPT``), also when a schema subschema marked with
             ``x-evalport-rule`` encodes the rule.
         instance_path: JSON Pointer (RFC 6901) of the instance location the error is about. For
-            ``REQUIRED`` it names the *missing* member (``/results/0/passed``), for
-            ``ADDITIONAL_PROPERTIES`` the unexpected member, so both point at the property
-            concerned rather than at the object holding it.
+            ``REQUIRED`` it names the *missing* member (``/results/0/passed``), the usual
+            convention of reporting the property that is absent; ``ADDITIONAL_PROPERTIES`` is
+            reported at the object that has the unexpected member(s).
         message: one human-readable line.
         schema_path: JSON Pointer of the failing keyword in the schema (keyword location,
-            ``$ref`` tokens included), schema pass only; ``None`` for hand-rolled rules.
+            ``$ref`` tokens included, as JSON Schema's "keywordLocation"), schema pass only;
+            ``None`` for hand-rolled rules.
         rule: ``True`` when the code is a catalogued cross-field rule (hand-rolled, or encoded
             in the schema and recognised by its ``x-evalport-rule`` marker).
     """

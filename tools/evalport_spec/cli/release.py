@@ -1,0 +1,48 @@
+"""``evalport-spec release VERSION [--date YYYY-MM-DD] [--dry-run]``: freeze the draft.
+
+Exit codes: 0 released, 1 refused (the reason is printed; nothing was written), 2 usage or
+input error (a version that is not MAJOR.MINOR.PATCH, a bad date).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..gate.context import EngineMissing
+from ..release import ReleaseRefused, plan_release, release
+from ..spec import SpecRepo
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``release`` sub-command."""
+    p = subparsers.add_parser("release", help="freeze the draft into spec/releases/VERSION",
+                              description="Freeze the draft as a release: frozen schemas with "
+                                          "versioned $ids, changelog entry, RFCs marked implemented, "
+                                          "manifest updated, spec/VERSION bumped. Refuses a version "
+                                          "that disagrees with the computed change class.")
+    p.add_argument("version", metavar="VERSION", help="MAJOR.MINOR.PATCH")
+    p.add_argument("--date", default=None, metavar="YYYY-MM-DD", help="release date (default: today, UTC)")
+    p.add_argument("--dry-run", action="store_true", help="show what would be written; write nothing")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Release (or plan) and print a summary. Returns 0, or 1 when refused."""
+    repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
+    try:
+        plan = (plan_release if args.dry_run else release)(repo, args.version, date=args.date)
+    except (ReleaseRefused, EngineMissing) as exc:
+        print(f"evalport-spec release: refused: {exc}", file=sys.stderr)
+        return 1
+    verb = "would release" if args.dry_run else "released"
+    print(f"{verb} {plan.version} ({plan.change_class} since {plan.previous or 'nothing'}) "
+          f"as spec/releases/{plan.version}/")
+    for rel in sorted(plan.release_files):
+        print(f"  spec/releases/{plan.version}/{rel}")
+    for rel in sorted(plan.writes):
+        print(f"  {rel}")
+    print()
+    print(plan.entry, end="")
+    return 0

@@ -1,0 +1,148 @@
+"""``evalport-spec rfc new|lint|index|status|check``: a thin layer over :mod:`evalport_spec.rfc`."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+from ..findings import Finding, Severity
+from ..rfc import check_rfc, index_findings, lint_rfcs, new_rfc, set_status, write_index
+from ..rfc.dates import parse_date
+from ..rfc.engines import render as engine_render
+from ..rfc.model import STATUSES
+from ..spec import SpecRepo
+
+
+def _repo(args: argparse.Namespace) -> Path:
+    if args.repo:
+        return Path(args.repo)
+    try:
+        return SpecRepo.discover().root
+    except Exception:  # noqa: BLE001 - an RFC-only checkout: fall back to the working directory
+        return Path.cwd()
+
+
+def _today(args: argparse.Namespace) -> dt.date | None:
+    if getattr(args, "today", None) is None:
+        return None
+    d = parse_date(args.today)
+    if d is None:
+        from ..errors import UsageError
+        raise UsageError(f"--today {args.today!r} is not an ISO date (YYYY-MM-DD)")
+    return d
+
+
+def render_findings(findings: list[Finding], fmt: str) -> str:
+    """Findings as text (``path:line: message``, warnings and notes marked) or JSON; uses the
+    shared reporters (:mod:`evalport_spec.report`) when they exist."""
+    out = engine_render(findings, fmt)
+    if out is not None:
+        return out
+    if fmt == "json":
+        return json.dumps([f.to_json() for f in findings], indent=2, ensure_ascii=False)
+    lines = []
+    for f in findings:
+        loc = f.where().render() if f.where() else ""
+        mark = {Severity.WARNING: "warning: ", Severity.INFO: "note: "}.get(f.severity, "")
+        lines.append(f"{loc}: {mark}{f.message}" if loc else f"{mark}{f.message}")
+    return "\n".join(lines)
+
+
+def _emit(findings: list[Finding], fmt: str) -> None:
+    text = render_findings(findings, fmt)
+    if text:
+        print(text)
+
+
+def _exit(findings: list[Finding]) -> int:
+    return 1 if any(f.severity >= Severity.ERROR for f in findings) else 0
+
+
+def run_new(args: argparse.Namespace) -> int:
+    root = _repo(args)
+    path = new_rfc(root, args.title, args.author, _today(args))
+    write_index(root)
+    print(path.relative_to(root.resolve()) if path.is_relative_to(root.resolve()) else path)
+    return 0
+
+
+def run_lint(args: argparse.Namespace) -> int:
+    findings = lint_rfcs(_repo(args), args.files or None, _today(args))
+    _emit(findings, args.format)
+    return _exit(findings)
+
+
+def run_index(args: argparse.Namespace) -> int:
+    root = _repo(args)
+    if args.check:
+        findings = index_findings(root)
+        _emit(findings, args.format)
+        return _exit(findings)
+    path = write_index(root)
+    print(f"wrote {path.relative_to(root.resolve()) if path.is_relative_to(root.resolve()) else path}")
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    root = _repo(args)
+    path = set_status(root, args.number, args.status, opens=args.opens, closes=args.closes, date=args.date,
+                      release=args.release, by=args.by, today=_today(args))
+    write_index(root)
+    print(f"{path.name}: {args.status}")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    report = check_rfc(_repo(args), args.number)
+    _emit(report.findings, args.format)
+    return 0 if report.ok else 1
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to the chosen ``rfc`` sub-command; returns 0, 1 or 2."""
+    return args.rfc_func(args)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``rfc`` and its sub-commands to the top-level parser."""
+    p = subparsers.add_parser("rfc", help="create, lint, index, transition and check RFCs",
+                              description="RFC workflow: rfcs/NNNN-slug.md with YAML front matter.")
+    p.set_defaults(func=lambda a: (p.print_help(sys.stderr), 2)[1])
+    sub = p.add_subparsers(dest="rfc_command", metavar="SUBCOMMAND", parser_class=type(p))
+
+    def add(name: str, fn, help_: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_, description=help_)
+        sp.set_defaults(func=run, rfc_func=fn)
+        return sp
+
+    sp = add("new", run_new, "create rfcs/NNNN-slug.md (next free number, status draft) from the template")
+    sp.add_argument("title")
+    sp.add_argument("--author", default=None, help="author name for the front matter")
+    sp.add_argument("--today", default=None, help=argparse.SUPPRESS)
+
+    sp = add("lint", run_lint, "check RFC front matter, dates, statuses, releases, classes and sections")
+    sp.add_argument("files", nargs="*", metavar="FILE", help="RFC files (default: every rfcs/NNNN-*.md)")
+    sp.add_argument("--format", choices=("text", "json"), default="text")
+    sp.add_argument("--today", default=None, metavar="DATE", help="judge dates as of DATE (default: today)")
+
+    sp = add("index", run_index, "regenerate rfcs/README.md (or --check that it is current)")
+    sp.add_argument("--check", action="store_true", help="exit 1 if rfcs/README.md is stale; write nothing")
+    sp.add_argument("--format", choices=("text", "json"), default="text")
+
+    sp = add("status", run_status, "move an RFC to a new status (validated transition, dates written)")
+    sp.add_argument("number", type=int)
+    sp.add_argument("status", metavar="STATUS", help=f"one of: {', '.join(STATUSES)}")
+    sp.add_argument("--opens", metavar="DATE", help="comment period start (default: today)")
+    sp.add_argument("--closes", metavar="DATE", help="comment period end (default: opens + 14 days)")
+    sp.add_argument("--date", metavar="DATE", help="decision date (default: today)")
+    sp.add_argument("--release", metavar="X.Y.Z", help="release that implements it (for implemented)")
+    sp.add_argument("--by", type=int, metavar="N", help="superseding RFC (for superseded)")
+    sp.add_argument("--today", default=None, help=argparse.SUPPRESS)
+
+    sp = add("check", run_check, "apply an RFC's proposal to the draft in memory; classify; run its "
+             "fixtures; validate its examples")
+    sp.add_argument("number", type=int)
+    sp.add_argument("--format", choices=("text", "json"), default="text")

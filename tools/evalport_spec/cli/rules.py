@@ -1,0 +1,62 @@
+"""``evalport-spec rules list|check``: the rule catalogue joined with the repository, and the
+check that every rule has an implementation, a fixture and a documented, true gap.
+
+Exit codes: ``list`` 0; ``check`` 0 (no error findings; warnings are printed), 1 (errors),
+2 (input or usage error, one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..rulecheck import check_rules, format_finding
+from ..rulecheck.check import errors_in
+from ..rulecheck.render import FORMATS, rules_table
+from ..spec import SpecRepo
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``rules`` command with its ``list`` and ``check`` sub-commands."""
+    p = subparsers.add_parser("rules", help="cross-field rules: list them, check their gaps",
+                              description="The rule catalogue joined with implementations, "
+                                          "fixtures, SPEC.md and the raw schema.")
+    sub = p.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
+    lst = sub.add_parser("list", help="the catalogue joined with what the repository has")
+    lst.add_argument("--format", default="text", choices=FORMATS, help="output format")
+    lst.set_defaults(func=run_list)
+    chk = sub.add_parser("check", help="every rule: implementation, fixtures, SPEC.md, true gap; "
+                                       "SPEC.md/schema drift")
+    chk.add_argument("--format", default="text", choices=("text", "json"), help="output format")
+    chk.set_defaults(func=run_check)
+    p.set_defaults(func=lambda args: _usage(p))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_usage()
+    return 2
+
+
+def _repo(args: argparse.Namespace) -> SpecRepo:
+    return SpecRepo.discover(Path(args.repo) if args.repo else None)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print the joined rule list; always 0 unless the input is bad (InputError, exit 2)."""
+    print(rules_table(_repo(args), args.format), end="")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Print one ``path:line: CODE: what is wrong`` line per finding; 1 if any is an error."""
+    findings = check_rules(_repo(args))
+    if args.format == "json":
+        print(json.dumps([f.to_json() for f in findings], indent=2))
+    else:
+        for f in findings:
+            prefix = "warning: " if f.severity.name == "WARNING" else ""
+            print(prefix + format_finding(f))
+        n_err = len(errors_in(findings))
+        print(f"rules check: {n_err} error(s), {len(findings) - n_err} warning(s)")
+    return 1 if errors_in(findings) else 0

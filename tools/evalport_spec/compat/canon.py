@@ -1,0 +1,466 @@
+"""Canonical form of a conjunction of subschemas: the constraints per JSON type.
+
+A :class:`Canon` is what a set of *parts* (subschemas that must all hold, some possibly negated)
+says, keyword by keyword, after resolving ``$ref`` and merging ``allOf``: the allowed JSON types,
+``enum`` (``const: x`` is ``enum: [x]``), numeric bounds and ``multipleOf``, string lengths,
+patterns and formats, array and object *clauses* (each ``properties``/``patternProperties``/
+``additionalProperties`` or ``prefixItems``/``items`` group is kept with the subschema that wrote
+it, because ``additionalProperties`` only sees its own neighbours, JSON Schema 2020-12 section
+10.3.2.3), and the disjunctions (``anyOf``/``oneOf``), conditionals (``if``/``then``/``else``,
+``dependentRequired``, ``dependentSchemas``, draft-07 ``dependencies``) and ``not`` that the
+subset check handles by case analysis. Dialects (draft-04 to 2020-12) are read by ``$schema``:
+draft-04 boolean ``exclusiveMinimum``/``exclusiveMaximum``, draft-07 and 2019-09 tuple ``items``
+with ``additionalItems``, ``$ref`` siblings ignored before 2019-09. Anything this model cannot
+express exactly is recorded in :attr:`Canon.undecided` (fail closed).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..pointer import join
+from .nodes import D4, D6, D7, D2019, Node, Side, Unresolvable, synthetic
+
+TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
+
+Part = tuple[bool, Node]  # (negated, node)
+
+
+def num(x: Any) -> Fraction:
+    """A JSON number as an exact :class:`~fractions.Fraction` (``0.1`` is 1/10)."""
+    if isinstance(x, bool):
+        raise TypeError("not a number")
+    if isinstance(x, int):
+        return Fraction(x)
+    return Fraction(repr(float(x)))
+
+
+def json_type(v: Any) -> str:
+    """JSON type name of a Python value (``1.0`` is an ``integer``, as JSON Schema says)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int) or (isinstance(v, float) and math.isfinite(v) and v == int(v)):
+        return "integer"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"
+
+
+@dataclass
+class Bound:
+    """A numeric bound: ``value`` and whether it is exclusive; ``src`` is where it was written."""
+
+    value: Fraction
+    excl: bool
+    src: Node
+    ptr: str
+
+
+@dataclass
+class ObjClause:
+    """``properties``, ``patternProperties`` and ``additionalProperties`` of one subschema."""
+
+    owner: Node
+    props: dict[str, Node] = field(default_factory=dict)
+    pats: dict[str, Node] = field(default_factory=dict)
+    add: Node | None = None
+
+
+@dataclass
+class ArrClause:
+    """``prefixItems`` (or tuple ``items``) and ``items`` (or ``additionalItems``) of one subschema."""
+
+    owner: Node
+    prefix: list[Node] = field(default_factory=list)
+    rest: Node | None = None
+
+
+@dataclass
+class Cond:
+    """A conditional: ``if`` ⇒ ``then``, else ``else``. ``origin`` names the keyword that wrote it."""
+
+    owner: Node
+    ptr: str
+    if_: Node
+    then: Node | None
+    else_: Node | None
+    origin: str = "if"
+
+    @property
+    def marker(self) -> tuple[Node, str]:
+        return (self.owner, self.ptr)
+
+
+@dataclass
+class Group:
+    """An ``anyOf`` or ``oneOf`` at ``owner``."""
+
+    owner: Node
+    kind: str
+    branches: list[Node]
+
+    @property
+    def marker(self) -> tuple[Node, str]:
+        return (self.owner, self.kind)
+
+
+@dataclass
+class Canon:
+    """The merged constraints of a conjunction of parts (see the module docstring)."""
+
+    key: tuple
+    parts: frozenset
+    done: frozenset
+    false: bool = False
+    types: set[str] | None = None
+    type_src: tuple[Node, str] | None = None
+    enum: list[Any] | None = None
+    enum_src: tuple[Node, str] | None = None
+    lo: Bound | None = None
+    hi: Bound | None = None
+    mult: list[tuple[Fraction, Node, str]] = field(default_factory=list)
+    min_len: tuple[int, Node, str] | None = None
+    max_len: tuple[int, Node, str] | None = None
+    patterns: list[tuple[str, Node, str]] = field(default_factory=list)
+    formats: list[tuple[str, Node, str]] = field(default_factory=list)
+    arr: list[ArrClause] = field(default_factory=list)
+    min_items: tuple[int, Node, str] | None = None
+    max_items: tuple[int, Node, str] | None = None
+    unique: tuple[Node, str] | None = None
+    contains: list[tuple[Node, int, int | None, str]] = field(default_factory=list)
+    obj: list[ObjClause] = field(default_factory=list)
+    required: dict[str, tuple[Node, str]] = field(default_factory=dict)
+    min_props: tuple[int, Node, str] | None = None
+    max_props: tuple[int, Node, str] | None = None
+    prop_names: list[Node] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+    conds: list[Cond] = field(default_factory=list)
+    nots: list[tuple[Node, str]] = field(default_factory=list)
+    negs: list[Node] = field(default_factory=list)
+    undecided: list[tuple[Node, str, str]] = field(default_factory=list)
+    positives: list[Node] = field(default_factory=list)
+
+    def allows(self, t: str) -> bool:
+        """Whether JSON type ``t`` is allowed by the ``type`` keywords (``integer`` ⊂ ``number``)."""
+        if self.types is None:
+            return True
+        return t in self.types or (t == "integer" and "number" in self.types)
+
+    def declared(self, name: str) -> bool:
+        """Whether some clause names property ``name`` in ``properties``."""
+        return any(name in c.props for c in self.obj)
+
+
+class Canonizer:
+    """Builds and memoises :class:`Canon` values for conjunctions of parts over two sides."""
+
+    def __init__(self, sides: dict[str, Side]) -> None:
+        self.sides = sides
+        self.memo: dict[tuple, Canon] = {}
+
+    def side(self, node: Node) -> Side:
+        return self.sides[node.side]
+
+    def of(self, parts: frozenset | list | tuple, done: frozenset = frozenset()) -> Canon:
+        """The canon of the conjunction of ``parts`` (``(negated, Node)`` pairs); groups and
+        conditionals whose marker is in ``done`` were already split by the caller."""
+        parts = frozenset(parts)
+        key = (parts, done)
+        c = self.memo.get(key)
+        if c is None:
+            c = Canon(key=key, parts=parts, done=done)
+            seen: set[Node] = set()
+            for neg, node in sorted(parts, key=lambda p: (p[0], p[1].id)):
+                if neg:
+                    c.negs.append(node)
+                else:
+                    self._add(c, node, seen)
+            self.memo[key] = c
+        return c
+
+    def nodes(self, *nodes: Node) -> Canon:
+        """Shorthand: the canon of the conjunction of positive ``nodes``."""
+        return self.of(frozenset((False, n) for n in nodes))
+
+    # -- merging one node -------------------------------------------------------------------
+    def _add(self, c: Canon, node: Node, seen: set[Node]) -> None:
+        if node in seen:
+            return
+        seen.add(node)
+        c.positives.append(node)
+        side = self.side(node)
+        v = side.value(node)
+        d = side.dialect(node)
+        p = node.ptr
+        if v is False:
+            c.false = True
+            return
+        if not isinstance(v, dict):
+            if v is not True:
+                c.undecided.append((node, p, "a schema must be an object or a boolean"))
+            return
+        if "$ref" in v and isinstance(v["$ref"], str):
+            try:
+                target = side.resolve_ref(node, v["$ref"])
+            except Unresolvable as exc:
+                c.undecided.append((node, join(p, "$ref"), str(exc)))
+            else:
+                self._add(c, target, seen)
+            if d < D2019:
+                return  # draft-07 and older: siblings of $ref are ignored
+        for k in ("$dynamicRef", "$recursiveRef"):
+            if k in v:
+                c.undecided.append((node, join(p, k), f"{k} (dynamic scope) is not compared"))
+        for i, _ in enumerate(v.get("allOf", []) if isinstance(v.get("allOf"), list) else []):
+            self._add(c, Node(node.side, node.file, join(p, "allOf", i)), seen)
+        self._types(c, node, v)
+        self._enum(c, node, v, d)
+        self._numbers(c, node, v, d)
+        self._strings(c, node, v)
+        self._arrays(c, node, v, d)
+        self._objects(c, node, v, d)
+        for k in ("anyOf", "oneOf"):
+            if isinstance(v.get(k), list):
+                g = Group(node, k, [Node(node.side, node.file, join(p, k, i)) for i in range(len(v[k]))])
+                if g.marker not in c.done:
+                    c.groups.append(g)
+        if "not" in v:
+            c.nots.append((Node(node.side, node.file, join(p, "not")), join(p, "not")))
+        if d >= D7 and "if" in v and ("then" in v or "else" in v):
+            cond = Cond(node, join(p, "if"), Node(node.side, node.file, join(p, "if")),
+                        Node(node.side, node.file, join(p, "then")) if "then" in v else None,
+                        Node(node.side, node.file, join(p, "else")) if "else" in v else None)
+            if cond.marker not in c.done:
+                c.conds.append(cond)
+        for k in ("unevaluatedProperties", "unevaluatedItems"):
+            if d >= D2019 and k in v:
+                self._unevaluated(c, node, v, k)
+
+    def _types(self, c: Canon, node: Node, v: dict) -> None:
+        t = v.get("type")
+        if t is None:
+            return
+        ts = {t} if isinstance(t, str) else set(t) if isinstance(t, list) else set()
+        if "any" in ts:  # draft-03 leftover; validators treat unknown types as errors
+            return
+        if "number" in ts:
+            ts.add("integer")
+        c.types = ts if c.types is None else c.types & ts
+        c.type_src = (node, join(node.ptr, "type"))
+
+    def _enum(self, c: Canon, node: Node, v: dict, d: int) -> None:
+        vals: list[Any] | None = None
+        if "const" in v and d >= D6:
+            vals = [v["const"]]
+            src = join(node.ptr, "const")
+        if isinstance(v.get("enum"), list):
+            e = v["enum"]
+            vals = e if vals is None else [x for x in vals if _member(x, e)]
+            src = join(node.ptr, "enum")
+        if vals is None:
+            return
+        c.enum = list(vals) if c.enum is None else [x for x in c.enum if _member(x, vals)]
+        c.enum_src = (node, src)
+
+    def _numbers(self, c: Canon, node: Node, v: dict, d: int) -> None:
+        p = node.ptr
+
+        def tighten_lo(b: Bound) -> None:
+            if c.lo is None or b.value > c.lo.value or (b.value == c.lo.value and b.excl):
+                c.lo = b
+
+        def tighten_hi(b: Bound) -> None:
+            if c.hi is None or b.value < c.hi.value or (b.value == c.hi.value and b.excl):
+                c.hi = b
+
+        for kw, excl_kw, tighten in (("minimum", "exclusiveMinimum", tighten_lo),
+                                     ("maximum", "exclusiveMaximum", tighten_hi)):
+            x = v.get(kw)
+            ex = v.get(excl_kw)
+            if _is_num(x):
+                tighten(Bound(num(x), d == D4 and ex is True, node, join(p, kw)))
+            if d >= D6 and _is_num(ex):
+                tighten(Bound(num(ex), True, node, join(p, excl_kw)))
+        m = v.get("multipleOf")
+        if _is_num(m) and m > 0:
+            c.mult.append((num(m), node, join(p, "multipleOf")))
+
+    def _strings(self, c: Canon, node: Node, v: dict) -> None:
+        p = node.ptr
+        if _is_int(v.get("minLength")) and v["minLength"] > 0:
+            if c.min_len is None or v["minLength"] > c.min_len[0]:
+                c.min_len = (int(v["minLength"]), node, join(p, "minLength"))
+        if _is_int(v.get("maxLength")):
+            if c.max_len is None or v["maxLength"] < c.max_len[0]:
+                c.max_len = (int(v["maxLength"]), node, join(p, "maxLength"))
+        if isinstance(v.get("pattern"), str):
+            c.patterns.append((v["pattern"], node, join(p, "pattern")))
+        if isinstance(v.get("format"), str):
+            c.formats.append((v["format"], node, join(p, "format")))
+
+    def _arrays(self, c: Canon, node: Node, v: dict, d: int) -> None:
+        p = node.ptr
+        mk = lambda *t: Node(node.side, node.file, join(p, *t))  # noqa: E731
+        clause = ArrClause(node)
+        if d >= 2020:
+            if isinstance(v.get("prefixItems"), list):
+                clause.prefix = [mk("prefixItems", i) for i in range(len(v["prefixItems"]))]
+            if "items" in v:
+                clause.rest = mk("items")
+        else:
+            items = v.get("items")
+            if isinstance(items, list):
+                clause.prefix = [mk("items", i) for i in range(len(items))]
+                if "additionalItems" in v:
+                    clause.rest = mk("additionalItems")
+            elif items is not None:
+                clause.rest = mk("items")
+        if clause.prefix or clause.rest is not None:
+            c.arr.append(clause)
+        if _is_int(v.get("minItems")) and v["minItems"] > 0:
+            if c.min_items is None or v["minItems"] > c.min_items[0]:
+                c.min_items = (int(v["minItems"]), node, join(p, "minItems"))
+        if _is_int(v.get("maxItems")):
+            if c.max_items is None or v["maxItems"] < c.max_items[0]:
+                c.max_items = (int(v["maxItems"]), node, join(p, "maxItems"))
+        if v.get("uniqueItems") is True:
+            c.unique = (node, join(p, "uniqueItems"))
+        if d >= D6 and "contains" in v:
+            lo = v.get("minContains", 1) if d >= D2019 else 1
+            hi = v.get("maxContains") if d >= D2019 else None
+            if _is_int(lo) and (hi is None or _is_int(hi)):
+                c.contains.append((mk("contains"), int(lo), hi, join(p, "contains")))
+
+    def _objects(self, c: Canon, node: Node, v: dict, d: int) -> None:
+        p = node.ptr
+        mk = lambda *t: Node(node.side, node.file, join(p, *t))  # noqa: E731
+        clause = ObjClause(node)
+        if isinstance(v.get("properties"), dict):
+            clause.props = {k: mk("properties", k) for k in v["properties"]}
+        if isinstance(v.get("patternProperties"), dict):
+            clause.pats = {k: mk("patternProperties", k) for k in v["patternProperties"]}
+        if "additionalProperties" in v:
+            clause.add = mk("additionalProperties")
+        if clause.props or clause.pats or clause.add is not None:
+            c.obj.append(clause)
+        if isinstance(v.get("required"), list):
+            for i, r in enumerate(v["required"]):
+                if isinstance(r, str):
+                    c.required.setdefault(r, (node, join(p, "required", i)))
+        if _is_int(v.get("minProperties")) and v["minProperties"] > 0:
+            if c.min_props is None or v["minProperties"] > c.min_props[0]:
+                c.min_props = (int(v["minProperties"]), node, join(p, "minProperties"))
+        if _is_int(v.get("maxProperties")):
+            if c.max_props is None or v["maxProperties"] < c.max_props[0]:
+                c.max_props = (int(v["maxProperties"]), node, join(p, "maxProperties"))
+        if d >= D6 and "propertyNames" in v:
+            c.prop_names.append(mk("propertyNames"))
+        deps: list[tuple[str, Any, str]] = []
+        if d >= D2019:
+            for kw in ("dependentRequired", "dependentSchemas"):
+                if isinstance(v.get(kw), dict):
+                    deps.extend((kw, (n, s), join(p, kw, n)) for n, s in v[kw].items())
+        elif isinstance(v.get("dependencies"), dict):
+            for n, s in v["dependencies"].items():
+                kw = "dependentRequired" if isinstance(s, list) else "dependentSchemas"
+                deps.append((kw, (n, s), join(p, "dependencies", n)))
+        for kw, (name, s), ptr in deps:
+            if_ = synthetic(node.side, {"type": "object", "required": [name]})
+            if kw == "dependentRequired":
+                if not isinstance(s, list) or not s:
+                    continue
+                then = synthetic(node.side, {"required": [x for x in s if isinstance(x, str)]})
+            else:
+                then = Node(node.side, node.file, ptr)
+            cond = Cond(node, ptr, if_, then, None, kw)
+            if cond.marker not in c.done:
+                c.conds.append(cond)
+
+    def _unevaluated(self, c: Canon, node: Node, v: dict, kw: str) -> None:
+        """``unevaluatedProperties``/``unevaluatedItems`` as an extra clause, exact only when the
+        annotations come from ``properties``-like keywords of this node and its ``allOf``/``$ref``
+        closure (JSON Schema 2020-12 section 11); otherwise undecided."""
+        side = self.side(node)
+        closure: list[tuple[Node, dict]] = []
+        stack, seen = [node], set()
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            val = side.value(n)
+            if not isinstance(val, dict):
+                continue
+            closure.append((n, val))
+            for i, _ in enumerate(val.get("allOf", []) if isinstance(val.get("allOf"), list) else []):
+                stack.append(Node(n.side, n.file, join(n.ptr, "allOf", i)))
+            if isinstance(val.get("$ref"), str):
+                try:
+                    stack.append(side.resolve_ref(n, val["$ref"]))
+                except Unresolvable:
+                    pass
+        ptr = join(node.ptr, kw)
+        risky = ("anyOf", "oneOf", "if", "dependentSchemas", "$dynamicRef", "$recursiveRef")
+        if any(k in val for _, val in closure for k in risky):
+            c.undecided.append((node, ptr, f"{kw} next to anyOf/oneOf/if/dependentSchemas "
+                                           "depends on annotations this engine does not track"))
+            return
+        target = Node(node.side, node.file, ptr)
+        if kw == "unevaluatedProperties":
+            if any("additionalProperties" in val for _, val in closure if val is not v) or \
+                    "additionalProperties" in v:
+                return
+            clause = ObjClause(node, add=target)
+            for n, val in closure:
+                for name in val.get("properties", {}) if isinstance(val.get("properties"), dict) else {}:
+                    clause.props[name] = synthetic(node.side, True)
+                for pat in val.get("patternProperties", {}) if isinstance(val.get("patternProperties"), dict) else {}:
+                    clause.pats[pat] = synthetic(node.side, True)
+            c.obj.append(clause)
+        else:
+            if any(k in val for _, val in closure for k in ("contains", "additionalItems")) or \
+                    any("items" in val and not isinstance(val["items"], list) for _, val in closure):
+                if any(k in val for _, val in closure for k in ("contains",)):
+                    c.undecided.append((node, ptr, "unevaluatedItems next to contains is not compared"))
+                return
+            n_prefix = 0
+            for _, val in closure:
+                pre = val.get("prefixItems", val.get("items"))
+                if isinstance(pre, list):
+                    n_prefix = max(n_prefix, len(pre))
+            c.arr.append(ArrClause(node, [synthetic(node.side, True)] * n_prefix, target))
+
+
+def _member(x: Any, values: list[Any]) -> bool:
+    """JSON equality membership (``1 == 1.0``, but ``true != 1``)."""
+    return any(json_equal(x, y) for y in values)
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality of JSON values as JSON Schema defines it (numbers by value, bool is not 0/1)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def _is_num(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _is_int(x: Any) -> bool:
+    return _is_num(x) and x == int(x)

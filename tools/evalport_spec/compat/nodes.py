@@ -1,0 +1,250 @@
+"""Schema locations of a schema set, offline ``$ref`` resolution, and validation at a location.
+
+A :class:`Node` names one subschema: which side of the comparison (``"old"``/``"new"``), the
+file of the set, and the JSON Pointer (RFC 6901) of the subschema inside that file; a
+*synthetic* node carries an inline schema instead (used to express ``dependentRequired`` as
+``if``/``then``, or "only type t"). :class:`Side` indexes a :class:`~evalport_spec.schemaset.
+SchemaSet` (every ``$id`` and ``$anchor`` with the file and pointer holding it, JSON Schema
+2020-12 section 8.2) so that ``$ref`` resolves to a node, never over the network, and validates
+instances against any node with the real ``jsonschema`` validator and the set's registry.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+from urllib.parse import quote, unquote, urldefrag, urljoin
+
+import jsonschema
+from jsonschema.validators import validator_for
+
+from ..pointer import join, resolve
+from ..schemaset import SchemaSet
+
+D4, D6, D7, D2019, D2020 = 4, 6, 7, 2019, 2020
+
+_DIALECTS = (("draft-04", D4), ("draft-06", D6), ("draft-07", D7), ("2019-09", D2019),
+             ("2020-12", D2020))
+
+
+def dialect_of(uri: str | None) -> int:
+    """The dialect number for a ``$schema`` URI (4, 6, 7, 2019 or 2020; 2020 when absent).
+
+    Raises:
+        ValueError: a ``$schema`` naming no known dialect.
+    """
+    if uri is None:
+        return D2020
+    for text, num in _DIALECTS:
+        if text in uri:
+            return num
+    raise ValueError(f"unknown $schema {uri!r}")
+
+
+# Keywords whose value is one subschema / a map of subschemas / an array of subschemas.
+SINGLE = ("additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+          "unevaluatedProperties", "unevaluatedItems", "additionalItems")
+MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+
+
+def subschemas(value: Any, ptr: str) -> list[tuple[str, Any]]:
+    """``[(pointer, subschema)]`` for the subschemas directly inside schema ``value`` at ``ptr``."""
+    out: list[tuple[str, Any]] = []
+    if not isinstance(value, dict):
+        return out
+    for k in SINGLE:
+        if isinstance(value.get(k), (dict, bool)):
+            out.append((join(ptr, k), value[k]))
+    for k in MAPS:
+        if isinstance(value.get(k), dict):
+            out.extend((join(ptr, k, n), s) for n, s in value[k].items() if isinstance(s, (dict, bool)))
+    deps = value.get("dependencies")
+    if isinstance(deps, dict):
+        out.extend((join(ptr, "dependencies", n), s) for n, s in deps.items() if isinstance(s, (dict, bool)))
+    for k in LISTS:
+        if isinstance(value.get(k), list):
+            out.extend((join(ptr, k, i), s) for i, s in enumerate(value[k]) if isinstance(s, (dict, bool)))
+    items = value.get("items")
+    if isinstance(items, (dict, bool)):
+        out.append((join(ptr, "items"), items))
+    elif isinstance(items, list):
+        out.extend((join(ptr, "items", i), s) for i, s in enumerate(items) if isinstance(s, (dict, bool)))
+    return out
+
+
+@dataclass(frozen=True)
+class Node:
+    """One subschema: ``side`` (``"old"``/``"new"``), ``file`` (name in the set), ``ptr`` (JSON
+    Pointer into the file) and, for a synthetic node, ``syn`` (the inline schema as JSON text)."""
+
+    side: str
+    file: str
+    ptr: str
+    syn: str | None = None
+
+    @property
+    def id(self) -> str:
+        """Printable identity, e.g. ``old:resultset.json#/properties/results``."""
+        return f"{self.side}:{self.file}#{self.ptr}" + (f"+{self.syn}" if self.syn else "")
+
+
+class Unresolvable(Exception):
+    """A ``$ref`` that does not resolve inside the set (the message says why)."""
+
+
+class Side:
+    """One side of a comparison: a schema set with its ``$id``/``$anchor`` index.
+
+    Args:
+        name: ``"old"`` or ``"new"``.
+        schemas: the set.
+        format_assertion: treat ``format`` as an assertion when validating.
+        default_dialect: dialect number assumed for files without ``$schema``.
+    """
+
+    def __init__(self, name: str, schemas: SchemaSet, *, format_assertion: bool = True,
+                 default_dialect: int = D2020) -> None:
+        self.name = name
+        self.set = schemas
+        self.format_assertion = format_assertion
+        self.ids: dict[str, tuple[str, str]] = {}
+        self.anchors: dict[str, tuple[str, str]] = {}
+        self.bases: dict[tuple[str, str], str] = {}
+        self.dialects: dict[str, int] = {}
+        for f in schemas:
+            raw = f.schema.get("$schema") if isinstance(f.schema, dict) else None
+            try:
+                self.dialects[f.name] = dialect_of(raw) if raw else default_dialect
+            except ValueError:
+                self.dialects[f.name] = default_dialect
+            self._index(f.name, f.uri, f.schema)
+        self._validators: dict[Node, Any] = {}
+
+    def _index(self, fname: str, uri: str, schema: Any) -> None:
+        self.ids[uri] = (fname, "")
+        stack = [("", schema, uri)]
+        d = self.dialects[fname]
+        while stack:
+            ptr, value, base = stack.pop()
+            if isinstance(value, dict):
+                sid = value.get("$id" if d >= D6 else "id")
+                if isinstance(sid, str) and ptr:
+                    doc, frag = urldefrag(urljoin(base, sid))
+                    if doc:
+                        base = doc
+                        self.ids.setdefault(doc, (fname, ptr))
+                    if frag and d < D2019:  # draft-07 and older: "$id": "#name" is an anchor
+                        self.anchors[f"{base}#{frag}"] = (fname, ptr)
+                anchor = value.get("$anchor")
+                if isinstance(anchor, str):
+                    self.anchors[f"{base}#{anchor}"] = (fname, ptr)
+            self.bases[(fname, ptr)] = base
+            stack.extend((p, v, base) for p, v in subschemas(value, ptr))
+
+    def dialect(self, node: Node) -> int:
+        """Dialect of the file holding ``node``."""
+        return self.dialects.get(node.file, D2020)
+
+    def value(self, node: Node) -> Any:
+        """The schema value at ``node`` (the inline value for a synthetic node)."""
+        if node.syn is not None:
+            return json.loads(node.syn)
+        return resolve(self.set.files[node.file].schema, node.ptr)
+
+    def base(self, node: Node) -> str:
+        """Base URI in effect at ``node`` (nearest enclosing ``$id``)."""
+        p = node.ptr
+        while (node.file, p) not in self.bases:
+            if not p:
+                return self.set.files[node.file].uri
+            p = p.rsplit("/", 1)[0]
+        return self.bases[(node.file, p)]
+
+    def resolve_ref(self, node: Node, ref: str) -> Node:
+        """The node a ``$ref`` written at ``node`` points to.
+
+        Raises:
+            Unresolvable: no schema of the set has that ``$id``/``$anchor``/pointer.
+        """
+        absolute = urljoin(self.base(node), ref)
+        doc, frag = urldefrag(absolute)
+        if not doc:
+            doc = self.base(node)
+        if doc not in self.ids:
+            raise Unresolvable(f"$ref {ref!r}: no schema with $id {doc!r} in this set (offline)")
+        fname, root = self.ids[doc]
+        if frag == "" or frag.startswith("/"):
+            ptr = root + unquote(frag)
+        else:
+            key = f"{doc}#{frag}"
+            if key not in self.anchors:
+                raise Unresolvable(f"$ref {ref!r}: no anchor {frag!r} in {doc}")
+            fname, ptr = self.anchors[key]
+        try:
+            resolve(self.set.files[fname].schema, ptr)
+        except KeyError:
+            raise Unresolvable(f"$ref {ref!r}: pointer {ptr!r} does not exist in {fname}") from None
+        return Node(self.name, fname, ptr)
+
+    def root(self, fname: str) -> Node:
+        """The root node of file ``fname``."""
+        return Node(self.name, fname, "")
+
+    def validator(self, node: Node) -> Any:
+        """A ``jsonschema`` validator for ``node`` using the set's registry (offline)."""
+        v = self._validators.get(node)
+        if v is not None:
+            return v
+        d = self.dialect(node)
+        uri = {D4: "http://json-schema.org/draft-04/schema#", D6: "http://json-schema.org/draft-06/schema#",
+               D7: "http://json-schema.org/draft-07/schema#",
+               D2019: "https://json-schema.org/draft/2019-09/schema"}.get(
+            d, "https://json-schema.org/draft/2020-12/schema")
+        cls = validator_for({"$schema": uri}, default=jsonschema.Draft202012Validator)
+        if node.syn is not None:
+            schema: Any = json.loads(node.syn)
+            if isinstance(schema, dict):
+                schema = {"$schema": uri, **schema}
+        else:
+            f = self.set.files[node.file]
+            schema = {"$schema": uri, "$ref": f.uri + "#" + quote(node.ptr, safe="/~!$&'()*+,;=:@")}
+            if node.ptr == "" and d >= D2019 and not isinstance(f.schema, bool):
+                schema = f.schema
+        kwargs: dict[str, Any] = {"registry": self.set.registry}
+        if self.format_assertion:
+            kwargs["format_checker"] = cls.FORMAT_CHECKER
+        v = cls(schema, **kwargs)
+        self._validators[node] = v
+        return v
+
+    def valid(self, node: Node, instance: Any) -> bool:
+        """Whether ``instance`` is valid against ``node`` (real validator, registry, offline)."""
+        try:
+            return self.validator(node).is_valid(instance)
+        except (jsonschema.exceptions.SchemaError, RecursionError):
+            raise
+        except Exception:  # referencing errors on malformed refs count as "not valid"
+            return False
+
+    def file_valid(self, fname: str, instance: Any) -> bool:
+        """Whether ``instance`` is valid against file ``fname`` with :meth:`SchemaSet.validator`."""
+        try:
+            return self.set.validator(fname, format_assertion=self.format_assertion).is_valid(instance)
+        except RecursionError:
+            raise
+        except Exception:
+            return False
+
+
+@lru_cache(maxsize=None)
+def syn(side: str, schema_json: str) -> Node:
+    """A synthetic node holding the inline schema ``schema_json`` (JSON text, no ``$ref``)."""
+    return Node(side, "", "", schema_json)
+
+
+def synthetic(side: str, schema: Any) -> Node:
+    """A synthetic node for ``schema`` (a dict or bool with no ``$ref``)."""
+    return syn(side, json.dumps(schema, sort_keys=True))

@@ -1,0 +1,309 @@
+"""Candidate instances for a :class:`~evalport_spec.compat.canon.Canon`, checked with the real
+validator.
+
+:class:`Sampler` proposes values probing the edges of each constraint (bounds and their
+neighbours, lengths at the limits, strings matching a ``pattern`` drawn with Hypothesis'
+``from_regex``, formats, duplicates for ``uniqueItems``, objects with and without each
+property) and keeps those that the real ``jsonschema`` validator accepts for every part of the
+canon. Witness construction filters them further by "rejected by the new side".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from .canon import Canon, Canonizer, json_type
+from .nodes import Node
+
+FORMAT_SAMPLES = {
+    "date-time": "2024-01-02T03:04:05Z", "date": "2024-01-02", "time": "03:04:05Z",
+    "email": "a@example.com", "idn-email": "a@example.com", "hostname": "example.com",
+    "ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "uri": "https://example.com/x",
+    "uri-reference": "x", "iri": "https://example.com/x", "uuid": "123e4567-e89b-12d3-a456-426614174000",
+    "regex": "a+", "duration": "P1D", "json-pointer": "/a", "relative-json-pointer": "0",
+}
+STRINGS = ["", "a", "abc", "A", "0", " ", "-", "x y", "\u00fc", "2024-01-02", "aaaaaaaaaa",
+           "not a date", "https://example.com/x", "123e4567-e89b-12d3-a456-426614174000"]
+NUMBERS = [0, 1, -1, 2, 3, 10, 100, 0.5, 1.5, -0.5, 2.5, 1000000, -1000000, 0.1, 7]
+
+_UNSET = object()
+
+
+def _emit(f: Fraction) -> Any:
+    return int(f) if f.denominator == 1 else float(f)
+
+
+class Sampler:
+    """Proposes and validates instances for canons built by ``canon``.
+
+    ``max_depth`` bounds the nesting of generated containers.
+    """
+
+    def __init__(self, canon: Canonizer, max_depth: int = 12) -> None:
+        self.canon = canon
+        self.max_depth = max_depth
+        self._one: dict[tuple, Any] = {}
+        self._regex: dict[str, list[str]] = {}
+
+    # -- validity ----------------------------------------------------------------------------
+    def valid(self, c: Canon, x: Any) -> bool:
+        """Whether ``x`` satisfies every part of ``c`` (negated parts: is rejected by them)."""
+        for neg, node in c.parts:
+            if self.canon.side(node).valid(node, x) == neg:
+                return False
+        return True
+
+    def node_valid(self, node: Node, x: Any) -> bool:
+        """Whether ``x`` is valid against one node."""
+        return self.canon.side(node).valid(node, x)
+
+    # -- one valid instance ------------------------------------------------------------------
+    def one(self, c: Canon, depth: int = 0) -> Any:
+        """A valid instance of ``c`` or ``_UNSET`` (see :meth:`found`)."""
+        if c.key in self._one:
+            return self._one[c.key]
+        self._one[c.key] = _UNSET  # recursion guard
+        out = _UNSET
+        if depth <= self.max_depth:
+            for x in self.candidates(c, depth):
+                if self.valid(c, x):
+                    out = x
+                    break
+        self._one[c.key] = out
+        return out
+
+    @staticmethod
+    def found(x: Any) -> bool:
+        """Whether a value returned by :meth:`one` is a real instance."""
+        return x is not _UNSET
+
+    def many(self, c: Canon, limit: int = 20, depth: int = 0, hint: dict | None = None) -> list[Any]:
+        """Up to ``limit`` distinct valid instances of ``c``."""
+        out: list[Any] = []
+        seen: set[str] = set()
+        for x in self.candidates(c, depth, hint):
+            k = repr(x)
+            if k in seen:
+                continue
+            seen.add(k)
+            if self.valid(c, x):
+                out.append(x)
+                if len(out) >= limit:
+                    break
+        return out
+
+    # -- candidates -------------------------------------------------------------------------
+    def candidates(self, c: Canon, depth: int = 0, hint: dict | None = None) -> Iterator[Any]:
+        """Candidate values for ``c`` (not yet validated), most likely valid first."""
+        hint = hint or {}
+        if c.false:
+            return
+        yield from hint.get("values", ())
+        if c.enum is not None:
+            yield from c.enum
+            return
+        order = ["object", "array", "string", "integer", "number", "boolean", "null"]
+        if hint.get("type") in order:
+            order.remove(hint["type"])
+            order.insert(0, hint["type"])
+        for t in order:
+            if not c.allows(t):
+                continue
+            if t == "null":
+                yield None
+            elif t == "boolean":
+                yield from (True, False)
+            elif t in ("integer", "number"):
+                yield from self._numbers(c, t, hint)
+            elif t == "string":
+                yield from self._strings(c, hint)
+            elif t == "array" and depth < self.max_depth:
+                yield from self._arrays(c, depth, hint)
+            elif t == "object" and depth < self.max_depth:
+                yield from self._objects(c, depth, hint)
+        for g in c.groups[:4]:
+            for b in g.branches[:8]:
+                sub = self.canon.of(c.parts | {(False, b)}, c.done | {g.marker})
+                x = self.one(sub, depth + 1)
+                if self.found(x):
+                    yield x
+        for cond in c.conds[:4]:
+            for extra in ((cond.if_, cond.then), ):
+                parts = c.parts | {(False, n) for n in extra if n is not None}
+                x = self.one(self.canon.of(parts, c.done | {cond.marker}), depth + 1)
+                if self.found(x):
+                    yield x
+
+    def _numbers(self, c: Canon, t: str, hint: dict) -> Iterator[Any]:
+        vals: list[Fraction] = [Fraction(x).limit_denominator(1000) if isinstance(x, float) else Fraction(x)
+                                for x in NUMBERS]
+        for b in (c.lo, c.hi):
+            if b is not None:
+                for delta in (0, 1, -1, Fraction(1, 2), -Fraction(1, 2), Fraction(1, 1000), -Fraction(1, 1000)):
+                    vals.append(b.value + delta)
+        for extra in hint.get("numbers", ()):
+            for delta in (0, 1, -1, Fraction(1, 2), -Fraction(1, 2), Fraction(1, 1000), -Fraction(1, 1000)):
+                vals.append(Fraction(extra) + delta)
+        for m, _, _ in c.mult:
+            base = c.lo.value if c.lo else Fraction(0)
+            k = -(-base // m)
+            vals.extend([k * m, (k + 1) * m, m, 2 * m, 3 * m, 0])
+        seen: set[Fraction] = set()
+        for v in vals:
+            if v in seen:
+                continue
+            seen.add(v)
+            if t == "integer" and v.denominator != 1:
+                continue
+            if t == "number" and v.denominator == 1 and c.allows("integer") and hint.get("type") != "number":
+                pass
+            yield _emit(v)
+
+    def _strings(self, c: Canon, hint: dict) -> Iterator[str]:
+        lo = c.min_len[0] if c.min_len else 0
+        hi = c.max_len[0] if c.max_len else None
+        yield from hint.get("strings", ())
+        for f, _, _ in c.formats:
+            if f in FORMAT_SAMPLES:
+                yield FORMAT_SAMPLES[f]
+        for pat, _, _ in c.patterns:
+            yield from self.regex_samples(pat, lo, hi)
+        lengths = [lo, lo + 1, 1, 3, 0, 10]
+        if hi is not None:
+            lengths += [hi, max(hi - 1, 0), hi + 1]
+        for n in lengths:
+            if n <= 10000:
+                yield "a" * n
+                yield "0" * n
+        yield from STRINGS
+
+    def regex_samples(self, pattern: str, lo: int = 0, hi: int | None = None,
+                      reject: str | None = None) -> list[str]:
+        """Strings containing a match of ``pattern`` (ECMA-262 read as Python ``re``), drawn
+        deterministically with Hypothesis; with ``reject``, only strings not matching it."""
+        key = f"{pattern}\0{lo}\0{hi}\0{reject}"
+        if key in self._regex:
+            return self._regex[key]
+        out: list[str] = []
+        try:
+            rx = re.compile(pattern)
+            rj = re.compile(reject) if reject else None
+        except re.error:
+            self._regex[key] = out
+            return out
+        try:
+            from hypothesis import HealthCheck, Phase, find, settings
+            from hypothesis import strategies as st
+            from hypothesis.errors import NoSuchExample, Unsatisfiable
+
+            def ok(s: str) -> bool:
+                return bool(rx.search(s)) and lo <= len(s) and (hi is None or len(s) <= hi) and \
+                    (rj is None or not rj.search(s))
+
+            cfg = settings(database=None, derandomize=True, max_examples=300, deadline=None,
+                           suppress_health_check=list(HealthCheck),
+                           phases=[Phase.generate, Phase.shrink])
+            for strat in (st.from_regex(rx, fullmatch=True), st.from_regex(rx)):
+                try:
+                    out.append(find(strat, ok, settings=cfg))
+                except (NoSuchExample, Unsatisfiable):
+                    continue
+                except Exception:  # an ECMA-only construct hypothesis cannot read
+                    continue
+        except ImportError:  # pragma: no cover - hypothesis is a dependency
+            pass
+        self._regex[key] = out
+        return out
+
+    def _arrays(self, c: Canon, depth: int, hint: dict) -> Iterator[list]:
+        lo = c.min_items[0] if c.min_items else 0
+        hi = c.max_items[0] if c.max_items else None
+        yield from hint.get("arrays", ())
+        for n in dict.fromkeys([lo, max(lo, 1), lo + 1, 2, hi if hi is not None else lo, 0]):
+            if hi is not None and n > hi + 1:
+                continue
+            items = [self.one(self.item_canon(c, i), depth + 1) for i in range(n)]
+            if all(self.found(x) for x in items):
+                yield items
+                if n >= 2 and c.unique is None:
+                    yield [items[0]] * n
+                elif n >= 2:
+                    distinct = self.many(self.item_canon(c, n), limit=n, depth=depth + 1)
+                    if len(distinct) >= n:
+                        yield distinct[:n]
+        for n in (1, 2):
+            pool = self.many(self.item_canon(c, 0), limit=6, depth=depth + 1)
+            for x in pool:
+                yield [x] * n
+        for node, mn, _, _ in c.contains:
+            x = self.one(self.canon.nodes(node), depth + 1)
+            if self.found(x):
+                yield [x] * max(mn, 1)
+
+    def item_canon(self, c: Canon, i: int) -> Canon:
+        """The canon of array element ``i`` under every array clause of ``c``."""
+        return self.canon.nodes(*item_nodes(c, i))
+
+    def _objects(self, c: Canon, depth: int, hint: dict) -> Iterator[dict]:
+        yield from hint.get("objects", ())
+        base: dict[str, Any] = {}
+        for name in sorted(c.required):
+            x = self.one(self.canon.nodes(*prop_nodes(c, name, self.canon)), depth + 1)
+            if not self.found(x):
+                return
+            base[name] = x
+        yield dict(base)
+        names = sorted({n for cl in c.obj for n in cl.props} - set(base))
+        full = dict(base)
+        for name in names:
+            x = self.one(self.canon.nodes(*prop_nodes(c, name, self.canon)), depth + 1)
+            if self.found(x):
+                yield {**base, name: x}
+                full[name] = x
+        yield full
+        for extra in ("x", "extra", "zzz"):
+            if not c.declared(extra):
+                yield {**base, extra: 0}
+                yield {**full, extra: "a"}
+
+
+def item_nodes(c: Canon, i: int) -> list[Node]:
+    """Nodes that apply to array element ``i`` (``prefixItems[i]`` or ``items`` of each clause)."""
+    out = []
+    for cl in c.arr:
+        if i < len(cl.prefix):
+            out.append(cl.prefix[i])
+        elif cl.rest is not None:
+            out.append(cl.rest)
+    return out
+
+
+def prop_nodes(c: Canon, name: str, canon: Canonizer | None = None) -> list[Node]:
+    """Nodes that apply to member ``name`` of an object: per clause ``properties[name]``, every
+    ``patternProperties`` whose regex matches ``name``, else ``additionalProperties``
+    (JSON Schema 2020-12 section 10.3.2)."""
+    out = []
+    for cl in c.obj:
+        hit = False
+        if name in cl.props:
+            out.append(cl.props[name])
+            hit = True
+        for pat, node in cl.pats.items():
+            try:
+                if re.search(pat, name):
+                    out.append(node)
+                    hit = True
+            except re.error:
+                continue
+        if not hit and cl.add is not None:
+            out.append(cl.add)
+    return out
+
+
+def is_json_type(x: Any, t: str) -> bool:
+    """Whether ``x`` has JSON type ``t`` (``integer`` values are ``number`` too)."""
+    jt = json_type(x)
+    return jt == t or (t == "number" and jt == "integer")

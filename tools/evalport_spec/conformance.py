@@ -1,0 +1,302 @@
+"""Conformance fixtures: their model, loading, and a runner comparing an implementation to them.
+
+Fixture format (meta-schema ``spec/conformance/fixture.schema.json``; one fixture per file
+``<id>.json``, file stem == ``id``)::
+
+    {"id": "resultset-duplicate-attempt", "description": "...", "document_type": "resultset",
+     "rules": ["DUPLICATE_ATTEMPT"], "document": {...},
+     "expect": {"schema": {"valid": true},
+                "full": {"valid": false,
+                         "errors": [{"code": "DUPLICATE_ATTEMPT",
+                                     "instance_path": "/results/1/attempt"}]}}}
+
+``expect.schema`` is the raw JSON Schema alone (format asserted); ``expect.full`` the schema
+plus the catalogue's cross-field rules, with *exactly* the set of ``(code, instance_path)``
+pairs it must report (toolchain.md, "Conformance fixtures").
+
+Running another implementation (``--command CMD``)
+--------------------------------------------------
+``CMD`` is split like a POSIX shell word list (:func:`shlex.split`, no shell involved) and run
+once per fixture, from the current directory, with:
+
+* standard input: the fixture's ``document`` serialised as JSON (UTF-8);
+* environment: the caller's, plus ``EVALPORT_DOCUMENT_TYPE`` = ``suite`` | ``testcase`` |
+  ``grader`` | ``resultset``;
+* a time limit of :data:`COMMAND_TIMEOUT` seconds.
+
+It must exit (any status) after printing one JSON object on standard output::
+
+    {"valid": false, "errors": [{"code": "DUPLICATE_ATTEMPT", "instance_path": "/results/1/attempt"}]}
+
+The output is compared with ``expect.full`` only (an implementation reports one verdict). A
+time-out, unparsable output or a wrong shape is a disagreement for that fixture whose
+``detail`` says what went wrong; a command that cannot be started at all is an
+:class:`~evalport_spec.errors.InputError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .errors import InputError
+from .jsonload import Loaded, load
+from .pointer import from_path
+from .spec import SpecVersion
+from .validation import Validator
+
+COMMAND_TIMEOUT = 10.0
+"""Seconds one run of an external implementation may take per fixture."""
+
+META_SCHEMA_NAME = "fixture.schema.json"
+
+Pair = tuple[str, str]
+"""``(code, instance_path)``."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A validity verdict with its error set (``errors`` is ``None`` when not compared)."""
+
+    valid: bool
+    errors: frozenset[Pair] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"valid": bool, "errors": [{"code", "instance_path"}]}`` (errors sorted; omitted
+        when ``None``)."""
+        out: dict[str, Any] = {"valid": self.valid}
+        if self.errors is not None:
+            out["errors"] = [{"code": c, "instance_path": p} for c, p in sorted(self.errors)]
+        return out
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """One conformance case (see the module docstring for the format).
+
+    Attributes:
+        id, description, document_type, document: as in the file.
+        schema: expected outcome of the raw schema (validity only).
+        full: expected outcome of the full validator (validity and exact error set).
+        rules: rule codes the fixture exercises.
+        source: the file it was read from.
+    """
+
+    id: str
+    description: str
+    document_type: str
+    document: Any
+    schema: Outcome
+    full: Outcome
+    rules: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One mismatch between a fixture and an implementation.
+
+    Attributes:
+        fixture_id: the fixture.
+        path: ``"schema"`` (raw schema) or ``"full"`` (schema plus rules).
+        expected: the fixture's outcome.
+        actual: the implementation's outcome, or ``None`` when it produced none.
+        detail: why there is no outcome (time-out, bad output), else ``""``.
+    """
+
+    fixture_id: str
+    path: str
+    expected: Outcome
+    actual: Outcome | None
+    detail: str = ""
+
+    def describe(self) -> str:
+        """One line: ``FIXTURE [path]: expected ..., got ...``."""
+        got = self.detail if self.actual is None else _show(self.actual)
+        return f"{self.fixture_id} [{self.path}]: expected {_show(self.expected)}; got {got}"
+
+
+def _show(outcome: Outcome) -> str:
+    if outcome.valid:
+        return "valid"
+    if not outcome.errors:
+        return "invalid"
+    return "invalid with " + ", ".join(f"{c} {p or '/'}" for c, p in sorted(outcome.errors))
+
+
+@dataclass
+class ConformanceReport:
+    """The result of :func:`run`: how many fixtures ran and every disagreement (fixture order)."""
+
+    fixtures: int
+    disagreements: list[Disagreement] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """``True`` when the implementation agrees with every fixture."""
+        return not self.disagreements
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"fixtures": N, "agree": bool, "disagreements": [{"fixture", "path", "expected",
+        "actual", "detail"}]}``."""
+        return {"fixtures": self.fixtures, "agree": self.ok, "disagreements": [
+            {"fixture": d.fixture_id, "path": d.path, "expected": d.expected.to_json(),
+             "actual": d.actual.to_json() if d.actual else None, "detail": d.detail}
+            for d in self.disagreements]}
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+def find_meta_schema(directory: Path) -> Path:
+    """The fixture meta-schema for fixtures in ``directory``: ``<directory>/../fixture.schema.json``
+    or, in ``directory`` or any ancestor, ``spec/conformance/fixture.schema.json`` (so RFC proposal
+    folders ``rfcs/NNNN-slug/fixtures`` use the repository's).
+
+    Raises:
+        InputError: none found.
+    """
+    directory = Path(directory).resolve()
+    candidates = [directory.parent / META_SCHEMA_NAME]
+    candidates += [p / "spec" / "conformance" / META_SCHEMA_NAME for p in (directory, *directory.parents)]
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise InputError(f"no {META_SCHEMA_NAME} beside or above the fixtures folder", str(directory))
+
+
+def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathLike[str] | None = None
+                  ) -> list[Fixture]:
+    """Read every ``*.json`` in ``directory`` (sorted by name) as a :class:`Fixture`.
+
+    Each file is parsed strictly and validated against the fixture meta-schema
+    (``meta_schema``, default :func:`find_meta_schema`).
+
+    Raises:
+        InputError: unreadable or malformed file, a file that violates the meta-schema (at the
+            offending location), an ``id`` different from the file stem, a duplicate ``id``, or a
+            folder that does not exist.
+    """
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise InputError("fixtures folder does not exist", str(directory))
+    meta = load(meta_schema or find_meta_schema(directory))
+    checker = jsonschema.Draft202012Validator(meta.value)
+    fixtures: list[Fixture] = []
+    seen: dict[str, str] = {}
+    for path in sorted(directory.glob("*.json")):
+        loaded = load(path)
+        fixture = _parse(loaded, checker, path.stem)
+        if fixture.id in seen:
+            raise InputError(f"fixture id {fixture.id!r} is also used by {seen[fixture.id]}",
+                             loaded.source, loaded.line("/id"), None, "/id")
+        seen[fixture.id] = loaded.source
+        fixtures.append(fixture)
+    return fixtures
+
+
+def _parse(loaded: Loaded, checker: jsonschema.protocols.Validator, stem: str) -> Fixture:
+    error = next(iter(sorted(checker.iter_errors(loaded.value), key=lambda e: list(map(str, e.path)))), None)
+    if error is not None:
+        ptr = from_path(error.absolute_path)
+        raise InputError(f"not a valid fixture: {error.message[:160]}", loaded.source,
+                         *(loaded.position(ptr) or (None, None)), ptr)
+    v = loaded.value
+    if v["id"] != stem:
+        raise InputError(f"fixture id {v['id']!r} differs from the file name {stem!r}",
+                         loaded.source, loaded.line("/id"), None, "/id")
+    exp = v["expect"]
+    full_errors = frozenset((e["code"], e["instance_path"]) for e in exp["full"].get("errors", ()))
+    return Fixture(v["id"], v["description"], v["document_type"], v["document"],
+                   Outcome(exp["schema"]["valid"]), Outcome(exp["full"]["valid"], full_errors),
+                   tuple(v.get("rules", ())), loaded.source)
+
+
+# --- running -------------------------------------------------------------------------------------
+
+def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | None = None,
+        command: str | None = None) -> ConformanceReport:
+    """Compare an implementation with every fixture.
+
+    Without ``command``, the in-process ``validator`` (default ``Validator(spec)``) is checked
+    on both paths: the raw schema's validity against ``expect.schema``, and the full validator's
+    validity and exact ``(code, instance_path)`` set against ``expect.full``. With ``command``,
+    the external implementation (module docstring protocol) is checked against ``expect.full``.
+
+    Returns:
+        a :class:`ConformanceReport` with one :class:`Disagreement` per mismatching path.
+
+    Raises:
+        InputError: ``command`` cannot be started; a fixture's document type has no schema.
+    """
+    fixtures = list(fixtures)
+    report = ConformanceReport(len(fixtures))
+    if command is None:
+        validator = validator or Validator(spec)
+    for fx in fixtures:
+        if command is None:
+            schema = validator.validate_schema_only(fx.document, fx.document_type)
+            actual_schema = Outcome(not schema, frozenset(v.key() for v in schema))
+            if actual_schema.valid != fx.schema.valid:
+                report.disagreements.append(Disagreement(fx.id, "schema", fx.schema, actual_schema))
+            full = validator.validate(fx.document, fx.document_type)
+            actual: Outcome | None = Outcome(not full, frozenset(v.key() for v in full))
+            detail = ""
+        else:
+            actual, detail = run_command(command, fx)
+        if actual is None or not _agrees(fx.full, actual):
+            report.disagreements.append(Disagreement(fx.id, "full", fx.full, actual, detail))
+    return report
+
+
+def _agrees(expected: Outcome, actual: Outcome) -> bool:
+    if expected.valid != actual.valid:
+        return False
+    return expected.valid or expected.errors == actual.errors
+
+
+def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
+                ) -> tuple[Outcome | None, str]:
+    """Run ``command`` on one fixture (module docstring protocol).
+
+    Returns:
+        ``(outcome, "")``, or ``(None, detail)`` when the command timed out or its output is
+        not the expected JSON object.
+
+    Raises:
+        InputError: the command is empty or cannot be started.
+    """
+    argv = shlex.split(command)
+    if not argv:
+        raise InputError("--command is empty")
+    env = dict(os.environ, EVALPORT_DOCUMENT_TYPE=fixture.document_type)
+    data = json.dumps(fixture.document, ensure_ascii=False).encode("utf-8")
+    try:
+        proc = subprocess.run(argv, input=data, capture_output=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"no answer: timed out after {timeout:g} s"
+    except OSError as exc:
+        raise InputError(f"cannot run command {argv[0]!r}: {exc.strerror}") from None
+    try:
+        answer = json.loads(proc.stdout.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None, f"no answer: output is not JSON (exit status {proc.returncode})"
+    return _parse_answer(answer)
+
+
+def _parse_answer(answer: Any) -> tuple[Outcome | None, str]:
+    if not isinstance(answer, dict) or not isinstance(answer.get("valid"), bool):
+        return None, "no answer: output lacks a boolean 'valid'"
+    errors = answer.get("errors", [])
+    if not isinstance(errors, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("code"), str)
+            and isinstance(e.get("instance_path"), str) for e in errors):
+        return None, "no answer: 'errors' is not an array of {code, instance_path} objects"
+    return Outcome(answer["valid"], frozenset((e["code"], e["instance_path"]) for e in errors)), ""

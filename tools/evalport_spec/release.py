@@ -1,0 +1,344 @@
+"""``evalport-spec release VERSION``: freeze the draft into ``spec/releases/VERSION``.
+
+What a release writes (toolchain.md, "Versions and releases"; SPEC.md "Governance"):
+
+* ``spec/releases/VERSION/``: the draft's ``schemas/*.json`` with the ``$id`` version segment
+  rewritten from ``draft`` to ``VERSION`` (``.../spec/draft/schemas/x.json`` ->
+  ``.../spec/1.4.0/schemas/x.json``), ``rules.json``, and ``SPEC.md`` with the status line saying
+  it is released and frozen;
+* the changelog entry ``### VERSION — DATE — CLASS`` (bullets from the computed findings and the
+  RFCs in the release) at the top of ``## Changelog`` of both the draft's and the release's SPEC.md;
+* the RFCs in the release marked ``status: implemented``, ``implemented_in: VERSION``, and the
+  ``rfcs/README.md`` index regenerated;
+* ``spec/releases/SHA256SUMS`` with the new files; ``spec/VERSION`` bumped to the next minor.
+
+It refuses (:class:`ReleaseRefused`, nothing written) when the version exists, is not the next
+major, minor or patch version, is lower than the computed class since the last release needs
+(:func:`evalport_spec.gate.policy.version_problem`), when the gate fails, or when an RFC in the
+release is not accepted. A release is atomic: everything is staged in a temporary folder inside
+the repository and moved into place; a failure part-way restores every file, so the repository
+is exactly as it was. The repository lock (:func:`evalport_spec.fsutil.repo_lock`) is held.
+
+An RFC is *in the release* when it is not yet implemented and either a catalogue rule new since
+the last release names it (``"rfc": N``), its proposal (``rfcs/NNNN-slug/``) is already applied
+to the draft, or the gate's MAJOR rule accepted a finding because of it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .errors import EvalportError, InputError
+from .findings import ChangeClass, Finding
+from .fsutil import repo_lock
+from .gate import run_gate
+from .gate.context import engine
+from .gate.manifest import MANIFEST_NAME, parse_manifest, render_manifest, sha256
+from .gate.policy import effective_class, version_problem
+from .jsonload import loads
+from .spec import DRAFT, SpecRepo, parse_semver
+
+
+class ReleaseRefused(EvalportError):
+    """The release was refused; the message says why. Nothing was written."""
+
+
+@dataclasses.dataclass
+class ReleasePlan:
+    """Everything a release will write, computed before anything is written.
+
+    Attributes:
+        version, date: the release and its date (``YYYY-MM-DD``).
+        previous: the release before it, or ``None``.
+        change_class: computed class since ``previous`` (``INITIAL`` for a first release).
+        release_files: ``{path inside spec/releases/VERSION: bytes}``.
+        writes: ``{repository-relative path: bytes}`` of files replaced or created elsewhere.
+        rfcs: numbers of the RFCs marked implemented.
+        entry: the changelog entry (Markdown).
+    """
+
+    version: str
+    date: str
+    previous: str | None
+    change_class: str
+    release_files: dict[str, bytes]
+    writes: dict[str, bytes]
+    rfcs: list[int]
+    entry: str
+
+
+_DRAFT_ID = re.compile(r"(https?://[^\"\s]*?/spec/)draft(/schemas/)")
+_STATUS = re.compile(r"^\*\*Status:\*\*.*$", re.M)
+
+
+def rewrite_ids(text: str, version: str) -> str:
+    """Replace the ``draft`` version segment of every ``.../spec/draft/schemas/...`` URL."""
+    return _DRAFT_ID.sub(lambda m: f"{m.group(1)}{version}{m.group(2)}", text)
+
+
+def set_status_line(spec_md: str, line: str) -> str:
+    """Replace the ``**Status:** ...`` line (or add one after ``## Status``)."""
+    if _STATUS.search(spec_md):
+        return _STATUS.sub(lambda _m: line, spec_md, count=1)
+    return re.sub(r"^## Status\s*$", lambda m: f"{m.group(0)}\n\n{line}", spec_md, count=1, flags=re.M)
+
+
+def add_changelog_entry(spec_md: str, entry: str) -> str:
+    """Insert ``entry`` as the first entry under ``## Changelog`` (newest first).
+
+    Raises:
+        InputError: SPEC.md has no ``## Changelog`` section.
+    """
+    lines = spec_md.split("\n")
+    try:
+        i = next(k for k, ln in enumerate(lines) if ln.strip() == "## Changelog")
+    except StopIteration:
+        raise InputError("SPEC.md has no '## Changelog' section", "spec/SPEC.md") from None
+    j = i + 1
+    while j < len(lines) and not lines[j].startswith("### ") and not lines[j].startswith("<!--") \
+            and not lines[j].startswith("## "):
+        j += 1
+    block = entry.rstrip("\n").split("\n") + [""]
+    if lines[j - 1].strip():
+        block = [""] + block
+    return "\n".join(lines[:j] + block + lines[j:])
+
+
+def changelog_entry(version: str, date: str, change_class: str, findings: list[Finding],
+                    rfcs: list[Any]) -> str:
+    """``### VERSION — DATE — CLASS`` and one bullet per RFC (``RFC 000N: title (declared X)``)
+    and per distinct computed finding of class PATCH or above (``CLASS `kind`: message``)."""
+    bullets = [f"- RFC {r.number:04d}: {r.meta.get('title', '')} (declared {r.meta.get('declared_class', '?')})."
+               for r in rfcs]
+    seen = set()
+    for f in findings:
+        if f.change_class < ChangeClass.PATCH and not f.undecided:
+            continue
+        text = f"- {f.change_class.name} `{f.kind}`: {f.message}"
+        if text not in seen:
+            seen.add(text)
+            bullets.append(text)
+    if not bullets:
+        bullets = ["- No change to the schemas or the rule catalogue."]
+    return f"### {version} — {date} — {change_class}\n\n" + "\n".join(bullets) + "\n"
+
+
+def _proposal_in_draft(root: Path, rfc: Any) -> bool:
+    if not rfc.has_proposal():
+        return False
+    apply_proposal = engine("rfc.check", "apply_proposal")
+    try:
+        draft, proposed, added = apply_proposal(root, rfc)
+    except InputError as exc:
+        return "already in the draft" in exc.message
+    same = all(json.loads(proposed._read(f"schemas/{n}") or b"null") == draft.schemas.files[n].schema
+               for n in draft.schemas.files)
+    return same and not added
+
+
+def rfcs_in_release(repo: SpecRepo, previous: str | None, accepted_by_policy: set[int]) -> list[Any]:
+    """RFCs in the release (module docstring), by number; implemented/rejected/withdrawn/superseded
+    RFCs are never in it."""
+    load_rfcs = engine("rfc", "load_rfcs")
+    draft = repo.version(DRAFT)
+    old_codes = set(repo.version(previous).catalogue.codes()) if previous else set()
+    named = {r.rfc for r in draft.catalogue.rules if r.code not in old_codes and r.rfc is not None}
+    out = []
+    for rfc in load_rfcs(repo):
+        if rfc.meta.get("status") not in ("draft", "comment", "accepted"):
+            continue
+        if rfc.number in named or rfc.number in accepted_by_policy or _proposal_in_draft(repo.root, rfc):
+            out.append(rfc)
+    return out
+
+
+def _mark_implemented(rfc: Any, version: str) -> bytes:
+    render = engine("rfc.frontmatter", "render")
+    data = dict(rfc.meta)
+    data["status"] = "implemented"
+    data["implemented_in"] = version
+    return render(data, rfc.fm.body).encode("utf-8")
+
+
+def _index_after(repo: SpecRepo, rfc_writes: dict[str, bytes]) -> bytes:
+    index_text = engine("rfc", "index_text")
+    with tempfile.TemporaryDirectory(prefix=".evalport-index-", dir=repo.root) as tmp:
+        shutil.copytree(repo.root / "rfcs", Path(tmp) / "rfcs")
+        for rel, data in rfc_writes.items():
+            (Path(tmp) / rel).write_bytes(data)
+        return index_text(tmp).encode("utf-8")
+
+
+def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None,
+                 run_checks: bool = True) -> ReleasePlan:
+    """Compute a release without writing anything.
+
+    Args:
+        repo: the repository (a :class:`SpecRepo` or its root).
+        version: ``MAJOR.MINOR.PATCH``.
+        date: ``YYYY-MM-DD`` (default: today, UTC).
+        run_checks: run the gate first (refuse if it fails).
+
+    Raises:
+        InputError: ``version`` is not semver, ``date`` is not a calendar date.
+        ReleaseRefused: version exists / disagrees with the class, gate fails, RFC not accepted.
+        EngineMissing: the diff or RFC engine is not available.
+    """
+    repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
+    try:
+        parse_semver(version)
+    except ValueError:
+        raise InputError(f"release version {version!r} is not MAJOR.MINOR.PATCH (semver 2.0.0, "
+                         "no pre-release or build metadata)") from None
+    date = date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+            raise ValueError
+        datetime.date.fromisoformat(date)
+    except ValueError:
+        raise InputError(f"--date {date!r} is not a calendar date YYYY-MM-DD") from None
+    if version in repo.releases():
+        raise ReleaseRefused(f"version {version} is already released (spec/releases/{version})")
+    previous = repo.latest_release()
+    if previous is not None and parse_semver(version) <= parse_semver(previous):
+        raise ReleaseRefused(f"version {version} is not above the latest release {previous}")
+    report = run_gate(repo) if run_checks else None
+    if report is not None and not report.ok:
+        failed = ", ".join(s.name for s in report.stages if s.status == "fail")
+        raise ReleaseRefused(f"the gate fails ({failed}): run `evalport-spec check` and fix it first")
+    findings: list[Finding] = []
+    policy_rfcs: set[int] = set()
+    if previous is None:
+        cls_name = "INITIAL"
+    else:
+        if report is not None:
+            ctx = report.context["ctx"]
+            cls = ctx.classify(ctx.version(previous), ctx.version(DRAFT))
+            for s in report.stages:
+                for f in s.findings:
+                    if f.kind == "policy-major-accepted":
+                        policy_rfcs.update(f.extra.get("rfcs", []))
+        else:
+            compare = engine("compat", "compare_versions")
+            cls = compare(repo.version(previous), repo.version(DRAFT))
+        findings = list(cls.findings)
+        computed = max(effective_class(cls.change_class, findings), ChangeClass.PATCH)
+        problem = version_problem(previous, version, computed)
+        if problem:
+            raise ReleaseRefused(f"release {problem}")
+        cls_name = computed.name
+    rfcs = rfcs_in_release(repo, previous, policy_rfcs)
+    pending = [r for r in rfcs if r.meta.get("status") != "accepted"]
+    if pending:
+        raise ReleaseRefused("RFC(s) in this release are not accepted: " + ", ".join(
+            f"{r.rel} ({r.meta.get('status')})" for r in pending))
+    entry = changelog_entry(version, date, cls_name, findings, rfcs)
+    draft_dir = repo.spec_dir
+    release_files: dict[str, bytes] = {}
+    for p in sorted((draft_dir / "schemas").glob("*.json")):
+        text = rewrite_ids(p.read_text("utf-8"), version)
+        loads(text, f"spec/schemas/{p.name}")  # still strict JSON
+        release_files[f"schemas/{p.name}"] = text.encode("utf-8")
+    if (draft_dir / "rules.json").is_file():
+        release_files["rules.json"] = (draft_dir / "rules.json").read_bytes()
+    draft_md = (draft_dir / "SPEC.md").read_text("utf-8")
+    with_entry = add_changelog_entry(draft_md, entry)
+    major, minor, _ = parse_semver(version)
+    next_version = f"{major}.{minor + 1}.0"
+    release_files["SPEC.md"] = set_status_line(
+        with_entry, f"**Status:** EvalPort {version}, released {date}. This text is frozen; any "
+                    "correction appears in a later version.").encode("utf-8")
+    writes: dict[str, bytes] = {
+        "spec/SPEC.md": set_status_line(
+            with_entry, f"**Status:** working draft of EvalPort {next_version}, not yet released. It "
+                        f"changes only through accepted RFCs; the latest release is {version}.").encode("utf-8"),
+        "spec/VERSION": f"{next_version}\n".encode(),
+    }
+    mpath = repo.manifest_path
+    entries, _ = parse_manifest(mpath.read_text("utf-8") if mpath.is_file() else "", "SHA256SUMS")
+    digests = {e.path: e.digest for e in entries}
+    digests.update({f"{version}/{rel}": sha256(data) for rel, data in release_files.items()})
+    writes[f"spec/releases/{MANIFEST_NAME}"] = render_manifest(digests).encode()
+    rfc_writes = {r.path.relative_to(repo.root).as_posix(): _mark_implemented(r, version) for r in rfcs}
+    writes.update(rfc_writes)
+    if rfc_writes:
+        writes["rfcs/README.md"] = _index_after(repo, rfc_writes)
+    return ReleasePlan(version, date, previous, cls_name, release_files, writes,
+                       [r.number for r in rfcs], entry)
+
+
+def _install(src: Path, dst: Path) -> None:
+    """Move one staged file or folder into place (``os.replace``: atomic on one file system)."""
+    os.replace(src, dst)
+
+
+def apply_plan(repo: SpecRepo | str | Path, plan: ReleasePlan) -> None:
+    """Write a plan atomically: stage every file under a temporary folder in the repository,
+    then move each into place; if any step fails, restore the originals and remove the new
+    release folder, and re-raise.
+
+    Raises:
+        ReleaseRefused: the release folder appeared meanwhile. OSError: the file system failed
+            (the repository is restored first).
+    """
+    root = Path(repo.root if isinstance(repo, SpecRepo) else repo)
+    target = root / "spec" / "releases" / plan.version
+    staging = Path(tempfile.mkdtemp(prefix=".evalport-release-", dir=root))
+    try:
+        for rel, data in plan.release_files.items():
+            p = staging / "release" / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(data)
+        for rel, data in plan.writes.items():
+            p = staging / "files" / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(data)
+        if target.exists():
+            raise ReleaseRefused(f"spec/releases/{plan.version} already exists")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        done: list[tuple[str, bool]] = []
+        moved = False
+        try:
+            _install(staging / "release", target)
+            moved = True
+            for rel in plan.writes:
+                dst = root / rel
+                existed = dst.exists()
+                if existed:
+                    backup = staging / "backup" / rel
+                    backup.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(dst, backup)
+                _install(staging / "files" / rel, dst)
+                done.append((rel, existed))
+        except BaseException:
+            for rel, existed in reversed(done):
+                if existed:
+                    os.replace(staging / "backup" / rel, root / rel)
+                else:
+                    (root / rel).unlink(missing_ok=True)
+            if moved:
+                shutil.rmtree(target, ignore_errors=True)
+            raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None) -> ReleasePlan:
+    """Plan and apply a release under the repository lock. Returns the applied plan.
+
+    Raises:
+        InputError, ReleaseRefused, EngineMissing: see :func:`plan_release` and :func:`apply_plan`.
+    """
+    repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
+    with repo_lock(repo.root, "release"):
+        plan = plan_release(repo, version, date=date)
+        apply_plan(repo, plan)
+    return plan

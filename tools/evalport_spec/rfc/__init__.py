@@ -1,0 +1,25 @@
+"""The RFC engine: front matter, lint, index, new, status transitions and proposal checks.
+
+RFCs live in ``rfcs/NNNN-slug.md`` with a YAML front matter (toolchain.md, "RFCs"); an optional
+proposal folder ``rfcs/NNNN-slug/`` holds ``patch.json`` (RFC 6902 JSON Patch per schema file),
+``rules.json`` (catalogue entries it adds) and ``fixtures/*.json`` (conformance fixtures).
+
+Public API (each function takes the repository as a :class:`~evalport_spec.spec.SpecRepo` or
+a path to its root):
+
+* :func:`lint_rfcs` ``(repo, files=None, today=None) -> list[Finding]``
+* :func:`index_text` ``(repo) -> str`` and :func:`write_index` ``(repo) -> Path``
+* :func:`new_rfc` ``(repo, title, author=None, today=None) -> Path``
+* :func:`set_status` ``(repo, number, status, ...) -> Path``
+* :func:`check_rfc` ``(repo, number) -> CheckReport``
+"""
+
+from .check import CheckReport, check_rfc
+from .index import index_findings, index_text, write_index
+from .lint import lint_rfcs
+from .model import Rfc, find_rfc, load_rfc, load_rfcs
+from .new import new_rfc, slugify
+from .status import TRANSITIONS, set_status
+
+__all__ = ["CheckReport", "Rfc", "TRANSITIONS", "check_rfc", "find_rfc", "index_findings", "index_text",
+           "lint_rfcs", "load_rfc", "load_rfcs", "new_rfc", "set_status", "slugify", "write_index"]

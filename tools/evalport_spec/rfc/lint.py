@@ -1,0 +1,404 @@
+"""``rfc lint``: RFC front matter, dates, statuses, releases, classes and sections, checked.
+
+Rules (toolchain.md, "RFCs": "Dates, statuses and declared classes are checked, not trusted"):
+
+* ``rfc-front-matter``: the front matter matches ``data/rfc-front-matter.schema.json``
+  (fields, status words, ISO dates, required fields per status).
+* ``rfc-number-mismatch`` / ``rfc-duplicate-number``: the number agrees with the file name and
+  is unique.
+* ``rfc-period-too-short``: a comment period lasts at least 14 days (spec Governance: "every
+  schema change goes through an RFC with a comment period of at least two weeks").
+* ``rfc-date-order``: created <= opens; nothing dated in the future except a scheduled period.
+* ``rfc-decided-early``: accepted, rejected or implemented with a decision dated on or before
+  the day the comment period closes.
+* ``rfc-period-closed-undecided`` (WARNING): status ``comment`` and the period closed, with no
+  decision recorded; the message says for how many days.
+* ``rfc-status-dates``: status and dates disagree (``draft`` whose comment period already opened;
+  ``comment`` whose period has not opened yet is fine).
+* ``rfc-release-missing`` / ``rfc-not-in-changelog`` / ``rfc-released-before-decision``:
+  ``implemented_in`` names a release in ``spec/releases/``, whose SPEC.md changelog entry names
+  ``RFC 000N``, released on or after the decision.
+* ``rfc-class-mismatch``: the declared class equals the computed class of the RFC's proposal,
+  or (implemented RFCs) does not exceed the class of the release it went into; and each
+  release's class is declared by at least one of its RFCs (``rfc-release-class-undeclared``).
+* ``rfc-section-missing``: the required H2 sections exist.
+* ``rfc-reference``: links are ``https``; issue references are ``#N`` with N >= 1.
+* ``rfc-example``: every ```json evalport-TYPE block parses as strict JSON and names a known type.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from ..errors import InputError
+from ..findings import ChangeClass, Finding, Location, Severity
+from ..jsonload import loads
+from ..spec import DOC_TYPES, SpecRepo, parse_semver
+from . import engines
+from .dates import ChangelogEntry, days, parse_changelog, parse_date
+from .model import REQUIRED_SECTIONS, Rfc, load_rfc, load_rfcs, repo_root
+
+MIN_PERIOD_DAYS = 14
+"""Shortest comment period, in days (spec Governance section: at least two weeks)."""
+
+DECIDED = ("accepted", "rejected", "implemented")
+"""Statuses that record a decision taken after the comment period."""
+
+
+@cache
+def front_matter_schema() -> dict[str, Any]:
+    """The JSON Schema of RFC front matter (``evalport_spec/data/rfc-front-matter.schema.json``)."""
+    text = resources.files("evalport_spec").joinpath("data/rfc-front-matter.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def _finding(kind: str, rfc: Rfc, line: int, message: str,
+             severity: Severity = Severity.ERROR, **extra: Any) -> Finding:
+    return Finding(kind, message, severity=severity, new=Location(rfc.rel, None, line),
+                   extra={"rfc": rfc.number, **extra})
+
+
+class _Context:
+    """Per-run caches: release changelogs and release classes."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.repo = SpecRepo(root)
+        self._changelogs: dict[str, dict[str, ChangelogEntry]] = {}
+        self._classes: dict[str, tuple[ChangeClass, str] | None] = {}
+
+    def releases(self) -> list[str]:
+        return self.repo.releases()
+
+    def changelog(self, version: str) -> dict[str, ChangelogEntry]:
+        if version not in self._changelogs:
+            p = self.repo.releases_dir / version / "SPEC.md"
+            text = p.read_text("utf-8", "replace") if p.is_file() else ""
+            self._changelogs[version] = parse_changelog(text)
+        return self._changelogs[version]
+
+    def entry(self, version: str) -> ChangelogEntry | None:
+        return self.changelog(version).get(version)
+
+    def release_class(self, version: str) -> tuple[ChangeClass, str] | None:
+        """(class of previous release -> ``version``, how it was obtained), or ``None`` for the
+        first release or when neither the diff engine nor the changelog gives one."""
+        if version in self._classes:
+            return self._classes[version]
+        rel = self.releases()
+        result: tuple[ChangeClass, str] | None = None
+        if version in rel and rel.index(version) > 0:
+            prev = rel[rel.index(version) - 1]
+            try:
+                c = engines.classify(self.repo.version(prev), self.repo.version(version))
+            except InputError:
+                c = None
+            if c is not None:
+                result = (c.change_class, f"computed from {prev} -> {version}")
+            else:
+                e = self.entry(version)
+                if e is not None and e.change_class is not None:
+                    result = (e.change_class, f"from the {version} changelog heading; diff engine not available")
+        self._classes[version] = result
+        return result
+
+
+def _schema_findings(rfc: Rfc) -> list[Finding]:
+    validator = jsonschema.Draft202012Validator(front_matter_schema(),
+                                                format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    out = []
+    for err in sorted(validator.iter_errors(rfc.meta), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
+        path = ".".join(str(p) for p in err.absolute_path if not isinstance(p, int))
+        key = path or _missing_key(err) or ""
+        where = f"'{path}'" if path else "front matter"
+        msg = err.message
+        if err.validator == "additionalProperties":
+            msg = msg.replace("Additional properties are not allowed", "unknown key(s)")
+        out.append(_finding("rfc-front-matter", rfc, rfc.fm.line(key), f"{where}: {msg}"))
+    return out
+
+
+def _missing_key(err: jsonschema.ValidationError) -> str | None:
+    m = re.match(r"'([^']+)' is a required property", err.message)
+    return m.group(1) if m else None
+
+
+def _date(rfc: Rfc, key: str) -> dt.date | None:
+    value: Any = rfc.meta
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return parse_date(value)
+
+
+def _date_findings(rfc: Rfc, today: dt.date) -> list[Finding]:
+    out: list[Finding] = []
+    status = rfc.meta.get("status")
+    created = _date(rfc, "created")
+    opens = _date(rfc, "comment_period.opens")
+    closes = _date(rfc, "comment_period.closes")
+    decided = _date(rfc, "decision_date")
+    line = rfc.fm.line
+
+    if created and created > today:
+        out.append(_finding("rfc-date-order", rfc, line("created"), f"created {created} is in the future (today is {today})"))
+    if opens and closes:
+        length = (closes - opens).days
+        if length < MIN_PERIOD_DAYS:
+            out.append(_finding("rfc-period-too-short", rfc, line("comment_period.closes"),
+                                f"comment period {opens} to {closes} lasts {days(length)}; "
+                                f"at least {MIN_PERIOD_DAYS} are required"))
+    if created and opens and opens < created:
+        out.append(_finding("rfc-date-order", rfc, line("comment_period.opens"),
+                            f"comment period opens {opens}, before the RFC was created ({created})"))
+    if decided:
+        if decided > today:
+            out.append(_finding("rfc-date-order", rfc, line("decision_date"),
+                                f"decision_date {decided} is in the future (today is {today})"))
+        if created and decided < created:
+            out.append(_finding("rfc-date-order", rfc, line("decision_date"),
+                                f"decision_date {decided} is before the RFC was created ({created})"))
+        if status in DECIDED and closes and decided <= closes:
+            out.append(_finding("rfc-decided-early", rfc, line("decision_date"),
+                                f"{status} with a decision dated {decided}, before its comment period "
+                                f"closed ({closes}); a decision comes after the period"))
+    if status == "comment" and closes and closes < today and decided is None:
+        n = (today - closes).days
+        out.append(_finding("rfc-period-closed-undecided", rfc, line("status"),
+                            f"comment period closed {closes}, {days(n)} ago, and no decision is recorded "
+                            f"(accept, reject, withdraw, or extend the period)", Severity.WARNING, days=n))
+    if status == "comment" and decided is not None:
+        out.append(_finding("rfc-status-dates", rfc, line("decision_date"),
+                            "status is comment but a decision_date is recorded"))
+    if status == "draft" and opens and opens <= today:
+        out.append(_finding("rfc-status-dates", rfc, line("status"),
+                            f"status is draft but its comment period opened on {opens}; set status to comment"))
+    return out
+
+
+def _release_findings(rfc: Rfc, ctx: _Context) -> list[Finding]:
+    version = rfc.meta.get("implemented_in")
+    if not isinstance(version, str):
+        return []
+    line = rfc.fm.line("implemented_in")
+    try:
+        parse_semver(version)
+    except ValueError:
+        return []  # reported by the schema check
+    if version not in ctx.releases():
+        known = ", ".join(ctx.releases()) or "none"
+        return [_finding("rfc-release-missing", rfc, line,
+                         f"implemented_in {version}: no release spec/releases/{version}/ (releases: {known})")]
+    out = []
+    entry = ctx.entry(version)
+    tag = f"RFC {rfc.number:04d}"
+    if entry is None:
+        out.append(_finding("rfc-not-in-changelog", rfc, line,
+                            f"implemented_in {version}: spec/releases/{version}/SPEC.md has no changelog "
+                            f"heading '### {version} — DATE — CLASS'"))
+    else:
+        if rfc.number not in entry.rfcs:
+            out.append(_finding("rfc-not-in-changelog", rfc, line,
+                                f"implemented_in {version}, but the {version} changelog entry does not name {tag}"))
+        decided = _date(rfc, "decision_date")
+        if decided and entry.date and entry.date < decided:
+            out.append(_finding("rfc-released-before-decision", rfc, line,
+                                f"released in {version} on {entry.date}, before the decision ({decided})"))
+    return out
+
+
+def _class_findings(rfc: Rfc, ctx: _Context, proposal_class: ChangeClass | None) -> list[Finding]:
+    declared_name = rfc.meta.get("declared_class")
+    if declared_name not in ("PATCH", "MINOR", "MAJOR"):
+        return []
+    declared = ChangeClass[declared_name]
+    line = rfc.fm.line("declared_class")
+    if proposal_class is not None:
+        if proposal_class != declared:
+            return [_finding("rfc-class-mismatch", rfc, line,
+                             f"declared_class {declared} but its proposal computes as {proposal_class}")]
+        return []
+    version = rfc.meta.get("implemented_in")
+    if rfc.meta.get("status") == "implemented" and isinstance(version, str) and version in ctx.releases():
+        rc = ctx.release_class(version)
+        if rc is not None and declared > rc[0]:
+            return [_finding("rfc-class-mismatch", rfc, line,
+                             f"declared_class {declared} but release {version} is {rc[0]} ({rc[1]})")]
+    return []
+
+
+def _release_class_declared(rfcs: list[Rfc], ctx: _Context) -> list[Finding]:
+    """Each release's class must be declared by at least one RFC implemented in it."""
+    out = []
+    by_release: dict[str, list[Rfc]] = {}
+    for r in rfcs:
+        v = r.meta.get("implemented_in")
+        if r.meta.get("status") == "implemented" and isinstance(v, str) and v in ctx.releases():
+            by_release.setdefault(v, []).append(r)
+    for version, members in sorted(by_release.items()):
+        rc = ctx.release_class(version)
+        declared = [ChangeClass[r.meta["declared_class"]] for r in members
+                    if r.meta.get("declared_class") in ("PATCH", "MINOR", "MAJOR")]
+        if rc is None or not declared:
+            continue
+        if max(declared) < rc[0] and rc[0] > ChangeClass.PATCH:
+            first = members[0]
+            out.append(_finding("rfc-release-class-undeclared", first, first.fm.line("declared_class"),
+                                f"release {version} is {rc[0]} ({rc[1]}) but its RFCs "
+                                f"({', '.join(f'RFC {m.number:04d}' for m in members)}) declare at most "
+                                f"{max(declared)}"))
+    return out
+
+
+def _section_findings(rfc: Rfc) -> list[Finding]:
+    h2 = {text.strip().lower(): line for level, line, text in rfc.headings() if level == 2}
+    out = []
+    for req in REQUIRED_SECTIONS:
+        names = req if isinstance(req, tuple) else (req,)
+        if not any(n.lower() in h2 for n in names):
+            out.append(_finding("rfc-section-missing", rfc, rfc.fm.end_line,
+                                f"missing required section '## {' or '.join(names)}'"))
+    return out
+
+
+_HTTP_LINK = re.compile(r"\]\((http://[^)\s]*)\)|<(http://[^>\s]*)>")
+_BAD_ISSUE = re.compile(r"(?<![\w&/#`])#0\d*\b")
+
+
+def _reference_findings(rfc: Rfc) -> list[Finding]:
+    out = []
+    in_fence = False
+    for i, text in enumerate(rfc.fm.body.split("\n"), start=rfc.fm.body_offset + 1):
+        if text.lstrip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        for m in _HTTP_LINK.finditer(text):
+            out.append(_finding("rfc-reference", rfc, i, f"link {m.group(1) or m.group(2)} is not https"))
+        for m in _BAD_ISSUE.finditer(text):
+            out.append(_finding("rfc-reference", rfc, i, f"issue reference {m.group(0)} is malformed (#N, N >= 1)"))
+    return out
+
+
+def examples(rfc: Rfc) -> list[tuple[int, str, str]]:
+    """Every fenced ```json evalport-TYPE block: ``(file line of the opening fence, TYPE, text)``."""
+    out = []
+    lines = rfc.fm.body.split("\n")
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^(`{3,})\s*json\s+evalport-([A-Za-z0-9_-]+)\s*$", lines[i].strip())
+        if m:
+            fence = m.group(1)
+            start = i
+            i += 1
+            block = []
+            while i < len(lines) and not lines[i].strip().startswith(fence):
+                block.append(lines[i])
+                i += 1
+            out.append((rfc.fm.body_offset + start + 1, m.group(2), "\n".join(block)))
+        i += 1
+    return out
+
+
+def _example_findings(rfc: Rfc) -> list[Finding]:
+    out = []
+    for line, doc_type, text in examples(rfc):
+        if doc_type not in DOC_TYPES:
+            out.append(_finding("rfc-example", rfc, line,
+                                f"example type evalport-{doc_type} is not one of "
+                                + ", ".join(f"evalport-{t}" for t in DOC_TYPES)))
+            continue
+        try:
+            loads(text, rfc.rel)
+        except InputError as exc:
+            at = line + (exc.line or 1)
+            out.append(_finding("rfc-example", rfc, at, f"evalport-{doc_type} example is not valid JSON: {exc.message}"))
+    return out
+
+
+def lint_rfc(rfc: Rfc, today: dt.date, ctx: _Context, proposal_class: ChangeClass | None = None) -> list[Finding]:
+    """Every per-file lint finding for one loaded RFC (see the module docstring for the rules)."""
+    out = _schema_findings(rfc)
+    if rfc.meta.get("number") not in (None, rfc.number) and isinstance(rfc.meta.get("number"), int):
+        out.append(_finding("rfc-number-mismatch", rfc, rfc.fm.line("number"),
+                            f"number {rfc.meta['number']} does not match the file name ({rfc.number:04d})"))
+    out += _date_findings(rfc, today)
+    out += _release_findings(rfc, ctx)
+    out += _class_findings(rfc, ctx, proposal_class)
+    out += _section_findings(rfc)
+    out += _reference_findings(rfc)
+    out += _example_findings(rfc)
+    return out
+
+
+def _proposal_class(rfc: Rfc, root: Path) -> tuple[ChangeClass | None, list[Finding]]:
+    """The computed class of an open RFC's proposal (None: no proposal, decided RFC, or no engine)."""
+    if not rfc.has_proposal() or rfc.meta.get("status") not in ("draft", "comment", "accepted"):
+        return None, []
+    from .check import classify_proposal  # local: check imports lint's helpers
+
+    try:
+        result = classify_proposal(root, rfc)
+    except InputError as exc:
+        return None, [_finding("rfc-proposal", rfc, rfc.fm.line("declared_class"),
+                               f"proposal cannot be applied: {exc}")]
+    if result is None:
+        return None, [_finding("rfc-class-unchecked", rfc, rfc.fm.line("declared_class"),
+                               "declared_class not checked: the diff engine (evalport_spec.compat) is not "
+                               "available", Severity.INFO)]
+    return result.change_class, []
+
+
+def lint_rfcs(repo: SpecRepo | str | Path, files: Iterable[str | Path] | None = None,
+              today: dt.date | None = None, *, classes: bool = True) -> list[Finding]:
+    """Lint RFC files.
+
+    Args:
+        repo: the repository (a :class:`SpecRepo` or its root path).
+        files: RFC files to lint (default: every ``rfcs/NNNN-*.md``). Cross-file rules
+            (duplicate numbers, release classes) always consider every RFC of the repository.
+        today: the date statuses are judged against (default: the local date today).
+        classes: compute proposal and release classes with the diff engine (slow-ish); when
+            ``False`` the class rules are skipped.
+
+    Returns:
+        Findings, sorted by file and line; ERROR findings fail, WARNING/INFO do not.
+
+    Raises:
+        InputError: an RFC file that cannot be read or whose front matter is unsafe or not YAML.
+    """
+    root = repo_root(repo)
+    today = today or dt.date.today()
+    ctx = _Context(root)
+    every = load_rfcs(root)
+    if files is None:
+        targets = every
+    else:
+        wanted = [load_rfc(root, f) for f in files]
+        targets = wanted
+    out: list[Finding] = []
+    for rfc in targets:
+        pc, extra = _proposal_class(rfc, root) if classes else (None, [])
+        out += extra
+        out += lint_rfc(rfc, today, ctx, pc) if classes else [
+            f for f in lint_rfc(rfc, today, ctx, None) if f.kind != "rfc-class-mismatch"]
+    seen: dict[int, Rfc] = {}
+    target_paths = {r.path.resolve() for r in targets}
+    for rfc in every:
+        other = seen.get(rfc.number)
+        if other is not None and rfc.path.resolve() in target_paths:
+            out.append(_finding("rfc-duplicate-number", rfc, 1, f"RFC number {rfc.number} is also used by {other.rel}"))
+        seen.setdefault(rfc.number, rfc)
+    if classes and files is None:
+        out += _release_class_declared(every, ctx)
+    out.sort(key=lambda f: (f.new.file or "", f.new.line or 0, f.kind) if f.new else ("", 0, f.kind))
+    return out

@@ -1,0 +1,22 @@
+"""Validation of EvalPort documents: a schema pass (JSON Schema 2020-12, ``format``
+asserted) plus the hand-rolled cross-field rules of the version's catalogue.
+
+Public API::
+
+    Validator(spec, *, rules=None, format_assertion=True)
+        .validate(document, doc_type) -> list[Violation]
+        .validate_schema_only(document, doc_type) -> list[Violation]
+        Validator.detect_type(document) -> str
+    Violation(code, instance_path, message, schema_path=None, rule=False)
+    RULES: dict[str, Rule]; Rule(code, document_type, function); register(code, document_type)
+"""
+
+from .rules import RULES, Rule, RuleImpl, register
+from .schema_pass import RULE_MARKER, keyword_code
+from .validator import Validator
+from .violation import Violation, sort_violations
+
+detect_type = Validator.detect_type
+
+__all__ = ["RULES", "RULE_MARKER", "Rule", "RuleImpl", "Validator", "Violation", "detect_type",
+           "keyword_code", "register", "sort_violations"]
