@@ -198,7 +198,7 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     except ValueError:
         raise InputError(f"release version {version!r} is not MAJOR.MINOR.PATCH (semver 2.0.0, "
                          "no pre-release or build metadata)") from None
-    date = date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    date = date or datetime.datetime.now(datetime.UTC).date().isoformat()
     try:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
             raise ValueError
@@ -210,6 +210,9 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     previous = repo.latest_release()
     if previous is not None and parse_semver(version) <= parse_semver(previous):
         raise ReleaseRefused(f"version {version} is not above the latest release {previous}")
+    early = version_problem(previous, version, ChangeClass.PATCH)
+    if early:
+        raise ReleaseRefused(f"release {early}")
     report = run_gate(repo) if run_checks else None
     if report is not None and not report.ok:
         failed = ", ".join(s.name for s in report.stages if s.status == "fail")

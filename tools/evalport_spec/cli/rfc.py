@@ -63,7 +63,7 @@ def _exit(findings: list[Finding]) -> int:
 
 def run_new(args: argparse.Namespace) -> int:
     root = _repo(args)
-    path = new_rfc(root, args.title, args.author, _today(args))
+    path = new_rfc(root, args.title, args.author, _today(args), number=args.number)
     write_index(root)
     print(path.relative_to(root.resolve()) if path.is_relative_to(root.resolve()) else path)
     return 0
@@ -121,6 +121,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp = add("new", run_new, "create rfcs/NNNN-slug.md (next free number, status draft) from the template")
     sp.add_argument("title")
     sp.add_argument("--author", default=None, help="author name for the front matter")
+    sp.add_argument("--number", type=int, default=None, help="use this number instead of the next free one")
     sp.add_argument("--today", default=None, help=argparse.SUPPRESS)
 
     sp = add("lint", run_lint, "check RFC front matter, dates, statuses, releases, classes and sections")

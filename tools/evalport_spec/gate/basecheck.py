@@ -11,10 +11,10 @@
 
 from __future__ import annotations
 
+from .. import gitsource
 from ..errors import InputError
 from ..findings import Finding, Location
 from ..spec import DRAFT
-from .. import gitsource
 from .context import GateContext, input_finding
 from .manifest import MANIFEST_NAME
 

@@ -127,7 +127,7 @@ def render_markdown(report: GateReport) -> str:
             lines.append(f"| {s.name} | {f.severity} | `{f.kind}` | {f.change_class.name} | "
                          f"{_md_cell(where(f))} | {_md_cell(f.message)} |")
         witnessed = [(s, f) for s, f in rows if f.witness is not None]
-        for s, f in witnessed:
+        for _s, f in witnessed:
             body = json.dumps(f.witness, indent=2, ensure_ascii=False, sort_keys=True)
             lines += ["", f"<details><summary>Witness for <code>{f.kind}</code> at "
                           f"<code>{_md_cell(where(f))}</code> (valid before, invalid after)</summary>", "",

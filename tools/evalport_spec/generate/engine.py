@@ -554,6 +554,8 @@ class _ObjectView:
         self.dep_schemas: list[tuple[str, Node]] = []
         self.forbidden: set[str] = set()
         self.name_nodes: list[Node] = []
+        self._cache: dict[str, list[Node]] = {}
+        self._allowed: dict[str, bool] = {}
         for f in facets:
             s = f.schema
             for r in s.get("required", []) if isinstance(s.get("required"), list) else []:
@@ -604,6 +606,8 @@ class _ObjectView:
     def schemas_for(self, name: str) -> list[Node]:
         """The nodes a member called ``name`` must satisfy (Core 10.3.2: ``properties``,
         ``patternProperties``, else ``additionalProperties``; else ``unevaluatedProperties``)."""
+        if name in self._cache:
+            return self._cache[name]
         out: list[Node] = []
         evaluated = False
         for f in self.facets:
@@ -627,13 +631,14 @@ class _ObjectView:
         if not evaluated:
             out += [f.child(f.schema["unevaluatedProperties"]) for f in self.facets
                     if f.level >= 2019 and "unevaluatedProperties" in f.schema]
+        self._cache[name] = out
         return out
 
     def allowed(self, name: str) -> bool:
         """``True`` unless a ``false`` schema, ``propertyNames`` or a ``not``/``required`` forbids
         a member called ``name``."""
-        if name in self.forbidden:
-            return False
-        if any(n.schema is False for n in self.schemas_for(name)):
-            return False
-        return all(self.engine.valid(name, n) for n in self.name_nodes)
+        if name not in self._allowed:
+            self._allowed[name] = (name not in self.forbidden
+                                   and not any(n.schema is False for n in self.schemas_for(name))
+                                   and all(self.engine.valid(name, n) for n in self.name_nodes))
+        return self._allowed[name]

@@ -14,6 +14,7 @@ Two jobs, both pure functions of their arguments (and of the ``random.Random`` p
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from typing import Any
@@ -80,14 +81,21 @@ def regex_sample(pattern: str, rng: random.Random | None = None, extra: int = 0)
     The result matches ``pattern`` as a whole for the supported constructs (literals, classes,
     ``.``, quantifiers, groups, alternation, back-references, anchors); callers re-check it.
     """
-    try:
-        parsed = _parser.parse(pattern)
-    except (re.error, RecursionError, OverflowError):
+    parsed = _parse(pattern)
+    if parsed is None:
         return None
     groups: dict[int, str] = {}
     try:
         return _emit(list(parsed), rng, extra, groups, 0)
     except (_Unsupported, RecursionError, ValueError, IndexError):
+        return None
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(pattern: str) -> Any:
+    try:
+        return _parser.parse(pattern)
+    except (re.error, RecursionError, OverflowError):
         return None
 
 
@@ -187,7 +195,13 @@ def _class_source(items: list[Any]) -> str:
 def pattern_matches(pattern: str, text: str) -> bool:
     """``True`` if ``pattern`` matches anywhere in ``text`` (JSON Schema Validation 6.3.3: patterns
     are not implicitly anchored). An invalid pattern matches nothing."""
+    compiled = _compile(pattern)
+    return compiled is not None and compiled.search(text) is not None
+
+
+@functools.lru_cache(maxsize=512)
+def _compile(pattern: str) -> re.Pattern[str] | None:
     try:
-        return re.search(pattern, text) is not None
-    except (re.error, RecursionError):
-        return False
+        return re.compile(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return None

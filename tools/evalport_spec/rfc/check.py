@@ -160,7 +160,7 @@ def classify_proposal(root: Path, rfc: Rfc) -> engines.Classification | None:
         InputError: as :func:`apply_proposal`.
     """
     draft, proposed, _ = apply_proposal(root, rfc)
-    return engines.classify(draft, proposed)
+    return engines.classify(draft, proposed, candidates=engines.repo_documents(root))
 
 
 def _info(kind: str, rfc: Rfc, line: int, message: str, severity: Severity = Severity.INFO,
@@ -170,13 +170,16 @@ def _info(kind: str, rfc: Rfc, line: int, message: str, severity: Severity = Sev
 
 
 def _rules_additive(added: list[Any], classification: engines.Classification | None) -> list[RuleAdded]:
+    """Each added rule, additive when the diff engine's findings carrying its code are all
+    below MAJOR and decided (toolchain.md, "Rules count too"); ``None`` when none carries it."""
     out = []
     for r in added:
         additive: bool | None = None
         if classification is not None:
-            related = [f for f in classification.findings if f.code == r.code and f.direction == "backward"]
+            related = [f for f in classification.findings if f.code == r.code]
             if related:
-                additive = all(not f.undecided and f.change_class <= ChangeClass.MINOR for f in related)
+                additive = not any(f.undecided or (f.change_class >= ChangeClass.MAJOR and f.direction == "backward")
+                                   for f in related)
         out.append(RuleAdded(r.code, r.document, additive, r.expressible, r.encoded))
     return out
 
@@ -292,7 +295,7 @@ def check_rfc(repo: SpecRepo | str | Path, number: int) -> CheckReport:
     proposed = None
     if rfc.has_proposal():
         draft, proposed, added = apply_proposal(root, rfc)
-        classification = engines.classify(draft, proposed)
+        classification = engines.classify(draft, proposed, candidates=engines.repo_documents(root))
         if classification is None:
             report.findings.append(_info("rfc-engine-missing", rfc, line, "proposal not classified: the diff "
                                          "engine (evalport_spec.compat) is not available", Severity.ERROR))
@@ -320,5 +323,8 @@ def check_rfc(repo: SpecRepo | str | Path, number: int) -> CheckReport:
                                          f"adds rule {r.code} ({r.document}, {how}): {verdict}", sev,
                                          code=r.code, additive=r.additive))
         _fixture_findings(rfc, proposed, report)
+    else:
+        report.findings.append(_info("rfc-no-proposal", rfc, line, f"no proposal folder rfcs/{rfc.path.stem}/; "
+                                     "nothing to classify"))
     _example_findings(rfc, proposed, root, report)
     return report

@@ -38,7 +38,7 @@ class Classification:
     findings: list[Finding] = field(default_factory=list)
 
 
-def classify(old: SpecVersion, new: SpecVersion) -> Classification | None:
+def classify(old: SpecVersion, new: SpecVersion, **kw: Any) -> Classification | None:
     """``compare_versions(old, new)`` reduced to one class; ``None`` if the engine is missing.
 
     The class is the maximum ``change_class`` of the backward findings; an undecided finding
@@ -49,7 +49,7 @@ def classify(old: SpecVersion, new: SpecVersion) -> Classification | None:
     fn = getattr(compat, "compare_versions", None) if compat else None
     if fn is None:
         return None
-    result = fn(old, new)
+    result = fn(old, new, **kw)
     findings = list(getattr(result, "findings", result) or [])
     cls = ChangeClass.PATCH
     for f in findings:
@@ -61,6 +61,20 @@ def classify(old: SpecVersion, new: SpecVersion) -> Classification | None:
     if isinstance(declared, ChangeClass):
         cls = max(cls, declared)
     return Classification(cls, findings)
+
+
+def repo_documents(root: Path) -> list[tuple[str, Any]]:
+    """The repository draft's examples and fixtures as counter-example candidates
+    ``[(schema file name, document)]`` for the diff engine (empty if it is missing); used when
+    the versions compared are in-memory ones with no folder of their own."""
+    compat = _import("evalport_spec.compat")
+    fn = getattr(compat, "repo_candidates", None) if compat else None
+    if fn is None or not (Path(root) / "spec" / "schemas").is_dir():
+        return []
+    try:
+        return list(fn(SpecVersion.from_dir("draft", Path(root) / "spec")))
+    except Exception:  # noqa: BLE001 - candidates only strengthen the search; never fail on them
+        return []
 
 
 def validate(version: SpecVersion, doc_type: str, document: Any) -> list[Any] | None:

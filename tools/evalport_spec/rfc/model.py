@@ -76,7 +76,7 @@ class Rfc:
         in_fence: str | None = None
         for i, line in enumerate(self.fm.body.split("\n"), start=self.fm.body_offset + 1):
             stripped = line.strip()
-            m = re.match(r"^(`{3,}|~{3,})", stripped)
+            m = re.match(r"^(`{3,}(?=[^`]*$)|~{3,})", stripped)
             if m:
                 if in_fence is None:
                     in_fence = m.group(1)[0] * len(m.group(1))

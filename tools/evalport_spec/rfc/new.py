@@ -27,9 +27,10 @@ What a producer or consumer cannot express or check today, with a concrete docum
 
 ## Proposal
 
-The fields, their types and meaning. Put complete example documents in fenced blocks marked
-```` ```json evalport-resultset ```` (or evalport-suite, evalport-testcase, evalport-grader) so
-`evalport-spec rfc check` validates them; fragments use plain ```` ```json ````.
+The fields, their types and meaning. Put complete example documents in code fences whose info
+string is `json evalport-resultset` (or `json evalport-suite`, `json evalport-testcase`,
+`json evalport-grader`) so `evalport-spec rfc check` validates them; fragments that are not whole
+documents use a plain `json` fence.
 
 ## Validation rules
 

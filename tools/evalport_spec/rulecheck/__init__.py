@@ -11,7 +11,10 @@ Public API (issue 4; toolchain.md, "Cross-field rules and their documented gaps"
 """
 
 from .check import check_rules, errors_in
+from .compat import rule_changes
 from .context import RuleContext, format_finding
+from .render import rules_page, rules_table
 from .survey import RuleStatus, survey
 
-__all__ = ["RuleContext", "RuleStatus", "check_rules", "errors_in", "format_finding", "survey"]
+__all__ = ["RuleContext", "RuleStatus", "check_rules", "errors_in", "format_finding",
+           "rule_changes", "rules_page", "rules_table", "survey"]

@@ -150,8 +150,8 @@ def _fixtures(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
     good = 0
     for run in st.rejecting:
         fx = run.fixture
-        stated = [(p, ln) for (c, p), ln in zip(fx.errors, fx.error_lines or [None] * len(fx.errors))
-                  if c == st.code]
+        lines = fx.error_lines or (None,) * len(fx.errors)
+        stated = [(p, ln) for (c, p), ln in zip(fx.errors, lines, strict=True) if c == st.code]
         for path, line in stated:
             if not _reported_where_stated(e, path):
                 out.append(ctx.finding(

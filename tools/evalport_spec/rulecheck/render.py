@@ -106,7 +106,7 @@ def _text(ctx: RuleContext, statuses: list[RuleStatus]) -> str:
         rows.append((st.code, e.document if e else getattr(st.implementation, "document_type", "?"),
                      e.since if e else "-", claim, impl, fixtures, md, st.schema_behaviour()))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header) - 1)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1] for r in rows]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1] for r in rows]
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 

@@ -142,10 +142,12 @@ def _view(fx: Any) -> FixtureView:
     read again, strictly, for line numbers)."""
     lines: dict[tuple[str, str], int | None] = {}
     doc_line: int | None = None
-    try:
-        loaded = load(fx.source)
-    except InputError:
-        loaded = None
+    loaded = None
+    if fx.rules or fx.full.errors:  # only fixtures about a rule are ever named in a finding
+        try:
+            loaded = load(fx.source)
+        except InputError:
+            loaded = None
     if loaded is not None:
         doc_line = loaded.line("/document")
         raw = loaded.value.get("expect", {}).get("full", {}).get("errors", []) if isinstance(
@@ -199,17 +201,17 @@ def survey(ctx: RuleContext) -> list[RuleStatus]:
             return statuses[code]
         return extra.setdefault(code, RuleStatus(code, None))
 
-    for cat in ctx.rfc_catalogues:
-        for entry in cat.rules:
-            st = statuses.get(entry.code) or extra.get(entry.code)
-            if st is not None and st.proposal is None:
-                st.proposal = entry
     for code, rule in ctx.registry.items():
         st = status(code)
         st.implementation = rule
         st.spot = implementation_spot(rule)
     for m in markers(ctx.spec.schemas):
         status(m.code).markers.append(m)
+    for cat in ctx.rfc_catalogues:
+        for entry in cat.rules:
+            st = status(entry.code)
+            if st.proposal is None:
+                st.proposal = entry
 
     headings = {h.text: h for h in ctx.markdown.subsections(specmd.RULES_SECTION)}
     for code, st in statuses.items():

@@ -9,7 +9,7 @@ they cannot read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,17 +63,20 @@ def violation(code: str, instance_path: str, message: str) -> Violation:
     return Violation(code, instance_path, message, None, True)
 
 
-def items(container: Any, key: str) -> list[tuple[int, dict[str, Any]]]:
-    """``[(index, member)]`` for the object members of the array ``container[key]``.
+def items(container: Any, key: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(index, member)`` for the object members of the array ``container[key]``.
 
     Anything that is not there or not of the expected shape yields nothing (defensive reading).
+    A generator, so a pass over 100,000 Results allocates no list.
     """
     if not isinstance(container, dict):
-        return []
+        return
     array = container.get(key)
     if not isinstance(array, list):
-        return []
-    return [(i, x) for i, x in enumerate(array) if isinstance(x, dict)]
+        return
+    for i, x in enumerate(array):
+        if isinstance(x, dict):
+            yield i, x
 
 
 def is_number(value: Any) -> bool:
@@ -87,12 +90,12 @@ def json_key(value: Any) -> Any:
     Numbers compare by value (``1 == 1.0``, as JSON Schema's equality does), booleans are kept
     apart from numbers, strings by content; arrays and objects by their canonical content.
     """
+    if isinstance(value, str):
+        return value  # fast path; every other kind is a tuple, so never equal to a string
     if isinstance(value, bool) or value is None:
         return ("lit", value)
     if isinstance(value, (int, float)):
         return ("num", value)
-    if isinstance(value, str):
-        return ("str", value)
     if isinstance(value, list):
         return ("arr", tuple(json_key(v) for v in value))
     if isinstance(value, dict):

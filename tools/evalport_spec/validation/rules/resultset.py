@@ -87,8 +87,9 @@ def isolation_mismatch(document: Any) -> Iterator[Violation]:
 def _show(key: Any) -> str:
     if key is _NONE:
         return "(none)"
-    kind, value = key
-    return repr(value) if kind in ("str", "num", "lit") else "(a non-string value)"
+    if isinstance(key, str):
+        return repr(key)
+    return "(a non-string value)"
 
 
 @register("SELF_PARENT", "resultset")

@@ -1,0 +1,174 @@
+"""Conformance fixtures and runner: the repository's fixtures, loading errors, disagreements,
+and the ``--command`` protocol with a small Python script as the other implementation."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from evalport_spec import conformance
+from evalport_spec.cli import main
+from evalport_spec.errors import InputError
+from evalport_spec.spec import DOC_TYPES, SpecRepo
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "spec" / "conformance" / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def draft():
+    return SpecRepo(ROOT).version("draft")
+
+
+@pytest.fixture(scope="module")
+def fixtures() -> list[conformance.Fixture]:
+    return conformance.load_fixtures(FIXTURES)
+
+
+def test_every_fixture_agrees_with_the_validator(draft, fixtures) -> None:
+    report = conformance.run(draft, fixtures)
+    assert [d.describe() for d in report.disagreements] == []
+    assert report.fixtures == len(fixtures) >= 45
+
+
+def test_fixture_coverage(draft, fixtures) -> None:
+    for t in DOC_TYPES:
+        assert any(f.document_type == t and f.full.valid for f in fixtures), f"no valid {t}"
+        assert any(f.document_type == t and not f.full.valid for f in fixtures), f"no invalid {t}"
+    for entry in draft.catalogue.rules:
+        rejecting = [f for f in fixtures if entry.code in {c for c, _ in f.full.errors or ()}]
+        assert rejecting, f"no fixture rejected with {entry.code}"
+        # the gap: a hand-rolled rule's rejecting fixture passes the raw schema; an encoded one does not
+        assert any(f.schema.valid is not entry.encoded for f in rejecting), entry.code
+        assert any(f.full.valid and entry.code in f.rules for f in fixtures), f"no near neighbour of {entry.code}"
+    codes = {c for f in fixtures for c, _ in f.full.errors or ()}
+    assert {"FORMAT", "ADDITIONAL_PROPERTIES", "TYPE", "REQUIRED"} <= codes
+
+
+def copy_fixtures(tmp_path: Path, *ids: str) -> Path:
+    folder = tmp_path / "fixtures"
+    folder.mkdir()
+    shutil.copy(ROOT / "spec/conformance/fixture.schema.json", tmp_path / "fixture.schema.json")
+    for i in ids:
+        shutil.copy(FIXTURES / f"{i}.json", folder / f"{i}.json")
+    return folder
+
+
+def edit(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def test_runner_reports_a_deliberately_wrong_fixture(tmp_path: Path, draft) -> None:
+    folder = copy_fixtures(tmp_path, "resultset-duplicate-attempt", "grader-minimal-valid",
+                           "suite-duplicate-test-case-id")
+    # wrong instance path; wrong schema verdict (the gap is real: the schema accepts it)
+    edit(folder / "resultset-duplicate-attempt.json",
+         lambda d: d["expect"]["full"]["errors"][0].update(instance_path="/results/0/attempt"))
+    edit(folder / "suite-duplicate-test-case-id.json",
+         lambda d: d["expect"].update(schema={"valid": False}))
+    report = conformance.run(draft, conformance.load_fixtures(folder))
+    assert not report.ok and report.fixtures == 3
+    got = [(d.fixture_id, d.path) for d in report.disagreements]
+    assert got == [("resultset-duplicate-attempt", "full"), ("suite-duplicate-test-case-id", "schema")]
+    d = report.disagreements[0]
+    assert d.expected.errors == {("DUPLICATE_ATTEMPT", "/results/0/attempt")}
+    assert d.actual.errors == {("DUPLICATE_ATTEMPT", "/results/1/attempt")}
+
+
+def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = copy_fixtures(tmp_path, "grader-minimal-valid", "grader-missing-type")
+    assert main(["-C", str(ROOT), "conformance", "--fixtures", str(folder)]) == 0
+    assert capsys.readouterr().out == "2 fixtures: 2 agree, 0 disagree\n"
+    edit(folder / "grader-missing-type.json",
+         lambda d: d["expect"]["full"].update(errors=[{"code": "TYPE", "instance_path": "/type"}]))
+    assert main(["-C", str(ROOT), "conformance", "--fixtures", str(folder), "--format", "json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["agree"] is False and out["fixtures"] == 2
+    assert out["disagreements"] == [{
+        "fixture": "grader-missing-type", "path": "full", "detail": "",
+        "expected": {"valid": False, "errors": [{"code": "TYPE", "instance_path": "/type"}]},
+        "actual": {"valid": False, "errors": [{"code": "REQUIRED", "instance_path": "/type"}]}}]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d.update(id="other-name"), "differs from the file name"),
+    (lambda d: d.pop("expect"), "not a valid fixture"),
+    (lambda d: d["expect"].update(full={"valid": False}), "not a valid fixture"),
+    (lambda d: d["expect"].update(schema={"valid": False}, full={"valid": True}), "not a valid fixture"),
+    (lambda d: d.update(document_type="result"), "not a valid fixture"),
+])
+def test_load_fixtures_rejects_bad_fixtures(tmp_path: Path, change, message: str) -> None:
+    folder = copy_fixtures(tmp_path, "grader-minimal-valid")
+    edit(folder / "grader-minimal-valid.json", change)
+    with pytest.raises(InputError, match=message) as exc:
+        conformance.load_fixtures(folder)
+    assert "grader-minimal-valid.json" in str(exc.value)
+
+
+def test_load_fixtures_rejects_malformed_json_and_missing_folder(tmp_path: Path) -> None:
+    folder = copy_fixtures(tmp_path)
+    (folder / "broken.json").write_text('{"id": "broken",')
+    with pytest.raises(InputError, match="malformed JSON"):
+        conformance.load_fixtures(folder)
+    with pytest.raises(InputError, match="does not exist"):
+        conformance.load_fixtures(tmp_path / "nowhere")
+
+
+# --- the --command protocol ----------------------------------------------------------------------
+
+OTHER_IMPL = '''
+import json, os, sys
+doc = json.load(sys.stdin)
+kind = os.environ["EVALPORT_DOCUMENT_TYPE"]
+errors = []
+if kind == "grader" and "type" not in doc:
+    errors.append({"code": "REQUIRED", "instance_path": "/type"})
+if kind == "resultset":
+    seen = set()
+    for n, r in enumerate(doc["results"]):
+        key = (r["test_case_id"], r.get("attempt"))
+        if r.get("attempt") is not None and key in seen:
+            errors.append({"code": "DUPLICATE_ATTEMPT", "instance_path": "/results/%d/attempt" % n})
+        seen.add(key)
+print(json.dumps({"valid": not errors, "errors": errors}))
+'''
+
+
+def command_for(tmp_path: Path, source: str) -> str:
+    script = tmp_path / "impl.py"
+    script.write_text(source)
+    return shlex.join([sys.executable, str(script)])
+
+
+def test_command_protocol_agreement_and_disagreement(tmp_path: Path, draft) -> None:
+    folder = copy_fixtures(tmp_path, "grader-minimal-valid", "grader-missing-type",
+                           "resultset-duplicate-attempt", "resultset-distinct-attempts",
+                           "resultset-started-at-date-only")
+    report = conformance.run(draft, conformance.load_fixtures(folder), command=command_for(tmp_path, OTHER_IMPL))
+    # the toy implementation does not check formats: exactly that fixture disagrees
+    assert [(d.fixture_id, d.path, d.actual) for d in report.disagreements] == [
+        ("resultset-started-at-date-only", "full", conformance.Outcome(True, frozenset()))]
+
+
+def test_command_bad_output_and_timeout_are_disagreements(tmp_path: Path) -> None:
+    [fx] = conformance.load_fixtures(copy_fixtures(tmp_path, "grader-minimal-valid"))
+    outcome, detail = conformance.run_command(command_for(tmp_path, "print('hello')"), fx)
+    assert outcome is None and detail.startswith("no answer: output is not JSON")
+    outcome, detail = conformance.run_command(command_for(tmp_path, "print('{\"valid\": 1}')"), fx)
+    assert outcome is None and "boolean 'valid'" in detail
+    outcome, detail = conformance.run_command(
+        command_for(tmp_path, "import time; time.sleep(30)"), fx, timeout=0.5)
+    assert outcome is None and detail == "no answer: timed out after 0.5 s"
+
+
+def test_command_that_cannot_start_is_an_input_error(tmp_path: Path) -> None:
+    [fx] = conformance.load_fixtures(copy_fixtures(tmp_path, "grader-minimal-valid"))
+    with pytest.raises(InputError, match="cannot run command"):
+        conformance.run_command(str(tmp_path / "no-such-program"), fx)

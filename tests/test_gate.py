@@ -1,0 +1,253 @@
+"""The gate (``evalport-spec check``), end to end in a temporary git repository."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evalport_spec.cli import main
+from evalport_spec.findings import ChangeClass, Finding, Location, Severity
+from evalport_spec.gate import run_gate
+from evalport_spec.gate.manifest import verify_manifest
+from evalport_spec.gate.output import render
+from evalport_spec.gate.policy import apply_major_rule, bump_class, version_problem
+from evalport_spec.gate.spectext import END_MARKER, check_spec_text
+from gate_repo import edit_json, git, has_engine, make_repo
+
+needs_compat = pytest.mark.skipif(not has_engine("compat", "compare_versions"),
+                                  reason="diff engine (compat.compare_versions) has not landed")
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return make_repo(tmp_path)
+
+
+def add_optional_runner_field(root):
+    edit_json(root / "spec/schemas/resultset.json",
+              lambda d: d["$defs"]["runner"]["properties"].__setitem__("build", {"type": "string"}))
+
+
+def remove_enum_value(root):
+    def f(d):
+        d["$defs"]["error"]["properties"]["type"]["enum"].remove("runner_error")
+    edit_json(root / "spec/schemas/resultset.json", f)
+
+
+# --- pieces that need no engine -------------------------------------------------------------
+
+def test_truncated_spec_md_fails_spec_text(repo):
+    md = repo / "spec/SPEC.md"
+    text = md.read_text()
+    md.write_text(text[: text.index("## Conformance")])
+    report = run_gate(repo, stages=["spec-text"])
+    stage = report.stage("spec-text")
+    assert stage.status == "fail" and report.exit_code == 1
+    kinds = {(f.kind, f.where().file) for f in stage.findings}
+    assert ("spec-end-marker-missing", "spec/SPEC.md") in kinds
+    assert ("spec-section-missing", "spec/SPEC.md") in kinds
+    assert {f.message.split("'")[1] for f in stage.findings if f.kind == "spec-section-missing"} == {
+        "## Conformance", "## Governance", "## Changelog"}
+
+
+def test_complete_spec_md_passes():
+    text = "\n".join(f"## {h}\n\ntext\n" for h in (
+        "Status", "Terminology", "Documents", "Grader types", "Validation", "Cross-field rules",
+        "Versioning and compatibility", "Extension mechanism", "Conformance", "Governance",
+        "Changelog")) + "\n### 1.1.0 — 2026-01-02 — MINOR\n\n- x\n\n" + END_MARKER + "\n"
+    assert check_spec_text(text, "S.md") == []
+    swapped = text.replace("## Status", "## Tmp").replace("## Terminology", "## Status").replace("## Tmp", "## Terminology")
+    assert [f.kind for f in check_spec_text(swapped, "S.md")] == ["spec-section-out-of-order"]
+    fenced = text.replace("## Documents", "```\n## Documents\n```")
+    assert [f.kind for f in check_spec_text(fenced, "S.md")] == ["spec-section-missing"]
+    bad = text.replace("2026-01-02 — MINOR", "2026-13-02 — MINOR")
+    assert [(f.kind, f.where().line) for f in check_spec_text(bad, "S.md")] == [
+        ("changelog-heading-malformed", text.split("\n").index("### 1.1.0 — 2026-01-02 — MINOR") + 1)]
+
+
+def test_changed_released_file_fails_manifest_naming_it(repo):
+    released = repo / "spec/releases/1.1.0/schemas/grader.json"
+    released.write_text(released.read_text().replace('"Grader"', '"Grader!"', 1))
+    stage = run_gate(repo, stages=["manifest"]).stage("manifest")
+    assert stage.status == "fail"
+    assert [(f.kind, f.where().file) for f in stage.findings] == [
+        ("released-file-changed", "spec/releases/1.1.0/schemas/grader.json")]
+    (repo / "spec/releases/1.1.0/extra.txt").write_text("x")
+    (repo / "spec/releases/1.0.0/rules.json").unlink()
+    kinds = sorted(f.kind for f in verify_manifest(repo / "spec/releases"))
+    assert kinds == ["released-file-changed", "released-file-missing", "released-file-unlisted"]
+
+
+def test_manifest_of_this_repository_passes(repo):
+    assert run_gate(repo, stages=["manifest"]).stage("manifest").status == "ok"
+
+
+def test_missing_base_ref_prints_fetch_hint_exit_2(repo, capsys):
+    git(repo, "remote", "add", "origin", "https://example.invalid/spec.git")
+    rc = main(["-C", str(repo), "check", "--base", "origin/main", "--stage", "schemas"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert "git fetch --depth=1 origin main:refs/remotes/origin/main" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_option_like_revision_is_refused(repo, capsys):
+    rc = main(["-C", str(repo), "check", "--base=--upload-pack=x"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "refusing git revision '--upload-pack=x'" in err
+
+
+def test_unknown_stage_is_usage_error(repo, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["-C", str(repo), "check", "--stage", "nope"])
+    assert exc.value.code == 2 and "invalid choice: 'nope'" in capsys.readouterr().err
+    with pytest.raises(Exception, match="unknown stage 'nope'"):
+        run_gate(repo, stages=["nope"])
+
+
+def test_text_output_is_ascii_when_not_a_tty(repo, capsys):
+    rc = main(["-C", str(repo), "check", "--stage", "spec-text", "--stage", "manifest"])
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 0
+    assert out[0].startswith("ok   spec-text ") and out[1].startswith("ok   manifest ")
+    assert out[-1] == "gate: passed (2 stages)"
+    assert all(line.isascii() for line in out)
+
+
+def test_failing_stage_details_and_formats(repo, capsys):
+    (repo / "spec/SPEC.md").write_text("## Status\n")
+    rc = main(["-C", str(repo), "check", "--stage", "spec-text"])
+    out = capsys.readouterr().out
+    assert rc == 1 and out.startswith("FAIL spec-text")
+    assert "    spec/SPEC.md:1: the last line is not '<!-- end of specification -->': SPEC.md is truncated" in out
+    report = run_gate(repo, stages=["spec-text"])
+    data = json.loads(render(report, "json"))
+    assert data["ok"] is False and data["stages"][0]["status"] == "fail"
+    gh = render(report, "github")
+    assert "::error file=spec/SPEC.md,line=1,title=evalport-spec spec-text%3A spec-end-marker-missing::" in gh
+    junit = render(report, "junit")
+    assert 'failures="1"' in junit and "<failure" in junit
+    md = render(report, "markdown")
+    assert md.startswith("## EvalPort spec gate: failed") and "| spec-text | fail |" in md
+
+
+def test_missing_engine_fails_the_stage(repo, monkeypatch):
+    import evalport_spec.gate.stages as stages
+
+    def boom(*a, **k):
+        from evalport_spec.gate.context import EngineMissing
+        raise EngineMissing("engine 'rulecheck' is not available: test")
+    monkeypatch.setattr(stages, "engine", boom)
+    stage = run_gate(repo, stages=["rules"]).stage("rules")
+    assert stage.status == "fail" and stage.findings[0].kind == "engine-missing"
+
+
+# --- the policy, on hand-made findings -----------------------------------------------------
+
+def _major(kind="enum-value-removed", ptr="/$defs/error/properties/type/enum/2"):
+    return Finding(kind, "value removed", ChangeClass.MAJOR, old=Location("a/resultset.json", ptr),
+                   new=Location("b/resultset.json", ptr), witness={"x": 1})
+
+
+class _Rfc:
+    def __init__(self, number, status, cls, text):
+        self.number, self.meta, self.text = number, {"status": status, "declared_class": cls}, text
+
+
+def test_policy_major_needs_version_and_rfc():
+    f = _major()
+    out, rule = apply_major_rule([f], latest="1.3.0", declared="1.4.0", rfcs=[], label="since 1.3.0")
+    assert rule == "policy-major-needs-major-version"
+    assert {x.kind for x in out if x.severity == Severity.ERROR} == {
+        "enum-value-removed", "policy-major-needs-major-version", "policy-major-needs-rfc"}
+    out, rule = apply_major_rule([f], latest="1.3.0", declared="2.0.0",
+                                 rfcs=[_Rfc(5, "comment", "MAJOR", "removes `enum-value-removed`"),
+                                       _Rfc(6, "accepted", "MINOR", "enum-value-removed")], label="x")
+    assert rule == "policy-major-needs-rfc"
+    out, rule = apply_major_rule([f], latest="1.3.0", declared="2.0.0",
+                                 rfcs=[_Rfc(7, "accepted", "MAJOR", f"fingerprint {f.fingerprint}")], label="x")
+    assert rule == "policy-major-accepted"
+    assert all(x.severity == Severity.INFO for x in out)
+    assert [x.extra.get("rfcs") for x in out if x.kind == "policy-major-accepted"] == [[7]]
+    # a longer kind does not name this one
+    out, rule = apply_major_rule([f], latest="1.3.0", declared="2.0.0",
+                                 rfcs=[_Rfc(7, "accepted", "MAJOR", "enum-value-removed-twice")], label="x")
+    assert rule == "policy-major-needs-rfc"
+
+
+def test_policy_undecided_counts_as_major_and_minor_passes():
+    und = Finding("keyword-undecided", "cannot decide", ChangeClass.PATCH, undecided=True,
+                  new=Location("b/suite.json", "/x"))
+    _, rule = apply_major_rule([und], latest="1.3.0", declared="1.4.0", rfcs=[], label="x")
+    assert rule == "policy-major-needs-major-version"
+    minor = Finding("property-added-to-closed-object", "added", ChangeClass.MINOR)
+    out, rule = apply_major_rule([minor], latest="1.3.0", declared="1.4.0", rfcs=[], label="x")
+    assert rule == "policy-additive" and all(x.severity == Severity.INFO for x in out)
+
+
+def test_version_bumps():
+    assert bump_class("1.3.0", "2.0.0") == ChangeClass.MAJOR
+    assert bump_class("1.3.0", "1.4.0") == ChangeClass.MINOR
+    assert bump_class("1.3.0", "1.3.1") == ChangeClass.PATCH
+    assert bump_class("1.3.0", "1.5.0") is None and bump_class("1.3.0", "2.0.1") is None
+    assert version_problem("1.3.0", "1.4.0", ChangeClass.MINOR) is None
+    assert version_problem("1.3.0", "2.0.0", ChangeClass.MINOR) is None
+    assert "needs 2.0.0" in version_problem("1.3.0", "1.4.0", ChangeClass.MAJOR)
+    assert "needs 1.4.0" in version_problem("1.3.0", "1.3.1", ChangeClass.MINOR)
+    assert "does not follow" in version_problem("1.3.0", "1.5.0", ChangeClass.PATCH)
+
+
+# --- end to end with the diff engine ------------------------------------------------------
+
+@needs_compat
+def test_branch_adding_optional_field_on_closed_object_passes_as_minor(repo):
+    add_optional_runner_field(repo)
+    report = run_gate(repo, base="main", stages=["base"])
+    stage = report.stage("base")
+    assert stage.status == "ok", [f.message for f in stage.errors]
+    assert stage.change_class == ChangeClass.MINOR
+    assert "policy-additive" in stage.summary
+
+
+@needs_compat
+def test_branch_removing_enum_value_fails_as_major_with_witness(repo, capsys):
+    remove_enum_value(repo)
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "fail" and stage.change_class == ChangeClass.MAJOR
+    major = [f for f in stage.errors if f.change_class == ChangeClass.MAJOR]
+    assert major and major[0].witness is not None
+    assert major[0].witness["results"][0]["error"]["type"] == "runner_error" or \
+        "runner_error" in json.dumps(major[0].witness)
+    rc = main(["-C", str(repo), "check", "--base", "main", "--stage", "base", "--format", "markdown"])
+    md = capsys.readouterr().out
+    assert rc == 1 and "**Change class against `main`: MAJOR**" in md and "<details>" in md
+
+
+@needs_compat
+def test_branch_editing_released_file_fails(repo):
+    p = repo / "spec/releases/1.2.0/SPEC.md"
+    p.write_text(p.read_text().replace("EvalPort", "EvalPort!", 1))
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "fail"
+    assert [f.where().file for f in stage.errors if f.kind == "released-file-changed"] == [
+        "spec/releases/1.2.0/SPEC.md"]
+
+
+@needs_compat
+def test_major_with_declared_version_and_accepted_rfc_passes(repo):
+    remove_enum_value(repo)
+    first = run_gate(repo, base="main", stages=["base"]).stage("base")
+    kinds = sorted({f.kind for f in first.errors if f.change_class == ChangeClass.MAJOR or f.undecided})
+    assert kinds
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    rfc = (repo / "rfcs" / "0099-drop-runner-error.md")
+    rfc.write_text("---\nnumber: 99\ntitle: Drop runner_error\nstatus: accepted\nauthors:\n  - A\n"
+                   "created: 2026-01-01\ncomment_period:\n  opens: 2026-01-02\n  closes: 2026-01-20\n"
+                   "decision_date: 2026-01-25\naffected_documents:\n  - resultset\ndeclared_class: MAJOR\n"
+                   "implemented_in: null\n---\n\n## Compatibility\n\nBreaking: "
+                   + ", ".join(f"`{k}`" for k in kinds) + ".\n")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "ok", [f.message for f in stage.errors]
+    assert "policy-major-accepted" in stage.summary
+    assert any(f.kind == "policy-major-accepted" and f.extra["rfcs"] == [99] for f in stage.findings)

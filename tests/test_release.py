@@ -1,0 +1,136 @@
+"""``evalport-spec release``: freezing the draft, refusals, atomicity."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from evalport_spec import release as rel
+from evalport_spec.cli import main
+from evalport_spec.errors import InputError
+from evalport_spec.gate import run_gate
+from evalport_spec.release import (
+    ReleasePlan,
+    ReleaseRefused,
+    add_changelog_entry,
+    apply_plan,
+    plan_release,
+    rewrite_ids,
+    set_status_line,
+)
+from gate_repo import edit_json, has_engine, make_repo, tree_hash
+
+needs_compat = pytest.mark.skipif(not has_engine("compat", "compare_versions"),
+                                  reason="diff engine (compat.compare_versions) has not landed")
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return make_repo(tmp_path)
+
+
+def add_optional_runner_field(root):
+    edit_json(root / "spec/schemas/resultset.json",
+              lambda d: d["$defs"]["runner"]["properties"].__setitem__("build", {"type": "string"}))
+
+
+def test_rewrite_ids_only_touches_the_draft_segment():
+    text = '{"$id": "https://evalport.github.io/spec/draft/schemas/suite.json", "d": "a draft"}'
+    assert rewrite_ids(text, "1.4.0") == ('{"$id": "https://evalport.github.io/spec/1.4.0/schemas/suite.json", '
+                                          '"d": "a draft"}')
+
+
+def test_changelog_entry_goes_first_and_status_line_is_replaced():
+    md = "## Status\n\n**Status:** draft.\n\n## Changelog\n\n### 1.0.0 — 2026-01-01 — INITIAL\n\n- a\n"
+    out = add_changelog_entry(md, "### 1.1.0 — 2026-02-02 — MINOR\n\n- b\n")
+    assert out == ("## Status\n\n**Status:** draft.\n\n## Changelog\n\n### 1.1.0 — 2026-02-02 — MINOR\n\n- b\n\n"
+                   "### 1.0.0 — 2026-01-01 — INITIAL\n\n- a\n")
+    assert set_status_line(out, "**Status:** released.").count("**Status:** released.") == 1
+    with pytest.raises(InputError):
+        add_changelog_entry("## Status\n", "x")
+
+
+def test_refuses_existing_and_non_semver_versions(repo):
+    before = tree_hash(repo)
+    with pytest.raises(ReleaseRefused, match="already released"):
+        plan_release(repo, "1.3.0", run_checks=False)
+    with pytest.raises(ReleaseRefused, match="not above"):
+        plan_release(repo, "1.2.5", run_checks=False)
+    with pytest.raises(InputError, match="not MAJOR.MINOR.PATCH"):
+        plan_release(repo, "1.4", run_checks=False)
+    with pytest.raises(InputError, match="calendar date"):
+        plan_release(repo, "1.4.0", date="2026-02-30", run_checks=False)
+    assert tree_hash(repo) == before
+
+
+def test_refuses_when_gate_fails(repo, capsys):
+    (repo / "spec/SPEC.md").write_text("truncated\n")
+    before = tree_hash(repo)
+    rc = main(["-C", str(repo), "release", "1.4.0", "--date", "2026-11-30"])
+    assert rc == 1
+    assert "refused: the gate fails (spec-text" in capsys.readouterr().err
+    assert tree_hash(repo) == before
+
+
+def test_failure_part_way_restores_everything(repo, monkeypatch):
+    before = tree_hash(repo)
+    plan = ReleasePlan("9.9.9", "2026-11-30", "1.3.0", "MAJOR",
+                       {"SPEC.md": b"frozen", "schemas/suite.json": b"{}"},
+                       {"spec/VERSION": b"9.10.0\n", "spec/SPEC.md": b"changed",
+                        "rfcs/0100-new.md": b"new file", "spec/releases/SHA256SUMS": b"x"}, [], "")
+    calls = []
+    real = rel._install
+
+    def flaky(src, dst):
+        calls.append(dst)
+        if len(calls) == 4:
+            raise OSError("disk full (injected)")
+        real(src, dst)
+    monkeypatch.setattr(rel, "_install", flaky)
+    with pytest.raises(OSError, match="injected"):
+        apply_plan(repo, plan)
+    assert len(calls) == 4
+    assert tree_hash(repo) == before
+    assert not (repo / "spec/releases/9.9.9").exists()
+    assert not list(repo.glob(".evalport-release-*"))
+
+
+@needs_compat
+def test_release_after_minor_branch(repo):
+    add_optional_runner_field(repo)
+    plan = plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False)
+    assert plan.change_class == "MINOR" and plan.previous == "1.3.0"
+    apply_plan(repo, plan)
+    frozen = repo / "spec/releases/1.4.0"
+    suite = json.loads((frozen / "schemas/suite.json").read_text())
+    assert suite["$id"] == "https://evalport.github.io/spec/1.4.0/schemas/suite.json"
+    rs = json.loads((frozen / "schemas/resultset.json").read_text())
+    assert rs["$defs"]["runner"]["properties"]["build"] == {"type": "string"}
+    assert (frozen / "rules.json").read_bytes() == (repo / "spec/rules.json").read_bytes()
+    md = (frozen / "SPEC.md").read_text()
+    assert "**Status:** EvalPort 1.4.0, released 2026-11-30." in md
+    assert md.index("### 1.4.0 — 2026-11-30 — MINOR") < md.index("### 1.3.0 —")
+    draft_md = (repo / "spec/SPEC.md").read_text()
+    assert "### 1.4.0 — 2026-11-30 — MINOR" in draft_md
+    assert "working draft of EvalPort 1.5.0" in draft_md and "the latest release is 1.4.0" in draft_md
+    assert (repo / "spec/VERSION").read_text() == "1.5.0\n"
+    sums = (repo / "spec/releases/SHA256SUMS").read_text()
+    digest = hashlib.sha256((frozen / "schemas/resultset.json").read_bytes()).hexdigest()
+    assert f"{digest}  1.4.0/schemas/resultset.json\n" in sums
+    for stage in ("manifest", "spec-text", "schemas"):
+        assert run_gate(repo, stages=[stage]).stage(stage).status == "ok", stage
+    with pytest.raises(ReleaseRefused, match="already released"):
+        plan_release(repo, "1.4.0", run_checks=False)
+
+
+@needs_compat
+def test_release_number_disagreeing_with_class_is_refused_and_changes_nothing(repo):
+    add_optional_runner_field(repo)
+    before = tree_hash(repo)
+    with pytest.raises(ReleaseRefused, match="needs 1.4.0"):
+        plan_release(repo, "1.3.1", date="2026-11-30", run_checks=False)
+    with pytest.raises(ReleaseRefused, match="does not follow"):
+        rel.release(repo, "1.5.0", date="2026-11-30")
+    assert tree_hash(repo) == before

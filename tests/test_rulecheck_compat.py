@@ -1,0 +1,142 @@
+"""Rules in compatibility (issue 4): rule_changes classifies new and changed rules, with a
+witness for every MAJOR one; plus the schema walk that decides "reads only new fields"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evalport_spec.findings import ChangeClass
+from evalport_spec.rulecheck.compat import rule_changes
+from evalport_spec.rulecheck.schemawalk import field_status
+from evalport_spec.spec import SpecRepo, SpecVersion, versions_from_mapping
+from evalport_spec.validation import RULES, Rule, Validator
+from evalport_spec.validation.rules.registry import items, violation
+
+MAIN = Path(__file__).resolve().parents[1]
+REPO = SpecRepo(MAIN)
+
+pytestmark = pytest.mark.skipif(
+    not all((MAIN / "spec/releases" / v / "rules.json").is_file() for v in ("1.0.0", "1.1.0", "1.2.0")),
+    reason="released versions not written yet")
+
+
+def missing_attempt_is_one(document: Any):
+    """A scratch DUPLICATE_ATTEMPT that treats a missing attempt as 1 (tighter than the spec)."""
+    seen: set[tuple[Any, Any]] = set()
+    for n, r in items(document, "results"):
+        key = (r.get("test_case_id"), r.get("attempt", 1))
+        if key in seen:
+            yield violation("DUPLICATE_ATTEMPT", f"/results/{n}/attempt", "duplicate attempt")
+        seen.add(key)
+
+
+SCRATCH = {**RULES, "DUPLICATE_ATTEMPT": Rule("DUPLICATE_ATTEMPT", "resultset", missing_attempt_is_one)}
+
+
+def variant(version: str, catalogue: dict[str, Any], name: str) -> SpecVersion:
+    """Release ``version`` with its rules.json replaced (schemas unchanged)."""
+    root = MAIN / "spec/releases" / version
+    files = {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    files["rules.json"] = json.dumps(catalogue, indent=2).encode()
+    return versions_from_mapping(name, files, f"scratch/{name}")
+
+
+def catalogue(version: str) -> dict[str, Any]:
+    return json.loads((MAIN / "spec/releases" / version / "rules.json").read_text())
+
+
+def test_1_1_to_1_2_rules_are_additive() -> None:
+    found = rule_changes(REPO.version("1.1.0"), REPO.version("1.2.0"))
+    assert [(f.code, f.kind, f.change_class) for f in found] == [
+        ("DUPLICATE_ATTEMPT", "rule-added-additive", ChangeClass.MINOR),
+        ("ISOLATION_MISMATCH", "rule-added-additive", ChangeClass.MINOR)]
+    assert found[0].message == (
+        "DUPLICATE_ATTEMPT: reads only fields new in 1.2.0 (guard /results/*/attempt absent "
+        "from 1.1.0); no document valid under 1.1.0 can trigger it")
+    assert found[0].new.file.endswith("spec/releases/1.2.0/rules.json")
+    assert all(f.witness is None for f in found)
+
+
+def test_scratch_duplicate_attempt_is_major_with_witness() -> None:
+    old, new = REPO.version("1.1.0"), REPO.version("1.2.0")
+    found = {f.code: f for f in rule_changes(old, new, rules_new=SCRATCH)}
+    f = found["DUPLICATE_ATTEMPT"]
+    assert (f.kind, f.change_class) == ("rule-added-breaking", ChangeClass.MAJOR)
+    w = f.witness
+    # two Results with the same test_case_id and no attempt
+    ids = [r["test_case_id"] for r in w["results"]]
+    assert len(ids) == 2 and ids[0] == ids[1]
+    assert not any("attempt" in r for r in w["results"])
+    assert f.message == ("DUPLICATE_ATTEMPT: new rule rejects a document valid under 1.1.0 "
+                         "(DUPLICATE_ATTEMPT at /results/1/attempt)")
+    # the witness is checked with the real validators both ways
+    assert Validator(old).validate(w, "resultset") == []
+    assert [v.key() for v in Validator(new, rules=SCRATCH).validate(w, "resultset")] == [
+        ("DUPLICATE_ATTEMPT", "/results/1/attempt")]
+    # the other rule keeps its additive verdict
+    assert found["ISOLATION_MISMATCH"].kind == "rule-added-additive"
+
+
+def test_changed_implementation_is_tightened() -> None:
+    v = REPO.version("1.2.0")
+    found = rule_changes(v, v, rules_new=SCRATCH, n=10)
+    assert [(f.code, f.kind, f.change_class) for f in found] == [
+        ("DUPLICATE_ATTEMPT", "rule-tightened", ChangeClass.MAJOR)]
+    assert found[0].old is not None and found[0].old.pointer == found[0].new.pointer
+    assert Validator(v).validate(found[0].witness, "resultset") == []
+
+
+def test_new_rule_on_existing_fields_is_major() -> None:
+    """DUPLICATE_ID added to 1.0.0 after the fact: test case ids existed, so a duplicated test
+    case is an old-valid document it rejects."""
+    cat = catalogue("1.0.0")
+    without = variant("1.0.0", {"rules": [r for r in cat["rules"] if r["code"] != "DUPLICATE_ID"]},
+                      "1.0.0-no-dup-id")
+    found = rule_changes(without, REPO.version("1.0.0"), n=8)
+    assert [(f.code, f.kind, f.change_class) for f in found] == [
+        ("DUPLICATE_ID", "rule-added-breaking", ChangeClass.MAJOR)]
+    w = found[0].witness
+    ids = [tc["id"] for tc in w["test_cases"]] + [g["id"] for g in w.get("graders", [])]
+    assert len(ids) != len(set(ids))
+    # and the reverse is a removal, MINOR, forward direction
+    back = rule_changes(REPO.version("1.0.0"), without, n=8)
+    assert [(f.code, f.kind, f.change_class, f.direction) for f in back] == [
+        ("DUPLICATE_ID", "rule-removed", ChangeClass.MINOR, "forward")]
+
+
+def test_rule_that_never_fires_on_existing_fields_is_unwitnessed_minor() -> None:
+    cat = catalogue("1.1.0")
+    entry = {"code": "NEVER_FIRES", "document": "resultset", "statement": "s",
+             "reads": ["/results/*/passed"], "guard": ["/results/*/passed"], "since": "1.1.0",
+             "expressible": False, "encoded": False}
+    new = variant("1.1.0", {"rules": cat["rules"] + [entry]}, "1.1.0-never")
+    registry = {**RULES, "NEVER_FIRES": Rule("NEVER_FIRES", "resultset", lambda d: iter(()))}
+    found = rule_changes(REPO.version("1.1.0"), new, rules_new=registry, n=5)
+    assert [(f.code, f.kind, f.change_class, f.severity.name) for f in found] == [
+        ("NEVER_FIRES", "rule-added-unwitnessed", ChangeClass.MINOR, "WARNING")]
+    assert found[0].extra["searched"] > 5  # generated documents plus their duplicate variants
+
+
+def test_reworded_entry_is_patch() -> None:
+    cat = catalogue("1.2.0")
+    cat["rules"] = [dict(r, statement=r["statement"] + " (reworded)")
+                    if r["code"] == "SELF_PARENT" or r["code"] == "DUPLICATE_ATTEMPT" else r
+                    for r in cat["rules"]]
+    found = rule_changes(REPO.version("1.2.0"), variant("1.2.0", cat, "1.2.0-reworded"))
+    assert [(f.code, f.kind, f.change_class) for f in found] == [
+        ("DUPLICATE_ATTEMPT", "rule-reworded", ChangeClass.PATCH)]
+
+
+def test_field_status_walks_refs_and_closed_objects() -> None:
+    old = REPO.version("1.1.0").schemas
+    new = REPO.version("1.2.0").schemas
+    assert field_status(old, "resultset.json", "/results/*/attempt") == "absent"
+    assert field_status(old, "resultset.json", "/isolation") == "absent"
+    assert field_status(new, "resultset.json", "/results/*/attempt") == "present"
+    assert field_status(old, "resultset.json", "/results/*/test_case_id") == "present"
+    assert field_status(old, "resultset.json", "/metadata/anything") == "open"
+    assert field_status(old, "resultset.json", "/results/*/grader_results/*/score") == "present"

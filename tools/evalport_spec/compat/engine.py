@@ -1,0 +1,344 @@
+"""``compare``: classify two schema sets as PATCH / MINOR / MAJOR with proven findings.
+
+Semantics (toolchain.md, "Compatibility classes"): over all JSON documents, old ⊆ new is
+*backward compatible*; equal sets are PATCH, a proper superset MINOR, anything else MAJOR. The
+backward check decides ``change_class``; the forward check (new ⊆ old) is reported too.
+Every backward failure must carry a witness document that the real validator
+(:meth:`SchemaSet.validator`) accepts under old and rejects under new; a failure without one is
+reported as *undecided* (still MAJOR: fail closed). Every MINOR/PATCH verdict then survives a
+bounded counter-example search over generated and supplied documents.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..findings import ChangeClass, Finding, Location
+from ..pointer import from_path, join
+from ..schemaset import SchemaSet
+from .canon import Canonizer
+from .kinds import kind_name
+from .nodes import D2020, LISTS, MAPS, SINGLE, Node, Side, Unresolvable
+from .sample import Sampler
+from .subset import ANNOTATIONS, Budget, Checker, Fail
+
+REPORT_SCHEMA = "diff-report.schema.json"
+
+Candidates = Iterable[Any] | Callable[[str], Iterable[Any]]
+"""Extra documents for the counter-example search: documents (tried against every file),
+``(file name, document)`` pairs, or a callable ``file name -> documents``."""
+
+
+@dataclass
+class Classification:
+    """Result of a comparison.
+
+    Attributes:
+        change_class: backward class (decides the gate): PATCH, MINOR or MAJOR.
+        forward_class: the same check with old and new swapped.
+        findings: every finding, backward (MAJOR), forward (MINOR), identity/annotation (PATCH).
+        old_label, new_label: what was compared (folders, versions, ``REF:PATH``).
+        stats: counters (files, cases, seconds, witnesses verified, documents searched).
+        ignored: ignore-file bookkeeping filled by the CLI (``used``, ``stale``, ``expired``).
+    """
+
+    change_class: ChangeClass
+    forward_class: ChangeClass
+    findings: list[Finding]
+    old_label: str = ""
+    new_label: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
+    ignored: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def full_class(self) -> ChangeClass:
+        """``max(change_class, forward_class)``: the class for FULL (both directions)."""
+        return max(self.change_class, self.forward_class)
+
+    def to_json(self) -> dict[str, Any]:
+        """A dict valid against ``data/diff-report.schema.json``."""
+        return {
+            "old": self.old_label, "new": self.new_label,
+            "change_class": str(self.change_class), "forward_class": str(self.forward_class),
+            "full_class": str(self.full_class),
+            "findings": [f.to_json() for f in self.findings],
+            "stats": self.stats, "ignored": self.ignored,
+        }
+
+
+def classes_of(findings: list[Finding]) -> tuple[ChangeClass, ChangeClass]:
+    """(backward class, forward class) implied by a list of diff findings."""
+    back = any(f.direction == "backward" and (f.change_class == ChangeClass.MAJOR or f.undecided)
+               for f in findings)
+    fwd = any(f.direction == "forward" and f.change_class >= ChangeClass.MINOR for f in findings)
+    bc = ChangeClass.MAJOR if back else ChangeClass.MINOR if fwd else ChangeClass.PATCH
+    fc = ChangeClass.MAJOR if fwd else ChangeClass.MINOR if back else ChangeClass.PATCH
+    return bc, fc
+
+
+def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
+            candidates: Candidates = (), search_budget: int = 200, generator: Callable | None = None,
+            default_dialect: int = D2020, max_cases: int = 20000) -> Classification:
+    """Compare two schema sets file by file (files matched by name).
+
+    Args:
+        old, new: the two versions.
+        format_assertion: ``format`` is an assertion (EvalPort: on, for ``date-time``).
+        candidates: documents for the counter-example search (see :data:`Candidates`).
+        search_budget: how many generated old-valid documents per file to try.
+        generator: ``(schemaset, file name, n, seed) -> documents``; default: the package's
+            ``generate.generate_valid`` if present, else this engine's sampler.
+        default_dialect: dialect for files without ``$schema`` (2020 = 2020-12).
+        max_cases: case-split budget per file; beyond it the file is undecided.
+
+    Returns:
+        A :class:`Classification`.
+    """
+    t0 = time.perf_counter()
+    so = Side("old", old, format_assertion=format_assertion, default_dialect=default_dialect)
+    sn = Side("new", new, format_assertion=format_assertion, default_dialect=default_dialect)
+    canon = Canonizer({"old": so, "new": sn})
+    sampler = Sampler(canon)
+    checker = Checker(canon, sampler, format_assertion=format_assertion, max_cases=max_cases)
+    findings: list[Finding] = []
+    stats = {"files": 0, "witnesses_verified": 0, "documents_searched": 0}
+    for name in sorted(set(old.files) | set(new.files)):
+        if name not in new.files:
+            f = old.files[name]
+            findings.append(Finding("schema-file-removed", f"schema file {name} was removed",
+                                    ChangeClass.MAJOR, old=Location(f.loaded.source, "", 1),
+                                    witness=_first(sampler.many(canon.nodes(so.root(name)), 1))))
+            continue
+        if name not in old.files:
+            f = new.files[name]
+            findings.append(Finding("schema-file-added", f"schema file {name} was added",
+                                    ChangeClass.MINOR, new=Location(f.loaded.source, "", 1),
+                                    direction="forward"))
+            continue
+        stats["files"] += 1
+        findings.extend(_compare_file(name, so, sn, canon, sampler, checker, candidates,
+                                      search_budget, generator, stats))
+    bc, fc = classes_of(findings)
+    stats["cases"] = checker.cases
+    stats["seconds"] = round(time.perf_counter() - t0, 3)
+    return Classification(bc, fc, findings, old.label, new.label, stats)
+
+
+def _first(xs: list) -> Any:
+    return xs[0] if xs else None
+
+
+def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Sampler, checker: Checker,
+                  candidates: Candidates, budget: int, generator: Callable | None,
+                  stats: dict) -> list[Finding]:
+    out: list[Finding] = []
+    out.extend(identity_findings(name, so, sn))
+    ro, rn = canon.nodes(so.root(name)), canon.nodes(sn.root(name))
+    for direction, A, B in (("backward", ro, rn), ("forward", rn, ro)):
+        try:
+            fails = checker.check(A, B)
+        except (Budget, RecursionError) as exc:
+            why = ("case-split budget exceeded" if isinstance(exc, Budget) else "schema nested too deeply")
+            fails = [Fail("undecided", f"{why}; the comparison could not be completed",
+                          (so.root(name), ""), (sn.root(name), ""), undecided=why)]
+            checker.cases = 0
+        for f in fails:
+            out.append(_to_finding(f, direction, name, so, sn, stats))
+    # witnesses for unproven backward failures, then the counter-example search
+    docs = list(_documents(name, so, canon, sampler, candidates, budget, generator))
+    docs_new = list(_documents(name, sn, canon, sampler, candidates, budget, generator))
+    stats["documents_searched"] += len(docs) + len(docs_new)
+    for f in out:
+        if f.direction == "backward" and f.change_class == ChangeClass.MAJOR and f.witness is None:
+            w = _search(docs, so, sn, name, f.extra.get("instance_path"))
+            if w is not None:
+                f.witness = w
+                f.undecided = False
+                f.extra.pop("reason", None)
+                stats["witnesses_verified"] += 1
+    for direction, docs_a, sa, sb, cls in (("backward", docs, so, sn, ChangeClass.MAJOR),
+                                           ("forward", docs_new, sn, so, ChangeClass.MINOR)):
+        if any(f.direction == direction and f.change_class >= ChangeClass.MINOR and not f.undecided
+               for f in out if f.kind not in ("schema-id-changed", "ref-target-changed")):
+            continue
+        w = _search(docs_a, sa, sb, name, None)
+        if w is not None:
+            loc = Location(sa.set.files[name].loaded.source, "", 1)
+            verdict = "the old schema accepts and the new one rejects" if direction == "backward" else \
+                "the new schema accepts and the old one rejects"
+            out.append(Finding(kind_name("counter-example", direction),
+                               f"a document that {verdict} was found by search (the engine's "
+                               "inclusion proof missed it)", cls,
+                               old=loc if direction == "backward" else None,
+                               new=loc if direction == "forward" else None,
+                               witness=w, direction=direction))
+    return out
+
+
+def _documents(name: str, side: Side, canon: Canonizer, sampler: Sampler, candidates: Candidates,
+               budget: int, generator: Callable | None):
+    if callable(candidates):
+        yield from candidates(name)
+    else:
+        for c in candidates:
+            if isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str):
+                if c[0] == name:
+                    yield c[1]
+            else:
+                yield c
+    gen = generator
+    if gen is None:
+        try:
+            from ..generate import generate_valid, schema_kwargs  # the generate module's API
+
+            def gen(s, n, count, seed):
+                return generate_valid(**schema_kwargs(s, n), n=count, seed=seed,
+                                      format_assertion=side.format_assertion)
+        except Exception:
+            gen = None
+    if gen is not None and budget > 0:
+        try:
+            yield from gen(side.set, name, budget, 0)
+        except Exception:
+            gen = None
+    yield from sampler.many(canon.nodes(side.root(name)), limit=max(budget // 4, 10))
+
+
+def _search(docs: list, sa: Side, sb: Side, name: str, path: list | None) -> Any:
+    """First document valid under ``sa`` and invalid under ``sb`` (file validators), whose
+    error in ``sb`` lies at or below instance ``path`` when given."""
+    validator_b = sb.set.validator(name, format_assertion=sb.format_assertion)
+    for d in docs:
+        try:
+            if not sa.file_valid(name, d) or sb.file_valid(name, d):
+                continue
+        except RecursionError:
+            continue
+        if path is None:
+            return d
+        for err in validator_b.iter_errors(d):
+            if list(err.absolute_path)[:len(path)] == list(path):
+                return d
+    return None
+
+
+def _location(side: Side, node_ptr: tuple[Node, str] | None) -> Location | None:
+    if node_ptr is None:
+        return None
+    node, ptr = node_ptr
+    if node.syn is not None or node.file not in side.set.files:
+        return None
+    loaded = side.set.files[node.file].loaded
+    return Location(loaded.source, ptr, loaded.line(ptr))
+
+
+def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: dict) -> Finding:
+    sa, sb = (so, sn) if direction == "backward" else (sn, so)
+    loc_a, loc_b = _location(sa, f.a), _location(sb, f.b)
+    old, new = (loc_a, loc_b) if direction == "backward" else (loc_b, loc_a)
+    if old is None and new is None:
+        old = Location(so.set.files[name].loaded.source, "", 1)
+    ipath = from_path(f.path)
+    msg = f.message + (f" (instance location {ipath!r})" if f.path else "")
+    witness = None
+    for w in f.witness:
+        if sa.file_valid(name, w) and not sb.file_valid(name, w):
+            witness = w
+            stats["witnesses_verified"] += 1
+            break
+    extra: dict[str, Any] = {"instance_path": list(f.path), "file": name}
+    undecided = f.undecided is not None
+    if direction == "backward":
+        cls = ChangeClass.MAJOR
+        if undecided:
+            extra["reason"] = f.undecided
+        elif witness is None:
+            undecided = True
+            extra["reason"] = ("no witness: no document was found that the old schema accepts and the "
+                               "new one rejects here, so this change is not proven (fail closed)")
+    else:
+        cls = ChangeClass.MINOR
+        if undecided:
+            extra["reason"] = f.undecided
+            undecided = False
+            extra["undecided_forward"] = True
+        elif witness is None:
+            extra["proof"] = "unverified"
+    return Finding(kind_name(f.code, direction) if not f.undecided else "undecided", msg, cls,
+                   old=old, new=new, witness=witness, undecided=undecided, direction=direction,
+                   extra=extra)
+
+
+# ---------------------------------------------------------------------------- identity
+def identity_findings(name: str, so: Side, sn: Side) -> list[Finding]:
+    """``schema-id-changed``, ``ref-target-changed``, ``dialect-changed`` and
+    ``annotation-changed`` findings between the two versions of file ``name`` (class PATCH:
+    no document changes validity because of them; meaning changes are separate findings)."""
+    fo, fn = so.set.files[name], sn.set.files[name]
+    out: list[Finding] = []
+
+    def loc(f, ptr):
+        return Location(f.loaded.source, ptr, f.loaded.line(ptr))
+
+    if fo.uri != fn.uri:
+        out.append(Finding("schema-id-changed", f"$id changed from {fo.uri} to {fn.uri} (consumers "
+                           "keyed on the old URL break)", ChangeClass.PATCH,
+                           old=loc(fo, "/$id"), new=loc(fn, "/$id"), direction="identity"))
+    if so.dialects.get(name) != sn.dialects.get(name):
+        out.append(Finding("dialect-changed", f"$schema changed ({_dialect_name(so.dialects[name])} -> "
+                           f"{_dialect_name(sn.dialects[name])}); keyword meanings are compared under "
+                           "each file's own dialect", ChangeClass.PATCH, old=loc(fo, "/$schema"),
+                           new=loc(fn, "/$schema"), direction="identity"))
+    stack: list[tuple[Any, Any, str, str]] = [(fo.schema, fn.schema, "", "schema")]
+    while stack:
+        a, b, ptr, what = stack.pop()
+        if what == "map":
+            if isinstance(a, dict) and isinstance(b, dict):
+                stack.extend((a[k], b[k], join(ptr, k), "schema") for k in a if k in b)
+            continue
+        if what == "list":
+            if isinstance(a, list) and isinstance(b, list):
+                stack.extend((x, y, join(ptr, i), "schema") for i, (x, y) in enumerate(zip(a, b)))
+            continue
+        if not (isinstance(a, dict) and isinstance(b, dict)):
+            continue
+        ra, rb = a.get("$ref"), b.get("$ref")
+        if isinstance(ra, str) and isinstance(rb, str) and ra != rb:
+            same = _same_target(so, sn, Node("old", name, ptr), ra, Node("new", name, ptr), rb)
+            out.append(Finding("ref-target-changed", f"$ref changed from {ra!r} to {rb!r}"
+                               + (" (resolves to an equal schema)" if same else ""),
+                               ChangeClass.PATCH, old=loc(fo, join(ptr, "$ref")),
+                               new=loc(fn, join(ptr, "$ref")), direction="identity"))
+        for k in sorted(set(a) | set(b)):
+            if k in ANNOTATIONS and k not in ("$id", "id", "$schema", "$defs", "definitions"):
+                if json.dumps(a.get(k), sort_keys=True) != json.dumps(b.get(k), sort_keys=True):
+                    p = join(ptr, k)
+                    out.append(Finding("annotation-changed", f"annotation {k!r} changed at {p}",
+                                       ChangeClass.PATCH, old=loc(fo, p) if k in a else None,
+                                       new=loc(fn, p) if k in b else None, direction="identity"))
+            elif k in a and k in b:
+                if k in MAPS or k == "dependencies":
+                    stack.append((a[k], b[k], join(ptr, k), "map"))
+                elif k in LISTS or (k == "items" and isinstance(a[k], list)):
+                    stack.append((a[k], b[k], join(ptr, k), "list"))
+                elif k in SINGLE or k == "items":
+                    stack.append((a[k], b[k], join(ptr, k), "schema"))
+    return out
+
+
+def _same_target(so: Side, sn: Side, a: Node, ra: str, b: Node, rb: str) -> bool:
+    try:
+        ta, tb = so.resolve_ref(a, ra), sn.resolve_ref(b, rb)
+    except Unresolvable:
+        return False
+    from .canon import Canonizer as _C
+    chk = Checker(_C({"old": so, "new": sn}), None)  # type: ignore[arg-type]
+    return chk.equal(ta, tb)
+
+
+def _dialect_name(d: int) -> str:
+    return {4: "draft-04", 6: "draft-06", 7: "draft-07", 2019: "2019-09", 2020: "2020-12"}.get(d, str(d))

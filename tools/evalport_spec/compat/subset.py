@@ -1,0 +1,776 @@
+"""The inclusion check ``A ⊆ B`` between two canons, with findings and local witnesses.
+
+``Checker.check(A, B)`` returns ``[]`` only when every instance valid under ``A`` is valid under
+``B`` as far as this engine can prove; otherwise it returns :class:`Fail` records, each with a
+code (see :mod:`.kinds`), the schema locations on both sides, the instance path, and witness
+values (valid under ``A``, invalid under ``B`` at that level, checked with the real validator)
+or, when it cannot decide, ``undecided`` with the reason (fail closed).
+
+Method: disjunctions of ``A`` (``anyOf``/``oneOf`` branches, ``if``/``then``/``else`` cases) are
+split into cases; ``B``'s disjunctions are checked by finding a covering branch (``oneOf`` also
+needs the other branches to be provably disjoint); the rest is compared keyword by keyword per
+JSON type, recursing into properties and items. Recursion between subschemas terminates on a
+memo keyed by the pair of canons (co-inductive: a pair already under comparison is assumed
+included). Structurally equal subschemas (``$ref`` followed, annotations ignored) are included
+without further work.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .canon import Canon, Canonizer, json_equal, json_type
+from .nodes import Node, synthetic
+from .sample import Sampler, is_json_type, item_nodes, prop_nodes
+
+ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated",
+                         "readOnly", "writeOnly", "$id", "id", "$anchor", "$defs", "definitions",
+                         "$schema", "$vocabulary", "contentEncoding", "contentMediaType",
+                         "contentSchema", "$dynamicAnchor", "$recursiveAnchor"})
+SCHEMA_KW = frozenset({"additionalProperties", "not", "if", "then", "else", "contains",
+                       "propertyNames", "unevaluatedProperties", "unevaluatedItems",
+                       "additionalItems", "items"})
+MAP_KW = frozenset({"properties", "patternProperties", "dependentSchemas"})
+LIST_KW = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+SET_KW = frozenset({"enum", "required", "type"})
+FRESH = "x-evalport-fresh-name"
+
+
+@dataclass
+class Fail:
+    """One reason why ``A ⊆ B`` does not hold (or could not be decided)."""
+
+    code: str
+    message: str
+    a: tuple[Node, str] | None
+    b: tuple[Node, str] | None
+    path: tuple = ()
+    witness: list[Any] = field(default_factory=list)
+    undecided: str | None = None
+
+    def key(self) -> tuple:
+        return (self.code, self.a[1] if self.a else None, self.b[1] if self.b else None, self.path,
+                self.undecided is not None)
+
+
+class Budget(Exception):
+    """Raised when the case split exceeds the budget (reported as undecided)."""
+
+
+class Checker:
+    """Inclusion checker over a :class:`Canonizer` (both sides) with a :class:`Sampler`.
+
+    Args:
+        format_assertion: compare ``format`` keywords as assertions.
+        max_cases: bound on case splits per top-level check (fail closed beyond).
+    """
+
+    def __init__(self, canon: Canonizer, sampler: Sampler, *, format_assertion: bool = True,
+                 max_cases: int = 20000) -> None:
+        self.canon = canon
+        self.sampler = sampler
+        self.format_assertion = format_assertion
+        self.max_cases = max_cases
+        self.cases = 0
+        self.memo: dict[tuple, list[Fail]] = {}
+        self.active: set[tuple] = set()
+        self.eq_memo: dict[tuple[Node, Node], bool] = {}
+        self.disj_memo: dict[tuple, bool] = {}
+        from jsonschema import Draft202012Validator
+        self.known_formats = set(Draft202012Validator.FORMAT_CHECKER.checkers)
+
+    # ------------------------------------------------------------------ structural equality
+    def equal(self, a: Node, b: Node) -> bool:
+        """Whether two nodes are the same schema (``$ref`` followed, annotations ignored)."""
+        key = (a, b)
+        if key in self.eq_memo:
+            return self.eq_memo[key]
+        self.eq_memo[key] = True  # co-inductive assumption on cycles
+        sa, sb = self.canon.side(a), self.canon.side(b)
+        res = sa.dialect(a) == sb.dialect(b) and self._eq(a, sa.value(a), b, sb.value(b))
+        self.eq_memo[key] = res
+        return res
+
+    def _eq(self, a: Node, va: Any, b: Node, vb: Any) -> bool:
+        if isinstance(va, bool) or isinstance(vb, bool):
+            return va is vb or (va is True and vb == {}) or (vb is True and va == {})
+        if not isinstance(va, dict) or not isinstance(vb, dict):
+            return json_equal(va, vb)
+        ka = {k for k in va if k not in ANNOTATIONS}
+        kb = {k for k in vb if k not in ANNOTATIONS}
+        if ka != kb:
+            return False
+        sa, sb = self.canon.side(a), self.canon.side(b)
+        ch = lambda n, *t: Node(n.side, n.file, n.ptr + "".join("/" + str(x).replace("~", "~0").replace("/", "~1") for x in t), n.syn and None)  # noqa: E731
+        if a.syn is not None or b.syn is not None:
+            return json_equal({k: va[k] for k in ka}, {k: vb[k] for k in kb}) and "$ref" not in ka
+        for k in ka:
+            x, y = va[k], vb[k]
+            if k == "$ref":
+                try:
+                    if not self.equal(sa.resolve_ref(a, x), sb.resolve_ref(b, y)):
+                        return False
+                except Exception:
+                    return False
+            elif k in SCHEMA_KW and not isinstance(x, list):
+                if isinstance(y, list) or not self.equal(ch(a, k), ch(b, k)):
+                    return False
+            elif k in MAP_KW or (k == "dependencies" and isinstance(x, dict)):
+                if not isinstance(x, dict) or not isinstance(y, dict) or x.keys() != y.keys():
+                    return False
+                for n in x:
+                    if isinstance(x[n], list) or isinstance(y[n], list):
+                        if not json_equal(sorted(map(repr, x[n])) if isinstance(x[n], list) else x[n],
+                                          sorted(map(repr, y[n])) if isinstance(y[n], list) else y[n]):
+                            return False
+                    elif not self.equal(ch(a, k, n), ch(b, k, n)):
+                        return False
+            elif k in LIST_KW or (k == "items" and isinstance(x, list)):
+                if not isinstance(x, list) or not isinstance(y, list) or len(x) != len(y):
+                    return False
+                if not all(self.equal(ch(a, k, i), ch(b, k, i)) for i in range(len(x))):
+                    return False
+            elif k in SET_KW and isinstance(x, list) and isinstance(y, list):
+                if len(x) != len(y) or not all(any(json_equal(p, q) for q in y) for p in x) or \
+                        not all(any(json_equal(p, q) for q in x) for p in y):
+                    return False
+            elif not json_equal(x, y):
+                return False
+        return True
+
+    def same(self, A: Canon, B: Canon) -> bool:
+        """Whether the two conjunctions are made of pairwise equal parts."""
+        if len(A.parts) != len(B.parts) or not A.parts:
+            return False
+        rest = list(B.parts)
+        for neg, n in A.parts:
+            for i, (neg2, m) in enumerate(rest):
+                if neg == neg2 and self.equal(n, m):
+                    del rest[i]
+                    break
+            else:
+                return False
+        return True
+
+    # ------------------------------------------------------------------ entry
+    def check(self, A: Canon, B: Canon) -> list[Fail]:
+        """Reasons why ``A ⊆ B`` fails (``[]`` when it holds); see the module docstring."""
+        key = (A.key, B.key)
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.active:
+            return []
+        self.active.add(key)
+        try:
+            out = self._check(A, B)
+        finally:
+            self.active.discard(key)
+        seen: dict[tuple, Fail] = {}
+        for f in out:
+            k = f.key()
+            if k in seen:
+                seen[k].witness.extend(w for w in f.witness if len(seen[k].witness) < 3)
+            else:
+                seen[k] = f
+        out = list(seen.values())
+        self.memo[key] = out
+        return out
+
+    def _fail(self, code: str, msg: str, A: Canon, B: Canon, a: tuple | None, b: tuple | None,
+              hint: dict | None = None, path: tuple = ()) -> Fail:
+        f = Fail(code, msg, a or _loc(A), b or _loc(B), path)
+        f.witness = self.local_witnesses(A, B, hint)
+        return f
+
+    def local_witnesses(self, A: Canon, B: Canon, hint: dict | None = None, limit: int = 2,
+                        tries: int = 400) -> list[Any]:
+        """Values valid under ``A`` and invalid under ``B`` from the sampler's candidates."""
+        out: list[Any] = []
+        seen: set[str] = set()
+        for n, x in enumerate(self.sampler.candidates(A, 0, hint)):
+            if n >= tries:
+                break
+            k = repr(x)
+            if k in seen:
+                continue
+            seen.add(k)
+            if self.sampler.valid(A, x) and not self.sampler.valid(B, x):
+                out.append(x)
+                if len(out) >= limit:
+                    break
+        return out
+
+    def _check(self, A: Canon, B: Canon) -> list[Fail]:
+        if A.false or self._empty(A):
+            return []
+        if B.parts and self.same(A, B):
+            return []
+        if not B.parts:
+            return []
+        self.cases += 1
+        if self.cases > self.max_cases:
+            raise Budget()
+        fails: list[Fail] = []
+        for node, ptr, why in B.undecided:
+            fails.append(Fail("undecided", why, _loc(A), (node, ptr), undecided=why))
+        for node, ptr, why in A.undecided:
+            fails.append(Fail("undecided", why, (node, ptr), _loc(B), undecided=why))
+        if fails:
+            return fails
+        if B.false:
+            return [self._fail("false", "the schema accepts nothing any more", A, B, None, None)]
+        # split A's disjunctions into cases
+        if A.groups:
+            g = A.groups[0]
+            for br in g.branches:
+                sub = self.canon.of(A.parts | {(False, br)}, A.done | {g.marker})
+                fails.extend(self.check(sub, B))
+            return fails
+        if A.conds and B.conds:
+            cond = A.conds[0]
+            done = A.done | {cond.marker}
+            case1 = {(False, cond.if_)} | ({(False, cond.then)} if cond.then else set())
+            case2 = {(True, cond.if_)} | ({(False, cond.else_)} if cond.else_ else set())
+            for case in (case1, case2):
+                fails.extend(self.check(self.canon.of(A.parts | case, done), B))
+            return fails
+        fails.extend(self._combinators(A, B))
+        fails.extend(self._types(A, B))
+        return fails
+
+    def _empty(self, A: Canon) -> bool:
+        pos = {n for neg, n in A.parts if not neg}
+        return any(neg and n in pos for neg, n in A.parts)
+
+    # ------------------------------------------------------------------ combinators of B
+    def _combinators(self, A: Canon, B: Canon) -> list[Fail]:
+        fails: list[Fail] = []
+        for g in B.groups:
+            if any(h.kind == g.kind and self._same_branches(h.branches, g.branches) for h in A.groups):
+                continue
+            if any(self._same_branches(h.branches, g.branches) for h in self._a_groups(A)):
+                continue
+            fails.extend(self._group(A, B, g))
+        for cond in B.conds:
+            if any(self._same_cond(c, cond) for c in self._a_conds(A)):
+                continue
+            fails.extend(self._cond(A, B, cond))
+        for node, ptr in B.nots:
+            if any(self.equal(n, node) or not self.check(self.canon.nodes(node), self.canon.nodes(n))
+                   for n, _ in self._a_nots(A)):
+                continue
+            if any(neg and self.equal(n, node) for neg, n in A.parts):
+                continue
+            if self.disjoint(A, self.canon.nodes(node)):
+                continue
+            inter = self.canon.of(A.parts | {(False, node)})
+            f = Fail("not", "a new 'not' excludes documents the old schema accepts", _loc(A), (node, ptr))
+            f.witness = self.local_witnesses(inter, B)
+            fails.append(f)
+        return fails
+
+    def _a_groups(self, A: Canon):
+        # groups A already split (their owners are among A's positive nodes)
+        for n in A.positives:
+            c = self.canon.nodes(n)
+            yield from c.groups
+
+    def _a_conds(self, A: Canon):
+        seen = list(A.conds)
+        for n in A.positives:
+            seen.extend(self.canon.nodes(n).conds)
+        return seen
+
+    def _a_nots(self, A: Canon):
+        out = list(A.nots)
+        for n in A.positives:
+            out.extend(self.canon.nodes(n).nots)
+        return out
+
+    def _same_branches(self, xs: list[Node], ys: list[Node]) -> bool:
+        if len(xs) != len(ys):
+            return False
+        rest = list(ys)
+        for x in xs:
+            for i, y in enumerate(rest):
+                if self.equal(x, y):
+                    del rest[i]
+                    break
+            else:
+                return False
+        return True
+
+    def _same_cond(self, c1, c2) -> bool:
+        def eq(x, y):
+            return (x is None and y is None) or (x is not None and y is not None and self.equal(x, y))
+        return eq(c1.if_, c2.if_) and eq(c1.then, c2.then) and eq(c1.else_, c2.else_)
+
+    def _group(self, A: Canon, B: Canon, g) -> list[Fail]:
+        branches = [self.canon.nodes(b) for b in g.branches]
+        types = self._types_of(A)
+        cases = [(None, A)] + [(t, self.canon.of(A.parts | {(False, synthetic(g.owner.side, {"type": t}))}, A.done))
+                               for t in types] if len(types) > 1 else [(None, A)]
+        if len(types) <= 1:
+            cases = [(None, A)]
+        pending = []
+        for t, case in cases:
+            ok = None
+            for j, br in enumerate(branches):
+                if not self.check(case, br):
+                    if g.kind == "oneOf" and not all(self.disjoint(case, other)
+                                                     for k, other in enumerate(branches) if k != j):
+                        ok = ("overlap", j)
+                        continue
+                    ok = ("ok", j)
+                    break
+            if ok and ok[0] == "ok":
+                if t is None:
+                    return []
+                continue
+            if t is None and len(cases) > 1:
+                continue
+            pending.append((t, case, ok))
+        fails = []
+        for t, case, ok in pending:
+            if ok and ok[0] == "overlap":
+                f = Fail("oneOf-overlap", "an old document can match more than one 'oneOf' branch of "
+                         "the new schema", _loc(A), (g.owner, g.owner.ptr + "/oneOf"))
+                cands = []
+                for br in g.branches:
+                    cands += self.local_witnesses(self.canon.of(case.parts | {(False, br)}), B)
+                f.witness = [w for w in cands if self.sampler.valid(A, w)][:2]
+            else:
+                f = Fail(g.kind, f"an old document{' of type ' + t if t else ''} matches no '{g.kind}' "
+                         "branch of the new schema", _loc(A), (g.owner, g.owner.ptr + "/" + g.kind))
+                f.witness = self.local_witnesses(case, B, {"type": t} if t else None)
+            fails.append(f)
+        return fails
+
+    def _cond(self, A: Canon, B: Canon, cond) -> list[Fail]:
+        out: list[Fail] = []
+        if_c = self.canon.nodes(cond.if_)
+        if cond.then is not None and not self.disjoint(A, if_c):
+            sub = self.check(self.canon.of(A.parts | {(False, cond.if_)}, A.done), self.canon.nodes(cond.then))
+            out.extend(self._relabel(sub, cond, A, B))
+        if cond.else_ is not None and self.check(A, if_c):
+            sub = self.check(self.canon.of(A.parts | {(True, cond.if_)}, A.done), self.canon.nodes(cond.else_))
+            out.extend(self._relabel(sub, cond, A, B))
+        return out
+
+    def _relabel(self, sub: list[Fail], cond, A: Canon, B: Canon) -> list[Fail]:
+        out = []
+        for f in sub:
+            if f.undecided:
+                out.append(f)
+                continue
+            g = Fail(cond.origin, f"under the {cond.origin} at {cond.ptr}: {f.message}", f.a,
+                     (cond.owner if cond.owner.syn is None else f.b[0], cond.ptr), f.path,
+                     [w for w in f.witness])
+            if not f.path:
+                g.witness = [w for w in f.witness if self.sampler.valid(A, w) and not self.sampler.valid(B, w)]
+            out.append(g)
+        return out
+
+    # ------------------------------------------------------------------ disjointness
+    def _types_of(self, c: Canon) -> list[str]:
+        if c.enum is not None:
+            return sorted({json_type(v) if json_type(v) != "integer" else "number" for v in c.enum})
+        out = []
+        for t in ("null", "boolean", "number", "string", "array", "object"):
+            if c.allows(t) or (t == "number" and c.allows("integer")):
+                out.append(t)
+        return out
+
+    def disjoint(self, A: Canon, X: Canon, depth: int = 0) -> bool:
+        """True only when no instance satisfies both ``A`` and ``X`` (sufficient conditions)."""
+        key = (A.key, X.key)
+        if key in self.disj_memo:
+            return self.disj_memo[key]
+        self.disj_memo[key] = False
+        res = self._disjoint(A, X, depth)
+        self.disj_memo[key] = res
+        return res
+
+    def _disjoint(self, A: Canon, X: Canon, depth: int) -> bool:
+        if A.false or X.false:
+            return True
+        if any(neg and any(self.equal(n, m) for m in X.positives) for neg, n in A.parts):
+            return True
+        if any(neg and any(self.equal(n, m) for m in A.positives) for neg, n in X.parts):
+            return True
+        for E, O in ((A, X), (X, A)):
+            if E.enum is not None:
+                return all(not (self.sampler.valid(E, v) and self.sampler.valid(O, v)) for v in E.enum)
+        common = [t for t in self._types_of(A) if t in self._types_of(X)]
+        for t in common:
+            if not self._disjoint_type(A, X, t, depth):
+                return False
+        return True
+
+    def _disjoint_type(self, A: Canon, X: Canon, t: str, depth: int) -> bool:
+        if t in ("null", "boolean"):
+            vals = [None] if t == "null" else [True, False]
+            return all(not (self.sampler.valid(A, v) and self.sampler.valid(X, v)) for v in vals)
+        if t == "number":
+            for lo_c, hi_c in ((A, X), (X, A)):
+                lo, hi = lo_c.lo, hi_c.hi
+                if lo and hi and (lo.value > hi.value or (lo.value == hi.value and (lo.excl or hi.excl))):
+                    return True
+            if not (A.allows("number") and X.allows("number")) and not (A.allows("integer") and X.allows("integer")):
+                return True
+            return False
+        if t == "string":
+            for s, o in ((A, X), (X, A)):
+                if s.min_len and o.max_len and s.min_len[0] > o.max_len[0]:
+                    return True
+            return False
+        if t == "array":
+            for s, o in ((A, X), (X, A)):
+                if s.min_items and o.max_items and s.min_items[0] > o.max_items[0]:
+                    return True
+            return False
+        if t == "object" and depth < 4:
+            for name in set(A.required) | set(X.required):
+                pa = self.canon.nodes(*prop_nodes(A, name))
+                px = self.canon.nodes(*prop_nodes(X, name))
+                if name in A.required and name in X.required:
+                    if (pa.parts and px.parts) and self.disjoint(pa, px, depth + 1):
+                        return True
+                if name in A.required and px.false or name in X.required and pa.false:
+                    return True
+        return False
+
+    # ------------------------------------------------------------------ per type
+    def _types(self, A: Canon, B: Canon) -> list[Fail]:
+        fails: list[Fail] = []
+        if A.enum is not None:
+            for v in A.enum:
+                if self.sampler.valid(A, v) and not self.sampler.valid(B, v):
+                    fails.append(self._value_fail(A, B, v))
+            return fails
+        for t in ("null", "boolean"):
+            if A.allows(t):
+                for v in ([None] if t == "null" else [True, False]):
+                    if self.sampler.valid(A, v) and not self.sampler.valid(B, v):
+                        fails.append(self._value_fail(A, B, v))
+        if A.allows("integer") or A.allows("number"):
+            fails.extend(self._numbers(A, B))
+        if A.allows("string"):
+            fails.extend(self._strings(A, B))
+        if A.allows("array"):
+            fails.extend(self._arrays(A, B))
+        if A.allows("object"):
+            fails.extend(self._objects(A, B))
+        return fails
+
+    def _value_fail(self, A: Canon, B: Canon, v: Any) -> Fail:
+        t = json_type(v)
+        if not B.allows(t):
+            code, msg, b = "type", f"type {t} is no longer allowed (value {v!r})", B.type_src
+        elif B.enum is not None and not any(json_equal(v, x) for x in B.enum):
+            code, msg, b = "enum", f"value {v!r} is no longer allowed by enum/const", B.enum_src
+        else:
+            code, msg, b = "value", f"value {v!r} is rejected by the new schema", None
+        f = Fail(code, msg, A.enum_src or A.type_src or _loc(A), b or _loc(B))
+        f.witness = [v]
+        return f
+
+    def _type_gate(self, A: Canon, B: Canon, t: str, hint_t: str) -> Fail | None:
+        if not B.allows(t):
+            return self._fail("type", f"type {t} is no longer allowed", A, B, A.type_src, B.type_src,
+                              {"type": hint_t})
+        if B.enum is not None:
+            return self._fail("enum-new", f"a new enum/const restricts {t} values", A, B, A.type_src,
+                              B.enum_src, {"type": hint_t, "values": B.enum})
+        return None
+
+    def _numbers(self, A: Canon, B: Canon) -> list[Fail]:
+        ints_only = not A.allows("number") or any(m.denominator == 1 for m, _, _ in A.mult)
+        t = "integer" if ints_only else "number"
+        if not ints_only and not B.allows("number") and B.allows("integer"):
+            return [self._fail("type", "non-integer numbers are no longer allowed", A, B, A.type_src,
+                               B.type_src, {"type": "number", "values": [0.5, 1.5]})]
+        gate = self._type_gate(A, B, t, t)
+        if gate:
+            return [gate]
+        fails = []
+        hint = {"type": t, "numbers": [b.value for b in (A.lo, A.hi, B.lo, B.hi) if b]}
+        if B.lo and not _covers_lo(A.lo, B.lo, ints_only):
+            fails.append(self._fail("minimum", f"minimum raised to {_show(B.lo)}", A, B,
+                                    (A.lo.src, A.lo.ptr) if A.lo else None, (B.lo.src, B.lo.ptr), hint))
+        if B.hi and not _covers_hi(A.hi, B.hi, ints_only):
+            fails.append(self._fail("maximum", f"maximum lowered to {_show(B.hi)}", A, B,
+                                    (A.hi.src, A.hi.ptr) if A.hi else None, (B.hi.src, B.hi.ptr), hint))
+        for mb, node, ptr in B.mult:
+            if any((ma / mb).denominator == 1 for ma, _, _ in A.mult):
+                continue
+            if ints_only and (1 / mb).denominator == 1:
+                continue
+            a = A.mult[0][1:] if A.mult else None
+            fails.append(self._fail("multipleOf", f"multipleOf {_emit(mb)} rejects old values", A, B, a,
+                                    (node, ptr), hint))
+        return fails
+
+    def _strings(self, A: Canon, B: Canon) -> list[Fail]:
+        gate = self._type_gate(A, B, "string", "string")
+        if gate:
+            return [gate]
+        fails = []
+        hint: dict[str, Any] = {"type": "string"}
+        if B.min_len and (not A.min_len or A.min_len[0] < B.min_len[0]):
+            fails.append(self._fail("minLength", f"minLength raised to {B.min_len[0]}", A, B,
+                                    A.min_len[1:] if A.min_len else None, B.min_len[1:], hint))
+        if B.max_len and (not A.max_len or A.max_len[0] > B.max_len[0]):
+            fails.append(self._fail("maxLength", f"maxLength lowered to {B.max_len[0]}", A, B,
+                                    A.max_len[1:] if A.max_len else None, B.max_len[1:], hint))
+        a_pats = {p for p, _, _ in A.patterns}
+        for pat, node, ptr in B.patterns:
+            if pat in a_pats:
+                continue
+            lo = A.min_len[0] if A.min_len else 0
+            hi = A.max_len[0] if A.max_len else None
+            strings = []
+            for ap, _, _ in A.patterns:
+                strings += self.sampler.regex_samples(ap, lo, hi, reject=pat)
+            code = "pattern" if A.patterns else "pattern-new"
+            fails.append(self._fail(code, f"pattern {pat!r} rejects old strings", A, B,
+                                    A.patterns[0][1:] if A.patterns else None, (node, ptr),
+                                    {"type": "string", "strings": strings}))
+        if self.format_assertion:
+            a_fmts = {f for f, _, _ in A.formats}
+            for fmt, node, ptr in B.formats:
+                if fmt in a_fmts or fmt not in self.known_formats:
+                    continue
+                fails.append(self._fail("format", f"format {fmt!r} is asserted and rejects old strings",
+                                        A, B, A.formats[0][1:] if A.formats else None, (node, ptr), hint))
+        return fails
+
+    def _arrays(self, A: Canon, B: Canon) -> list[Fail]:
+        gate = self._type_gate(A, B, "array", "array")
+        if gate:
+            return [gate]
+        fails: list[Fail] = []
+        hint = {"type": "array"}
+        a_max = A.max_items[0] if A.max_items else None
+        if B.min_items and (not A.min_items or A.min_items[0] < B.min_items[0]):
+            fails.append(self._fail("minItems", f"minItems raised to {B.min_items[0]}", A, B,
+                                    A.min_items[1:] if A.min_items else None, B.min_items[1:], hint))
+        if B.max_items and (a_max is None or a_max > B.max_items[0]):
+            fails.append(self._fail("maxItems", f"maxItems lowered to {B.max_items[0]}", A, B,
+                                    A.max_items[1:] if A.max_items else None, B.max_items[1:], hint))
+        if B.unique and not A.unique and (a_max is None or a_max > 1):
+            fails.append(self._fail("uniqueItems", "uniqueItems now required", A, B, None, B.unique, hint))
+        for node, mn, mx, ptr in B.contains:
+            if mn == 0 and mx is None:
+                continue
+            ok = False
+            for an, amn, amx, _ in A.contains:
+                if amn >= mn and not self.check(self.canon.nodes(an), self.canon.nodes(node)) and \
+                        (mx is None or (amx is not None and amx <= mx and
+                                        not self.check(self.canon.nodes(node), self.canon.nodes(an)))):
+                    ok = True
+                    break
+            if not ok:
+                fails.append(self._fail("contains", "a new or tighter 'contains' rejects old arrays", A, B,
+                                        None, (node, ptr), hint))
+        n = max([len(c.prefix) for c in A.arr + B.arr] + [0])
+        for i in range(n + 1):
+            if a_max is not None and i >= a_max:
+                break
+            bn = item_nodes(B, i)
+            if not bn:
+                continue
+            ai = self.canon.nodes(*item_nodes(A, i))
+            bi = self.canon.nodes(*bn)
+            if ai.false:
+                break
+            for f in self.check(ai, bi):
+                fails.append(self._wrap(f, A, B, i, "item"))
+        return fails
+
+    def _objects(self, A: Canon, B: Canon) -> list[Fail]:
+        gate = self._type_gate(A, B, "object", "object")
+        if gate:
+            return [gate]
+        fails: list[Fail] = []
+        hint = {"type": "object"}
+        for r, (node, ptr) in B.required.items():
+            if r in A.required:
+                continue
+            fails.append(self._fail("required", f"property {r!r} is now required", A, B, None, (node, ptr), hint))
+        a_min = max(A.min_props[0] if A.min_props else 0, len(A.required))
+        if B.min_props and a_min < B.min_props[0]:
+            fails.append(self._fail("minProperties", f"minProperties raised to {B.min_props[0]}", A, B,
+                                    A.min_props[1:] if A.min_props else None, B.min_props[1:], hint))
+        if B.max_props and (not A.max_props or A.max_props[0] > B.max_props[0]):
+            fails.append(self._fail("maxProperties", f"maxProperties lowered to {B.max_props[0]}", A, B,
+                                    A.max_props[1:] if A.max_props else None, B.max_props[1:], hint))
+        names = sorted({n for c in A.obj + B.obj for n in c.props})
+        for name in names:
+            fails.extend(self._member(A, B, name))
+        a_pats = {p for c in A.obj for p in c.pats}
+        b_pats = {p for c in B.obj for p in c.pats}
+        fresh = FRESH
+        fails.extend(self._member(A, B, fresh))
+        for pat in sorted(a_pats | b_pats):
+            for sample in self.sampler.regex_samples(pat)[:1]:
+                if sample not in names:
+                    fails.extend(self._member(A, B, sample))
+        if a_pats != b_pats and b_pats:
+            b_pat_owner = next(c.owner for c in B.obj if c.pats)
+            if not any(f.code.startswith("pattern") or f.code.startswith("prop") for f in fails):
+                fails.append(Fail("undecided", "patternProperties changed: names matching one regex but "
+                                  "not the other are not enumerated", _loc(A),
+                                  (b_pat_owner, b_pat_owner.ptr + "/patternProperties"),
+                                  undecided="patternProperties regexes differ between the versions"))
+        for pn in B.prop_names:
+            if any(self.equal(pn, an) for an in A.prop_names):
+                continue
+            fails.extend(self._prop_names(A, B, pn))
+        return fails
+
+    def _member(self, A: Canon, B: Canon, name: str) -> list[Fail]:
+        bn = prop_nodes(B, name)
+        if not bn:
+            return []
+        an = prop_nodes(A, name)
+        ac = self.canon.nodes(*an)
+        if ac.false:
+            return []
+        bc = self.canon.nodes(*bn)
+        sub = self.check(ac, bc)
+        if not sub:
+            return []
+        declared_a = A.declared(name)
+        if bc.false:
+            code = "prop-forbidden-declared" if declared_a else "prop-forbidden-additional"
+            what = (f"property {name!r} is no longer allowed" if declared_a else
+                    "additional properties are no longer allowed" + (f" (e.g. {name!r})" if name != FRESH else ""))
+        elif not declared_a and name != FRESH and all(self.canon.side(n).value(n) in (True, {}) for n in an):
+            code, what = "prop-typed", (f"property {name!r} is now declared with a schema on an object "
+                                        "that allowed any value for it")
+        else:
+            return [self._wrap(f, A, B, name, "prop") for f in sub]
+        undecided = [f for f in sub if f.undecided]
+        if undecided:
+            return [self._wrap(f, A, B, name, "prop") for f in undecided]
+        loc_b = (bn[0], bn[0].ptr) if bn[0].syn is None else _loc(B)
+        inner = Fail(code, what, (an[0], an[0].ptr) if an and an[0].syn is None else _loc(A), loc_b, (),
+                     [w for f in sub for w in f.witness])
+        return [self._wrap(inner, A, B, name, "prop")]
+
+    def _wrap(self, f: Fail, A: Canon, B: Canon, key: Any, how: str) -> Fail:
+        g = Fail(f.code, f.message, f.a, f.b, (key,) + f.path, [], f.undecided)
+        if f.undecided:
+            return g
+        for w in f.witness:
+            for cand in (self._objects_with(A, key, w) if how == "prop" else self._arrays_with(A, key, w)):
+                if self.sampler.valid(A, cand) and not self.sampler.valid(B, cand):
+                    g.witness.append(cand)
+                    break
+            if len(g.witness) >= 2:
+                break
+        return g
+
+    def _objects_with(self, A: Canon, name: str, w: Any):
+        base = {}
+        for r in sorted(A.required):
+            if r == name:
+                continue
+            x = self.sampler.one(self.canon.nodes(*prop_nodes(A, r)))
+            if not self.sampler.found(x):
+                return
+            base[r] = x
+        yield {**base, name: w}
+        for cand in self.sampler.candidates(A, 0, {"type": "object"}):
+            if isinstance(cand, dict):
+                yield {**cand, name: w}
+
+    def _arrays_with(self, A: Canon, i: int, w: Any):
+        lo = A.min_items[0] if A.min_items else 0
+        fill = [self.sampler.one(self.sampler.item_canon(A, k)) for k in range(max(i, lo))]
+        if not all(self.sampler.found(x) for x in fill):
+            return
+        arr = fill[:i] + [w] + fill[i + 1:]
+        yield arr
+        yield fill[:i] + [w]
+        others = self.sampler.many(self.sampler.item_canon(A, 0), limit=4)
+        for o in others:
+            yield [o] * i + [w] + [o] * max(0, lo - i - 1)
+
+    def _prop_names(self, A: Canon, B: Canon, pn: Node) -> list[Fail]:
+        closed = any(cl.add is not None and self.canon.nodes(cl.add).false and not cl.pats for cl in A.obj)
+        if closed:
+            names = sorted({n for cl in A.obj for n in cl.props})
+            bad = [n for n in names if not self.canon.nodes(*prop_nodes(A, n)).false
+                   and not self.sampler.node_valid(pn, n)]
+            if not bad:
+                return []
+        elif A.prop_names and not self.check(self.canon.nodes(*A.prop_names), self.canon.nodes(pn)):
+            return []
+        strings = []
+        for an in A.prop_names:
+            strings += self.sampler.many(self.canon.nodes(an), limit=10)
+        strings += ["x", "a b", "", "A", "0", FRESH]
+        objs = []
+        for s in strings:
+            if isinstance(s, str) and not self.sampler.node_valid(pn, s):
+                for cand in self._objects_with(A, s, self.sampler.one(self.canon.nodes(*prop_nodes(A, s)))):
+                    objs.append(cand)
+                    break
+        f = Fail("propertyNames", "a new propertyNames rejects old member names", _loc(A), (pn, pn.ptr))
+        f.witness = [o for o in objs if self.sampler.valid(A, o) and not self.sampler.valid(B, o)][:2]
+        return [f]
+
+
+def _loc(c: Canon) -> tuple[Node, str] | None:
+    for n in c.positives:
+        if n.syn is None:
+            return (n, n.ptr)
+    return None
+
+
+def _int_lo(b) -> Fraction:
+    v = b.value
+    if b.excl:
+        return Fraction(v.numerator // v.denominator + 1)
+    return Fraction(-((-v.numerator) // v.denominator))
+
+
+def _int_hi(b) -> Fraction:
+    v = b.value
+    fl = Fraction(v.numerator // v.denominator)
+    if b.excl and fl == v:
+        return fl - 1
+    return fl
+
+
+def _covers_lo(a, b, ints: bool) -> bool:
+    """Whether old lower bound ``a`` (None = unbounded) is at least new bound ``b``."""
+    if a is None:
+        return False
+    if ints:
+        return _int_lo(a) >= _int_lo(b)
+    return a.value > b.value or (a.value == b.value and (a.excl or not b.excl))
+
+
+def _covers_hi(a, b, ints: bool) -> bool:
+    if a is None:
+        return False
+    if ints:
+        return _int_hi(a) <= _int_hi(b)
+    return a.value < b.value or (a.value == b.value and (a.excl or not b.excl))
+
+
+def _emit(f: Fraction) -> Any:
+    return int(f) if f.denominator == 1 else float(f)
+
+
+def _show(b) -> str:
+    return f"{'>' if b.excl else ''}{_emit(b.value)}" if b else "none"
+
+
+__all__ = ["Checker", "Fail", "Budget", "is_json_type", "re"]

@@ -1,0 +1,86 @@
+"""``compare_versions``: the classifier over two spec versions, rules included.
+
+Adds to :func:`~evalport_spec.compat.engine.compare` what a spec version has beyond its
+schemas: the cross-field rule changes (``rulecheck.compat.rule_changes``; toolchain.md "Rules
+count too") and the repository's example and fixture documents as counter-example candidates
+(toolchain.md "Prove it": "plus every fixture and example in the repo").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..findings import ChangeClass, Finding
+from ..spec import SCHEMA_FILE, SpecVersion
+from .engine import Classification, classes_of, compare
+
+
+def repo_candidates(*versions: SpecVersion) -> list[tuple[str, Any]]:
+    """``[(schema file name, document)]`` for the examples and fixtures found beside the given
+    versions (a version folder's ``examples/`` and ``conformance/fixtures/``, and those of the
+    repository's draft ``spec/`` when the version is a release inside it)."""
+    out: list[tuple[str, Any]] = []
+    seen: set[Path] = set()
+    try:
+        from ..corpus import example_documents, fixture_documents
+    except Exception:  # pragma: no cover - corpus is a core module
+        return out
+    for v in versions:
+        if v.root is None:
+            continue
+        roots = [Path(v.root)]
+        if Path(v.root).parent.name == "releases":
+            roots.append(Path(v.root).parent.parent)
+        for root in roots:
+            root = root.resolve()
+            if root in seen:
+                continue
+            seen.add(root)
+            for getter in (example_documents, fixture_documents):
+                try:
+                    docs = getter(root)
+                except Exception:
+                    continue
+                for kind, loaded in docs.items():
+                    out.extend((SCHEMA_FILE[kind], d.value) for d in loaded)
+    return out
+
+
+def compare_versions(old: SpecVersion, new: SpecVersion, **kw: Any) -> Classification:
+    """Classify ``old`` -> ``new``: schemas (see :func:`compare`) plus rule changes.
+
+    Keyword arguments go to :func:`compare`; ``candidates`` is extended with the repository's
+    documents. Rule findings (from ``rulecheck.compat.rule_changes`` when importable) are added
+    with ``direction="backward"`` when MAJOR and count toward the class.
+
+    Raises:
+        InputError: unreadable schemas in either version.
+    """
+    cands = list(kw.pop("candidates", ()) or ())
+    repo = repo_candidates(old, new)
+    cands.extend(repo)
+    result = compare(old.schemas, new.schemas, candidates=cands, **kw)
+    result.old_label, result.new_label = old.name, new.name
+    try:
+        from ..rulecheck.compat import rule_changes
+    except Exception:
+        rule_changes = None
+    if rule_changes is not None:
+        corpus: dict[str, list] = {}
+        for fname, doc in repo:
+            corpus.setdefault(fname.removesuffix(".json"), []).append(doc)
+        try:
+            extra = rule_changes(old, new, corpus)
+        except Exception as exc:  # fail closed: an engine that cannot run is a finding
+            extra = [Finding("undecided", f"rule changes could not be classified: {exc}",
+                             ChangeClass.MAJOR, undecided=True, direction="backward")]
+        for f in extra:
+            if f.change_class == ChangeClass.MAJOR and f.direction != "backward":
+                f.direction = "backward"
+            elif f.change_class == ChangeClass.MINOR and f.direction == "backward":
+                f.direction = "forward"
+        result.findings.extend(extra)
+        result.stats["rule_findings"] = len(extra)
+    result.change_class, result.forward_class = classes_of(result.findings)
+    return result

@@ -1,0 +1,224 @@
+"""Rules in compatibility: classify the cross-field rule changes between two spec versions.
+
+toolchain.md, "Compatibility classes", *Rules count too*: "A new or tightened cross-field rule
+that can fire on documents valid under the old version makes the change MAJOR, exactly like a
+schema change (witness: an old-valid document the new validator rejects with that rule's code).
+A rule that reads only fields new in this version is additive." The diff engine calls
+:func:`rule_changes` and merges its findings with the schema findings.
+
+For every rule of the new catalogue that is new, or *changed* (same code, different catalogue
+entry or a different implementation function):
+
+1. **Search** for a witness: old-valid documents of the rule's document type are documents
+   generated from the old schema (:func:`evalport_spec.generate.generate_valid`) plus the given
+   corpus, plus each one's :func:`~evalport_spec.generate.mutate_duplicates` variants, kept
+   only when the OLD full validator (old schema, old catalogue, ``rules_old``) accepts them.
+   The NEW full validator (``rules_new``) runs on each; one rejected with the rule's code is a
+   witness (the smallest is kept): kind ``rule-added-breaking`` or ``rule-tightened``, MAJOR.
+2. Without a witness, a rule whose ``guard`` locations are all absent from the old schema
+   (each passes through an object the old schema closes without declaring the name,
+   :func:`~evalport_spec.rulecheck.schemawalk.field_status`) cannot fire on an old-valid
+   document: kind ``rule-added-additive`` (or ``rule-changed-additive``), MINOR.
+3. Otherwise the rule reads fields that already existed and the bounded search found no
+   document it rejects: kind ``rule-added-unwitnessed`` (``rule-changed-unwitnessed``), MINOR,
+   severity warning, with the number of documents searched (the issue: MAJOR "unless a search
+   finds no old-valid document it rejects").
+
+A changed entry whose only differences are wording (``statement``, ``gap``, ``rfc``,
+``since``) with the same implementation is ``rule-reworded`` (PATCH). A rule the new catalogue
+drops is ``rule-removed``: MINOR, forward direction (documents the old version rejected may now
+be accepted).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..catalogue import RuleEntry
+from ..findings import ChangeClass, Finding, Location, Severity
+from ..spec import SpecVersion
+from .schemawalk import field_status
+
+SEARCH_N = 30
+"""Documents generated from the old schema per document type for the witness search."""
+
+MUTATIONS_PER_DOCUMENT = 40
+"""At most this many ``mutate_duplicates`` variants per old-valid document."""
+
+_GENERATED: dict[tuple[str, str, int, int], list[Any]] = {}
+"""Generated documents per (schema set content, file, n, seed): generation is deterministic and
+the costly part of the search, and the diff engine asks for the same old version repeatedly."""
+
+_MEANING = ("document", "reads", "guard", "reported_at", "expressible", "encoded")
+
+
+def rule_changes(old: SpecVersion, new: SpecVersion, corpus: Mapping[str, list] | None = None, *,
+                 rules_old: Mapping[str, Any] | None = None,
+                 rules_new: Mapping[str, Any] | None = None,
+                 n: int = SEARCH_N, seed: int = 0) -> list[Finding]:
+    """Classify the rule changes from ``old`` to ``new`` (see the module docstring).
+
+    Args:
+        old, new: the two versions (their catalogues, schemas and, through the validator, the
+            implementations in ``rules_old``/``rules_new``).
+        corpus: extra documents by type (``{"resultset": [doc, ...]}``), e.g. the repository's
+            fixtures and examples; each is used only if the old full validator accepts it.
+        rules_old, rules_new: implementation registries ``{code: Rule}`` (default: the
+            validator's ``RULES``); pass a substitute to see how a different implementation of a
+            rule would classify.
+        n, seed: size and seed of the generated part of the search (deterministic).
+
+    Returns:
+        One finding per added, changed or removed rule, in new-catalogue order then removals.
+        MAJOR findings carry the witness document and the violation in ``extra``.
+
+    Raises:
+        InputError: a version without a schema for a rule's document type, or bad schemas.
+    """
+    from ..validation import RULES, Validator
+
+    reg_old = RULES if rules_old is None else rules_old
+    reg_new = RULES if rules_new is None else rules_new
+    v_old = Validator(old, rules=reg_old)
+    v_new = Validator(new, rules=reg_new)
+    pools: dict[str, list[Any]] = {}
+
+    def pool(doc_type: str) -> list[Any]:
+        if doc_type not in pools:
+            pools[doc_type] = _old_valid(old, v_old, doc_type, (corpus or {}).get(doc_type, []),
+                                         n, seed)
+        return pools[doc_type]
+
+    out: list[Finding] = []
+    new_index = {e.code: i for i, e in enumerate(new.catalogue.rules)}
+    old_index = {e.code: i for i, e in enumerate(old.catalogue.rules)}
+    for entry in new.catalogue.rules:
+        prev = old.catalogue.get(entry.code)
+        where_new = Location(new.path_label("rules.json"), f"/rules/{new_index[entry.code]}",
+                             entry.line)
+        where_old = (Location(old.path_label("rules.json"), f"/rules/{old_index[entry.code]}",
+                              prev.line) if prev else None)
+        impl_changed = prev is not None and _function(reg_old, entry.code) is not _function(
+            reg_new, entry.code)
+        if prev is not None:
+            meaning_changed = any(getattr(prev, k) != getattr(entry, k) for k in _MEANING)
+            if not impl_changed and not meaning_changed:
+                if _wording(prev) != _wording(entry):
+                    out.append(Finding(
+                        "rule-reworded", f"{entry.code}: catalogue wording changed, the rule "
+                        f"itself did not", ChangeClass.PATCH, Severity.INFO, where_old, where_new,
+                        code=entry.code))
+                continue
+        added = prev is None
+        docs = pool(entry.document)
+        witness, violation = _witness(v_new, entry, docs)
+        if witness is not None:
+            what = "new rule" if added else (
+                "changed implementation" if impl_changed else "changed rule")
+            out.append(Finding(
+                "rule-added-breaking" if added else "rule-tightened",
+                f"{entry.code}: {what} rejects a document valid under {old.name} "
+                f"({violation[0]} at {violation[1] or '/'})",
+                ChangeClass.MAJOR, Severity.ERROR, where_old, where_new, witness=witness,
+                code=entry.code, extra={"violation": {"code": violation[0],
+                                                      "instance_path": violation[1]},
+                                        "searched": len(docs)}))
+            continue
+        absent = _guard_absent(old, entry)
+        if absent:
+            out.append(Finding(
+                "rule-added-additive" if added else "rule-changed-additive",
+                f"{entry.code}: reads only fields new in {new.name} (guard "
+                + ", ".join(entry.guard) + f" absent from {old.name}); no document valid "
+                f"under {old.name} can trigger it", ChangeClass.MINOR, Severity.INFO,
+                where_old, where_new, code=entry.code, extra={"searched": len(docs)}))
+        else:
+            out.append(Finding(
+                "rule-added-unwitnessed" if added else "rule-changed-unwitnessed",
+                f"{entry.code}: reads fields that exist in {old.name}, but a search of "
+                f"{len(docs)} documents valid under {old.name} found none it rejects",
+                ChangeClass.MINOR, Severity.WARNING, where_old, where_new, code=entry.code,
+                extra={"searched": len(docs)}))
+    for entry in old.catalogue.rules:
+        if new.catalogue.get(entry.code) is None:
+            out.append(Finding(
+                "rule-removed", f"{entry.code}: rule removed; documents {old.name} rejected "
+                f"with it may be accepted by {new.name}", ChangeClass.MINOR, Severity.INFO,
+                Location(old.path_label("rules.json"), f"/rules/{old_index[entry.code]}",
+                         entry.line), None, code=entry.code, direction="forward"))
+    return out
+
+
+def _function(registry: Mapping[str, Any], code: str) -> Any:
+    rule = registry.get(code)
+    return getattr(rule, "function", rule)
+
+
+def _wording(e: RuleEntry) -> tuple[Any, ...]:
+    return (e.statement, e.gap, e.rfc, e.since)
+
+
+def _guard_absent(old: SpecVersion, entry: RuleEntry) -> bool:
+    """Every ``guard`` location is absent from the old schema of the rule's document type."""
+    if not entry.guard:
+        return False
+    try:
+        name = old.schema_name(entry.document)
+    except Exception:  # the old version has no such document type at all
+        return True
+    return all(field_status(old.schemas, name, g) == "absent" for g in entry.guard)
+
+
+def _old_valid(old: SpecVersion, validator: Any, doc_type: str, corpus: list[Any], n: int,
+               seed: int) -> list[Any]:
+    """Documents of ``doc_type`` the old full validator accepts (see module docstring).
+
+    Full validity is checked as: the raw old schema accepts (``is_valid``, ``format`` asserted;
+    encoded rules live there) and the old hand-rolled rules report nothing, which is what
+    ``Validator.validate(...) == []`` means, at a fraction of the cost.
+    """
+    from ..generate import generate_valid, mutate_duplicates, schema_kwargs
+
+    try:
+        name = old.schema_name(doc_type)
+    except Exception:
+        return []
+    schema = old.schemas.validator(name, format_assertion=True)
+    key = (json.dumps({f.name: f.schema for f in old.schemas}, sort_keys=True), name, n, seed)
+    if key not in _GENERATED:
+        if len(_GENERATED) >= 16:
+            _GENERATED.pop(next(iter(_GENERATED)))
+        _GENERATED[key] = generate_valid(**schema_kwargs(old.schemas, name), n=n, seed=seed)
+    base = list(corpus) + _GENERATED[key]
+    out: list[Any] = []
+    seen: set[str] = set()
+    for doc in base:
+        for cand in [doc, *mutate_duplicates(doc, limit=MUTATIONS_PER_DOCUMENT)]:
+            key = json.dumps(cand, sort_keys=True)
+            if key in seen:
+                continue
+            seen.add(key)
+            if schema.is_valid(cand) and not validator.check_rules(cand, doc_type):
+                out.append(cand)
+    return out
+
+
+def _witness(validator: Any, entry: RuleEntry, docs: list[Any]
+             ) -> tuple[Any, tuple[str, str] | tuple[None, None]]:
+    """The smallest document the new validator rejects with ``entry.code``, and that violation.
+
+    A hand-rolled rule is run alone (``check_rules``); an encoded one needs the schema pass.
+    """
+    run = validator.validate if entry.encoded else validator.check_rules
+    best: tuple[int, Any, tuple[str, str]] | None = None
+    for doc in docs:
+        hits = [v for v in run(doc, entry.document) if v.code == entry.code]
+        if hits:
+            size = len(json.dumps(doc))
+            if best is None or size < best[0]:
+                best = (size, doc, hits[0].key())
+    if best is None:
+        return None, (None, None)
+    return best[1], best[2]
