@@ -24,13 +24,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
 ATTEMPTS = 5
 RUN_ID = "run-2026-11-02-bench"
-STARTED = datetime(2026, 11, 2, 9, 0, 0, tzinfo=timezone.utc)
+STARTED = datetime(2026, 11, 2, 9, 0, 0, tzinfo=UTC)
 GRADERS = [
     ("exact", "exact_match", 1.0),
     ("mentions-policy", "contains", 1.0),

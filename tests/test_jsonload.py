@@ -78,3 +78,40 @@ def test_load_file_errors(tmp_path) -> None:
     with pytest.raises(InputError, match="larger than the 50-byte limit"):
         load(big, max_bytes=50)
     assert load(big).value[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b'{"a": {"k": 1, "k": "x"}}', "b.json:1:16: duplicate object key 'k' (at '/a/k')"),
+        (b'[{"q\\u0022": 1, "q\\"": 2}]', None),  # escaped quotes in keys: distinct keys q" and q"?
+        (b"[" * 300 + b"]" * 300, "b.json: nesting deeper than 256 levels"),
+        (b'{"v": NaN}', "b.json:1:7: NaN/Infinity is not JSON: NaN"),
+        (b"\xef\xbb\xbf[]", "b.json:1:1: byte-order mark at start of file (RFC 8259 section 8.1 forbids it)"),
+    ],
+)
+def test_bytes_fast_path_is_as_strict_as_the_slow_path(data: bytes, expected: str | None) -> None:
+    if expected is None:
+        # q\u0022 and q\" spell the same key: a duplicate the quote count cannot see; the strict
+        # path must catch it.
+        with pytest.raises(InputError, match="duplicate object key"):
+            loads(data, "b.json")
+        return
+    with pytest.raises(InputError) as info:
+        loads(data, "b.json")
+    assert str(info.value) == expected
+
+
+def test_fast_and_slow_paths_agree_on_values() -> None:
+    text = '{"a": [1, 2.5, -0.0, 1e3, true, null, "x\\"y", {"\\u00e9": {}}], "b": "\\u0022"}'
+    fast = loads(text.encode(), "f.json").value
+    slow = loads(text, "f.json").value
+    assert fast == slow
+    assert fast["b"] == '"' and fast["a"][7] == {"\u00e9": {}}
+
+
+def test_positions_available_after_fast_path(tmp_path) -> None:
+    p = tmp_path / "doc.json"
+    p.write_text('{\n  "results": [\n    {"passed": true}\n  ]\n}\n')
+    doc = load(p)
+    assert doc.position("/results/0/passed") == (3, 16)

@@ -65,7 +65,9 @@ def test_refuses_existing_and_non_semver_versions(repo):
     assert tree_hash(repo) == before
 
 
-def test_refuses_when_gate_fails(repo, capsys):
+def test_refuses_when_gate_fails(repo, capsys, monkeypatch):
+    # the full gate takes about a minute here; the failing stage alone shows the refusal wiring
+    monkeypatch.setattr(rel, "run_gate", lambda r: run_gate(r, stages=["spec-text"]))
     (repo / "spec/SPEC.md").write_text("truncated\n")
     before = tree_hash(repo)
     rc = main(["-C", str(repo), "release", "1.4.0", "--date", "2026-11-30"])
@@ -102,6 +104,8 @@ def test_release_after_minor_branch(repo):
     add_optional_runner_field(repo)
     plan = plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False)
     assert plan.change_class == "MINOR" and plan.previous == "1.3.0"
+    assert plan.entry.startswith("### 1.4.0 — 2026-11-30 — MINOR\n\n- MINOR `property-added-to-closed-object`")
+    assert "schema-id-changed" not in plan.entry  # draft -> 1.4.0 $id segment is not a change
     apply_plan(repo, plan)
     frozen = repo / "spec/releases/1.4.0"
     suite = json.loads((frozen / "schemas/suite.json").read_text())

@@ -294,6 +294,16 @@ def test_rules_list_and_page(repo: Path) -> None:
     assert nsp.split("\n## ")[0].count("**Carried by the schema:**") == 1
 
 
+def test_spec_version_input_finds_rfcs_and_lists_proposals(repo: Path) -> None:
+    draft = SpecRepo(repo).version("draft")
+    assert {format_finding(f) for f in check_rules(draft)} == lines(repo)
+    proposed = {c["code"] for p in (repo / "rfcs").glob("*/rules.json")
+                for c in json.loads(p.read_text())["rules"]} if (repo / "rfcs").is_dir() else set()
+    listed = {row.split()[0] for row in rules_table(draft).splitlines()[1:] if "RFC proposal" in row}
+    drafted = {r["code"] for r in json.loads((repo / "spec/rules.json").read_text())["rules"]}
+    assert listed == proposed - drafted
+
+
 def test_cli_exit_codes(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["-C", str(repo), "rules", "list"]) == 0
     (repo / "spec/SPEC.md").write_text(

@@ -7,7 +7,12 @@ import json
 
 from evalport_spec.jsonload import loads
 from evalport_spec.rulecheck import specmd
-from evalport_spec.rulecheck.schemawalk import field_status, markers, titled_objects, without_markers
+from evalport_spec.rulecheck.schemawalk import (
+    field_status,
+    markers,
+    titled_objects,
+    without_markers,
+)
 from evalport_spec.rulecheck.survey import matches_pattern
 from evalport_spec.schemaset import SchemaSet
 
@@ -111,3 +116,13 @@ def test_titled_objects_and_field_status() -> None:
     assert field_status(s, "t.json", "/items/*/attempt") == "absent"
     assert field_status(s, "t.json", "/other") == "absent"
     assert field_status(s, "t.json", "/meta/anything") == "open"
+
+
+def test_untitled_objects_outside_conditionals() -> None:
+    from evalport_spec.rulecheck.schemawalk import untitled_objects
+
+    schema = dict(SCHEMA, properties=dict(SCHEMA["properties"], meta={
+        "type": "object", "properties": {"k": {"type": "string"}}}))
+    got = [(o.pointer, o.properties) for o in untitled_objects(_set(schema))]
+    # the if/then branches of the marked subschema are not reported, the untitled value is
+    assert got == [("/properties/meta", ("k",))]

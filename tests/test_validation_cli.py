@@ -113,3 +113,10 @@ def test_missing_file_and_unknown_version_exit_2(tmp_path: Path, capsys: pytest.
     assert "no such file" in capsys.readouterr().err
     assert cli("--spec-version", "9.9.9", write(tmp_path, "g.json", VALID_GRADER)) == 2
     assert "unknown spec version '9.9.9'" in capsys.readouterr().err
+
+
+def test_root_pointer_is_shown_as_root_in_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = write(tmp_path, "g.json", '{"id": "x", "type": "exact_match", "extra": 1}')
+    assert cli(f) == 1
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == f"{f}:1:1: ADDITIONAL_PROPERTIES (root) member 'extra' not allowed (closed object)"

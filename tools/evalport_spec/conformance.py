@@ -129,7 +129,7 @@ def _show(outcome: Outcome) -> str:
         return "valid"
     if not outcome.errors:
         return "invalid"
-    return "invalid with " + ", ".join(f"{c} {p or '/'}" for c, p in sorted(outcome.errors))
+    return "invalid with " + ", ".join(f"{c} {p or '(root)'}" for c, p in sorted(outcome.errors))
 
 
 @dataclass

@@ -16,12 +16,16 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
 from .pointer import join
+
+try:  # optional accelerator; the strict standard-library path is always available
+    import orjson
+except ImportError:  # pragma: no cover
+    orjson = None  # type: ignore[assignment]
 
 MAX_BYTES = 512 * 1024 * 1024
 """Largest file accepted, in bytes (512 MiB); larger files are refused before reading."""
@@ -69,20 +73,43 @@ def _parse_int(text: str) -> int:
     return int(text)
 
 
-@dataclass
 class Loaded:
     """A parsed JSON document.
 
     Attributes:
         value: the parsed value (dict, list, str, int, float, bool or None).
         source: label of where it came from (a path, or ``REF:PATH`` for a git revision).
-        text: the decoded text, kept so :meth:`position` can map pointers to lines.
+        text: the decoded text (computed lazily from the raw bytes or re-read from ``path``),
+            used only when :meth:`position` maps pointers to lines.
     """
 
-    value: Any
-    source: str
-    text: str = field(repr=False)
-    _positions: dict[str, tuple[int, int]] | None = field(default=None, repr=False)
+    __slots__ = ("value", "source", "_text", "_raw", "_path", "_positions")
+
+    def __init__(self, value: Any, source: str, text: str | None = None, *,
+                 raw: bytes | None = None, path: str | os.PathLike[str] | None = None) -> None:
+        self.value = value
+        self.source = source
+        self._text = text
+        self._raw = raw
+        self._path = path
+        self._positions: dict[str, tuple[int, int]] | None = None
+
+    def __repr__(self) -> str:
+        return f"Loaded(source={self.source!r})"
+
+    @property
+    def text(self) -> str:
+        """The document's text ('' if it can no longer be read)."""
+        if self._text is None:
+            raw = self._raw
+            if raw is None and self._path is not None:
+                try:
+                    raw = Path(self._path).read_bytes()
+                except OSError:
+                    raw = b""
+            self._text = (raw or b"").decode("utf-8", "replace")
+            self._raw = None
+        return self._text
 
     def position(self, pointer: str) -> tuple[int, int] | None:
         """Return ``(line, column)`` (1-based) where the value at ``pointer`` starts, or ``None``.
@@ -142,10 +169,51 @@ def decode_bytes(data: bytes, source: str) -> str:
         raise InputError(f"invalid UTF-8 at byte {exc.start}", source, line, col) from None
 
 
-def loads(text: str | bytes, source: str = "<string>", *, max_depth: int = MAX_DEPTH) -> Loaded:
-    """Parse ``text`` strictly. Raises :class:`InputError` naming ``source``, line and column."""
-    if isinstance(text, bytes):
-        text = decode_bytes(text, source)
+_SLOW = object()
+
+
+def _fast_loads(raw: bytes) -> Any:
+    """Parse with orjson and prove strictness cheaply; ``_SLOW`` when the strict path must decide.
+
+    orjson already refuses NaN/Infinity, overflowing numbers, a BOM, invalid UTF-8 and lone
+    surrogates. Two things it does not refuse are checked here without walking the tree:
+    duplicate member names (orjson keeps the last) and nesting depth. Re-serialising the value
+    with orjson (which stops at 255 levels) and comparing the count of ``"`` bytes proves no member
+    was dropped: every string contributes two delimiters plus one per embedded quote, which JSON
+    can only spell ``\\"`` or ``\\u0022`` (the latter sends the document to the strict path).
+    Known difference: orjson reads an integer beyond 64 bits as a float of the same value, which
+    changes no validation verdict (JSON Schema's ``integer`` accepts integral floats).
+    """
+    if orjson is None or b"\\u0022" in raw:
+        return _SLOW
+    try:
+        value = orjson.loads(raw)
+        dumped = orjson.dumps(value)
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError, RecursionError):
+        return _SLOW
+    if raw.count(b'"') != dumped.count(b'"'):
+        return _SLOW
+    return value
+
+
+def loads(text: str | bytes, source: str = "<string>", *, max_depth: int = MAX_DEPTH,
+          path: str | os.PathLike[str] | None = None) -> Loaded:
+    """Parse ``text`` strictly. Raises :class:`InputError` naming ``source``, line and column.
+
+    Bytes input takes a fast path (:func:`_fast_loads`) and falls back to the strict standard-
+    library decoder, which produces the exact error and position, whenever the fast path cannot
+    prove the document clean. ``path`` lets the returned :class:`Loaded` re-read the file for
+    line numbers instead of keeping the text in memory.
+    """
+    if isinstance(text, (bytes, bytearray)) and max_depth >= 255:
+        raw = bytes(text)
+        value = _fast_loads(raw)
+        if value is not _SLOW:
+            if path is not None:
+                return Loaded(value, source, path=path)
+            return Loaded(value, source, raw=raw)
+    if isinstance(text, (bytes, bytearray)):
+        text = decode_bytes(bytes(text), source)
     if text.startswith("\ufeff"):
         raise InputError("byte-order mark at start of file (RFC 8259 section 8.1 forbids it)", source, 1, 1)
     try:
@@ -195,7 +263,7 @@ def load(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES,
         data = p.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", source) from None
-    return loads(data, source, max_depth=max_depth)
+    return loads(data, source, max_depth=max_depth, path=p)
 
 
 # --- positions: a small tokenizer, used only when a caller needs line numbers -------------------

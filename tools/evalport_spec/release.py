@@ -120,7 +120,7 @@ def changelog_entry(version: str, date: str, change_class: str, findings: list[F
                for r in rfcs]
     seen = set()
     for f in findings:
-        if f.change_class < ChangeClass.PATCH and not f.undecided:
+        if f.change_class < ChangeClass.PATCH and not f.undecided or _only_version_segment(f):
             continue
         text = f"- {f.change_class.name} `{f.kind}`: {f.message}"
         if text not in seen:
@@ -129,6 +129,16 @@ def changelog_entry(version: str, date: str, change_class: str, findings: list[F
     if not bullets:
         bullets = ["- No change to the schemas or the rule catalogue."]
     return f"### {version} — {date} — {change_class}\n\n" + "\n".join(bullets) + "\n"
+
+
+def _only_version_segment(f: Finding) -> bool:
+    """A ``schema-id-changed`` finding whose two URLs differ only in the version segment (the
+    draft's ``/spec/draft/`` against a release's ``/spec/X.Y.Z/``): expected, not a change to list."""
+    if f.kind != "schema-id-changed":
+        return False
+    urls = re.findall(r"https?://\S+?/spec/[^/\s]+/schemas/[^\s)]+", f.message)
+    norm = {re.sub(r"/spec/[^/]+/schemas/", "/spec/*/schemas/", u) for u in urls}
+    return len(urls) == 2 and len(norm) == 1
 
 
 def _proposal_in_draft(root: Path, rfc: Any) -> bool:

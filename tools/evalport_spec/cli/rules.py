@@ -55,8 +55,7 @@ def run_check(args: argparse.Namespace) -> int:
         print(json.dumps([f.to_json() for f in findings], indent=2))
     else:
         for f in findings:
-            prefix = "warning: " if f.severity.name == "WARNING" else ""
-            print(prefix + format_finding(f))
+            print(format_finding(f))
         n_err = len(errors_in(findings))
         print(f"rules check: {n_err} error(s), {len(findings) - n_err} warning(s)")
     return 1 if errors_in(findings) else 0

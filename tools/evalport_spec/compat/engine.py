@@ -81,7 +81,7 @@ def classes_of(findings: list[Finding]) -> tuple[ChangeClass, ChangeClass]:
 
 
 def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
-            candidates: Candidates = (), search_budget: int = 200, generator: Callable | None = None,
+            candidates: Candidates = (), search_budget: int = 60, generator: Callable | str | None = None,
             default_dialect: int = D2020, max_cases: int = 20000) -> Classification:
     """Compare two schema sets file by file (files matched by name).
 
@@ -90,8 +90,9 @@ def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
         format_assertion: ``format`` is an assertion (EvalPort: on, for ``date-time``).
         candidates: documents for the counter-example search (see :data:`Candidates`).
         search_budget: how many generated old-valid documents per file to try.
-        generator: ``(schemaset, file name, n, seed) -> documents``; default: the package's
-            ``generate.generate_valid`` if present, else this engine's sampler.
+        generator: extra generated documents: ``(schemaset, file name, n, seed) -> documents``,
+            or ``"generate"`` for the package's ``generate.generate_valid`` (thorough, slower);
+            this engine's own boundary sampler always contributes ``search_budget`` documents.
         default_dialect: dialect for files without ``$schema`` (2020 = 2020-12).
         max_cases: case-split budget per file; beyond it the file is undecided.
 
@@ -99,6 +100,18 @@ def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
         A :class:`Classification`.
     """
     t0 = time.perf_counter()
+    import sys
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 30000))  # deep $ref graphs; still bounded (RecursionError -> undecided)
+    try:
+        return _compare(old, new, format_assertion, candidates, search_budget, generator,
+                        default_dialect, max_cases, t0)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _compare(old, new, format_assertion, candidates, search_budget, generator, default_dialect,
+             max_cases, t0) -> Classification:
     so = Side("old", old, format_assertion=format_assertion, default_dialect=default_dialect)
     sn = Side("new", new, format_assertion=format_assertion, default_dialect=default_dialect)
     canon = Canonizer({"old": so, "new": sn})
@@ -191,21 +204,21 @@ def _documents(name: str, side: Side, canon: Canonizer, sampler: Sampler, candid
             else:
                 yield c
     gen = generator
-    if gen is None:
+    if gen == "generate":  # the generate module's generator: thorough but slow
         try:
-            from ..generate import generate_valid, schema_kwargs  # the generate module's API
+            from ..generate import generate_valid, schema_kwargs
 
             def gen(s, n, count, seed):
                 return generate_valid(**schema_kwargs(s, n), n=count, seed=seed,
                                       format_assertion=side.format_assertion)
         except Exception:
             gen = None
-    if gen is not None and budget > 0:
+    if callable(gen) and budget > 0:
         try:
             yield from gen(side.set, name, budget, 0)
         except Exception:
-            gen = None
-    yield from sampler.many(canon.nodes(side.root(name)), limit=max(budget // 4, 10))
+            pass
+    yield from sampler.many(canon.nodes(side.root(name)), limit=budget)
 
 
 def _search(docs: list, sa: Side, sb: Side, name: str, path: list | None) -> Any:
@@ -243,7 +256,8 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
     if old is None and new is None:
         old = Location(so.set.files[name].loaded.source, "", 1)
     ipath = from_path(f.path)
-    msg = f.message + (f" (instance location {ipath!r})" if f.path else "")
+    an, bn = ("old", "new") if direction == "backward" else ("new", "old")
+    msg = f.message.replace("{A}", an).replace("{B}", bn) + (f" (instance location {ipath!r})" if f.path else "")
     witness = None
     for w in f.witness:
         if sa.file_valid(name, w) and not sb.file_valid(name, w):

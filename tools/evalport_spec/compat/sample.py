@@ -194,14 +194,30 @@ class Sampler:
         except re.error:
             self._regex[key] = out
             return out
+        def ok(s: str) -> bool:
+            return bool(rx.search(s)) and lo <= len(s) and (hi is None or len(s) <= hi) and \
+                (rj is None or not rj.search(s))
+
+        try:
+            import random
+
+            from ..generate.strings import regex_sample  # fast ECMA-262 regex sampler
+            for seed in range(12):
+                for extra in (0, 1, 3):
+                    s = regex_sample(pattern, random.Random(seed) if seed else None, extra)
+                    if s is not None and ok(s) and s not in out:
+                        out.append(s)
+                if len(out) >= 2:
+                    break
+        except Exception:
+            pass
+        if out:
+            self._regex[key] = out
+            return out
         try:
             from hypothesis import HealthCheck, Phase, find, settings
             from hypothesis import strategies as st
             from hypothesis.errors import NoSuchExample, Unsatisfiable
-
-            def ok(s: str) -> bool:
-                return bool(rx.search(s)) and lo <= len(s) and (hi is None or len(s) <= hi) and \
-                    (rj is None or not rj.search(s))
 
             cfg = settings(database=None, derandomize=True, max_examples=300, deadline=None,
                            suppress_health_check=list(HealthCheck),

@@ -221,7 +221,7 @@ class Checker:
         if fails:
             return fails
         if B.false:
-            return [self._fail("false", "the schema accepts nothing any more", A, B, None, None)]
+            return [self._fail("false", "the {B} schema accepts nothing here", A, B, None, None)]
         # split A's disjunctions into cases
         if A.groups:
             g = A.groups[0]
@@ -267,7 +267,7 @@ class Checker:
             if self.disjoint(A, self.canon.nodes(node)):
                 continue
             inter = self.canon.of(A.parts | {(False, node)})
-            f = Fail("not", "a new 'not' excludes documents the old schema accepts", _loc(A), (node, ptr))
+            f = Fail("not", "a 'not' of the {B} schema excludes documents the {A} schema accepts", _loc(A), (node, ptr))
             f.witness = self.local_witnesses(inter, B)
             fails.append(f)
         return fails
@@ -336,15 +336,15 @@ class Checker:
         fails = []
         for t, case, ok in pending:
             if ok and ok[0] == "overlap":
-                f = Fail("oneOf-overlap", "an old document can match more than one 'oneOf' branch of "
-                         "the new schema", _loc(A), (g.owner, g.owner.ptr + "/oneOf"))
+                f = Fail("oneOf-overlap", "a document of the {A} schema can match more than one 'oneOf' branch of "
+                         "the {B} schema", _loc(A), (g.owner, g.owner.ptr + "/oneOf"))
                 cands = []
                 for br in g.branches:
                     cands += self.local_witnesses(self.canon.of(case.parts | {(False, br)}), B)
                 f.witness = [w for w in cands if self.sampler.valid(A, w)][:2]
             else:
-                f = Fail(g.kind, f"an old document{' of type ' + t if t else ''} matches no '{g.kind}' "
-                         "branch of the new schema", _loc(A), (g.owner, g.owner.ptr + "/" + g.kind))
+                f = Fail(g.kind, f"a document of the {{A}} schema{' of type ' + t if t else ''} matches no '{g.kind}' "
+                         "branch of the {{B}} schema", _loc(A), (g.owner, g.owner.ptr + "/" + g.kind))
                 f.witness = self.local_witnesses(case, B, {"type": t} if t else None)
             fails.append(f)
         return fails
@@ -469,21 +469,21 @@ class Checker:
     def _value_fail(self, A: Canon, B: Canon, v: Any) -> Fail:
         t = json_type(v)
         if not B.allows(t):
-            code, msg, b = "type", f"type {t} is no longer allowed (value {v!r})", B.type_src
+            code, msg, b = "type", f"type {t} (value {v!r}) is accepted by the {{A}} schema and rejected by the {{B}} schema", B.type_src
         elif B.enum is not None and not any(json_equal(v, x) for x in B.enum):
-            code, msg, b = "enum", f"value {v!r} is no longer allowed by enum/const", B.enum_src
+            code, msg, b = "enum", f"value {v!r} is in the {{A}} enum/const and not in the {{B}} one", B.enum_src
         else:
-            code, msg, b = "value", f"value {v!r} is rejected by the new schema", None
+            code, msg, b = "value", f"value {v!r} is accepted by the {{A}} schema and rejected by the {{B}} schema", None
         f = Fail(code, msg, A.enum_src or A.type_src or _loc(A), b or _loc(B))
         f.witness = [v]
         return f
 
     def _type_gate(self, A: Canon, B: Canon, t: str, hint_t: str) -> Fail | None:
         if not B.allows(t):
-            return self._fail("type", f"type {t} is no longer allowed", A, B, A.type_src, B.type_src,
+            return self._fail("type", f"type {t} is accepted by the {{A}} schema and rejected by the {{B}} schema", A, B, A.type_src, B.type_src,
                               {"type": hint_t})
         if B.enum is not None:
-            return self._fail("enum-new", f"a new enum/const restricts {t} values", A, B, A.type_src,
+            return self._fail("enum-new", f"an enum/const in the {{B}} schema restricts {t} values the {{A}} schema accepts", A, B, A.type_src,
                               B.enum_src, {"type": hint_t, "values": B.enum})
         return None
 
@@ -491,7 +491,7 @@ class Checker:
         ints_only = not A.allows("number") or any(m.denominator == 1 for m, _, _ in A.mult)
         t = "integer" if ints_only else "number"
         if not ints_only and not B.allows("number") and B.allows("integer"):
-            return [self._fail("type", "non-integer numbers are no longer allowed", A, B, A.type_src,
+            return [self._fail("type", "non-integer numbers are accepted by the {A} schema and rejected by the {B} schema", A, B, A.type_src,
                                B.type_src, {"type": "number", "values": [0.5, 1.5]})]
         gate = self._type_gate(A, B, t, t)
         if gate:
@@ -499,10 +499,10 @@ class Checker:
         fails = []
         hint = {"type": t, "numbers": [b.value for b in (A.lo, A.hi, B.lo, B.hi) if b]}
         if B.lo and not _covers_lo(A.lo, B.lo, ints_only):
-            fails.append(self._fail("minimum", f"minimum raised to {_show(B.lo)}", A, B,
+            fails.append(self._fail("minimum", f"lower bound {_show(A.lo)} in the {{A}} schema, {_show(B.lo)} in the {{B}} schema", A, B,
                                     (A.lo.src, A.lo.ptr) if A.lo else None, (B.lo.src, B.lo.ptr), hint))
         if B.hi and not _covers_hi(A.hi, B.hi, ints_only):
-            fails.append(self._fail("maximum", f"maximum lowered to {_show(B.hi)}", A, B,
+            fails.append(self._fail("maximum", f"upper bound {_show(A.hi)} in the {{A}} schema, {_show(B.hi)} in the {{B}} schema", A, B,
                                     (A.hi.src, A.hi.ptr) if A.hi else None, (B.hi.src, B.hi.ptr), hint))
         for mb, node, ptr in B.mult:
             if any((ma / mb).denominator == 1 for ma, _, _ in A.mult):
@@ -510,7 +510,7 @@ class Checker:
             if ints_only and (1 / mb).denominator == 1:
                 continue
             a = A.mult[0][1:] if A.mult else None
-            fails.append(self._fail("multipleOf", f"multipleOf {_emit(mb)} rejects old values", A, B, a,
+            fails.append(self._fail("multipleOf", f"multipleOf {_emit(mb)} in the {{B}} schema rejects values of the {{A}} schema", A, B, a,
                                     (node, ptr), hint))
         return fails
 
@@ -521,10 +521,10 @@ class Checker:
         fails = []
         hint: dict[str, Any] = {"type": "string"}
         if B.min_len and (not A.min_len or A.min_len[0] < B.min_len[0]):
-            fails.append(self._fail("minLength", f"minLength raised to {B.min_len[0]}", A, B,
+            fails.append(self._fail("minLength", f"minLength {A.min_len[0] if A.min_len else 0} in the {{A}} schema, {B.min_len[0]} in the {{B}} schema", A, B,
                                     A.min_len[1:] if A.min_len else None, B.min_len[1:], hint))
         if B.max_len and (not A.max_len or A.max_len[0] > B.max_len[0]):
-            fails.append(self._fail("maxLength", f"maxLength lowered to {B.max_len[0]}", A, B,
+            fails.append(self._fail("maxLength", f"maxLength {A.max_len[0] if A.max_len else 'unbounded'} in the {{A}} schema, {B.max_len[0]} in the {{B}} schema", A, B,
                                     A.max_len[1:] if A.max_len else None, B.max_len[1:], hint))
         a_pats = {p for p, _, _ in A.patterns}
         for pat, node, ptr in B.patterns:
@@ -536,7 +536,7 @@ class Checker:
             for ap, _, _ in A.patterns:
                 strings += self.sampler.regex_samples(ap, lo, hi, reject=pat)
             code = "pattern" if A.patterns else "pattern-new"
-            fails.append(self._fail(code, f"pattern {pat!r} rejects old strings", A, B,
+            fails.append(self._fail(code, f"pattern {pat!r} of the {{B}} schema rejects strings the {{A}} schema accepts", A, B,
                                     A.patterns[0][1:] if A.patterns else None, (node, ptr),
                                     {"type": "string", "strings": strings}))
         if self.format_assertion:
@@ -544,7 +544,7 @@ class Checker:
             for fmt, node, ptr in B.formats:
                 if fmt in a_fmts or fmt not in self.known_formats:
                     continue
-                fails.append(self._fail("format", f"format {fmt!r} is asserted and rejects old strings",
+                fails.append(self._fail("format", f"format {fmt!r} (asserted) of the {{B}} schema rejects strings the {{A}} schema accepts",
                                         A, B, A.formats[0][1:] if A.formats else None, (node, ptr), hint))
         return fails
 
@@ -556,13 +556,13 @@ class Checker:
         hint = {"type": "array"}
         a_max = A.max_items[0] if A.max_items else None
         if B.min_items and (not A.min_items or A.min_items[0] < B.min_items[0]):
-            fails.append(self._fail("minItems", f"minItems raised to {B.min_items[0]}", A, B,
+            fails.append(self._fail("minItems", f"minItems {A.min_items[0] if A.min_items else 0} in the {{A}} schema, {B.min_items[0]} in the {{B}} schema", A, B,
                                     A.min_items[1:] if A.min_items else None, B.min_items[1:], hint))
         if B.max_items and (a_max is None or a_max > B.max_items[0]):
-            fails.append(self._fail("maxItems", f"maxItems lowered to {B.max_items[0]}", A, B,
+            fails.append(self._fail("maxItems", f"maxItems {a_max} in the {{A}} schema, {B.max_items[0]} in the {{B}} schema", A, B,
                                     A.max_items[1:] if A.max_items else None, B.max_items[1:], hint))
         if B.unique and not A.unique and (a_max is None or a_max > 1):
-            fails.append(self._fail("uniqueItems", "uniqueItems now required", A, B, None, B.unique, hint))
+            fails.append(self._fail("uniqueItems", "uniqueItems is asserted by the {B} schema and not by the {A} schema", A, B, None, B.unique, hint))
         for node, mn, mx, ptr in B.contains:
             if mn == 0 and mx is None:
                 continue
@@ -574,7 +574,7 @@ class Checker:
                     ok = True
                     break
             if not ok:
-                fails.append(self._fail("contains", "a new or tighter 'contains' rejects old arrays", A, B,
+                fails.append(self._fail("contains", "'contains' of the {B} schema rejects arrays the {A} schema accepts", A, B,
                                         None, (node, ptr), hint))
         n = max([len(c.prefix) for c in A.arr + B.arr] + [0])
         for i in range(n + 1):
@@ -600,13 +600,13 @@ class Checker:
         for r, (node, ptr) in B.required.items():
             if r in A.required:
                 continue
-            fails.append(self._fail("required", f"property {r!r} is now required", A, B, None, (node, ptr), hint))
+            fails.append(self._fail("required", f"property {r!r} is required by the {{B}} schema and optional in the {{A}} schema", A, B, None, (node, ptr), hint))
         a_min = max(A.min_props[0] if A.min_props else 0, len(A.required))
         if B.min_props and a_min < B.min_props[0]:
-            fails.append(self._fail("minProperties", f"minProperties raised to {B.min_props[0]}", A, B,
+            fails.append(self._fail("minProperties", f"minProperties {a_min} in the {{A}} schema, {B.min_props[0]} in the {{B}} schema", A, B,
                                     A.min_props[1:] if A.min_props else None, B.min_props[1:], hint))
         if B.max_props and (not A.max_props or A.max_props[0] > B.max_props[0]):
-            fails.append(self._fail("maxProperties", f"maxProperties lowered to {B.max_props[0]}", A, B,
+            fails.append(self._fail("maxProperties", f"maxProperties {A.max_props[0] if A.max_props else 'unbounded'} in the {{A}} schema, {B.max_props[0]} in the {{B}} schema", A, B,
                                     A.max_props[1:] if A.max_props else None, B.max_props[1:], hint))
         names = sorted({n for c in A.obj + B.obj for n in c.props})
         for name in names:
@@ -619,7 +619,8 @@ class Checker:
             for sample in self.sampler.regex_samples(pat)[:1]:
                 if sample not in names:
                     fails.extend(self._member(A, B, sample))
-        if a_pats != b_pats and b_pats:
+        a_closed = any(cl.add is not None and self.canon.nodes(cl.add).false and not cl.pats for cl in A.obj)
+        if a_pats != b_pats and b_pats and not a_closed:
             b_pat_owner = next(c.owner for c in B.obj if c.pats)
             if not any(f.code.startswith("pattern") or f.code.startswith("prop") for f in fails):
                 fails.append(Fail("undecided", "patternProperties changed: names matching one regex but "
@@ -647,11 +648,11 @@ class Checker:
         declared_a = A.declared(name)
         if bc.false:
             code = "prop-forbidden-declared" if declared_a else "prop-forbidden-additional"
-            what = (f"property {name!r} is no longer allowed" if declared_a else
-                    "additional properties are no longer allowed" + (f" (e.g. {name!r})" if name != FRESH else ""))
+            what = (f"property {name!r} is accepted by the {{A}} schema and forbidden by the {{B}} schema" if declared_a else
+                    "undeclared properties are accepted by the {A} schema and forbidden by the {B} schema" + (f" (e.g. {name!r})" if name != FRESH else ""))
         elif not declared_a and name != FRESH and all(self.canon.side(n).value(n) in (True, {}) for n in an):
-            code, what = "prop-typed", (f"property {name!r} is now declared with a schema on an object "
-                                        "that allowed any value for it")
+            code, what = "prop-typed", (f"property {name!r} is declared with a schema in the {{B}} schema, on an object "
+                                        "whose {{A}} schema accepts any value for it")
         else:
             return [self._wrap(f, A, B, name, "prop") for f in sub]
         undecided = [f for f in sub if f.undecided]
@@ -721,7 +722,7 @@ class Checker:
                 for cand in self._objects_with(A, s, self.sampler.one(self.canon.nodes(*prop_nodes(A, s)))):
                     objs.append(cand)
                     break
-        f = Fail("propertyNames", "a new propertyNames rejects old member names", _loc(A), (pn, pn.ptr))
+        f = Fail("propertyNames", "propertyNames of the {B} schema rejects member names the {A} schema accepts", _loc(A), (pn, pn.ptr))
         f.witness = [o for o in objs if self.sampler.valid(A, o) and not self.sampler.valid(B, o)][:2]
         return [f]
 

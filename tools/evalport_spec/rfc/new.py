@@ -11,7 +11,7 @@ from ..errors import InputError
 from ..fsutil import atomic_write, repo_lock
 from ..spec import SpecRepo
 from .frontmatter import render
-from .model import rfc_paths, rfcs_dir, repo_root
+from .model import repo_root, rfc_paths, rfcs_dir
 
 MAX_SLUG = 60
 """Longest slug kept from a title, in characters (cut at a word boundary)."""

@@ -3,7 +3,9 @@ documented gaps").
 
 * Schema -> SPEC.md: every object schema with a ``title`` has ``### <title>`` under
   ``## Documents``, and each of its ``properties`` appears in backticks in the Field column of
-  that section's table ``| Field | Type | Required | Description |``.
+  that section's table ``| Field | Type | Required | Description |``. An object schema that
+  declares properties without a ``title`` (outside conditionals) gets a warning: it cannot be
+  matched to a section.
 * SPEC.md -> schema: every ``### X`` under ``## Documents`` is the title of an object schema;
   every backtick token of a Field cell is a property of an object titled ``X`` (a dotted token
   ``a.b`` needs each segment to be a property somewhere in the set); every other backtick token
@@ -24,10 +26,10 @@ from __future__ import annotations
 
 import re
 
-from ..findings import Finding
+from ..findings import Finding, Severity
 from . import specmd
 from .context import RuleContext
-from .schemawalk import subschemas, titled_objects
+from .schemawalk import subschemas, titled_objects, untitled_objects
 
 ALLOWED: frozenset[str] = frozenset({"true", "false", "null"})
 """Tokens never reported (JSON literals). Extend per document with a ``rulecheck: allow`` comment."""
@@ -122,6 +124,13 @@ def check_drift(ctx: RuleContext) -> list[Finding]:
                     f"property `{name}` of {o.title} is not described in SPEC.md (not in the "
                     f"Field column of the table under '### {o.title}')",
                     file=o.source, line=loaded.line(ptr), pointer=ptr))
+    for o in untitled_objects(ctx.spec.schemas):
+        out.append(ctx.finding(
+            "spec-object-untitled",
+            f"object schema at {o.file}#{o.pointer or '/'} declares properties ("
+            + ", ".join(f"`{p}`" for p in o.properties) + ") but has no title, so SPEC.md "
+            "cannot describe it under '### <title>'; give it a title",
+            file=o.source, line=o.line, pointer=o.pointer, severity=Severity.WARNING))
     if documents is None and objects:
         out.append(ctx.finding("spec-object-undocumented",
                                f"SPEC.md has no '## {specmd.DOCUMENTS_SECTION}' section",

@@ -31,7 +31,6 @@ MARKER = "x-evalport-rule"
 
 _VALUE_KEYWORDS = frozenset({"enum", "const", "examples", "default"})
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 
 
 @dataclass(frozen=True)
@@ -74,8 +73,9 @@ def subschemas(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, 
                 continue
             if key in _SCHEMA_MAPS and isinstance(value, dict):
                 children.extend((join(ptr, key, k), v) for k, v in value.items())
-            elif key in _SCHEMA_LISTS and isinstance(value, list):
-                children.extend((join(ptr, key, i), v) for i, v in enumerate(value))
+            elif isinstance(value, list):  # allOf/anyOf/oneOf/prefixItems, draft-07 tuple items
+                children.extend((join(ptr, key, i), v) for i, v in enumerate(value)
+                                if isinstance(v, dict))
             elif isinstance(value, dict):
                 children.append((join(ptr, key), value))
         stack.extend(reversed(children))
@@ -124,6 +124,27 @@ def titled_objects(schemas: SchemaSet) -> list[TitledObject]:
             if isinstance(title, str) and isinstance(props, dict):
                 out.append(TitledObject(title, f.name, f.loaded.source, ptr, f.loaded.line(ptr),
                                         tuple(props)))
+    return out
+
+
+_CONDITIONAL_TOKENS = frozenset({"if", "then", "else", "not", "allOf", "anyOf", "oneOf",
+                                 "dependentSchemas", "contains"})
+
+
+def untitled_objects(schemas: SchemaSet) -> list[TitledObject]:
+    """Object schemas with ``properties`` but no ``title`` that describe a value (reached only
+    through ``properties``, ``items``, ``$defs`` and the like, not inside a conditional or
+    combinator branch, where ``properties`` constrain members declared elsewhere). SPEC.md
+    cannot give them a section, so their properties cannot be checked; ``title`` is ``""``."""
+    out: list[TitledObject] = []
+    for f in schemas:
+        for ptr, node in subschemas(f.schema):
+            if isinstance(node.get("title"), str) or not isinstance(node.get("properties"), dict):
+                continue
+            if _CONDITIONAL_TOKENS.intersection(split(ptr)):
+                continue
+            out.append(TitledObject("", f.name, f.loaded.source, ptr, f.loaded.line(ptr),
+                                    tuple(node["properties"])))
     return out
 
 

@@ -39,6 +39,20 @@ def _no_retrieve(uri: str) -> Any:
     raise LookupError(f"{uri}: references resolve offline, within the schema set only")
 
 
+def _callback(func: Any, raises: Any) -> Any:
+    """The reference's check of one format as a ``str -> bool`` callback: exactly what
+    ``FormatChecker.conforms`` decides (a listed exception means "does not conform"), without
+    its per-call overhead."""
+
+    def conforms(value: str) -> bool:
+        try:
+            return bool(func(value))
+        except raises:
+            return False
+
+    return conforms
+
+
 class FastCheck:
     """A compiled ``jsonschema_rs`` validator for one schema file of a set.
 
@@ -54,8 +68,8 @@ class FastCheck:
             return
         formats = None
         if format_checker is not None:
-            formats = {fmt: (lambda value, fmt=fmt: format_checker.conforms(value, fmt))
-                       for fmt in format_checker.checkers}
+            formats = {fmt: _callback(func, raises)
+                       for fmt, (func, raises) in format_checker.checkers.items()}
         try:
             registry = jsonschema_rs.Registry([(f.uri, f.schema) for f in schemas],
                                               retriever=_no_retrieve)

@@ -2,7 +2,8 @@
 
 Shapes:
 
-* text: one line per violation, ``FILE:LINE:COL: CODE instance_path message``, then a summary
+* text: one line per violation, ``FILE:LINE:COL: CODE instance_path message`` (the root's
+  empty pointer shown as ``(root)``), then a summary
   line ``N file(s) checked: V valid, I invalid, E error(s)``;
 * json: ``{"files": [{"file", "type", "valid", "errors": [{"code", "instance_path",
   "message", "line", "column"}]}], "valid": bool}`` (keys sorted, stable across runs);
@@ -46,7 +47,7 @@ def render_text(reports: list[FileReport]) -> str:
     for r in reports:
         for v in r.violations:
             line, col = r.position(v)
-            lines.append(f"{r.file}:{line}:{col}: {v.code} {v.instance_path or '/'} {v.message}")
+            lines.append(f"{r.file}:{line}:{col}: {v.code} {v.instance_path or '(root)'} {v.message}")
     invalid = sum(not r.valid for r in reports)
     errors = sum(len(r.violations) for r in reports)
     noun = "file" if len(reports) == 1 else "files"
@@ -87,7 +88,7 @@ def render_github(reports: list[FileReport]) -> str:
     for r in reports:
         for v in r.violations:
             line, col = r.position(v)
-            text = f"{v.instance_path or '/'}: {v.message}"
+            text = f"{v.instance_path or '(root)'}: {v.message}"
             lines.append(f"::error file={_escape_property(r.file)},line={line},col={col},"
                          f"title={_escape_property(v.code)}::"
                          f"{_escape_data(text)}")

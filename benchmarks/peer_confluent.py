@@ -1,0 +1,106 @@
+"""Peer yardstick: the classifier on Confluent Schema Registry's 263 JSON Schema diff cases.
+
+Reads ``../shared/peer-suites/confluent/`` (or ``$EVALPORT_PEER_SUITES/confluent``) at run time;
+the data is never copied into this repository. Mapping (that folder's README): ``compatible:
+false`` means MAJOR; anything else means "not MAJOR". Draft-07-style files are read as
+draft-07 when a schema has no ``$schema``. Cases the README says are wrong under our definition
+are listed as known disagreements. Prints agreement, every disagreement with a one-line reason,
+and crashes (must be 0). Exit 0 when there is no crash and no unexpected disagreement.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FILES = {"diff-schema-examples.json": 7, "diff-schema-examples-2020-12.json": 2020,
+         "diff-combined-schema-examples.json": 7, "diff-combined-schema-examples-2020-12.json": 2020}
+KNOWN = {"Detect required array to be changed":
+         "required: [foo] -> [bar]: {'foo': 'x'} is valid before and invalid after (README: Confluent "
+         "only compares required for properties declared in both)",
+         "Detect incompatible changes to dependencies schemas":
+         "the dependent schema {type: string} (or number) applies to the object itself, so both versions "
+         "reject every object with 'foo' and accept the same documents: PATCH, checked with jsonschema",
+         "Detect removed boolean additional items":
+         "additionalItems without an array 'items' has no effect (draft-07 section 9.3.1.2): PATCH",
+         "Detect changes to additional items schema":
+         "additionalItems without an array 'items' has no effect (draft-07 section 9.3.1.2): PATCH"}
+
+
+def folder() -> Path | None:
+    env = os.environ.get("EVALPORT_PEER_SUITES")
+    for base in ([Path(env)] if env else []) + [HERE.parent.parent / "shared" / "peer-suites",
+                                                Path("/work/shared/peer-suites")]:
+        if (base / "confluent").is_dir():
+            return base / "confluent"
+    return None
+
+
+def load_cases(path: Path) -> list[dict]:
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r",(\s*[}\]])", r"\1", text)  # the README: strip trailing commas
+    return json.loads(text)
+
+
+def classify(case: dict, dialect: int):
+    sys.path.insert(0, str(HERE.parent / "tools"))
+    from evalport_spec.compat import compare
+    from evalport_spec.jsonload import loads
+    from evalport_spec.schemaset import SchemaSet
+
+    def mk(schema, label):
+        if dialect == 7 and isinstance(schema, dict) and "$schema" not in schema:
+            schema = {"$schema": "http://json-schema.org/draft-07/schema#", **schema}
+        return SchemaSet.from_loaded({"s.json": loads(json.dumps(schema), f"{label}/s.json")}, label)
+
+    return compare(mk(case["original_schema"], "old"), mk(case["update_schema"], "new"),
+                   format_assertion=False, search_budget=20)
+
+
+def main() -> int:
+    root = folder()
+    if root is None:
+        print("skipped: peer suite folder (shared/peer-suites/confluent) is absent")
+        return 0
+    total = agree = crashes = 0
+    disagreements, known = [], []
+    t0 = time.perf_counter()
+    for fname, dialect in FILES.items():
+        for i, case in enumerate(load_cases(root / fname)):
+            total += 1
+            expected_major = case.get("compatible") is False
+            try:
+                c = classify(case, dialect)
+            except Exception as exc:  # a crash is a defect: report it
+                crashes += 1
+                disagreements.append(f"{fname}#{i} CRASH {case['description']}: {type(exc).__name__}: {exc}")
+                continue
+            got_major = c.change_class.name == "MAJOR"
+            if got_major == expected_major:
+                agree += 1
+                continue
+            kinds = sorted({f.kind for f in c.findings if f.direction == "backward"})
+            why = (f"ours {c.change_class.name} ({', '.join(kinds) or 'no backward finding'}), "
+                   f"Confluent {'incompatible' if expected_major else 'compatible'}")
+            line = f"{fname}#{i} {case['description']}: {why}"
+            if case["description"] in KNOWN:
+                known.append(line + f" -- known: {KNOWN[case['description']]}")
+            else:
+                disagreements.append(line)
+    secs = time.perf_counter() - t0
+    print(f"| cases | agree | known disagreements | other disagreements | crashes | seconds |")
+    print(f"| {total} | {agree} | {len(known)} | {len(disagreements) - crashes} | {crashes} | {secs:.1f} |")
+    for line in known:
+        print("KNOWN  ", line)
+    for line in disagreements:
+        print("DIFFER ", line)
+    return 0 if not disagreements else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,241 @@
+"""The compatibility classifier on the cases toolchain.md names (classes worked out by hand)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evalport_spec.compat import compare
+from evalport_spec.findings import ChangeClass
+from evalport_spec.jsonload import loads
+from evalport_spec.schemaset import SchemaSet
+
+MAJOR, MINOR, PATCH = ChangeClass.MAJOR, ChangeClass.MINOR, ChangeClass.PATCH
+
+
+def sset(schemas: dict, label: str) -> SchemaSet:
+    return SchemaSet.from_loaded({n: loads(json.dumps(s, indent=1), f"{label}/{n}") for n, s in schemas.items()}, label)
+
+
+def diff(old, new, **kw):
+    if not (isinstance(old, dict) and old and all(k.endswith(".json") for k in old)):
+        old, new = {"s.json": old}, {"s.json": new}
+    return compare(sset(old, "old"), sset(new, "new"), **kw)
+
+
+def kinds(c, direction=None):
+    return sorted({f.kind for f in c.findings if direction is None or f.direction == direction})
+
+
+def assert_witnesses(c, old, new):
+    """Every MAJOR, non-undecided finding's witness is valid under old and invalid under new."""
+    so, sn = sset({"s.json": old}, "o"), sset({"s.json": new}, "n")
+    for f in c.findings:
+        if f.change_class == MAJOR and not f.undecided and f.kind != "schema-file-removed":
+            assert f.witness is not None, f
+            assert so.validator("s.json").is_valid(f.witness), f
+            assert not sn.validator("s.json").is_valid(f.witness), f
+
+
+OBJ = {"type": "object", "properties": {"a": {"type": "string"}}}
+
+
+def test_default_never_rescues_a_new_required():
+    new = {**OBJ, "properties": {"a": {"type": "string", "default": "x"}}, "required": ["a"]}
+    c = diff(OBJ, new)
+    assert c.change_class == MAJOR
+    assert "required-added" in kinds(c, "backward")
+    assert_witnesses(c, OBJ, new)
+    f = next(f for f in c.findings if f.kind == "required-added")
+    assert f.witness == {} and f.new.pointer == "/required/0" and f.new.line is not None
+
+
+def test_typed_property_added_to_open_object_is_major():
+    new = {**OBJ, "properties": {**OBJ["properties"], "b": {"type": "integer"}}}
+    c = diff(OBJ, new)
+    assert c.change_class == MAJOR
+    assert kinds(c, "backward") == ["property-added-to-open-object"]
+    assert_witnesses(c, OBJ, new)
+
+
+def test_optional_property_added_to_closed_object_is_minor():
+    old = {**OBJ, "additionalProperties": False}
+    new = {**old, "properties": {**OBJ["properties"], "b": {"type": "integer"}}}
+    c = diff(old, new)
+    assert (c.change_class, c.forward_class) == (MINOR, MAJOR)
+    assert kinds(c, "forward") == ["property-added-to-closed-object"]
+    assert kinds(c, "backward") == []
+
+
+def test_closing_an_open_object_is_major():
+    c = diff(OBJ, {**OBJ, "additionalProperties": False})
+    assert c.change_class == MAJOR and kinds(c, "backward") == ["additional-properties-closed"]
+    assert_witnesses(c, OBJ, {**OBJ, "additionalProperties": False})
+
+
+def test_integer_to_number_widens_and_back_narrows():
+    c = diff({"type": "integer"}, {"type": "number"})
+    assert c.change_class == MINOR and kinds(c, "forward") == ["type-widened"]
+    c = diff({"type": "number"}, {"type": "integer"})
+    assert c.change_class == MAJOR and kinds(c, "backward") == ["type-narrowed"]
+    assert_witnesses(c, {"type": "number"}, {"type": "integer"})
+
+
+def test_const_equals_single_enum_and_vacuous_keywords_add_nothing():
+    assert diff({"const": "x"}, {"enum": ["x"]}).change_class == PATCH
+    c = diff({"type": "string"}, {"type": "string", "minLength": 0})
+    assert c.change_class == PATCH and c.findings == []
+    c = diff({"type": "array"}, {"type": "array", "uniqueItems": False})
+    assert c.change_class == PATCH and c.findings == []
+
+
+def test_annotations_key_order_and_ref_refactor_are_patch():
+    old = {"type": "object", "properties": {"a": {"type": "string", "title": "A"}}}
+    new = {"properties": {"a": {"$ref": "#/$defs/a"}}, "type": "object",
+           "$defs": {"a": {"description": "d", "examples": ["z"], "type": "string"}}, "$comment": "c"}
+    c = diff(old, new)
+    assert c.change_class == PATCH and c.forward_class == PATCH
+    assert all(f.change_class == PATCH for f in c.findings)
+
+
+def test_enum_value_removed_has_verified_witness_and_added_is_minor():
+    old = {"type": "object", "properties": {"t": {"enum": ["a", "b", "c"]}}, "required": ["t"]}
+    new = {"type": "object", "properties": {"t": {"enum": ["a", "b"]}}, "required": ["t"]}
+    c = diff(old, new)
+    assert c.change_class == MAJOR and kinds(c, "backward") == ["enum-value-removed"]
+    assert next(f for f in c.findings if f.kind == "enum-value-removed").witness == {"t": "c"}
+    assert diff(new, old).change_class == MINOR
+
+
+def test_numeric_and_string_bounds():
+    assert kinds(diff({"type": "integer", "minimum": 0}, {"type": "integer", "minimum": 1}), "backward") == ["minimum-increased"]
+    # exclusiveMinimum 0 on integers is minimum 1: same set
+    assert diff({"type": "integer", "minimum": 1}, {"type": "integer", "exclusiveMinimum": 0}).change_class == PATCH
+    c = diff({"type": "string", "maxLength": 10}, {"type": "string", "maxLength": 5})
+    assert kinds(c, "backward") == ["max-length-decreased"]
+    assert_witnesses(c, {"type": "string", "maxLength": 10}, {"type": "string", "maxLength": 5})
+    assert diff({"type": "number", "multipleOf": 4}, {"type": "number", "multipleOf": 2}).change_class == MINOR
+    assert diff({"type": "number", "multipleOf": 2}, {"type": "number", "multipleOf": 4}).change_class == MAJOR
+
+
+def test_ref_across_files_by_id_and_recursion():
+    tree = {"$id": "https://x.test/tree.json", "type": "object",
+            "properties": {"kids": {"type": "array", "items": {"$ref": "node.json"}}}}
+    node = {"$id": "https://x.test/node.json", "type": "object",
+            "properties": {"v": {"type": "integer"}, "kids": {"type": "array", "items": {"$ref": "#"}}}}
+    old = {"tree.json": tree, "node.json": node}
+    assert diff(old, old).change_class == PATCH
+    node2 = {**node, "properties": {**node["properties"], "v": {"type": "integer", "maximum": 5}}}
+    new = {"tree.json": tree, "node.json": node2}
+    c = diff(old, new)
+    assert c.change_class == MAJOR
+    f = next(f for f in c.findings if f.kind == "maximum-decreased" and f.extra["file"] == "tree.json")
+    assert f.extra["instance_path"][:2] == ["kids", 0]
+    assert sset(old, "o").validator("tree.json").is_valid(f.witness)
+    assert not sset(new, "n").validator("tree.json").is_valid(f.witness)
+
+
+def test_oneof_reordered_is_patch_and_overlapping_branch_is_major():
+    a, b = {"type": "string"}, {"type": "integer"}
+    assert diff({"oneOf": [a, b]}, {"oneOf": [b, a]}).change_class == PATCH
+    old = {"oneOf": [a, b]}
+    new = {"oneOf": [a, b, {"type": "string", "maxLength": 3}]}
+    c = diff(old, new)
+    assert c.change_class == MAJOR
+    assert "oneof-branch-added-overlapping" in kinds(c, "backward")
+    assert_witnesses(c, old, new)
+
+
+def test_if_then_and_dependent_required():
+    base = {"type": "object", "properties": {"k": {"type": "string"}, "p": {"type": "string"}}}
+    new = {**base, "if": {"properties": {"k": {"const": "x"}}, "required": ["k"]}, "then": {"required": ["p"]}}
+    c = diff(base, new)
+    assert c.change_class == MAJOR and kinds(c, "backward") == ["if-then-tightened"]
+    assert_witnesses(c, base, new)
+    new2 = {**base, "dependentRequired": {"k": ["p"]}}
+    c = diff(base, new2)
+    assert kinds(c, "backward") == ["dependent-required-added"]
+    assert_witnesses(c, base, new2)
+    assert diff(new2, base).change_class == MINOR
+
+
+def test_format_is_an_assertion_only_when_on():
+    old, new = {"type": "string"}, {"type": "string", "format": "date-time"}
+    c = diff(old, new)
+    assert c.change_class == MAJOR and kinds(c, "backward") == ["format-added"]
+    assert_witnesses(c, old, new)
+    assert diff(old, new, format_assertion=False).change_class == PATCH
+
+
+def test_dialects_draft04_exclusive_minimum_and_draft07_tuple_items():
+    d4 = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "number", "minimum": 0,
+          "exclusiveMinimum": True}
+    c = diff(d4, {"type": "number", "exclusiveMinimum": 0})
+    assert c.change_class == PATCH and "dialect-changed" in kinds(c)
+    assert diff(d4, {"type": "number", "minimum": 0}).change_class == MINOR
+    d7 = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "array",
+          "items": [{"type": "string"}], "additionalItems": False}
+    assert diff(d7, {"type": "array", "prefixItems": [{"type": "string"}], "items": False}).change_class == PATCH
+    # the same tuple without additionalItems: false accepts longer arrays
+    c = diff(d7, {"type": "array", "prefixItems": [{"type": "string"}]})
+    assert c.change_class == MINOR and "dialect-changed" in kinds(c)
+
+
+def test_unevaluated_properties_counts():
+    old = {"type": "object", "allOf": [{"properties": {"a": {}}}], "unevaluatedProperties": False}
+    new = {"type": "object", "allOf": [{"properties": {"a": {}, "b": {}}}], "unevaluatedProperties": False}
+    assert diff(old, new).change_class == MINOR
+    assert diff(new, old).change_class == MAJOR
+
+
+def test_prefix_items_and_contains_count():
+    old = {"type": "array", "prefixItems": [{"type": "string"}]}
+    new = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}
+    c = diff(old, new)
+    assert c.change_class == MAJOR
+    assert_witnesses(c, old, new)
+    c = diff({"type": "array"}, {"type": "array", "contains": {"type": "string"}})
+    assert kinds(c, "backward") == ["contains-tightened"]
+
+
+def test_fail_closed_undecided_is_major_with_reason():
+    old = {"$dynamicAnchor": "n", "type": "object", "properties": {"c": {"$dynamicRef": "#n"}}}
+    new = {"$dynamicAnchor": "n", "type": "object",
+           "properties": {"c": {"$dynamicRef": "#n", "maxProperties": 10}}}
+    c = diff(old, new)
+    assert c.change_class == MAJOR
+    assert any(f.undecided and f.extra.get("reason") for f in c.findings)
+
+
+def test_identity_changes_are_their_own_kinds():
+    old = {"$id": "https://x.test/1/s.json", "$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"}
+    new = {"$id": "https://x.test/2/s.json", "$defs": {"b": {"type": "string"}}, "$ref": "#/$defs/b"}
+    c = diff(old, new)
+    assert c.change_class == PATCH
+    assert {"schema-id-changed", "ref-target-changed"} <= set(kinds(c))
+    assert all(f.change_class == PATCH for f in c.findings)
+
+
+def test_files_added_and_removed():
+    c = compare(sset({"a.json": {}, "b.json": {}}, "o"), sset({"a.json": {}, "c.json": {}}, "n"))
+    assert c.change_class == MAJOR
+    assert {"schema-file-removed", "schema-file-added"} <= set(kinds(c))
+
+
+def test_counter_example_search_uses_candidates(monkeypatch):
+    from evalport_spec.compat import subset
+    old, new = {"type": "string"}, {"type": "string", "maxLength": 3}
+    monkeypatch.setattr(subset.Checker, "_strings", lambda self, A, B: [])  # blind the engine
+    c = diff(old, new, candidates=["abcdef"], search_budget=0)
+    assert c.change_class == MAJOR
+    f = next(f for f in c.findings if f.kind == "counter-example-found")
+    assert f.witness == "abcdef"
+
+
+def test_to_json_matches_report_schema():
+    import jsonschema
+    from importlib.resources import files
+    schema = json.loads(files("evalport_spec").joinpath("data/diff-report.schema.json").read_text())
+    c = diff(OBJ, {**OBJ, "required": ["a"]})
+    jsonschema.Draft202012Validator(schema).validate(c.to_json())

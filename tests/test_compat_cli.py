@@ -1,0 +1,98 @@
+"""``evalport-spec diff`` end to end: inputs, exit codes, formats, ignore files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import jsonschema
+import pytest
+
+from evalport_spec.cli import main
+
+OLD = {"type": "object", "properties": {"t": {"enum": ["a", "b"]}}}
+NEW = {"type": "object", "properties": {"t": {"enum": ["a"]}}}
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "old.json").write_text(json.dumps(OLD))
+    (tmp_path / "new.json").write_text(json.dumps(NEW))
+    return tmp_path
+
+
+def test_exit_codes_and_fail_on(files, capsys):
+    o, n = str(files / "old.json"), str(files / "new.json")
+    assert main(["diff", o, n]) == 1
+    assert "MAJOR enum-value-removed" in capsys.readouterr().out
+    assert main(["diff", n, o]) == 0           # MINOR < MAJOR
+    assert main(["diff", n, o, "--fail-on", "MINOR"]) == 1
+    assert main(["diff", o, n, "--fail-on", "never"]) == 0
+    assert main(["diff", n, o, "--direction", "forward"]) == 1   # forward class is MAJOR
+    assert main(["diff", o, o, "--fail-on", "MINOR"]) == 0
+
+
+def test_json_report_is_valid(files, capsys):
+    from importlib.resources import files as res
+    main(["diff", str(files / "old.json"), str(files / "new.json"), "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    schema = json.loads(res("evalport_spec").joinpath("data/diff-report.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert data["change_class"] == "MAJOR"
+    assert data["findings"][0]["witness"] == {"t": "b"}
+
+
+def test_ignore_file_silences_and_reports_stale_and_expired(files, capsys):
+    ign = files / "ignore.yaml"
+    ign.write_text("- kind: enum-value-removed\n  pointer: /properties/t/enum\n  reason: accepted in RFC 9\n"
+                   "- kind: required-added\n  reason: stale one\n"
+                   "- kind: type-narrowed\n  reason: old\n  expires: 2001-01-01\n")
+    rc = main(["diff", str(files / "old.json"), str(files / "new.json"), "--ignore", str(ign), "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 0 and data["change_class"] == "PATCH"  # the only finding is silenced
+    assert [e["kind"] for e in data["ignored"]["used"]] == ["enum-value-removed"]
+    assert [e["kind"] for e in data["ignored"]["stale"]] == ["required-added"]
+    assert [e["kind"] for e in data["ignored"]["expired"]] == ["type-narrowed"]
+
+
+def test_bad_inputs_exit_2_with_one_line(files, capsys):
+    assert main(["diff", str(files / "old.json"), "no/such/thing.json"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("evalport-spec: error:")
+    assert main(["diff", str(files / "old.json"), "--", "--upload-pack=x:spec"]) == 2
+    (files / "bad.json").write_text("{")
+    assert main(["diff", str(files / "old.json"), str(files / "bad.json")]) == 2
+    (files / "i.yaml").write_text("- kind: x\n")
+    assert main(["diff", str(files / "old.json"), str(files / "new.json"), "--ignore", str(files / "i.yaml")]) == 2
+
+
+def test_git_ref_input(files, capsys):
+    run = lambda *a: subprocess.run(["git", *a], cwd=files, check=True, capture_output=True)  # noqa: E731
+    run("init", "-q")
+    run("-c", "user.name=t", "-c", "user.email=t@t", "add", "old.json")
+    run("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    import os
+    cwd = os.getcwd()
+    os.chdir(files)
+    try:
+        assert main(["diff", "HEAD:old.json", str(files / "new.json")]) == 1
+        assert main(["diff", "--", "-HEAD:old.json", str(files / "new.json")]) == 2
+        assert main(["diff", "HEAD..x:old.json", str(files / "new.json")]) == 2
+    finally:
+        os.chdir(cwd)
+
+
+def test_real_repo_release_pair(capsys):
+    from evalport_spec.spec import SpecRepo
+    try:
+        repo = SpecRepo.discover()
+    except Exception:
+        pytest.skip("no spec repository")
+    if not {"1.1.0", "1.2.0"} <= set(repo.releases()):
+        pytest.skip("releases 1.1.0/1.2.0 not present")
+    assert main(["diff", "1.1.0", "1.2.0", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["change_class"] == "MINOR"
+    added = {f["new"]["pointer"] for f in data["findings"] if f["kind"] == "property-added-to-closed-object"}
+    assert added == {"/properties/isolation", "/$defs/result/properties/attempt",
+                     "/$defs/result/properties/isolation"}

@@ -1,0 +1,152 @@
+"""Tests of ``rfc check``: the proposal applied in memory, rules listed, fixtures run, examples
+validated. The diff engine is stubbed in the fast tests (it is slow and tested on its own); one
+``slow`` test runs it for real on RFC 0006."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from evalport_spec.errors import InputError
+from evalport_spec.findings import ChangeClass, Finding, Severity
+from evalport_spec.rfc import check_rfc, engines, lint_rfcs
+from evalport_spec.rfc.check import apply_proposal
+from evalport_spec.rfc.model import find_rfc
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(folder)).encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> Path:
+    """A copy of the real draft (schemas, catalogue, SPEC.md, fixture meta-schema) and RFCs 5 and 6."""
+    spec = tmp_path / "spec"
+    shutil.copytree(REPO / "spec" / "schemas", spec / "schemas")
+    for rel in ("rules.json", "SPEC.md", "VERSION", "conformance/fixture.schema.json"):
+        (spec / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / "spec" / rel, spec / rel)
+    (tmp_path / "rfcs").mkdir()
+    for name in ("0005-hard-constraints", "0006-rate-denominators"):
+        shutil.copy(REPO / "rfcs" / f"{name}.md", tmp_path / "rfcs" / f"{name}.md")
+        shutil.copytree(REPO / "rfcs" / name, tmp_path / "rfcs" / name)
+    return tmp_path
+
+
+def stub_classify(cls: ChangeClass, findings: list[Finding]):
+    def fake(old, new, **kw):
+        return engines.Classification(cls, findings)
+    return fake
+
+
+def test_hard_constraints_proposal(repo, monkeypatch):
+    monkeypatch.setattr(engines, "classify", stub_classify(ChangeClass.MINOR, [
+        Finding("rule-added", "x", ChangeClass.MINOR, code="CONSTRAINT_INVALIDATES_PASS", direction="forward")]))
+    before = digest(repo / "spec")
+    report = check_rfc(repo, 5)
+    assert digest(repo / "spec") == before  # the draft is never modified
+    assert (report.declared, report.computed) == (ChangeClass.MINOR, ChangeClass.MINOR)
+    assert [(r.code, r.additive, r.encoded) for r in report.rules] == [("CONSTRAINT_INVALIDATES_PASS", True, True)]
+    assert report.fixtures == 5 and report.examples == 1
+    assert report.ok, [f.message for f in report.findings if f.severity >= Severity.ERROR]
+    assert {f.kind for f in report.findings} == {"rfc-class", "rfc-rule-added", "rfc-fixtures", "rfc-examples"}
+
+
+def test_proposed_version_encodes_the_rule(repo):
+    rfc = find_rfc(repo, 5)
+    draft, proposed, added = apply_proposal(repo, rfc)
+    assert [r.code for r in added] == ["CONSTRAINT_INVALIDATES_PASS"]
+    assert proposed.catalogue.get("CONSTRAINT_INVALIDATES_PASS").encoded is True
+    assert draft.catalogue.get("CONSTRAINT_INVALIDATES_PASS") is None
+    fixture = json.loads((repo / "rfcs/0005-hard-constraints/fixtures/hard-constraints-invalidating-passed.json")
+                         .read_text())
+    doc = fixture["document"]
+    assert engines.schema_only(draft, "resultset", doc)  # the draft does not know the member at all
+    codes = [(v.code, v.instance_path) for v in engines.validate(proposed, "resultset", doc)]
+    assert codes == [("CONSTRAINT_INVALIDATES_PASS", "/results/0/passed")]
+    doc["results"][0]["passed"] = False
+    assert engines.validate(proposed, "resultset", doc) == []
+
+
+def test_example_with_passed_true_is_rejected(repo, monkeypatch):
+    monkeypatch.setattr(engines, "classify", stub_classify(ChangeClass.MINOR, []))
+    p = repo / "rfcs" / "0005-hard-constraints.md"
+    text = p.read_text()
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("```json evalport-resultset"))
+    passed = next(i for i in range(start, len(lines)) if '"passed": false,' in lines[i])
+    lines[passed] = lines[passed].replace('"passed": false', '"passed": true')
+    p.write_text("\n".join(lines))
+    report = check_rfc(repo, 5)
+    bad = [f for f in report.findings if f.kind == "rfc-example-invalid"]
+    assert [(f.extra["code"], f.new.line) for f in bad] == [("CONSTRAINT_INVALIDATES_PASS", passed + 1)]
+    assert not report.ok
+
+
+def test_rate_denominators_rules_and_class_mismatch(repo, monkeypatch):
+    monkeypatch.setattr(engines, "classify", stub_classify(ChangeClass.MAJOR, [
+        Finding("rule-tightened", "x", ChangeClass.MAJOR, code="RATE_SCORE_MISMATCH")]))
+    report = check_rfc(repo, 6)
+    assert [(r.code, r.additive) for r in report.rules] == [("SUCCESSES_EXCEED_TRIALS", None),
+                                                            ("RATE_SCORE_MISMATCH", False)]
+    errors = {f.kind for f in report.findings if f.severity >= Severity.ERROR}
+    assert errors == {"rfc-class-mismatch", "rfc-rule-added", "rule-tightened"}  # MAJOR diff findings shown
+    assert report.fixtures == 7
+    assert not any(f.kind == "rfc-fixture" for f in report.findings)
+
+
+def test_lint_compares_declared_class_with_proposal(repo, monkeypatch):
+    monkeypatch.setattr(engines, "classify", stub_classify(ChangeClass.MAJOR, []))
+    findings = lint_rfcs(repo, today=dt.date(2026, 11, 30))
+    mism = [(f.new.file, f.new.line) for f in findings if f.kind == "rfc-class-mismatch"]
+    assert mism == [("rfcs/0005-hard-constraints.md", 17), ("rfcs/0006-rate-denominators.md", 18)]
+
+
+def test_patch_that_does_not_apply(repo):
+    patch = repo / "rfcs/0006-rate-denominators/patch.json"
+    ops = json.loads(patch.read_text())
+    ops["resultset.json"][2]["path"] = "/$defs/no_such_def/dependentRequired"
+    patch.write_text(json.dumps(ops, indent=2))
+    before = digest(repo)
+    with pytest.raises(InputError) as exc:
+        check_rfc(repo, 6)
+    assert str(exc.value).startswith("rfcs/0006-rate-denominators/patch.json:")
+    assert "JSON Patch operation does not apply" in str(exc.value) and "'/resultset.json/2'" in str(exc.value)
+    assert digest(repo) == before
+
+
+def test_patch_naming_unknown_schema_and_duplicate_rule(repo):
+    patch = repo / "rfcs/0006-rate-denominators/patch.json"
+    patch.write_text(json.dumps({"../evil.json": []}))
+    with pytest.raises(InputError, match="not a schema file of the draft"):
+        check_rfc(repo, 6)
+    patch.write_text("{}")
+    rules = repo / "rfcs/0006-rate-denominators/rules.json"
+    data = json.loads(rules.read_text())
+    data["rules"][0]["code"] = "DUPLICATE_ATTEMPT"
+    rules.write_text(json.dumps(data))
+    with pytest.raises(InputError, match="rule DUPLICATE_ATTEMPT is already in the draft's catalogue"):
+        check_rfc(repo, 6)
+
+
+@pytest.mark.slow
+def test_real_diff_engine_classifies_rate_denominators_as_minor(repo):
+    if engines.classify.__module__ != "evalport_spec.rfc.engines" or \
+            getattr(engines._import("evalport_spec.compat"), "compare_versions", None) is None:
+        pytest.skip("diff engine not available")
+    report = check_rfc(repo, 6)
+    assert report.computed == ChangeClass.MINOR
+    assert [(r.code, r.additive) for r in report.rules] == [("SUCCESSES_EXCEED_TRIALS", True),
+                                                            ("RATE_SCORE_MISMATCH", True)]
+    assert report.ok

@@ -1,0 +1,69 @@
+"""``evalport-spec diff OLD NEW``: classify a schema change as PATCH, MINOR or MAJOR.
+
+OLD and NEW are each a schema file, a folder of schemas, a release version (``1.2.0``),
+``draft``, or ``REF:PATH`` at a git revision. Exit 0 when the class (of ``--direction``) is
+below ``--fail-on`` (default MAJOR), 1 at or above it, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..compat import classes_of, compare, compare_versions
+from ..compat.ignore import apply_ignore, load_ignore
+from ..compat.inputs import resolve_input
+from ..findings import ChangeClass
+from ..report import FORMATS, render
+from ..spec import SpecVersion
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``diff`` sub-command."""
+    p = subparsers.add_parser("diff", help="classify a schema change as PATCH, MINOR or MAJOR",
+                              description=__doc__.split("\n\n")[0])
+    p.add_argument("old", metavar="OLD", help="schema file, folder, version, 'draft' or REF:PATH")
+    p.add_argument("new", metavar="NEW", help="schema file, folder, version, 'draft' or REF:PATH")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--fail-on", choices=("MAJOR", "MINOR", "PATCH", "never"), default="MAJOR",
+                   help="exit 1 when the class is at or above this (default MAJOR)")
+    p.add_argument("--direction", choices=("backward", "forward", "full"), default="backward",
+                   help="which class decides the exit code (default backward)")
+    p.add_argument("--ignore", metavar="FILE", help="YAML/JSON list of {kind, pointer, reason, expires}")
+    p.add_argument("--no-format-assertion", action="store_true",
+                   help="treat 'format' as an annotation (default: asserted, as EvalPort requires)")
+    p.add_argument("--search-budget", type=int, default=60, metavar="N",
+                   help="generated documents per file in the counter-example search")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the comparison, print the report, return the exit code."""
+    old = resolve_input(args.old, args.repo)
+    new = resolve_input(args.new, args.repo)
+    kw = {"format_assertion": not args.no_format_assertion, "search_budget": max(args.search_budget, 0)}
+    if isinstance(old, SpecVersion) and isinstance(new, SpecVersion):
+        result = compare_versions(old, new, **kw)
+    else:
+        so = old.schemas if isinstance(old, SpecVersion) else old
+        sn = new.schemas if isinstance(new, SpecVersion) else new
+        if len(so.files) == 1 and len(sn.files) == 1 and set(so.files) != set(sn.files):
+            so = _rename(so, next(iter(sn.files)))
+        result = compare(so, sn, **kw)
+        result.old_label, result.new_label = args.old, args.new
+    if args.ignore:
+        result.findings, result.ignored = apply_ignore(result.findings, load_ignore(args.ignore))
+        result.change_class, result.forward_class = classes_of(result.findings)
+    sys.stdout.write(render(result, args.format))
+    cls = {"backward": result.change_class, "forward": result.forward_class,
+           "full": result.full_class}[args.direction]
+    if args.fail_on == "never":
+        return 0
+    return 1 if cls >= ChangeClass[args.fail_on] else 0
+
+
+def _rename(s, name: str):
+    """A one-file set with its file under ``name`` (two single files are compared to each other)."""
+    from ..schemaset import SchemaSet
+    f = next(iter(s))
+    return SchemaSet.from_loaded({name: f.loaded}, s.label)

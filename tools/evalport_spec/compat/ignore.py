@@ -1,0 +1,94 @@
+"""Ignore files for ``diff --ignore``: silence known, accepted findings, with expiry.
+
+Format (YAML or JSON): a list of entries (or ``{"ignore": [...]}``), each
+``{kind, pointer?, reason, expires?}``. An entry matches a finding of that ``kind`` whose old or
+new JSON Pointer equals ``pointer`` (any pointer when absent). An entry whose ``expires`` (ISO
+date) is before today no longer applies and is reported as *expired*; an entry that matched
+nothing is *stale* (the oasdiff ``--err-ignore`` idea, with bookkeeping).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..findings import Finding
+
+
+def load_ignore(path: str | Path) -> list[dict[str, Any]]:
+    """Parse an ignore file.
+
+    Raises:
+        InputError: unreadable, not YAML/JSON, or an entry without a string ``kind``/``reason``
+            or with a malformed ``expires``.
+    """
+    import yaml
+
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read ignore file: {exc}", str(p)) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(f"not YAML/JSON: {getattr(exc, 'problem', exc)}", str(p),
+                         mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
+    if isinstance(data, dict):
+        data = data.get("ignore")
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise InputError("an ignore file is a list of {kind, pointer, reason, expires} entries", str(p))
+    for i, e in enumerate(data):
+        if not isinstance(e, dict) or not isinstance(e.get("kind"), str):
+            raise InputError(f"entry {i}: needs a string 'kind'", str(p), None, None, f"/{i}")
+        if not isinstance(e.get("reason"), str) or not e["reason"].strip():
+            raise InputError(f"entry {i}: needs a non-empty 'reason'", str(p), None, None, f"/{i}")
+        if "pointer" in e and not isinstance(e["pointer"], str):
+            raise InputError(f"entry {i}: 'pointer' must be a string", str(p), None, None, f"/{i}")
+        if "expires" in e:
+            exp = e["expires"]
+            try:
+                e["expires"] = (exp if isinstance(exp, dt.date) else dt.date.fromisoformat(str(exp))).isoformat()
+            except ValueError:
+                raise InputError(f"entry {i}: 'expires' is not an ISO date: {exp!r}", str(p), None,
+                                 None, f"/{i}/expires") from None
+    return data
+
+
+def apply_ignore(findings: list[Finding], entries: list[dict[str, Any]],
+                 today: dt.date | None = None) -> tuple[list[Finding], dict[str, Any]]:
+    """Remove findings matched by live entries.
+
+    Returns:
+        ``(kept findings, {"used": [...], "stale": [...], "expired": [...], "silenced": n})``.
+    """
+    today = today or dt.date.today()
+    live, expired = [], []
+    for e in entries:
+        if "expires" in e and dt.date.fromisoformat(e["expires"]) < today:
+            expired.append(e)
+        else:
+            live.append(e)
+    used: list[int] = []
+    kept = []
+    for f in findings:
+        hit = None
+        for i, e in enumerate(live):
+            if e["kind"] != f.kind:
+                continue
+            ptrs = {loc.pointer for loc in (f.old, f.new) if loc is not None}
+            if "pointer" not in e or e["pointer"] in ptrs:
+                hit = i
+                break
+        if hit is None:
+            kept.append(f)
+        elif hit not in used:
+            used.append(hit)
+    info = {"used": [live[i] for i in sorted(used)],
+            "stale": [e for i, e in enumerate(live) if i not in used],
+            "expired": expired, "silenced": len(findings) - len(kept)}
+    return kept, info
