@@ -98,7 +98,7 @@ def test_schema_reference_shows_attempt_since_1_2_0(page, base_url, screenshots)
 def test_changelog_shows_computed_classes_and_history(page, base_url, screenshots):
     page.goto(f"{base_url}draft/changelog/")
     svg = page.locator(".ep-history-wrap svg").first
-    labels = svg.locator("text").all_inner_texts()
+    labels = svg.locator("text").all_text_contents()
     for v in RELEASES + ["draft"]:
         assert v in labels
     assert page.locator("h2", has_text=RELEASES[-1]).count() == 1

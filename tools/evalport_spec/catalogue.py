@@ -11,6 +11,7 @@ Format (validated by ``data/rules-catalogue.schema.json``)::
 ``reads``/``guard``/``reported_at`` are instance-location patterns: JSON Pointers (RFC 6901) in
 which the token ``*`` stands for any array index. ``guard`` lists locations at least one of which
 must be present in a document for the rule to be able to fire (used to show a rule is additive).
+``reported_at`` is one pattern or a list of them: every instance location the rule may report at.
 Source of the fields: toolchain.md, "Cross-field rules and their documented gaps".
 """
 
@@ -36,7 +37,7 @@ class RuleEntry:
     encoded: bool
     gap: str = ""
     guard: tuple[str, ...] = ()
-    reported_at: str = ""
+    reported_at: tuple[str, ...] = ()
     rfc: int | None = None
     line: int | None = field(default=None, compare=False)
 
@@ -81,7 +82,7 @@ def parse_catalogue(loaded: Loaded) -> Catalogue:
                 statement=_str(raw, "statement"), reads=tuple(_strs(raw, "reads")),
                 since=_str(raw, "since"), expressible=_bool(raw, "expressible"),
                 encoded=_bool(raw, "encoded"), gap=raw.get("gap", ""),
-                guard=tuple(raw.get("guard", ())), reported_at=raw.get("reported_at", ""),
+                guard=tuple(raw.get("guard", ())), reported_at=_patterns(raw, "reported_at"),
                 rfc=raw.get("rfc"), line=loaded.line(ptr)))
         except (KeyError, TypeError) as exc:
             raise InputError(f"catalogue entry {exc.args[0]}", loaded.source, loaded.line(ptr), None, ptr) from None
@@ -107,3 +108,12 @@ def _strs(raw: dict[str, Any], key: str) -> list[str]:
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
         raise KeyError(f"needs array of strings {key!r}")
     return v
+
+
+def _patterns(raw: dict[str, Any], key: str) -> tuple[str, ...]:
+    v = raw.get(key, [])
+    if isinstance(v, str):
+        return (v,) if v else ()
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        return tuple(v)
+    raise KeyError(f"needs a string or an array of strings {key!r}")

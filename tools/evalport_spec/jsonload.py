@@ -27,6 +27,21 @@ try:  # optional accelerator; the strict standard-library path is always availab
 except ImportError:  # pragma: no cover
     orjson = None  # type: ignore[assignment]
 
+
+def _orjson_is_safe(version: str) -> bool:
+    """Whether this orjson bounds ``loads`` recursion (1024 levels). Releases before 3.9.15
+    recurse without limit and crash the process (segmentation fault) on deep nesting
+    (CVE-2024-27454), so they are not used at all."""
+    try:
+        parts = tuple(int(x) for x in version.split(".")[:3])
+    except ValueError:
+        return False
+    return parts >= (3, 9, 15)
+
+
+if orjson is not None and not _orjson_is_safe(getattr(orjson, "__version__", "0")):
+    orjson = None  # type: ignore[assignment]  # pragma: no cover
+
 MAX_BYTES = 512 * 1024 * 1024
 """Largest file accepted, in bytes (512 MiB); larger files are refused before reading."""
 

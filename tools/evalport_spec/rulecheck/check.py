@@ -154,11 +154,11 @@ def _fixtures(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
         stated = [(p, ln) for (c, p), ln in zip(fx.errors, lines, strict=True) if c == st.code]
         for path, line in stated:
             if not _reported_where_stated(e, path):
+                where = (f"none of the catalogue's reported_at locations ({', '.join(e.reported_at)})"
+                         if e.reported_at else "no location the rule reads nor an ancestor of one")
                 out.append(ctx.finding(
                     "rule-fixture-path",
-                    f"fixture '{fx.id}' expects the rule at {path}, which is neither the "
-                    f"catalogue's reported_at {e.reported_at}, a location it reads, nor an "
-                    f"ancestor of one",
+                    f"fixture '{fx.id}' expects the rule at {path}, which is {where}",
                     code=st.code, file=fx.file, line=line or fx.line))
         if not run.agrees:
             got = ", ".join(f"{c} at {p or '/'}" for c, p in run.actual) or "nothing"
@@ -193,9 +193,12 @@ def _fixtures(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
 
 
 def _reported_where_stated(e: RuleEntry, path: str) -> bool:
-    """A stated instance path fits the catalogue: it matches ``reported_at`` or one of the
-    ``reads`` patterns, or an ancestor of one (no patterns at all: anything fits)."""
-    patterns = [p for p in (e.reported_at, *e.reads) if p]
+    """A stated instance path fits the catalogue: it matches one of the ``reported_at``
+    patterns exactly; for an entry without ``reported_at``, one of the ``reads`` patterns or an
+    ancestor of one (no patterns at all: anything fits)."""
+    if e.reported_at:
+        return any(matches_pattern(path, p) for p in e.reported_at)
+    patterns = [p for p in e.reads if p]
     return not patterns or any(matches_pattern(path, p, ancestors=True) for p in patterns)
 
 

@@ -134,7 +134,7 @@ def _page(ctx: RuleContext, statuses: list[RuleStatus]) -> str:
         out += [f"- **Document type:** {e.document}", f"- **Since:** {since}",
                 "- **Reads:** " + ", ".join(f"`{r}`" for r in e.reads)]
         if e.reported_at:
-            out.append(f"- **Reported at:** `{e.reported_at}`")
+            out.append("- **Reported at:** " + ", ".join(f"`{p}`" for p in e.reported_at))
         out.append(f"- **JSON Schema:** {_CLAIM[st.kind]}")
         out.append("")
         if e.encoded:
