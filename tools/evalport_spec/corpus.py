@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .jsonload import Loaded, load
-from .spec import DOC_TYPES, SpecRepo
+from .spec import DOC_TYPES, SpecRepo, detect_type
 
 
-@dataclass
 class EmbeddedLoaded(Loaded):
     """A document embedded in a larger JSON file (a fixture's ``document`` member).
 
@@ -31,31 +29,16 @@ class EmbeddedLoaded(Loaded):
     by prefixing ``prefix`` (e.g. ``"/document"``).
     """
 
-    prefix: str = ""
+    __slots__ = ("prefix",)
+
+    def __init__(self, value: object, source: str, text: str | None = None, *,
+                 prefix: str = "") -> None:
+        super().__init__(value, source, text)
+        self.prefix = prefix
 
     def position(self, pointer: str) -> tuple[int, int] | None:
         """``(line, column)`` in the enclosing file of the value at ``pointer`` in the document."""
         return super().position(self.prefix + pointer)
-
-
-def detect_type(value: Any) -> str | None:
-    """The EvalPort document type of ``value`` from its members, or ``None``.
-
-    ``test_cases`` -> ``suite``; ``results`` -> ``resultset``; ``input`` and ``graders`` ->
-    ``testcase``; ``id`` and ``type`` -> ``grader`` (the required members of each type,
-    evalport-model.md, tested in that order).
-    """
-    if not isinstance(value, dict):
-        return None
-    if "test_cases" in value:
-        return "suite"
-    if "results" in value:
-        return "resultset"
-    if "input" in value and "graders" in value:
-        return "testcase"
-    if "id" in value and "type" in value:
-        return "grader"
-    return None
 
 
 def _json_files(folder: Path) -> list[Path]:

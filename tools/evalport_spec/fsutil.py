@@ -18,6 +18,30 @@ from pathlib import Path
 from .errors import InputError
 
 
+def read_limited(path: str | os.PathLike[str], *, max_bytes: int, label: str | None = None) -> bytes:
+    """Read a whole regular file, refusing it before reading when it is larger than ``max_bytes``.
+
+    Raises:
+        InputError: missing, a directory, unreadable, or too large (message names ``label``).
+    """
+    p = Path(path)
+    source = label or str(path)
+    try:
+        size = p.stat().st_size
+    except FileNotFoundError:
+        raise InputError("no such file", source) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", source) from None
+    if p.is_dir():
+        raise InputError("is a directory, expected a file", source)
+    if size > max_bytes:
+        raise InputError(f"file is {size} bytes, larger than the {max_bytes}-byte limit", source)
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", source) from None
+
+
 def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, exclusive: bool = False) -> None:
     """Write ``data`` to ``path`` atomically (temporary file in the same folder, fsync, rename).
 

@@ -12,6 +12,7 @@ tokenizer (:func:`positions`) only when a caller asks, so large documents cost n
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import os
@@ -262,23 +263,10 @@ def load(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES,
     Raises:
         InputError: missing/unreadable file, a directory, too large, or any :func:`loads` error.
     """
-    p = Path(path)
-    source = label or str(path)
-    try:
-        size = p.stat().st_size
-    except FileNotFoundError:
-        raise InputError("no such file", source) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source) from None
-    if p.is_dir():
-        raise InputError("is a directory, expected a JSON file", source)
-    if size > max_bytes:
-        raise InputError(f"file is {size} bytes, larger than the {max_bytes}-byte limit", source)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source) from None
-    return loads(data, source, max_depth=max_depth, path=p)
+    from .fsutil import read_limited
+
+    data = read_limited(path, max_bytes=max_bytes, label=label)
+    return loads(data, label or str(path), max_depth=max_depth, path=path)
 
 
 # --- positions: a small tokenizer, used only when a caller needs line numbers -------------------
@@ -289,6 +277,17 @@ _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
 _LITERAL = re.compile(r"true|false|null|NaN|-?Infinity")
 
 
+def _offset_to_line_col(text: str):
+    """A function mapping a character offset in ``text`` to its 1-based (line, column)."""
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def lc(off: int) -> tuple[int, int]:
+        i = bisect.bisect_right(line_starts, off) - 1
+        return i + 1, off - line_starts[i] + 1
+
+    return lc
+
+
 def positions(text: str) -> dict[str, tuple[int, int]]:
     """Map every JSON Pointer in ``text`` to the 1-based ``(line, column)`` where its value starts.
 
@@ -296,13 +295,7 @@ def positions(text: str) -> dict[str, tuple[int, int]]:
     text that is not JSON.
     """
     out: dict[str, tuple[int, int]] = {}
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    import bisect
-
-    def lc(off: int) -> tuple[int, int]:
-        i = bisect.bisect_right(line_starts, off) - 1
-        return i + 1, off - line_starts[i] + 1
+    lc = _offset_to_line_col(text)
 
     # stack entries: [kind, pointer, index_or_None]
     stack: list[list[Any]] = []
@@ -402,13 +395,7 @@ def _locate_duplicate(text: str, key: str) -> tuple[int | None, int | None, str 
 
 def _iter_member_positions(text: str):
     """Yield (pointer, (line, col)) for every object member name, duplicates included."""
-    import bisect
-
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def lc(off: int) -> tuple[int, int]:
-        i = bisect.bisect_right(line_starts, off) - 1
-        return i + 1, off - line_starts[i] + 1
+    lc = _offset_to_line_col(text)
 
     stack: list[list[Any]] = []
     pos = 0

@@ -29,6 +29,26 @@ DOC_TYPES = ("suite", "testcase", "grader", "resultset")
 
 SCHEMA_FILE = {t: f"{t}.json" for t in DOC_TYPES}
 
+
+def detect_type(value: object) -> str | None:
+    """The EvalPort document type of a parsed document from its members, or ``None``.
+
+    Checked in this order, each by the required members of the type (SPEC.md, "Documents"):
+    ``test_cases`` -> ``suite``; ``results`` -> ``resultset``; ``input`` and ``graders`` ->
+    ``testcase``; ``id`` and ``type`` -> ``grader``.
+    """
+    if not isinstance(value, dict):
+        return None
+    if "test_cases" in value:
+        return "suite"
+    if "results" in value:
+        return "resultset"
+    if "input" in value and "graders" in value:
+        return "testcase"
+    if "id" in value and "type" in value:
+        return "grader"
+    return None
+
 SEMVER = re.compile(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
     r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..fsutil import read_limited
 from ..spec import SpecRepo
 from .frontmatter import MAX_RFC_BYTES, FrontMatter, parse
 
@@ -92,20 +93,11 @@ class Rfc:
 
 def read_text(path: Path, label: str) -> str:
     """Read an RFC file as UTF-8. Raises :class:`InputError` (missing, too large, not UTF-8)."""
+    data = read_limited(path, max_bytes=MAX_RFC_BYTES, label=label)
     try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise InputError("no such file", label) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", label) from None
-    if size > MAX_RFC_BYTES:
-        raise InputError(f"file is larger than {MAX_RFC_BYTES // (1024 * 1024)} MiB", label)
-    try:
-        return path.read_bytes().decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"invalid UTF-8 at byte {exc.start}", label) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", label) from None
 
 
 def _label(root: Path, path: Path) -> str:

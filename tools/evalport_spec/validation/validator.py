@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..spec import DOC_TYPES, SpecVersion
+from ..spec import detect_type as spec_detect_type
 from .fast import FastCheck
 from .rules import RULES, Rule
 from .schema_pass import MarkerIndex, to_violations
@@ -129,13 +130,8 @@ class Validator:
         """
         if not isinstance(document, dict):
             raise InputError("not an EvalPort document: the top-level value is not an object")
-        if "test_cases" in document:
-            return "suite"
-        if "results" in document:
-            return "resultset"
-        if "input" in document and "graders" in document:
-            return "testcase"
-        if "id" in document and "type" in document:
-            return "grader"
+        found = spec_detect_type(document)
+        if found is not None:
+            return found
         raise InputError("not an EvalPort document: no 'test_cases', 'results', 'input' and "
                          "'graders', or 'id' and 'type' member; pass --type")
