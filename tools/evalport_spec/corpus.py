@@ -14,7 +14,6 @@ is an :class:`~evalport_spec.errors.InputError`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from .jsonload import Loaded, load
