@@ -93,7 +93,7 @@ def main() -> int:
             else:
                 disagreements.append(line)
     secs = time.perf_counter() - t0
-    print(f"| cases | agree | known disagreements | other disagreements | crashes | seconds |")
+    print("| cases | agree | known disagreements | other disagreements | crashes | seconds |")
     print(f"| {total} | {agree} | {len(known)} | {len(disagreements) - crashes} | {crashes} | {secs:.1f} |")
     for line in known:
         print("KNOWN  ", line)

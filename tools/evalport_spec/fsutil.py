@@ -18,14 +18,73 @@ from pathlib import Path
 from .errors import InputError
 
 
-def read_limited(path: str | os.PathLike[str], *, max_bytes: int, label: str | None = None) -> bytes:
-    """Read a whole regular file, refusing it before reading when it is larger than ``max_bytes``.
+def check_within(path: str | os.PathLike[str], root: str | os.PathLike[str],
+                 label: str | None = None) -> Path:
+    """Return ``path`` resolved (symlinks followed), refusing one that ends outside ``root``.
+
+    A repository file that is a symlink to ``/etc/passwd`` or to a folder outside the checkout
+    must not be read (nor published) as if it were part of the spec.
 
     Raises:
-        InputError: missing, a directory, unreadable, or too large (message names ``label``).
+        InputError: the resolved path is not ``root`` itself or inside it (message names
+            ``label`` and the target).
+    """
+    target = Path(path).resolve()
+    base = Path(root).resolve()
+    if target != base and not target.is_relative_to(base):
+        raise InputError(f"refusing a symlink that leaves the repository (it points to {target})",
+                         label or str(path))
+    return target
+
+
+def escaping_symlinks(root: str | os.PathLike[str], folders: tuple[str, ...] = ("spec", "rfcs")
+                      ) -> list[tuple[str, Path]]:
+    """Every symlink under ``root/<folder>`` whose target resolves outside ``root``, as
+    ``(path relative to root, resolved target)`` pairs, sorted. Links are not followed into
+    (``os.walk`` with ``followlinks=False``), so a link loop cannot hang the walk."""
+    base = Path(root).resolve()
+    out: list[tuple[str, Path]] = []
+    for folder in folders:
+        top = base / folder
+        if top.is_symlink() or not top.is_dir():
+            candidates = [top] if top.is_symlink() else []
+        else:
+            candidates = []
+            for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+                for name in (*dirnames, *filenames):
+                    p = Path(dirpath) / name
+                    if p.is_symlink():
+                        candidates.append(p)
+        for p in candidates:
+            target = p.resolve()
+            if not target.is_relative_to(base):
+                out.append((str(p.relative_to(base)), target))
+    return sorted(out)
+
+
+def refuse_escaping_symlinks(root: str | os.PathLike[str]) -> None:
+    """Raise :class:`InputError` naming the first symlink under ``spec/`` or ``rfcs/`` of the
+    repository ``root`` that leaves the repository (see :func:`escaping_symlinks`)."""
+    bad = escaping_symlinks(root)
+    if bad:
+        rel, target = bad[0]
+        raise InputError(f"refusing a symlink that leaves the repository (it points to {target})", rel)
+
+
+def read_limited(path: str | os.PathLike[str], *, max_bytes: int, label: str | None = None,
+                 within: str | os.PathLike[str] | None = None) -> bytes:
+    """Read a whole regular file, refusing it before reading when it is larger than ``max_bytes``.
+
+    ``within``: when given, the file must resolve inside that folder (:func:`check_within`).
+
+    Raises:
+        InputError: missing, a directory, unreadable, too large, or outside ``within``
+            (message names ``label``).
     """
     p = Path(path)
     source = label or str(path)
+    if within is not None:
+        check_within(p, within, source)
     try:
         size = p.stat().st_size
     except FileNotFoundError:

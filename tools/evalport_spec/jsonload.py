@@ -257,15 +257,17 @@ def loads(text: str | bytes, source: str = "<string>", *, max_depth: int = MAX_D
 
 
 def load(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES,
-         max_depth: int = MAX_DEPTH, label: str | None = None) -> Loaded:
-    """Read and parse the JSON file at ``path``.
+         max_depth: int = MAX_DEPTH, label: str | None = None,
+         within: str | os.PathLike[str] | None = None) -> Loaded:
+    """Read and parse the JSON file at ``path`` (which must resolve inside ``within`` if given).
 
     Raises:
-        InputError: missing/unreadable file, a directory, too large, or any :func:`loads` error.
+        InputError: missing/unreadable file, a directory, too large, a symlink leaving
+            ``within``, or any :func:`loads` error.
     """
     from .fsutil import read_limited
 
-    data = read_limited(path, max_bytes=max_bytes, label=label)
+    data = read_limited(path, max_bytes=max_bytes, label=label, within=within)
     return loads(data, label or str(path), max_depth=max_depth, path=path)
 
 

@@ -186,9 +186,14 @@ class SchemaSet:
                 continue
             try:
                 resolver = self.registry.resolver(base_uri=f.uri)
-                resolver.lookup(absolute)
+                resolved = resolver.lookup(absolute)
             except referencing.exceptions.Unresolvable as exc:
                 problems.append(InputError(f"unresolvable $ref {ref!r}: {type(exc).__name__}",
+                                           f.loaded.source, line, None, ptr))
+                continue
+            if _ref_loops(resolved):
+                problems.append(InputError(f"$ref {ref!r} starts a chain of $refs that comes back "
+                                           "to itself (validation would never end)",
                                            f.loaded.source, line, None, ptr))
         return problems
 
@@ -198,3 +203,23 @@ class SchemaSet:
             return True
         except (referencing.exceptions.NoSuchResource, LookupError):
             return False
+
+
+def _ref_loops(resolved: Any, limit: int = 64) -> bool:
+    """Whether following ``$ref`` from ``resolved`` (a ``referencing`` ``Resolved``) comes back to
+    a subschema already met: a pure ``$ref`` chain (``a -> b -> a``) applies to the same instance
+    forever, so no validator can finish. A chain longer than ``limit`` counts as a loop too."""
+    seen = {id(resolved.contents)}
+    for _ in range(limit):
+        node = resolved.contents
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if not isinstance(ref, str):
+            return False
+        try:
+            resolved = resolved.resolver.lookup(ref)
+        except referencing.exceptions.Unresolvable:
+            return False  # reported as unresolvable at that $ref itself
+        if id(resolved.contents) in seen:
+            return True
+        seen.add(id(resolved.contents))
+    return True

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from .catalogue import Catalogue, parse_catalogue
 from .errors import InputError
-from .jsonload import Loaded, load, loads
+from .fsutil import read_limited
+from .jsonload import MAX_BYTES, Loaded, load, loads
 from .schemaset import SchemaSet
 
 DOC_TYPES = ("suite", "testcase", "grader", "resultset")
@@ -89,15 +90,26 @@ class SpecVersion:
     _list: Lister = field(repr=False)
 
     @classmethod
-    def from_dir(cls, name: str, root: Path) -> SpecVersion:
-        """A version read from a folder on disk. Raises :class:`InputError` if it has no schemas."""
+    def from_dir(cls, name: str, root: Path, *, within: Path | None = None) -> SpecVersion:
+        """A version read from a folder on disk.
+
+        Files are read with the loader's size limit (:data:`~evalport_spec.jsonload.MAX_BYTES`)
+        and must resolve inside ``within`` (default: ``root``): a symlink leaving it is refused.
+
+        Raises:
+            InputError: no ``schemas/`` inside; later, on reading, a file too large or a
+                symlink that leaves ``within``.
+        """
         root = Path(root)
         if not (root / "schemas").is_dir():
             raise InputError("not a spec version folder (no schemas/ inside)", str(root))
+        fence = Path(within) if within is not None else root
 
         def read(rel: str) -> bytes | None:
             p = root / rel
-            return p.read_bytes() if p.is_file() else None
+            if not p.is_file():
+                return None
+            return read_limited(p, max_bytes=MAX_BYTES, label=f"{root}/{rel}", within=fence)
 
         def lst(rel: str) -> list[str]:
             p = root / rel
@@ -222,9 +234,9 @@ class SpecRepo:
             InputError: an unknown version (the message lists the known ones).
         """
         if name == DRAFT:
-            return SpecVersion.from_dir(DRAFT, self.spec_dir)
+            return SpecVersion.from_dir(DRAFT, self.spec_dir, within=self.root)
         if name in self.releases():
-            return SpecVersion.from_dir(name, self.releases_dir / name)
+            return SpecVersion.from_dir(name, self.releases_dir / name, within=self.root)
         known = ", ".join(self.releases() + [DRAFT])
         raise InputError(f"unknown spec version {name!r} (known: {known})")
 

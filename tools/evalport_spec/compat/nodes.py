@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin
 
@@ -239,7 +239,7 @@ class Side:
             return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def syn(side: str, schema_json: str) -> Node:
     """A synthetic node holding the inline schema ``schema_json`` (JSON text, no ``$ref``)."""
     return Node(side, "", "", schema_json)

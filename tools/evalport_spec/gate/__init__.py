@@ -23,6 +23,7 @@ from pathlib import Path
 from .. import gitsource
 from ..errors import InputError
 from ..findings import Finding
+from ..fsutil import refuse_escaping_symlinks
 from ..spec import SpecRepo
 from .context import EngineMissing, GateContext, StageSkipped, input_finding
 from .model import GateReport, StageResult, status_of
@@ -67,9 +68,11 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
 
     Raises:
         InputError: an unknown stage name; an unsafe or missing ``base`` revision (the message
-            says which ``git fetch`` brings it into a shallow clone).
+            says which ``git fetch`` brings it into a shallow clone); a symlink under ``spec/``
+            or ``rfcs/`` that leaves the repository.
     """
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
+    refuse_escaping_symlinks(repo.root)
     wanted = list(STAGES if stages is None else stages)
     unknown = [s for s in wanted if s not in STAGE_FUNCS]
     if unknown:

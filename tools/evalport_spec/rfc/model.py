@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..fsutil import read_limited
+from ..fsutil import check_within, read_limited
 from ..spec import SpecRepo
 from .frontmatter import MAX_RFC_BYTES, FrontMatter, parse
 
@@ -118,6 +118,8 @@ def load_rfc(repo: SpecRepo | str | Path, path: str | Path) -> Rfc:
     p = Path(path)
     if not p.is_absolute():
         p = (Path.cwd() / p) if p.exists() else (root / p)
+    if p.parent.absolute() == rfcs_dir(root).absolute():  # a repository RFC must stay inside it
+        check_within(p, root, f"rfcs/{p.name}")
     label = _label(root, p)
     m = RFC_FILE.match(p.name)
     if not m:

@@ -73,11 +73,17 @@ class Validator:
                 self.active.setdefault(entry.document, []).append(rule)
         self.unimplemented: tuple[str, ...] = tuple(missing)
         self._compiled: dict[str, tuple[Any, MarkerIndex, FastCheck | None]] = {}
+        self._refs_checked = False
 
     def _schema(self, doc_type: str) -> tuple[Any, MarkerIndex, FastCheck | None]:
         if doc_type not in self._compiled:
             name = self.spec.schema_name(doc_type)
             schemas = self.spec.schemas
+            if not self._refs_checked:  # a broken or looping $ref is bad input, not a crash
+                problems = schemas.check_refs()
+                if problems:
+                    raise problems[0]
+                self._refs_checked = True
             validator = schemas.validator(name, format_assertion=self.format_assertion)
             markers = MarkerIndex(schemas.registry, schemas.files[name].uri)
             fast = FastCheck(schemas, name, validator.format_checker) if self.fast else None
@@ -91,7 +97,8 @@ class Validator:
         Encoded rules appear with their rule code (``x-evalport-rule`` markers).
 
         Raises:
-            InputError: unknown ``doc_type``, or the version has no schema for it.
+            InputError: unknown ``doc_type``, the version has no schema for it, or one of
+                its ``$ref`` is remote, unresolvable or loops (:meth:`SchemaSet.check_refs`).
         """
         validator, markers, fast = self._schema(doc_type)
         with gc_paused():
