@@ -68,7 +68,7 @@ def tree_digest(root: Path) -> str:
         for name in sorted(dirnames + filenames):
             p = Path(dirpath) / name
             rel = str(p.relative_to(root))
-            if rel == ".git/evalport-spec.lock":
+            if rel.endswith(".git/evalport-spec.lock"):
                 continue
             if p.is_symlink():
                 h.update(f"L {rel} -> {os.readlink(p)}\n".encode())
@@ -139,7 +139,8 @@ BAD_JSON = [
 
 @pytest.mark.parametrize(("data", "pos", "message"), [r[1:] for r in BAD_JSON],
                          ids=[r[0] for r in BAD_JSON])
-def test_validate_refuses_bad_json(repo, tmp_path, data, pos, message):
+def test_validate_refuses_bad_json(pristine_repo, tmp_path, data, pos, message):
+    repo = pristine_repo
     doc = write(tmp_path / "doc.json", data)
     before = tree_digest(tmp_path)
     proc = run(["-C", str(repo), "validate", str(doc)], cwd=tmp_path)
@@ -149,7 +150,8 @@ def test_validate_refuses_bad_json(repo, tmp_path, data, pos, message):
 
 @pytest.mark.parametrize(("data", "pos", "message"), [r[1:] for r in BAD_JSON],
                          ids=[r[0] for r in BAD_JSON])
-def test_diff_refuses_bad_json_schema(repo, tmp_path, data, pos, message):
+def test_diff_refuses_bad_json_schema(pristine_repo, tmp_path, data, pos, message):
+    repo = pristine_repo
     old = write(tmp_path / "old.json", data)
     new = write(tmp_path / "new.json", json.dumps(GOOD_SCHEMA))
     before = tree_digest(tmp_path)
@@ -158,7 +160,8 @@ def test_diff_refuses_bad_json_schema(repo, tmp_path, data, pos, message):
     assert tree_digest(tmp_path) == before
 
 
-def test_validate_stdin_bad_json(repo, tmp_path):
+def test_validate_stdin_bad_json(pristine_repo, tmp_path):
+    repo = pristine_repo
     before = tree_digest(tmp_path)
     proc = run(["-C", str(repo), "validate", "-"], cwd=tmp_path, stdin=b'{"a": 1, "a": 2}')
     assert_refused(proc, "<stdin>:1:10", "duplicate object key 'a'")
@@ -169,7 +172,8 @@ def test_validate_stdin_bad_json(repo, tmp_path):
 
 
 @pytest.mark.parametrize("command", ["validate", "diff"], ids=["validate-600MB-sparse", "diff-600MB-sparse"])
-def test_sparse_600mb_refused_before_reading(repo, tmp_path, command):
+def test_sparse_600mb_refused_before_reading(pristine_repo, tmp_path, command):
+    repo = pristine_repo
     big = tmp_path / "big.json"
     with open(big, "wb") as fh:
         fh.truncate(600 * 1024 * 1024)  # sparse: no disk used, never read
@@ -188,7 +192,8 @@ def test_sparse_600mb_schema_in_repo_refused(repo):
 
 
 @pytest.mark.slow
-def test_300mb_document_clear_result_bounded_memory(repo, tmp_path):
+def test_300mb_document_clear_result_bounded_memory(pristine_repo, tmp_path):
+    repo = pristine_repo
     """A ~300 MB generated document (one huge string member, not an EvalPort document) gets its
     one-line verdict, and the process's peak memory stays within a small multiple of the file."""
     doc = tmp_path / "big.json"
@@ -242,7 +247,8 @@ COMPAT_REF_BUG = ("compat: a schema whose $ref is unresolvable or loops crashes 
 
 @pytest.mark.parametrize("side", ["old", "new"])
 @pytest.mark.parametrize(("ref", "message"), [r[1:] for r in REFS], ids=[r[0] for r in REFS])
-def test_diff_refuses_bad_ref(repo, tmp_path, ref, message, side, request):
+def test_diff_refuses_bad_ref(pristine_repo, tmp_path, ref, message, side, request):
+    repo = pristine_repo
     if side == "new" or ref.startswith("#"):
         request.applymarker(pytest.mark.xfail(strict=True, reason=COMPAT_REF_BUG))
     elif side == "old":
@@ -359,7 +365,7 @@ FRONT_MATTER = [
      ":3:8", "!!python/object/apply:os.system"),
     ("yaml-python-name", "number: 9\ntitle: !!python/name:os.system\n", ":3:8", "!!python/name:os.system"),
     ("yaml-malformed", "number: 9\ntitle: [unclosed\n", ":4:1", "front matter"),
-    ("yaml-not-a-mapping", "- 1\n- 2\n", ":2:1", "front matter"),
+    ("yaml-not-a-mapping", "- 1\n- 2\n", ":2", "front matter must be a YAML mapping"),
 ]
 
 
@@ -413,7 +419,8 @@ ARGS = [
 
 
 @pytest.mark.parametrize(("args", "where", "message"), [r[1:] for r in ARGS], ids=[r[0] for r in ARGS])
-def test_bad_arguments(repo, tmp_path, args, where, message):
+def test_bad_arguments(pristine_repo, tmp_path, args, where, message):
+    repo = pristine_repo
     files = {"@ARRAY": write(tmp_path / "array.json", "[1, 2, 3]\n"),
              "@OBJECT": write(tmp_path / "object.json", '{"hello": "world"}\n')}
     fixdir = tmp_path / "fixtures"

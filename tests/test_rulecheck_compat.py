@@ -56,7 +56,8 @@ def test_1_1_to_1_2_rules_are_additive() -> None:
         ("ISOLATION_MISMATCH", "rule-added-additive", ChangeClass.MINOR)]
     assert found[0].message == (
         "DUPLICATE_ATTEMPT: reads only fields new in 1.2.0 (guard /results/*/attempt absent "
-        "from 1.1.0); no document valid under 1.1.0 can trigger it")
+        "from 1.1.0); no document valid under 1.1.0 can trigger it (proved: guard field new "
+        "on a closed object)")
     assert found[0].new.file.endswith("spec/releases/1.2.0/rules.json")
     assert all(f.witness is None for f in found)
 

@@ -10,8 +10,16 @@ from pathlib import Path
 import pytest
 
 from evalport_spec.cli import build_parser, main
-from evalport_spec.site import (SchemaWalker, VersionSet, build_site, changes, cli_reference,
-                                generate_version, history_svg, property_since)
+from evalport_spec.site import (
+    SchemaWalker,
+    VersionSet,
+    build_site,
+    changes,
+    cli_reference,
+    generate_version,
+    history_svg,
+    property_since,
+)
 from evalport_spec.site.history import spec_changelog
 from evalport_spec.site.links import rewrite_links
 from evalport_spec.spec import SpecRepo

@@ -9,9 +9,9 @@ import os
 import subprocess
 
 import pytest
-from test_site import make_repo
 
 from evalport_spec.cli import main
+from test_site import make_repo
 
 pytestmark = pytest.mark.slow
 

@@ -58,7 +58,11 @@ def test_switching_version_keeps_the_page(page, base_url):
 
 def _search(page, url: str, term: str) -> list[str]:
     page.goto(url)
-    page.locator(".md-search__input").fill(term)
+    page.click(".md-search__input")
+    # a query typed before the search worker has loaded its index is dropped: wait for it
+    page.wait_for_function("() => (document.querySelector('.md-search-result__meta') || {}).textContent"
+                           " === 'Type to start searching'")
+    page.keyboard.type(term)  # keystrokes: fill() after the click does not start a query
     page.wait_for_selector(".md-search-result__item")
     return page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
 

@@ -160,7 +160,7 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
                           (so.root(name), ""), (sn.root(name), ""), undecided=why)]
             checker.cases = 0
         for f in fails:
-            out.append(_to_finding(f, direction, name, so, sn, stats))
+            out.append(_to_finding(f, direction, name, so, sn, stats, checker))
     # witnesses for unproven backward failures, then the counter-example search
     docs = list(_documents(name, so, canon, sampler, candidates, budget, generator))
     docs_new = list(_documents(name, sn, canon, sampler, candidates, budget, generator))
@@ -249,7 +249,8 @@ def _location(side: Side, node_ptr: tuple[Node, str] | None) -> Location | None:
     return Location(loaded.source, ptr, loaded.line(ptr))
 
 
-def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: dict) -> Finding:
+def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: dict,
+                checker: Checker) -> Finding:
     sa, sb = (so, sn) if direction == "backward" else (sn, so)
     loc_a, loc_b = _location(sa, f.a), _location(sb, f.b)
     old, new = (loc_a, loc_b) if direction == "backward" else (loc_b, loc_a)
@@ -259,10 +260,13 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
     an, bn = ("old", "new") if direction == "backward" else ("new", "old")
     msg = f.message.replace("{A}", an).replace("{B}", bn) + (f" (instance location {ipath!r})" if f.path else "")
     witness = None
-    for w in f.witness:
-        if sa.file_valid(name, w) and not sb.file_valid(name, w):
-            witness = w
-            stats["witnesses_verified"] += 1
+    for careful in (False, True):  # the fast path-only embedding first, then the careful one
+        for w in checker.witnesses(f, careful):
+            if sa.file_valid(name, w) and not sb.file_valid(name, w):
+                witness = w
+                stats["witnesses_verified"] += 1
+                break
+        if witness is not None or f.via is None:
             break
     extra: dict[str, Any] = {"instance_path": list(f.path), "file": name}
     undecided = f.undecided is not None

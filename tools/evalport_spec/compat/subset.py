@@ -50,10 +50,17 @@ class Fail:
     path: tuple = ()
     witness: list[Any] = field(default_factory=list)
     undecided: str | None = None
+    via: tuple | None = field(default=None, repr=False, compare=False)
+    """``(inner Fail, A, B, key, how)`` when this failure is ``inner`` seen one level up (member
+    ``key`` of an object, or item ``key`` of an array): its witnesses are built on demand by
+    :meth:`Checker.witnesses`, only along this one instance path."""
+    cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def key(self) -> tuple:
-        return (self.code, self.a[1] if self.a else None, self.b[1] if self.b else None, self.path,
-                self.undecided is not None)
+        """Identity of the failure by schema locations (not instance path): the same changed
+        subschema reached along many instance paths (a shared ``$defs`` entry) is one failure,
+        reported at the first path found; this keeps deep ``$ref`` graphs linear."""
+        return (self.code, _where(self.a), _where(self.b), self.undecided is not None)
 
 
 class Budget(Exception):
@@ -172,7 +179,8 @@ class Checker:
         for f in out:
             k = f.key()
             if k in seen:
-                seen[k].witness.extend(w for w in f.witness if len(seen[k].witness) < 3)
+                if seen[k].via is None and f.via is None:
+                    seen[k].witness.extend(w for w in f.witness if len(seen[k].witness) < 3)
             else:
                 seen[k] = f
         out = list(seen.values())
@@ -368,7 +376,7 @@ class Checker:
                 continue
             g = Fail(cond.origin, f"under the {cond.origin} at {cond.ptr}: {f.message}", f.a,
                      (cond.owner if cond.owner.syn is None else f.b[0], cond.ptr), f.path,
-                     [w for w in f.witness])
+                     [w for w in f.witness], via=f.via)
             if not f.path:
                 g.witness = [w for w in f.witness if self.sampler.valid(A, w) and not self.sampler.valid(B, w)]
             out.append(g)
@@ -660,21 +668,50 @@ class Checker:
             return [self._wrap(f, A, B, name, "prop") for f in undecided]
         loc_b = (bn[0], bn[0].ptr) if bn[0].syn is None else _loc(B)
         inner = Fail(code, what, (an[0], an[0].ptr) if an and an[0].syn is None else _loc(A), loc_b, (),
-                     [w for f in sub for w in f.witness])
+                     [w for f in sub for w in self.verified_witnesses(f, ac, bc)][:4])
         return [self._wrap(inner, A, B, name, "prop")]
 
     def _wrap(self, f: Fail, A: Canon, B: Canon, key: Any, how: str) -> Fail:
         g = Fail(f.code, f.message, f.a, f.b, (key,) + f.path, [], f.undecided)
-        if f.undecided:
-            return g
-        for w in f.witness:
-            for cand in (self._objects_with(A, key, w) if how == "prop" else self._arrays_with(A, key, w)):
-                if self.sampler.valid(A, cand) and not self.sampler.valid(B, cand):
-                    g.witness.append(cand)
-                    break
-            if len(g.witness) >= 2:
-                break
+        if not f.undecided:
+            g.via = (f, A, B, key, how)
         return g
+
+    def verified_witnesses(self, f: Fail, A: Canon, B: Canon) -> list[Any]:
+        """:meth:`witnesses` of ``f`` (fast, then careful) that are valid under ``A`` and invalid
+        under ``B`` (real validator)."""
+        for careful in (False, True):
+            ok = [w for w in self.witnesses(f, careful) if self.sampler.valid(A, w) and not self.sampler.valid(B, w)]
+            if ok or f.via is None:
+                return ok
+        return []
+
+    def witnesses(self, f: Fail, careful: bool = False, limit: int = 2) -> list[Any]:
+        """Witness candidates for ``f`` at its own level: its local witnesses, or those of the
+        failure it wraps embedded one level up per step of its instance path (only that path is
+        built, however large the schema). ``careful=False`` embeds each into the first candidate
+        container without validating (one validation of the result, by the caller, is enough
+        when it holds); ``careful=True`` validates at every level and tries more containers
+        (quadratic in the path length: the fallback)."""
+        chain: list[Fail] = []
+        g = f
+        while g.via is not None and careful not in g.cache:
+            chain.append(g)
+            g = g.via[0]
+        ws = g.cache[careful] if g.via is not None else g.witness
+        for h in reversed(chain):
+            _, A, B, key, how = h.via
+            out: list[Any] = []
+            for w in ws:
+                for cand in (self._objects_with(A, key, w) if how == "prop" else self._arrays_with(A, key, w)):
+                    if not careful or (self.sampler.valid(A, cand) and not self.sampler.valid(B, cand)):
+                        out.append(cand)
+                        break
+                if len(out) >= limit:
+                    break
+            h.cache[careful] = out
+            ws = out
+        return ws
 
     def _objects_with(self, A: Canon, name: str, w: Any):
         base = {}
@@ -725,6 +762,13 @@ class Checker:
         f = Fail("propertyNames", "propertyNames of the {B} schema rejects member names the {A} schema accepts", _loc(A), (pn, pn.ptr))
         f.witness = [o for o in objs if self.sampler.valid(A, o) and not self.sampler.valid(B, o)][:2]
         return [f]
+
+
+def _where(loc: tuple[Node, str] | None) -> tuple | None:
+    if loc is None:
+        return None
+    node, ptr = loc
+    return (node.side, node.file, node.syn, ptr)
 
 
 def _loc(c: Canon) -> tuple[Node, str] | None:

@@ -11,9 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..cache import ContentMemo, digest, version_digest
 from ..findings import ChangeClass, Finding
 from ..spec import SCHEMA_FILE, SpecVersion
 from .engine import Classification, classes_of, compare
+
+MEMO = ContentMemo(maxsize=32)
+"""Classifications computed in this process, keyed by content (see :func:`compare_versions`)."""
 
 
 def repo_candidates(*versions: SpecVersion) -> list[tuple[str, Any]]:
@@ -54,12 +58,48 @@ def compare_versions(old: SpecVersion, new: SpecVersion, **kw: Any) -> Classific
     documents. Rule findings (from ``rulecheck.compat.rule_changes`` when importable) are added
     with ``direction="backward"`` when MAJOR and count toward the class.
 
+    Memoised in-process (:data:`MEMO`, a :class:`~evalport_spec.cache.ContentMemo`): the key is
+    the content of both versions (:func:`~evalport_spec.cache.version_digest`: names, labels,
+    schema texts, catalogue entries), the candidate documents (given and found in the
+    repository), the other keyword arguments and the rule implementations in use, so one
+    ``check`` computes each pair once and a changed byte always recomputes. Calls with a
+    callable ``candidates`` or ``generator`` (whose output cannot be keyed) are not memoised.
+    Each call returns its own deep copy, safe to modify.
+
     Raises:
         InputError: unreadable schemas in either version.
     """
-    cands = list(kw.pop("candidates", ()) or ())
+    given = kw.get("candidates", ()) or ()
     repo = repo_candidates(old, new)
-    cands.extend(repo)
+    if callable(given) or any(callable(v) for k, v in kw.items() if k != "candidates"):
+        return _compare_versions(old, new, repo, **kw)
+    given = list(given)
+    kw["candidates"] = given
+    options = {k: v for k, v in kw.items() if k != "candidates"}
+    # a (file name, document) pair and a two-item array document serialise alike: tag them
+    tagged = [["pair", *c] if isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str)
+              else ["document", c] for c in given]
+    key = (digest("compare_versions", version_digest(old), version_digest(new), options, tagged,
+                  repo), _rule_implementations())
+    return MEMO.get(key, lambda: _compare_versions(old, new, repo, **kw))
+
+
+def _rule_implementations() -> tuple[Any, ...]:
+    """``((code, document type, function), ...)`` of the registered rules (the objects
+    themselves, so the memo key keeps them alive and a substituted rule misses the memo)."""
+    try:
+        from ..validation import RULES
+    except Exception:  # pragma: no cover - validation is a core module
+        return ()
+    return tuple((code, getattr(r, "document_type", None), getattr(r, "function", r))
+                 for code, r in sorted(RULES.items()))
+
+
+def _compare_versions(old: SpecVersion, new: SpecVersion, repo: list[tuple[str, Any]],
+                      **kw: Any) -> Classification:
+    """:func:`compare_versions` without the memo; ``repo`` is :func:`repo_candidates`."""
+    cands = kw.pop("candidates", ()) or ()
+    cands = cands if callable(cands) else [*cands, *repo]
     result = compare(old.schemas, new.schemas, candidates=cands, **kw)
     result.old_label, result.new_label = old.name, new.name
     try:

@@ -28,6 +28,7 @@ Rules (toolchain.md, "RFCs": "Dates, statuses and declared classes are checked, 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -42,7 +43,7 @@ import jsonschema
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
 from ..jsonload import loads
-from ..spec import DOC_TYPES, SpecRepo, parse_semver
+from ..spec import DOC_TYPES, SpecRepo, SpecVersion, parse_semver
 from . import engines
 from .dates import ChangelogEntry, days, parse_changelog, parse_date
 from .model import REQUIRED_SECTIONS, Rfc, load_rfc, load_rfcs, repo_root
@@ -79,6 +80,12 @@ class _Context:
     def releases(self) -> list[str]:
         return self.repo.releases()
 
+    def _release(self, name: str) -> SpecVersion:
+        # labelled as the gate labels releases (gate.context.GateContext.label): the diff
+        # engine's memo is keyed by content including labels, so ``check`` classifies each
+        # release pair once for the releases stage and for RFC lint
+        return dataclasses.replace(self.repo.version(name), label=f"spec/releases/{name}")
+
     def changelog(self, version: str) -> dict[str, ChangelogEntry]:
         if version not in self._changelogs:
             p = self.repo.releases_dir / version / "SPEC.md"
@@ -99,7 +106,7 @@ class _Context:
         if version in rel and rel.index(version) > 0:
             prev = rel[rel.index(version) - 1]
             try:
-                c = engines.classify(self.repo.version(prev), self.repo.version(version))
+                c = engines.classify(self._release(prev), self._release(version))
             except InputError:
                 c = None
             if c is not None:

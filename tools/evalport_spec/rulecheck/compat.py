@@ -9,17 +9,27 @@ A rule that reads only fields new in this version is additive." The diff engine 
 For every rule of the new catalogue that is new, or *changed* (same code, different catalogue
 entry or a different implementation function):
 
-1. **Search** for a witness: old-valid documents of the rule's document type are documents
-   generated from the old schema (:func:`evalport_spec.generate.generate_valid`) plus the given
-   corpus, plus each one's :func:`~evalport_spec.generate.mutate_duplicates` variants, kept
-   only when the OLD full validator (old schema, old catalogue, ``rules_old``) accepts them.
-   The NEW full validator (``rules_new``) runs on each; one rejected with the rule's code is a
-   witness (the smallest is kept): kind ``rule-added-breaking`` or ``rule-tightened``, MAJOR.
-2. Without a witness, a rule whose ``guard`` locations are all absent from the old schema
-   (each passes through an object the old schema closes without declaring the name,
-   :func:`~evalport_spec.rulecheck.schemawalk.field_status`) cannot fire on an old-valid
-   document: kind ``rule-added-additive`` (or ``rule-changed-additive``), MINOR.
-3. Otherwise the rule reads fields that already existed and the bounded search found no
+1. **Proof**: a rule whose ``guard`` locations are all absent from the old schema (each
+   passes through an object the old schema closes without declaring the name,
+   :func:`~evalport_spec.rulecheck.schemawalk.field_status`) and whose implementation is the
+   registered one (``validation.RULES``, the implementation the catalogue's ``guard``
+   describes: "locations at least one of which must be present in a document for the rule to
+   be able to fire", :mod:`evalport_spec.catalogue`) cannot fire on an old-valid document, which
+   cannot contain a guard field: kind ``rule-added-additive`` (or ``rule-changed-additive``),
+   MINOR, decided without a search; the message ends "(proved: guard field new on a closed
+   object)" and ``extra`` is ``{"proof": "guard field new on a closed object"}``.
+2. Otherwise **search** for a witness: old-valid documents of the rule's document type are
+   documents generated from the old schema (:func:`evalport_spec.generate.generate_valid`) plus
+   the given corpus, plus each one's :func:`~evalport_spec.generate.mutate_duplicates`
+   variants, kept only when the OLD full validator (old schema, old catalogue, ``rules_old``)
+   accepts them. The NEW full validator (``rules_new``) runs on each; one rejected with the
+   rule's code is a witness (the smallest is kept): kind ``rule-added-breaking`` or
+   ``rule-tightened``, MAJOR. The pool of old-valid documents is built once per content
+   (schemas, catalogue, implementations, corpus, size) per process.
+3. Without a witness, a rule whose guard locations are all absent from the old schema (a
+   substituted implementation, which the guard does not describe) is additive as in 1, with
+   ``extra`` ``{"searched": N}`` instead of the proof note.
+4. Otherwise the rule reads fields that already existed and the bounded search found no
    document it rejects: kind ``rule-added-unwitnessed`` (``rule-changed-unwitnessed``), MINOR,
    severity warning, with the number of documents searched (the issue: MAJOR "unless a search
    finds no old-valid document it rejects").
@@ -36,6 +46,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ..cache import ContentMemo, digest
 from ..catalogue import RuleEntry
 from ..findings import ChangeClass, Finding, Location, Severity
 from ..spec import SpecVersion
@@ -47,9 +58,16 @@ SEARCH_N = 30
 MUTATIONS_PER_DOCUMENT = 40
 """At most this many ``mutate_duplicates`` variants per old-valid document."""
 
-_GENERATED: dict[tuple[str, str, int, int], list[Any]] = {}
+PROVED = "proved: guard field new on a closed object"
+"""How a rule decided by the guard proof (step 1 of the module docstring) is marked."""
+
+_GENERATED = ContentMemo(maxsize=16)
 """Generated documents per (schema set content, file, n, seed): generation is deterministic and
-the costly part of the search, and the diff engine asks for the same old version repeatedly."""
+costly, and several version pairs share an old version."""
+
+_POOLS = ContentMemo(maxsize=16)
+"""Old-valid document pools per (schema set content, document type, old catalogue entries and
+implementations of that type, corpus, n, seed)."""
 
 _MEANING = ("document", "reads", "guard", "reported_at", "expressible", "encoded")
 
@@ -112,6 +130,13 @@ def rule_changes(old: SpecVersion, new: SpecVersion, corpus: Mapping[str, list] 
                         code=entry.code))
                 continue
         added = prev is None
+        if _guard_absent(old, entry) and _function(reg_new, entry.code) is _function(
+                RULES, entry.code):
+            # proof: old-valid documents cannot contain a guard field, and the catalogue's
+            # guard describes the registered implementation: no search needed
+            out.append(_additive(entry, old, new, added, where_old, where_new,
+                                 f" ({PROVED})", {"proof": PROVED}))
+            continue
         docs = pool(entry.document)
         witness, violation = _witness(v_new, entry, docs)
         if witness is not None:
@@ -126,14 +151,9 @@ def rule_changes(old: SpecVersion, new: SpecVersion, corpus: Mapping[str, list] 
                                                       "instance_path": violation[1]},
                                         "searched": len(docs)}))
             continue
-        absent = _guard_absent(old, entry)
-        if absent:
-            out.append(Finding(
-                "rule-added-additive" if added else "rule-changed-additive",
-                f"{entry.code}: reads only fields new in {new.name} (guard "
-                + ", ".join(entry.guard) + f" absent from {old.name}); no document valid "
-                f"under {old.name} can trigger it", ChangeClass.MINOR, Severity.INFO,
-                where_old, where_new, code=entry.code, extra={"searched": len(docs)}))
+        if _guard_absent(old, entry):
+            out.append(_additive(entry, old, new, added, where_old, where_new, "",
+                                 {"searched": len(docs)}))
         else:
             out.append(Finding(
                 "rule-added-unwitnessed" if added else "rule-changed-unwitnessed",
@@ -149,6 +169,17 @@ def rule_changes(old: SpecVersion, new: SpecVersion, corpus: Mapping[str, list] 
                 Location(old.path_label("rules.json"), f"/rules/{old_index[entry.code]}",
                          entry.line), None, code=entry.code, direction="forward"))
     return out
+
+
+def _additive(entry: RuleEntry, old: SpecVersion, new: SpecVersion, added: bool,
+              where_old: Location | None, where_new: Location, note: str,
+              extra: dict[str, Any]) -> Finding:
+    """The MINOR finding of a rule whose guard fields are all absent from ``old``."""
+    return Finding(
+        "rule-added-additive" if added else "rule-changed-additive",
+        f"{entry.code}: reads only fields new in {new.name} (guard " + ", ".join(entry.guard)
+        + f" absent from {old.name}); no document valid under {old.name} can trigger it{note}",
+        ChangeClass.MINOR, Severity.INFO, where_old, where_new, code=entry.code, extra=extra)
 
 
 def _function(registry: Mapping[str, Any], code: str) -> Any:
@@ -173,28 +204,37 @@ def _guard_absent(old: SpecVersion, entry: RuleEntry) -> bool:
 
 def _old_valid(old: SpecVersion, validator: Any, doc_type: str, corpus: list[Any], n: int,
                seed: int) -> list[Any]:
-    """Documents of ``doc_type`` the old full validator accepts (see module docstring).
+    """Documents of ``doc_type`` the old full validator accepts (see module docstring), in a
+    deterministic order; memoised by content in :data:`_POOLS`.
 
     Full validity is checked as: the raw old schema accepts (``is_valid``, ``format`` asserted;
     encoded rules live there) and the old hand-rolled rules report nothing, which is what
     ``Validator.validate(...) == []`` means, at a fraction of the cost.
     """
-    from ..generate import generate_valid, mutate_duplicates, schema_kwargs
-
     try:
         name = old.schema_name(doc_type)
     except Exception:
         return []
+    schemas_key = json.dumps({f.name: f.schema for f in old.schemas}, sort_keys=True)
+    rules = tuple((getattr(r, "code", None), getattr(r, "function", r))
+                  for r in validator.active.get(doc_type, ()))
+    key = (digest("old-valid", schemas_key, name, doc_type, corpus, n, seed,
+                  MUTATIONS_PER_DOCUMENT), rules)
+    return _POOLS.get(key, lambda: _build_pool(old, validator, name, doc_type, schemas_key,
+                                               corpus, n, seed))
+
+
+def _build_pool(old: SpecVersion, validator: Any, name: str, doc_type: str, schemas_key: str,
+                corpus: list[Any], n: int, seed: int) -> list[Any]:
+    from ..generate import generate_valid, mutate_duplicates, schema_kwargs
+
     schema = old.schemas.validator(name, format_assertion=True)
-    key = (json.dumps({f.name: f.schema for f in old.schemas}, sort_keys=True), name, n, seed)
-    if key not in _GENERATED:
-        if len(_GENERATED) >= 16:
-            _GENERATED.pop(next(iter(_GENERATED)))
-        _GENERATED[key] = generate_valid(**schema_kwargs(old.schemas, name), n=n, seed=seed)
-    base = list(corpus) + _GENERATED[key]
+    generated = _GENERATED.get(
+        (digest("generated", schemas_key, name, n, seed)),
+        lambda: generate_valid(**schema_kwargs(old.schemas, name), n=n, seed=seed))
     out: list[Any] = []
     seen: set[str] = set()
-    for doc in base:
+    for doc in list(corpus) + generated:
         for cand in [doc, *mutate_duplicates(doc, limit=MUTATIONS_PER_DOCUMENT)]:
             key = json.dumps(cand, sort_keys=True)
             if key in seen:

@@ -1,0 +1,99 @@
+"""Process-wide memo keyed by content: compute a value once per distinct input.
+
+One ``evalport-spec check`` asks for the same classification several times (the ``releases``
+stage, the ``draft`` stage and RFC lint each classify version pairs; toolchain.md, "The gate").
+Each answer is a pure function of the bytes the engines read, so :class:`ContentMemo` keys it
+by a digest of those bytes (:func:`version_digest`, :func:`digest`): a key built from content
+can never serve a stale answer -- change one byte and the key changes.
+
+Values are stored and handed out as deep copies, so a caller that edits its result (adds
+findings, fills ``ignored``) cannot change what the next caller gets.
+
+Public API::
+
+    digest(*parts) -> str                       sha-256 of JSON-serialisable parts
+    version_digest(version) -> str              content of a SpecVersion's schemas and catalogue
+    ContentMemo(maxsize=64).get(key, compute)   cached deep copy of compute()
+        .hits / .misses / .clear() / len()
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def digest(*parts: Any) -> str:
+    """The sha-256 (hex) of ``parts`` serialised as canonical JSON (sorted keys, no spaces).
+
+    ``bytes`` parts are hashed as their hexadecimal text; other values that JSON cannot
+    represent are hashed by ``repr`` (use only values whose ``repr`` shows their content).
+    """
+    def default(o: Any) -> Any:
+        if isinstance(o, (bytes, bytearray)):
+            return {"bytes": bytes(o).hex()}
+        return {"repr": repr(o)}
+
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=default,
+                      ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def version_digest(version: Any) -> str:
+    """The content digest of a :class:`~evalport_spec.spec.SpecVersion` as the diff engine sees
+    it: its ``name`` and ``label`` (both appear in findings), every schema file's name and exact
+    text (line numbers in findings depend on formatting, not only on the JSON value), and every
+    catalogue entry with all its fields including its line.
+
+    Raises:
+        InputError: unreadable schemas or catalogue (as ``version.schemas`` / ``.catalogue``).
+    """
+    schemas = [(f.name, f.loaded.source, f.loaded.text) for f in version.schemas]
+    rules = [dataclasses.asdict(r) for r in version.catalogue.rules]
+    return digest("spec-version", version.name, version.label, schemas, rules)
+
+
+class ContentMemo:
+    """A bounded (least recently used) memo ``key -> value`` that returns deep copies.
+
+    Keys must be hashable and must capture *everything* the computed value depends on (build
+    them with :func:`digest` / :func:`version_digest`); a key holding an object (a function)
+    keeps that object alive, so its identity cannot be reused by another one.
+    """
+
+    def __init__(self, maxsize: int = 64) -> None:
+        self.maxsize = maxsize
+        self.hits = 0
+        self.misses = 0
+        self._data: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """A deep copy of the value for ``key``, calling ``compute()`` only on a miss.
+
+        Exceptions from ``compute`` propagate and nothing is stored.
+        """
+        if key in self._data:
+            self.hits += 1
+            self._data.move_to_end(key)
+            return copy.deepcopy(self._data[key])
+        self.misses += 1
+        value = compute()
+        self._data[key] = copy.deepcopy(value)
+        while len(self._data) > self.maxsize:
+            self._data.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        """Forget every value and reset the counters."""
+        self._data.clear()
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._data)
