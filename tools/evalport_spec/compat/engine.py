@@ -22,7 +22,7 @@ from ..pointer import from_path, join
 from ..schemaset import SchemaSet
 from .canon import Canonizer
 from .kinds import kind_name
-from .nodes import D2020, LISTS, MAPS, SINGLE, Node, Side, Unresolvable
+from .nodes import D2020, LISTS, MAPS, SINGLE, Node, Side, Unresolvable, line_of
 from .sample import Sampler
 from .subset import ANNOTATIONS, Budget, Checker, Fail
 
@@ -246,7 +246,15 @@ def _location(side: Side, node_ptr: tuple[Node, str] | None) -> Location | None:
     if node.syn is not None or node.file not in side.set.files:
         return None
     loaded = side.set.files[node.file].loaded
-    return Location(loaded.source, ptr, loaded.line(ptr))
+    return Location(loaded.source, ptr, _line(loaded, ptr))
+
+
+def _line(loaded: Any, ptr: str) -> int | None:
+    """Line of ``ptr`` in a loaded file: its pointer map when already built, else a walk of the
+    path alone (:func:`~.nodes.line_of`), which stays fast on megabyte schemas."""
+    if getattr(loaded, "_positions", None) is not None:
+        return loaded.line(ptr)
+    return line_of(loaded.text, ptr)
 
 
 def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: dict,
@@ -300,7 +308,7 @@ def identity_findings(name: str, so: Side, sn: Side) -> list[Finding]:
     out: list[Finding] = []
 
     def loc(f, ptr):
-        return Location(f.loaded.source, ptr, f.loaded.line(ptr))
+        return Location(f.loaded.source, ptr, _line(f.loaded, ptr))
 
     if fo.uri != fn.uri:
         out.append(Finding("schema-id-changed", f"$id changed from {fo.uri} to {fn.uri} (consumers "
