@@ -439,3 +439,41 @@ def test_bad_arguments(pristine_repo, tmp_path, args, where, message):
     assert_refused(proc, sub(where) if where else None, message)
     assert (tree_digest(repo), tree_digest(tmp_path)) == before
     assert not (repo / "PWNED").exists()
+
+
+# --- 7. concurrent writers ---------------------------------------------------------------------
+
+
+def test_concurrent_rfc_new_do_not_corrupt(repo):
+    """Four ``rfc new`` started together: each either gets the one-line lock message (exit 2)
+    or succeeds; those that succeed get distinct numbers, every RFC file is whole (parses, its
+    number matches its file name), the index lists exactly the RFCs on disk, and no temporary
+    file is left behind."""
+    from evalport_spec.rfc import index_findings, load_rfcs
+
+    existing = {p.name for p in (repo / "rfcs").glob("[0-9][0-9][0-9][0-9]-*.md")}
+    env = {**os.environ, **NO_NET}
+    procs = [subprocess.Popen([EXE, "-C", str(repo), "rfc", "new", f"Concurrent proposal {i}",
+                               "--author", "t", "--today", "2026-11-01"], cwd=repo, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(4)]
+    results = [(p.wait(timeout=120), p.stdout.read().decode(), p.stderr.read().decode()) for p in procs]
+    made = []
+    for code, out, err in results:
+        assert "Traceback" not in err, err
+        if code == 0:
+            made.append(out.strip())
+        else:
+            assert code == 2, (code, err)
+            line = err.strip()
+            assert len(err.splitlines()) == 1 and line.startswith("evalport-spec: error: "), err
+            assert "another rfc" in line and "is writing this repository" in line, line
+    assert made, results
+    new_files = {p.name for p in (repo / "rfcs").glob("[0-9][0-9][0-9][0-9]-*.md")} - existing
+    assert len(new_files) == len(made) == len({m.split("/")[-1][:4] for m in made})
+    assert sorted(Path(m).name for m in made) == sorted(new_files)
+    rfcs = load_rfcs(repo)
+    for rfc in rfcs:
+        assert rfc.meta["number"] == rfc.number
+    assert index_findings(repo) == []
+    leftovers = [p for p in (repo / "rfcs").rglob(".*") if p.name.endswith(".tmp")]
+    assert leftovers == []

@@ -8,7 +8,7 @@ download (toolchain.md, "Resolve $ref ... never fetch anything over the network"
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urldefrag, urljoin
@@ -132,12 +132,17 @@ class SchemaSet:
             kwargs["format_checker"] = cls.FORMAT_CHECKER
         return cls(f.schema, **kwargs)
 
-    def check_meta(self) -> list[InputError]:
-        """Check each schema against its dialect's meta-schema. Returns one error per problem."""
+    def check_meta(self, meta_validator: Callable[[Any], Any] | None = None) -> list[InputError]:
+        """Check each schema against its dialect's meta-schema. Returns one error per problem.
+
+        ``meta_validator(cls)`` may supply the validator of ``cls.META_SCHEMA`` (default
+        ``cls(cls.META_SCHEMA)``), e.g. a memoising one that yields the same errors.
+        """
         problems: list[InputError] = []
         for f in self:
             cls = validator_for(f.schema, default=jsonschema.Draft202012Validator)
-            for err in cls(cls.META_SCHEMA).iter_errors(f.schema):
+            meta = cls(cls.META_SCHEMA) if meta_validator is None else meta_validator(cls)
+            for err in meta.iter_errors(f.schema):
                 ptr = join("", *err.absolute_path)
                 problems.append(InputError(f"not a valid schema: {err.message}", f.loaded.source,
                                            f.loaded.line(ptr), None, ptr))

@@ -24,6 +24,13 @@ from typing import Any
 from ..pointer import join
 from .nodes import D4, D6, D7, D2019, Node, Side, Unresolvable, synthetic
 
+ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated",
+                         "readOnly", "writeOnly", "$id", "id", "$anchor", "$defs", "definitions",
+                         "$schema", "$vocabulary", "contentEncoding", "contentMediaType",
+                         "contentSchema", "$dynamicAnchor", "$recursiveAnchor"})
+"""Keywords that never change which instances a schema accepts (annotations, identifiers,
+definition containers; JSON Schema 2020-12 sections 8, 9 and 10 of the Validation spec)."""
+
 TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
 
 Part = tuple[bool, Node]  # (negated, node)
@@ -166,6 +173,7 @@ class Canonizer:
     def __init__(self, sides: dict[str, Side]) -> None:
         self.sides = sides
         self.memo: dict[tuple, Canon] = {}
+        self._deref: dict[Node, Node] = {}
 
     def side(self, node: Node) -> Side:
         return self.sides[node.side]
@@ -173,7 +181,7 @@ class Canonizer:
     def of(self, parts: frozenset | list | tuple, done: frozenset = frozenset()) -> Canon:
         """The canon of the conjunction of ``parts`` (``(negated, Node)`` pairs); groups and
         conditionals whose marker is in ``done`` were already split by the caller."""
-        parts = frozenset(parts)
+        parts = frozenset((neg, self.deref(n)) for neg, n in parts)
         key = (parts, done)
         c = self.memo.get(key)
         if c is None:
@@ -186,6 +194,34 @@ class Canonizer:
                     self._add(c, node, seen)
             self.memo[key] = c
         return c
+
+    def deref(self, node: Node) -> Node:
+        """``node`` with pure ``$ref`` hops followed: a schema whose only assertion is ``$ref``
+        (annotations aside; any ``$ref`` before 2019-09, where siblings are ignored) means its
+        target, so both share one canon and one comparison (keeps ``$ref`` graphs linear).
+        Unresolvable references and pure ``$ref`` cycles stop the walk."""
+        out = self._deref.get(node)
+        if out is not None:
+            return out
+        side, n, seen = self.side(node), node, {node}
+        while n.syn is None:
+            v = side.value(n)
+            if not isinstance(v, dict) or not isinstance(v.get("$ref"), str):
+                break
+            if side.dialect(n) >= D2019 and any(k not in ANNOTATIONS for k in v if k != "$ref"):
+                break
+            if "$id" in v or "id" in v:
+                break  # a sibling $id re-bases the reference: keep the node
+            try:
+                t = side.resolve_ref(n, v["$ref"])
+            except Unresolvable:
+                break
+            if t in seen:
+                break
+            seen.add(t)
+            n = t
+        self._deref[node] = n
+        return n
 
     def nodes(self, *nodes: Node) -> Canon:
         """Shorthand: the canon of the conjunction of positive ``nodes``."""

@@ -119,6 +119,10 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
     checker = Checker(canon, sampler, format_assertion=format_assertion, max_cases=max_cases)
     findings: list[Finding] = []
     stats = {"files": 0, "witnesses_verified": 0, "documents_searched": 0}
+    if same_sets(old, new, so, sn):  # byte-identical sets: PATCH by construction, nothing to search
+        stats.update(files=len(old.files), cases=0, identical=True,
+                     seconds=round(time.perf_counter() - t0, 3))
+        return Classification(ChangeClass.PATCH, ChangeClass.PATCH, [], old.label, new.label, stats)
     for name in sorted(set(old.files) | set(new.files)):
         if name not in new.files:
             f = old.files[name]
@@ -139,6 +143,32 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
     stats["cases"] = checker.cases
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     return Classification(bc, fc, findings, old.label, new.label, stats)
+
+
+def same_sets(old: SchemaSet, new: SchemaSet, so: Side | None = None, sn: Side | None = None) -> bool:
+    """Whether two schema sets are identical: the same file names, ``$id`` URIs, dialects and
+    schema values compared as JSON text (so ``1`` and ``1.0`` and ``true`` differ, as JSON Schema
+    equality would not let a validator confuse them). Identical sets accept the same documents,
+    whatever the ``$ref`` graph: the comparison can stop there (a 1 MB self-diff in milliseconds)."""
+    if set(old.files) != set(new.files):
+        return False
+    for name, fo in old.files.items():
+        fn = new.files[name]
+        if fo.uri != fn.uri or (so and sn and so.dialects.get(name) != sn.dialects.get(name)):
+            return False
+        if fo.schema is fn.schema:
+            continue
+        if _dump(fo.schema) != _dump(fn.schema):
+            return False
+    return True
+
+
+def _dump(value: Any) -> bytes:
+    try:
+        import orjson
+        return orjson.dumps(value)
+    except Exception:  # orjson missing, or integers beyond 64 bits
+        return json.dumps(value, ensure_ascii=False).encode()
 
 
 def _first(xs: list) -> Any:

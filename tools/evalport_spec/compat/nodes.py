@@ -85,6 +85,14 @@ class Node:
     ptr: str
     syn: str | None = None
 
+    def __hash__(self) -> int:  # nodes are dictionary keys everywhere: hash once
+        try:
+            return self._hash  # type: ignore[attr-defined,has-type]
+        except AttributeError:
+            h = hash((self.side, self.file, self.ptr, self.syn))
+            object.__setattr__(self, "_hash", h)
+            return h
+
     @property
     def id(self) -> str:
         """Printable identity, e.g. ``old:resultset.json#/properties/results``."""
@@ -115,6 +123,7 @@ class Side:
         self.bases: dict[tuple[str, str], str] = {}
         self.dialects: dict[str, int] = {}
         self._values: dict[Node, Any] = {}
+        self._refs: dict[tuple[Node, str], Node] = {}
         for f in schemas:
             raw = f.schema.get("$schema") if isinstance(f.schema, dict) else None
             try:
@@ -125,24 +134,29 @@ class Side:
         self._validators: dict[Node, Any] = {}
 
     def _index(self, fname: str, uri: str, schema: Any) -> None:
+        """Record every ``$id`` (``id`` before draft-06) and ``$anchor`` of file ``fname``; the
+        base URI is stored only where it changes (:meth:`base` walks up to the nearest one)."""
         self.ids[uri] = (fname, "")
+        self.bases[(fname, "")] = uri
         stack = [("", schema, uri)]
         d = self.dialects[fname]
+        id_kw = "$id" if d >= D6 else "id"
         while stack:
             ptr, value, base = stack.pop()
-            if isinstance(value, dict):
-                sid = value.get("$id" if d >= D6 else "id")
-                if isinstance(sid, str) and ptr:
-                    doc, frag = urldefrag(urljoin(base, sid))
-                    if doc:
-                        base = doc
-                        self.ids.setdefault(doc, (fname, ptr))
-                    if frag and d < D2019:  # draft-07 and older: "$id": "#name" is an anchor
-                        self.anchors[f"{base}#{frag}"] = (fname, ptr)
-                anchor = value.get("$anchor")
-                if isinstance(anchor, str):
-                    self.anchors[f"{base}#{anchor}"] = (fname, ptr)
-            self.bases[(fname, ptr)] = base
+            if not isinstance(value, dict):
+                continue
+            sid = value.get(id_kw)
+            if isinstance(sid, str) and ptr:
+                doc, frag = urldefrag(urljoin(base, sid))
+                if doc:
+                    base = doc
+                    self.ids.setdefault(doc, (fname, ptr))
+                    self.bases[(fname, ptr)] = base
+                if frag and d < D2019:  # draft-07 and older: "$id": "#name" is an anchor
+                    self.anchors[f"{base}#{frag}"] = (fname, ptr)
+            anchor = value.get("$anchor")
+            if isinstance(anchor, str):
+                self.anchors[f"{base}#{anchor}"] = (fname, ptr)
             stack.extend((p, v, base) for p, v in subschemas(value, ptr))
 
     def dialect(self, node: Node) -> int:
@@ -178,6 +192,15 @@ class Side:
         Raises:
             Unresolvable: no schema of the set has that ``$id``/``$anchor``/pointer.
         """
+        key = (node, ref)
+        hit = self._refs.get(key)
+        if hit is not None:
+            return hit
+        out = self._resolve_ref(node, ref)
+        self._refs[key] = out
+        return out
+
+    def _resolve_ref(self, node: Node, ref: str) -> Node:
         absolute = urljoin(self.base(node), ref)
         doc, frag = urldefrag(absolute)
         if not doc:

@@ -22,14 +22,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .canon import Canon, Canonizer, json_equal, json_type
+from .canon import ANNOTATIONS, Canon, Canonizer, json_equal, json_type
 from .nodes import Node, synthetic
 from .sample import Sampler, is_json_type, item_nodes, prop_nodes
 
-ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated",
-                         "readOnly", "writeOnly", "$id", "id", "$anchor", "$defs", "definitions",
-                         "$schema", "$vocabulary", "contentEncoding", "contentMediaType",
-                         "contentSchema", "$dynamicAnchor", "$recursiveAnchor"})
 SCHEMA_KW = frozenset({"additionalProperties", "not", "if", "then", "else", "contains",
                        "propertyNames", "unevaluatedProperties", "unevaluatedItems",
                        "additionalItems", "items"})
@@ -646,6 +642,8 @@ class Checker:
         if not bn:
             return []
         an = prop_nodes(A, name)
+        if len(an) == len(bn) == 1 and self.equal(an[0], bn[0]):
+            return []  # the same subschema on both sides: nothing to compare (no canon built)
         ac = self.canon.nodes(*an)
         if ac.false:
             return []

@@ -79,8 +79,11 @@ def compare_versions(old: SpecVersion, new: SpecVersion, **kw: Any) -> Classific
     # a (file name, document) pair and a two-item array document serialise alike: tag them
     tagged = [["pair", *c] if isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str)
               else ["document", c] for c in given]
-    key = (digest("compare_versions", version_digest(old), version_digest(new), options, tagged,
-                  repo), _rule_implementations())
+    try:
+        key = (digest("compare_versions", version_digest(old), version_digest(new), options,
+                      tagged, repo), _rule_implementations())
+    except Exception:  # e.g. a malformed rules.json: let the engine report it as it always has
+        return _compare_versions(old, new, repo, **kw)
     return MEMO.get(key, lambda: _compare_versions(old, new, repo, **kw))
 
 

@@ -17,6 +17,7 @@ from ..jsonload import load
 from ..spec import DRAFT
 from .context import GateContext, StageSkipped, engine, input_finding
 from .manifest import verify_manifest
+from .metaschema import meta_validator
 from .policy import apply_major_rule, breaking, effective_class, version_problem
 from .spectext import changelog, check_spec_text
 
@@ -32,7 +33,8 @@ def _versions(ctx: GateContext) -> list[str]:
 def stage_schemas(ctx: GateContext) -> StageOut:
     """Every schema of the draft and of every release is a valid schema of its dialect
     (2020-12 meta-schema), every ``$ref`` resolves offline inside its set, and each ``$id`` has
-    its version's segment (``/spec/draft/schemas/`` or ``/spec/X.Y.Z/schemas/``; docs/architecture.md)."""
+    its version's segment (``/spec/draft/schemas/`` or ``/spec/X.Y.Z/schemas/``; docs/architecture.md).
+    The 2020-12 meta-schema check is memoised per subschema (:mod:`.metaschema`)."""
     out: list[Finding] = []
     names = _versions(ctx)
     for name in names:
@@ -42,7 +44,7 @@ def stage_schemas(ctx: GateContext) -> StageOut:
         except InputError as exc:
             out.append(input_finding(exc, "schema-unreadable"))
             continue
-        for problem in schemas.check_meta():
+        for problem in schemas.check_meta(meta_validator):
             out.append(input_finding(problem, "schema-invalid"))
         for problem in schemas.check_refs():
             out.append(input_finding(problem, "schema-ref-unresolved"))
