@@ -112,6 +112,10 @@ def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
 
 def _compare(old, new, format_assertion, candidates, search_budget, generator, default_dialect,
              max_cases, t0) -> Classification:
+    if same_sets(old, new):  # identical sets: PATCH by construction, nothing to compare or search
+        stats = {"files": len(old.files), "witnesses_verified": 0, "documents_searched": 0, "cases": 0,
+                 "identical": True, "seconds": round(time.perf_counter() - t0, 3)}
+        return Classification(ChangeClass.PATCH, ChangeClass.PATCH, [], old.label, new.label, stats)
     so = Side("old", old, format_assertion=format_assertion, default_dialect=default_dialect)
     sn = Side("new", new, format_assertion=format_assertion, default_dialect=default_dialect)
     canon = Canonizer({"old": so, "new": sn})
@@ -119,10 +123,6 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
     checker = Checker(canon, sampler, format_assertion=format_assertion, max_cases=max_cases)
     findings: list[Finding] = []
     stats = {"files": 0, "witnesses_verified": 0, "documents_searched": 0}
-    if same_sets(old, new, so, sn):  # byte-identical sets: PATCH by construction, nothing to search
-        stats.update(files=len(old.files), cases=0, identical=True,
-                     seconds=round(time.perf_counter() - t0, 3))
-        return Classification(ChangeClass.PATCH, ChangeClass.PATCH, [], old.label, new.label, stats)
     for name in sorted(set(old.files) | set(new.files)):
         if name not in new.files:
             f = old.files[name]
@@ -145,16 +145,16 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
     return Classification(bc, fc, findings, old.label, new.label, stats)
 
 
-def same_sets(old: SchemaSet, new: SchemaSet, so: Side | None = None, sn: Side | None = None) -> bool:
-    """Whether two schema sets are identical: the same file names, ``$id`` URIs, dialects and
-    schema values compared as JSON text (so ``1`` and ``1.0`` and ``true`` differ, as JSON Schema
+def same_sets(old: SchemaSet, new: SchemaSet) -> bool:
+    """Whether two schema sets are identical: the same file names, ``$id`` URIs and schema
+    values (``$schema`` included, so the same dialects) compared as JSON text (so ``1`` and ``1.0`` and ``true`` differ, as JSON Schema
     equality would not let a validator confuse them). Identical sets accept the same documents,
     whatever the ``$ref`` graph: the comparison can stop there (a 1 MB self-diff in milliseconds)."""
     if set(old.files) != set(new.files):
         return False
     for name, fo in old.files.items():
         fn = new.files[name]
-        if fo.uri != fn.uri or (so and sn and so.dialects.get(name) != sn.dialects.get(name)):
+        if fo.uri != fn.uri:
             return False
         if fo.schema is fn.schema:
             continue
@@ -192,23 +192,24 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
         for f in fails:
             out.append(_to_finding(f, direction, name, so, sn, stats, checker))
     # witnesses for unproven backward failures, then the counter-example search
-    docs = list(_documents(name, so, canon, sampler, candidates, budget, generator))
-    docs_new = list(_documents(name, sn, canon, sampler, candidates, budget, generator))
-    stats["documents_searched"] += len(docs) + len(docs_new)
+    pool = _Pool(name, so, sn)
+    for side in (so, sn):
+        for d in _documents(name, side, canon, sampler, candidates, budget, generator):
+            pool.add(d)
+    stats["documents_searched"] += len(pool.docs)
     for f in out:
         if f.direction == "backward" and f.change_class == ChangeClass.MAJOR and f.witness is None:
-            w = _search(docs, so, sn, name, f.extra.get("instance_path"))
+            w = pool.search("backward", f.extra.get("instance_path"))
             if w is not None:
                 f.witness = w
                 f.undecided = False
                 f.extra.pop("reason", None)
                 stats["witnesses_verified"] += 1
-    for direction, docs_a, sa, sb, cls in (("backward", docs, so, sn, ChangeClass.MAJOR),
-                                           ("forward", docs_new, sn, so, ChangeClass.MINOR)):
+    for direction, sa, cls in (("backward", so, ChangeClass.MAJOR), ("forward", sn, ChangeClass.MINOR)):
         if any(f.direction == direction and f.change_class >= ChangeClass.MINOR and not f.undecided
                for f in out if f.kind not in ("schema-id-changed", "ref-target-changed")):
             continue
-        w = _search(docs_a, sa, sb, name, None)
+        w = pool.search(direction, None)
         if w is not None:
             loc = Location(sa.set.files[name].loaded.source, "", 1)
             verdict = "the old schema accepts and the new one rejects" if direction == "backward" else \
@@ -220,6 +221,49 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
                                new=loc if direction == "forward" else None,
                                witness=w, direction=direction))
     return out
+
+
+class _Pool:
+    """The counter-example search's documents for one file, without duplicates, each validated
+    at most once per side (real file validators, lazily)."""
+
+    def __init__(self, name: str, so: Side, sn: Side) -> None:
+        self.name, self.so, self.sn = name, so, sn
+        self.docs: list[list[Any]] = []  # [document, valid old | None, valid new | None]
+        self._seen: set[bytes] = set()
+
+    def add(self, doc: Any) -> None:
+        try:
+            key = _dump(doc)
+        except Exception:  # not JSON-serialisable: not a document
+            return
+        if key not in self._seen:
+            self._seen.add(key)
+            self.docs.append([doc, None, None])
+
+    def _valid(self, entry: list[Any], i: int) -> bool:
+        if entry[i] is None:
+            side = self.so if i == 1 else self.sn
+            try:
+                entry[i] = side.file_valid(self.name, entry[0])
+            except RecursionError:
+                entry[i] = i == 2  # too deep to decide: never a counter-example
+        return entry[i]
+
+    def search(self, direction: str, path: list | None) -> Any:
+        """First document valid under the ``direction``'s source side and invalid under its
+        target, whose target error lies at or below instance ``path`` when given."""
+        a, b = (1, 2) if direction == "backward" else (2, 1)
+        target = self.sn if b == 2 else self.so
+        for entry in self.docs:
+            if not self._valid(entry, a) or self._valid(entry, b):
+                continue
+            if path is None:
+                return entry[0]
+            validator = target.set.validator(self.name, format_assertion=target.format_assertion)
+            if any(list(err.absolute_path)[:len(path)] == list(path) for err in validator.iter_errors(entry[0])):
+                return entry[0]
+        return None
 
 
 def _documents(name: str, side: Side, canon: Canonizer, sampler: Sampler, candidates: Candidates,
@@ -249,24 +293,6 @@ def _documents(name: str, side: Side, canon: Canonizer, sampler: Sampler, candid
         except Exception:
             pass
     yield from sampler.many(canon.nodes(side.root(name)), limit=budget)
-
-
-def _search(docs: list, sa: Side, sb: Side, name: str, path: list | None) -> Any:
-    """First document valid under ``sa`` and invalid under ``sb`` (file validators), whose
-    error in ``sb`` lies at or below instance ``path`` when given."""
-    validator_b = sb.set.validator(name, format_assertion=sb.format_assertion)
-    for d in docs:
-        try:
-            if not sa.file_valid(name, d) or sb.file_valid(name, d):
-                continue
-        except RecursionError:
-            continue
-        if path is None:
-            return d
-        for err in validator_b.iter_errors(d):
-            if list(err.absolute_path)[:len(path)] == list(path):
-                return d
-    return None
 
 
 def _location(side: Side, node_ptr: tuple[Node, str] | None) -> Location | None:

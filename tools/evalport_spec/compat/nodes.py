@@ -124,6 +124,7 @@ class Side:
         self.dialects: dict[str, int] = {}
         self._values: dict[Node, Any] = {}
         self._refs: dict[tuple[Node, str], Node] = {}
+        self._file_validators: dict[str, Any] = {}
         for f in schemas:
             raw = f.schema.get("$schema") if isinstance(f.schema, dict) else None
             try:
@@ -263,8 +264,11 @@ class Side:
 
     def file_valid(self, fname: str, instance: Any) -> bool:
         """Whether ``instance`` is valid against file ``fname`` with :meth:`SchemaSet.validator`."""
+        v = self._file_validators.get(fname)
+        if v is None:
+            v = self._file_validators[fname] = self.set.validator(fname, format_assertion=self.format_assertion)
         try:
-            return self.set.validator(fname, format_assertion=self.format_assertion).is_valid(instance)
+            return v.is_valid(instance)
         except RecursionError:
             raise
         except Exception:

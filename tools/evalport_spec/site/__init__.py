@@ -1,0 +1,26 @@
+"""The published, versioned spec site: generated mkdocs pages and mike publishing.
+
+Public API:
+
+* :func:`generate_version` ``(repo, vs, name, dest, rfcs=None) -> VersionPages``: the Markdown
+  pages of one version (SPEC.md, schema reference, rules, fixtures, changelog, RFCs, toolchain
+  docs, CLI reference) written into ``dest``.
+* :func:`build_site` ``(repo, out, version=None, progress=None) -> list[BuildResult]``: strict
+  mkdocs builds laid out as mike would publish them (``out/<version>/``, ``versions.json``,
+  ``latest/``).
+* :func:`start_server` ``(root, port=0) -> ThreadingHTTPServer``: serve a built tree on 127.0.0.1.
+* :func:`publish` ``(repo, branch="gh-pages", push=False, allow_dirty=False, progress=None)
+  -> list[PublishStep]``: deploy every release and the draft with mike.
+* :func:`cli_reference` ``(parser=None) -> str`` and :class:`SchemaWalker` (schema -> rows).
+"""
+
+from .build import BuildResult, build_site, start_server
+from .cliref import cli_reference
+from .history import VersionSet, changes, history_svg, property_since
+from .pages import VersionPages, generate_version, prop_anchor, rule_anchor
+from .publish import PublishStep, check_clean, publish
+from .walk import Prop, SchemaWalker
+
+__all__ = ["BuildResult", "Prop", "PublishStep", "SchemaWalker", "VersionPages", "VersionSet",
+           "build_site", "changes", "check_clean", "cli_reference", "generate_version", "history_svg",
+           "prop_anchor", "property_since", "publish", "rule_anchor", "start_server"]

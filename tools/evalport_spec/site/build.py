@@ -1,0 +1,214 @@
+"""Build the site with mkdocs (strictly), one version at a time, and preview it on loopback.
+
+Each version's pages are generated into a temporary folder together with a small mkdocs config
+that ``INHERIT``s the repository's ``mkdocs.yml`` and sets ``docs_dir``, ``nav`` and
+``strict: true`` (so a broken link or anchor fails the build, also under mike). Nothing is
+written into the repository except the output folder the caller names.
+
+:func:`build_site` lays the versions out the way mike publishes them (``<out>/<version>/``,
+``<out>/versions.json``, ``<out>/latest/`` a copy of the newest release, ``<out>/index.html``
+redirecting to it), so :func:`serve` shows a working version selector without git.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import InputError
+from ..spec import DRAFT, SpecRepo
+from .history import VersionSet
+from .pages import generate_version, load_rfcs_or_empty
+
+LATEST = "latest"
+
+
+def child_env(repo: SpecRepo) -> dict[str, str]:
+    """Environment for mkdocs/mike children: ``NO_MKDOCS_2_WARNING=1`` (silences Material's
+    notice, docs-stack-notes) and ``SOURCE_DATE_EPOCH`` = the last commit's time when ``repo`` is
+    a git work tree, so sitemap dates (and thus mike commits) do not depend on the day."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true")
+    # mike runs `mkdocs` from PATH: make it this interpreter's
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    stamp = _git(repo.root, "log", "-1", "--format=%ct")
+    if stamp:
+        env["SOURCE_DATE_EPOCH"] = stamp
+    return env
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        r = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+@dataclass
+class BuildResult:
+    """Outcome of building one version.
+
+    Attributes:
+        version: the version name.
+        ok: mkdocs exited 0 (strict: no warning at all).
+        problems: mkdocs' WARNING/ERROR lines when not ok.
+        notes: what degraded while generating pages (optional engines not importable).
+    """
+
+    version: str
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def base_config(repo: SpecRepo) -> Path:
+    """The repository's ``mkdocs.yml``. Raises :class:`InputError` if it is missing."""
+    p = repo.root / "mkdocs.yml"
+    if not p.is_file():
+        raise InputError("no mkdocs.yml in the repository root (the site's theme and settings)", str(p))
+    return p
+
+
+@contextmanager
+def prepared_version(repo: SpecRepo, vs: VersionSet, name: str, rfcs: list[Any]) -> Iterator[tuple[Path, list[str]]]:
+    """Generate version ``name`` into a temporary folder and yield ``(config file, notes)``.
+
+    The config ``INHERIT``s the repository's mkdocs.yml; ``site_dir`` is inside the temporary
+    folder too. Everything is removed on exit.
+    """
+    base = base_config(repo)
+    with tempfile.TemporaryDirectory(prefix=f"evalport-site-{name}-") as tmp:
+        t = Path(tmp)
+        pages = generate_version(repo, vs, name, t / "docs", rfcs)
+        cfg = {"INHERIT": str(base), "docs_dir": str(t / "docs"), "site_dir": str(t / "site"),
+               "strict": True, "nav": pages.nav}
+        cfg_path = t / "mkdocs.yml"
+        cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        yield cfg_path, pages.notes
+
+
+def mkdocs_build(cfg: Path, out: Path, env: dict[str, str]) -> tuple[bool, list[str]]:
+    """Run ``mkdocs build --strict`` for ``cfg`` into ``out``. Returns ``(ok, warning lines)``."""
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--clean",
+                        "-f", str(cfg), "-d", str(out)], capture_output=True, text=True, env=env, check=False)
+    lines = [ln.strip() for ln in (r.stderr + r.stdout).splitlines()
+             if ln.strip().startswith(("WARNING", "ERROR", "Error", "Aborted"))]
+    if r.returncode != 0 and not lines:
+        lines = [ln for ln in r.stderr.splitlines() if ln.strip()][-5:]
+    return r.returncode == 0, lines
+
+
+def versions_to_build(repo: SpecRepo, only: str | None) -> list[str]:
+    """``[only]`` (checked) or every release oldest first then ``"draft"``."""
+    if only is None:
+        return repo.all_versions()
+    repo.version(only)  # raises InputError listing the known versions
+    return [only]
+
+
+def versions_json(repo: SpecRepo, names: Sequence[str]) -> str:
+    """mike's ``versions.json`` for ``names``, in mike's order: the draft first (mike sorts a
+    non-numeric version above every number), then releases newest first; ``latest`` is an alias
+    of the newest release."""
+    latest = repo.latest_release()
+    ordered = ([DRAFT] if DRAFT in names else []) + [v for v in reversed(repo.releases()) if v in names]
+    data = [{"version": v, "title": v, "aliases": [LATEST] if v == latest else []} for v in ordered]
+    return json.dumps(data, indent=2)
+
+
+_REDIRECT = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>Redirecting</title>
+<noscript><meta http-equiv="refresh" content="1; url={to}/"></noscript>
+<script>window.location.replace("{to}/" + window.location.hash);</script>
+</head><body>Redirecting to <a href="{to}/">{to}/</a>...</body></html>
+"""
+
+
+def build_site(repo: SpecRepo, out: Path, version: str | None = None,
+               progress: Callable[[str], None] | None = None) -> list[BuildResult]:
+    """Build every version (or only ``version``) strictly into ``out/<version>/``.
+
+    With all versions, also writes ``out/versions.json``, ``out/latest/`` (a copy of the newest
+    release) and ``out/index.html`` (redirect to ``latest/``). Each version folder is replaced
+    atomically (built aside, then renamed into place), so a failed build leaves the previous
+    output untouched.
+
+    Raises:
+        InputError: unknown version, no mkdocs.yml, or unreadable spec files.
+    """
+    names = versions_to_build(repo, version)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    env = child_env(repo)
+    vs = VersionSet(repo)
+    rfcs = load_rfcs_or_empty(repo)
+    results = []
+    for i, name in enumerate(names, 1):
+        with prepared_version(repo, vs, name, rfcs) as (cfg, notes):
+            staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out))
+            ok, problems = mkdocs_build(cfg, staging, env)
+            if ok:
+                _replace_dir(staging, out / name)
+            else:
+                shutil.rmtree(staging, ignore_errors=True)
+        results.append(BuildResult(name, ok, problems, notes))
+        if progress:
+            progress(f"[{i}/{len(names)}] {name}: {'built' if ok else 'FAILED'}")
+    if version is None and all(r.ok for r in results):
+        _write(out / "versions.json", versions_json(repo, names))
+        latest = repo.latest_release()
+        if latest:
+            staging = Path(tempfile.mkdtemp(prefix=".latest.", dir=out))
+            shutil.rmtree(staging)
+            shutil.copytree(out / latest, staging)
+            _replace_dir(staging, out / LATEST)
+            _write(out / "index.html", _REDIRECT.format(to=LATEST))
+    return results
+
+
+def _write(path: Path, text: str) -> None:
+    from ..fsutil import atomic_write
+
+    atomic_write(path, text)
+
+
+def _replace_dir(new: Path, target: Path) -> None:
+    """Put ``new`` at ``target`` with renames only (the old folder is removed afterwards)."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        os.replace(target, old)
+    os.replace(new, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+def start_server(root: Path, port: int = 0, quiet: bool = True) -> ThreadingHTTPServer:
+    """Serve ``root`` on 127.0.0.1 (``port`` 0: any free port) from a daemon thread.
+
+    Returns the server; its URL is ``f"http://127.0.0.1:{server.server_address[1]}/"``.
+    Stop it with ``server.shutdown(); server.server_close()``.
+    """
+    handler = functools.partial(_QuietHandler if quiet else SimpleHTTPRequestHandler, directory=str(root))
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server

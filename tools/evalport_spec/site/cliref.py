@@ -1,0 +1,117 @@
+"""The CLI reference page, generated from the argument parser itself.
+
+Walks :func:`evalport_spec.cli.build_parser` and every sub-parser (recursively) and renders, for
+each command, its description, its usage line and a table of its arguments, so the page cannot
+drift from what ``evalport-spec <command> --help`` prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def _columns(n: int) -> Iterator[None]:
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(n)
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("COLUMNS", None)
+        else:
+            os.environ["COLUMNS"] = old
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:
+    """``(name, one-line help, parser)`` of each sub-command of ``parser``, in registration order."""
+    out = []
+    for action in parser._actions:  # argparse offers no public API for this
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help or "" for a in action._choices_actions}
+            seen: set[int] = set()
+            for name, sub in action.choices.items():
+                if id(sub) in seen:  # aliases
+                    continue
+                seen.add(id(sub))
+                out.append((name, helps.get(name, ""), sub))
+    return out
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _arguments_table(parser: argparse.ArgumentParser) -> list[str]:
+    rows = []
+    for a in parser._actions:
+        if isinstance(a, (argparse._HelpAction, argparse._SubParsersAction)) or a.help == argparse.SUPPRESS:
+            continue
+        if a.option_strings:
+            metavar = ""
+            if a.nargs != 0:
+                metavar = " " + (a.metavar if isinstance(a.metavar, str) else a.dest.upper())
+            name = ", ".join(f"`{o}{metavar}`" for o in a.option_strings)
+        else:
+            name = f"`{a.metavar if isinstance(a.metavar, str) else a.dest}`"
+        help_text = (a.help or "")
+        if "%(" in help_text:
+            try:
+                help_text = help_text % {**vars(a), "prog": parser.prog}
+            except (KeyError, TypeError, ValueError):
+                pass
+        extra = []
+        if a.choices and not isinstance(a.choices, dict):
+            extra.append("choices: " + ", ".join(f"`{c}`" for c in a.choices))
+        if a.option_strings and a.default not in (None, False, argparse.SUPPRESS) and a.nargs != 0:
+            extra.append(f"default: `{a.default}`")
+        if a.required:
+            extra.append("required")
+        desc = help_text + (" (" + "; ".join(extra) + ")" if extra else "")
+        rows.append(f"| {name} | {_cell(desc)} |")
+    if not rows:
+        return []
+    return ["| argument | meaning |", "| --- | --- |", *rows, ""]
+
+
+def _anchor(prog: str) -> str:
+    return prog.replace(" ", "-")
+
+
+def cli_reference(parser: argparse.ArgumentParser | None = None) -> str:
+    """The CLI reference as Markdown: one section per command and sub-command.
+
+    Args:
+        parser: the parser to document (default :func:`evalport_spec.cli.build_parser`).
+    """
+    if parser is None:
+        from ..cli import build_parser
+        parser = build_parser()
+    lines = ["# CLI reference", "",
+             "Generated from the command-line parser of `evalport-spec` (the same text as `--help`).",
+             "Exit codes: 0 ok, 1 findings, 2 usage or input error.", ""]
+    with _columns(100):
+        top = _subcommands(parser)
+        lines += ["| command | what it does |", "| --- | --- |"]
+        lines += [f"| [`{name}`](#{_anchor(sub.prog)}) | {_cell(h)} |" for name, h, sub in top]
+        lines.append("")
+        lines += _section(parser, 2, "")
+
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _section(parser: argparse.ArgumentParser, level: int, help_line: str) -> list[str]:
+    out = [f"{'#' * level} `{parser.prog}` {{#{_anchor(parser.prog)}}}", ""]
+    desc = parser.description or help_line
+    if desc:
+        out += [desc, ""]
+    out += ["```text", parser.format_usage().strip(), "```", ""]
+    out += _arguments_table(parser)
+    if parser.epilog:
+        out += [parser.epilog, ""]
+    for _name, h, sub in _subcommands(parser):
+        out += _section(sub, min(level + 1, 4), h)
+    return out
