@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cache import ContentMemo, digest, version_digest
+from ..errors import InputError
 from ..findings import ChangeClass, Finding
 from ..spec import SCHEMA_FILE, SpecVersion
 from .engine import Classification, classes_of, compare
@@ -26,10 +27,7 @@ def repo_candidates(*versions: SpecVersion) -> list[tuple[str, Any]]:
     repository's draft ``spec/`` when the version is a release inside it)."""
     out: list[tuple[str, Any]] = []
     seen: set[Path] = set()
-    try:
-        from ..corpus import example_documents, fixture_documents
-    except Exception:  # pragma: no cover - corpus is a core module
-        return out
+    from ..corpus import example_documents, fixture_documents
     for v in versions:
         if v.root is None:
             continue
@@ -44,7 +42,7 @@ def repo_candidates(*versions: SpecVersion) -> list[tuple[str, Any]]:
             for getter in (example_documents, fixture_documents):
                 try:
                     docs = getter(root)
-                except Exception:
+                except InputError:  # a broken file is the conformance/examples stage's finding
                     continue
                 for kind, loaded in docs.items():
                     out.extend((SCHEMA_FILE[kind], d.value) for d in loaded)
@@ -90,10 +88,7 @@ def compare_versions(old: SpecVersion, new: SpecVersion, **kw: Any) -> Classific
 def _rule_implementations() -> tuple[Any, ...]:
     """``((code, document type, function), ...)`` of the registered rules (the objects
     themselves, so the memo key keeps them alive and a substituted rule misses the memo)."""
-    try:
-        from ..validation import RULES
-    except Exception:  # pragma: no cover - validation is a core module
-        return ()
+    from ..validation import RULES
     return tuple((code, getattr(r, "document_type", None), getattr(r, "function", r))
                  for code, r in sorted(RULES.items()))
 
@@ -105,25 +100,22 @@ def _compare_versions(old: SpecVersion, new: SpecVersion, repo: list[tuple[str, 
     cands = cands if callable(cands) else [*cands, *repo]
     result = compare(old.schemas, new.schemas, candidates=cands, **kw)
     result.old_label, result.new_label = old.name, new.name
+    from ..rulecheck.compat import rule_changes  # imported here: rulecheck imports compat
+
+    corpus: dict[str, list] = {}
+    for fname, doc in repo:
+        corpus.setdefault(fname.removesuffix(".json"), []).append(doc)
     try:
-        from ..rulecheck.compat import rule_changes
-    except Exception:
-        rule_changes = None
-    if rule_changes is not None:
-        corpus: dict[str, list] = {}
-        for fname, doc in repo:
-            corpus.setdefault(fname.removesuffix(".json"), []).append(doc)
-        try:
-            extra = rule_changes(old, new, corpus)
-        except Exception as exc:  # fail closed: an engine that cannot run is a finding
-            extra = [Finding("undecided", f"rule changes could not be classified: {exc}",
-                             ChangeClass.MAJOR, undecided=True, direction="backward")]
-        for f in extra:
-            if f.change_class == ChangeClass.MAJOR and f.direction != "backward":
-                f.direction = "backward"
-            elif f.change_class == ChangeClass.MINOR and f.direction == "backward":
-                f.direction = "forward"
-        result.findings.extend(extra)
-        result.stats["rule_findings"] = len(extra)
+        extra = rule_changes(old, new, corpus)
+    except Exception as exc:  # fail closed: an engine that cannot run is a finding
+        extra = [Finding("undecided", f"rule changes could not be classified: {exc}",
+                         ChangeClass.MAJOR, undecided=True, direction="backward")]
+    for f in extra:
+        if f.change_class == ChangeClass.MAJOR and f.direction != "backward":
+            f.direction = "backward"
+        elif f.change_class == ChangeClass.MINOR and f.direction == "backward":
+            f.direction = "forward"
+    result.findings.extend(extra)
+    result.stats["rule_findings"] = len(extra)
     result.change_class, result.forward_class = classes_of(result.findings)
     return result
