@@ -60,6 +60,16 @@ SEMVER = re.compile(
 DRAFT = "draft"
 
 
+def display_path(path: Path | str) -> str:
+    """``path`` relative to the working directory when it lies inside it, else absolute: the
+    form ruff and check-jsonschema print, so ``file:line`` is clickable where the tool ran."""
+    p = Path(path).absolute()
+    try:
+        return str(p.relative_to(Path.cwd())) or "."
+    except ValueError:
+        return str(p)
+
+
 def parse_semver(text: str) -> tuple[int, int, int]:
     """``"1.2.3"`` -> ``(1, 2, 3)``. Raises ``ValueError`` for anything but a release semver."""
     m = SEMVER.match(text)
@@ -90,8 +100,11 @@ class SpecVersion:
     _list: Lister = field(repr=False)
 
     @classmethod
-    def from_dir(cls, name: str, root: Path, *, within: Path | None = None) -> SpecVersion:
+    def from_dir(cls, name: str, root: Path, *, within: Path | None = None,
+                 label: str | None = None) -> SpecVersion:
         """A version read from a folder on disk.
+
+        ``label`` prefixes file names in messages (default: :func:`display_path` of ``root``).
 
         Files are read with the loader's size limit (:data:`~evalport_spec.jsonload.MAX_BYTES`)
         and must resolve inside ``within`` (default: ``root``): a symlink leaving it is refused.
@@ -104,18 +117,19 @@ class SpecVersion:
         if not (root / "schemas").is_dir():
             raise InputError("not a spec version folder (no schemas/ inside)", str(root))
         fence = Path(within) if within is not None else root
+        label = label if label is not None else display_path(root)
 
         def read(rel: str) -> bytes | None:
             p = root / rel
             if not p.is_file():
                 return None
-            return read_limited(p, max_bytes=MAX_BYTES, label=f"{root}/{rel}", within=fence)
+            return read_limited(p, max_bytes=MAX_BYTES, label=f"{label}/{rel}", within=fence)
 
         def lst(rel: str) -> list[str]:
             p = root / rel
             return sorted(x.name for x in p.iterdir() if x.is_file()) if p.is_dir() else []
 
-        return cls(name, str(root), root, read, lst)
+        return cls(name, label, root, read, lst)
 
     def _load(self, rel: str) -> Loaded | None:
         data = self._read(rel)
