@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from evalport_spec.compat import compare
 from evalport_spec.findings import ChangeClass
 from evalport_spec.jsonload import loads
@@ -33,7 +31,7 @@ def assert_witnesses(c, old, new):
     so, sn = sset({"s.json": old}, "o"), sset({"s.json": new}, "n")
     for f in c.findings:
         if f.change_class == MAJOR and not f.undecided and f.kind != "schema-file-removed":
-            assert f.witness is not None, f
+            assert f.witness is not None or f.extra.get("witness_is_null"), f
             assert so.validator("s.json").is_valid(f.witness), f
             assert not sn.validator("s.json").is_valid(f.witness), f
 
@@ -234,8 +232,105 @@ def test_counter_example_search_uses_candidates(monkeypatch):
 
 
 def test_to_json_matches_report_schema():
-    import jsonschema
     from importlib.resources import files
+
+    import jsonschema
     schema = json.loads(files("evalport_spec").joinpath("data/diff-report.schema.json").read_text())
     c = diff(OBJ, {**OBJ, "required": ["a"]})
     jsonschema.Draft202012Validator(schema).validate(c.to_json())
+
+
+def test_tightened_then_is_major_and_loosened_then_is_minor():
+    base = {"type": "object", "properties": {"k": {"type": "string"}, "p": {}, "q": {}},
+            "if": {"properties": {"k": {"const": "x"}}, "required": ["k"]}}
+    old = {**base, "then": {"required": ["p"]}}
+    new = {**base, "then": {"required": ["p", "q"]}}
+    c = diff(old, new)
+    # {"k": "x", "p": 0} passes the old then and lacks the q the new then demands
+    assert c.change_class == MAJOR and kinds(c, "backward") == ["if-then-tightened"]
+    assert_witnesses(c, old, new)
+    w = next(f for f in c.findings if f.kind == "if-then-tightened").witness
+    assert w["k"] == "x" and "p" in w and "q" not in w
+    assert diff(new, old).change_class == MINOR
+
+
+def test_mutually_recursive_refs_across_files():
+    a = {"$id": "https://x.test/a.json", "type": "object",
+         "properties": {"v": {"type": "integer"}, "b": {"$ref": "b.json"}}}
+    b = {"$id": "https://x.test/b.json", "type": "object",
+         "properties": {"w": {"type": "string"}, "a": {"$ref": "a.json"}}}
+    old = {"a.json": a, "b.json": b}
+    assert diff(old, {"a.json": dict(a), "b.json": {**b, "description": "d"}}).change_class == PATCH
+    b2 = {**b, "properties": {**b["properties"], "w": {"type": "string", "maxLength": 3}}}
+    c = diff(old, {"a.json": a, "b.json": b2})
+    assert c.change_class == MAJOR
+    f = next(f for f in c.findings if f.extra.get("file") == "a.json" and f.kind == "max-length-decreased")
+    assert f.extra["instance_path"] == ["b", "w"] and f.new.pointer == "/properties/w/maxLength"
+    assert sset(old, "o").validator("a.json").is_valid(f.witness)
+    assert not sset({"a.json": a, "b.json": b2}, "n").validator("a.json").is_valid(f.witness)
+
+
+def test_mutually_recursive_defs_in_one_file():
+    old = {"$ref": "#/$defs/x", "$defs": {
+        "x": {"type": "object", "properties": {"y": {"$ref": "#/$defs/y"}, "n": {"type": "number"}}},
+        "y": {"type": "array", "items": {"$ref": "#/$defs/x"}}}}
+    new = json.loads(json.dumps(old))
+    new["$defs"]["x"]["properties"]["n"] = {"type": "integer"}
+    c = diff(old, new)
+    assert c.change_class == MAJOR and kinds(c, "backward") == ["type-narrowed"]
+    assert_witnesses(c, old, new)
+    assert diff(new, old).change_class == MINOR
+
+
+def test_schema_change_that_alters_meaning():
+    d7 = "http://json-schema.org/draft-07/schema#"
+    d2020 = "https://json-schema.org/draft/2020-12/schema"
+    # draft-07 ignores siblings of $ref; 2020-12 applies them: "a" was valid and is not any more
+    old = {"$schema": d7, "$ref": "#/definitions/any", "type": "integer", "definitions": {"any": {}}}
+    new = {**old, "$schema": d2020}
+    c = diff(old, new)
+    assert c.change_class == MAJOR and "dialect-changed" in kinds(c)
+    assert_witnesses(c, old, new)
+    # "dependencies" is a draft-07 keyword and means nothing in 2020-12: loosened, MINOR
+    old = {"$schema": d7, "type": "object", "dependencies": {"a": ["b"]}}
+    c = diff(old, {**old, "$schema": d2020})
+    assert c.change_class == MINOR and "dependent-required-removed" in kinds(c, "forward")
+
+
+def test_deep_ref_graph_reports_a_deep_change_once_with_its_path():
+    defs = {f"d{i}": {"type": "object", "properties": {
+        "s": {"type": "string", "maxLength": 9}, "next": {"$ref": f"#/$defs/d{i + 1}"},
+        "alt": {"$ref": f"#/$defs/d{i + 2}"}}} for i in range(40)}
+    defs["d40"] = defs["d41"] = {"type": "string"}
+    old = {"$ref": "#/$defs/d0", "$defs": defs}
+    new = json.loads(json.dumps(old))
+    new["$defs"]["d37"]["properties"]["s"]["maxLength"] = 2
+    c = diff(old, new)
+    # 40 definitions, ~10^8 instance paths to d37: one finding (schema locations), one witness
+    assert c.change_class == MAJOR
+    assert [f.kind for f in c.findings if f.direction == "backward"] == ["max-length-decreased"]
+    f = c.findings[0]
+    assert f.new.pointer == "/$defs/d37/properties/s/maxLength" and f.new.line is not None
+    assert f.extra["instance_path"][-1] == "s" and len(f.extra["instance_path"]) >= 19
+    assert_witnesses(c, old, new)
+    annotated = json.loads(json.dumps(old))
+    annotated["$defs"]["d37"]["properties"]["s"]["description"] = "changed"
+    c = diff(old, annotated)
+    assert c.change_class == PATCH and kinds(c) == ["annotation-changed"]
+
+
+def test_a_null_witness_counts_as_a_witness():
+    c = diff({"type": ["null", "string"]}, {"type": "string"})
+    f = next(f for f in c.findings if f.direction == "backward")
+    assert c.change_class == MAJOR and not f.undecided
+    assert f.witness is None and f.extra["witness_is_null"] is True
+
+
+def test_line_of_walks_only_the_path():
+    from evalport_spec.compat.nodes import line_of
+    text = '{\n "a": [1,\n  {"b~/": 2}],\n "c": {"d": "}"},\n "e": 3\n}'
+    assert line_of(text, "") == 1
+    assert line_of(text, "/a/1/b~0~1") == 3
+    assert line_of(text, "/e") == 5
+    assert line_of(text, "/c/zz") == 4       # nearest existing ancestor
+    assert line_of('{"a": }', "/b") is None  # malformed along the path

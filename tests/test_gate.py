@@ -115,6 +115,47 @@ def test_text_output_is_ascii_when_not_a_tty(repo, capsys):
     assert all(line.isascii() for line in out)
 
 
+def test_one_stage_is_singular_and_rules_stage_has_counts(repo, capsys):
+    rc = main(["-C", str(repo), "check", "--stage", "rules"])
+    out = capsys.readouterr().out.splitlines()
+    n = len(json.loads((repo / "spec/rules.json").read_text())["rules"])  # 7 in this repository
+    assert rc == 0 and out[0].startswith("ok   rules ") and out[0].endswith(f"  {n} catalogued rule(s)")
+    assert out[-1] == "gate: passed (1 stage)"
+
+
+def test_no_such_directory_for_dash_c(tmp_path, capsys):
+    missing = tmp_path / "nope"
+    assert main(["-C", str(missing), "check"]) == 2
+    assert capsys.readouterr().err == f"evalport-spec: error: no such directory: {missing} (-C)\n"
+
+
+def _hand_report(status, findings, summary=""):
+    from evalport_spec.gate.model import GateReport, StageResult
+    return GateReport([StageResult("rfcs", status, findings, 0.25, summary)])
+
+
+def test_junit_shows_warnings_and_empty_summaries_get_counts():
+    warn = Finding("rfc-period-closed-undecided", "comment period closed 2026-10-11, 50 days ago",
+                   severity=Severity.WARNING, new=Location("rfcs/0006-x.md", None, 4))
+    report = _hand_report("warn", [warn])
+    assert render(report, "junit") == (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<testsuite name="evalport-spec check" tests="1" failures="0" skipped="0" time="0.250">\n'
+        '  <testcase classname="evalport-spec.check" name="rfcs" time="0.250">\n'
+        '    <system-out>warning: rfcs/0006-x.md:4: comment period closed 2026-10-11, 50 days ago</system-out>\n'
+        '  </testcase>\n'
+        '</testsuite>\n')
+    assert render(report, "text") == ("warn rfcs           0.25s  1 warning\n"
+                                      "    rfcs/0006-x.md:4: comment period closed 2026-10-11, 50 days ago\n"
+                                      "gate: passed (1 stage)\n")
+    err = Finding("x-bad", "broken", new=Location("a.json", None, 2))
+    two_errors = _hand_report("fail", [err, err, warn])
+    assert render(two_errors, "text").splitlines()[0] == "FAIL rfcs           0.25s  2 errors, 1 warning"
+    assert render(two_errors, "text").splitlines()[-1] == "gate: FAILED (1 of 1 stage: rfcs)"
+    assert "| rfcs | fail | 0.25s | 2 errors, 1 warning |" in render(two_errors, "markdown")
+    assert render(_hand_report("ok", []), "text").splitlines()[0] == "ok   rfcs           0.25s  no findings"
+
+
 def test_failing_stage_details_and_formats(repo, capsys):
     (repo / "spec/SPEC.md").write_text("## Status\n")
     rc = main(["-C", str(repo), "check", "--stage", "spec-text"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 
@@ -21,6 +22,10 @@ from evalport_spec.release import (
     set_status_line,
 )
 from gate_repo import edit_json, has_engine, make_repo, tree_hash
+
+TODAY = dt.date(2026, 11, 30)
+"""The day the tests judge release dates against (the fixture's last release, 1.3.0, is dated
+2026-10-19 in its changelog heading)."""
 
 needs_compat = pytest.mark.skipif(not has_engine("compat", "compare_versions"),
                                   reason="diff engine (compat.compare_versions) has not landed")
@@ -102,7 +107,7 @@ def test_failure_part_way_restores_everything(repo, monkeypatch):
 @needs_compat
 def test_release_after_minor_branch(repo):
     add_optional_runner_field(repo)
-    plan = plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False)
+    plan = plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=TODAY)
     assert plan.change_class == "MINOR" and plan.previous == "1.3.0"
     assert plan.entry.startswith("### 1.4.0 — 2026-11-30 — MINOR\n\n- MINOR `property-added-to-closed-object`")
     assert "schema-id-changed" not in plan.entry  # draft -> 1.4.0 $id segment is not a change
@@ -132,9 +137,83 @@ def test_release_after_minor_branch(repo):
 @needs_compat
 def test_release_number_disagreeing_with_class_is_refused_and_changes_nothing(repo):
     add_optional_runner_field(repo)
+    (repo / "spec/VERSION").write_text("1.3.1\n")  # declared, so the class check is what refuses
     before = tree_hash(repo)
     with pytest.raises(ReleaseRefused, match="needs 1.4.0"):
-        plan_release(repo, "1.3.1", date="2026-11-30", run_checks=False)
+        plan_release(repo, "1.3.1", date="2026-11-30", run_checks=False, today=TODAY)
     with pytest.raises(ReleaseRefused, match="does not follow"):
-        rel.release(repo, "1.5.0", date="2026-11-30")
+        rel.release(repo, "1.5.0", date="2026-11-30", today=TODAY)
     assert tree_hash(repo) == before
+
+
+def test_version_must_be_the_one_spec_version_declares(repo, capsys):
+    # the fixture's spec/VERSION says 1.4.0; 1.3.1 is an exact successor of 1.3.0 but not declared
+    before = tree_hash(repo)
+    with pytest.raises(ReleaseRefused) as info:
+        plan_release(repo, "1.3.1", date="2026-11-30", run_checks=False, today=TODAY)
+    assert str(info.value) == ("1.3.1 is not the version the draft declares: spec/VERSION says 1.4.0. "
+                               "Release 1.4.0 instead, or edit spec/VERSION to 1.3.1 first (SPEC.md "
+                               "Governance: a release freezes the draft under the version in VERSION)")
+    rc = main(["-C", str(repo), "release", "1.3.1", "--dry-run"])
+    assert rc == 1
+    assert "refused: 1.3.1 is not the version the draft declares: spec/VERSION says 1.4.0" in capsys.readouterr().err
+    rc = main(["-C", str(repo), "release", "1.3.1", "--dry-run", "--format", "json"])
+    assert rc == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "refused" and out["version"] == "1.3.1"
+    assert out["reason"].startswith("1.3.1 is not the version the draft declares")
+    (repo / "spec/VERSION").unlink()
+    with pytest.raises(ReleaseRefused, match="^spec/VERSION is missing"):
+        plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=TODAY)
+    (repo / "spec/VERSION").write_text("1.4.0\n")
+    assert tree_hash(repo) == before
+
+
+def test_previous_release_date_comes_from_its_changelog_heading(repo):
+    # spec/releases/1.3.0/SPEC.md: "### 1.3.0 — 2026-10-19 — MINOR"
+    assert rel.previous_release_date(rel.SpecRepo(repo), "1.3.0") == dt.date(2026, 10, 19)
+    assert rel.previous_release_date(rel.SpecRepo(repo), "1.0.0") == dt.date(2026, 4, 6)
+
+
+@pytest.mark.parametrize(("date", "problem"), [
+    ("2026-10-18", "--date 2026-10-18 is earlier than the previous release 1.3.0 (2026-10-19, from its "
+                   "changelog heading); a release cannot be dated before the one it follows"),
+    ("2026-10-19", None),   # the same day as the previous release is allowed
+    ("2026-12-01", None),   # today + 1 day is allowed
+    ("2026-12-02", "--date 2026-12-02 is in the future: today is 2026-11-30 (UTC) and a release may be "
+                   "dated at most one day ahead (2026-12-01)"),
+])
+def test_date_bounds(repo, date, problem):
+    spec = rel.SpecRepo(repo)
+    assert rel.date_problem(spec, "1.3.0", dt.date.fromisoformat(date), TODAY) == problem
+    assert rel.date_problem(spec, None, dt.date(2020, 1, 1), TODAY) is None  # first release: no lower bound
+
+
+def test_out_of_range_dates_are_refused_and_change_nothing(repo):
+    before = tree_hash(repo)
+    with pytest.raises(ReleaseRefused, match="earlier than the previous release 1.3.0"):
+        plan_release(repo, "1.4.0", date="2026-10-18", run_checks=False, today=TODAY)
+    with pytest.raises(ReleaseRefused, match="is in the future: today is 2026-11-30"):
+        rel.release(repo, "1.4.0", date="2026-12-02", today=TODAY)
+    assert tree_hash(repo) == before
+
+
+@needs_compat
+def test_dry_run_json_is_the_plan(repo, capsys, monkeypatch):
+    # the full gate takes about a minute here (and SPEC.md does not describe the new field);
+    # one passing stage keeps the CLI wiring real
+    monkeypatch.setattr(rel, "run_gate", lambda r: run_gate(r, stages=["schemas"]))
+    add_optional_runner_field(repo)
+    today = dt.datetime.now(dt.UTC).date().isoformat()  # the CLI judges dates against today
+    rc = main(["-C", str(repo), "release", "1.4.0", "--dry-run", "--format", "json", "--date", today])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "planned" and out["version"] == "1.4.0" and out["previous"] == "1.3.0"
+    assert out["change_class"] == "MINOR" and out["date"] == today
+    assert out["files"][:5] == ["spec/releases/1.4.0/SPEC.md", "spec/releases/1.4.0/rules.json",
+                                "spec/releases/1.4.0/schemas/grader.json",
+                                "spec/releases/1.4.0/schemas/resultset.json",
+                                "spec/releases/1.4.0/schemas/suite.json"]
+    assert "spec/VERSION" in out["files"] and "spec/releases/SHA256SUMS" in out["files"]
+    assert out["changelog_entry"].startswith(f"### 1.4.0 — {today} — MINOR\n")
+    assert not (repo / "spec/releases/1.4.0").exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import textwrap
 from pathlib import Path
 
@@ -412,3 +413,96 @@ def test_new_rfc_next_number_template_and_no_overwrite(repo, capsys):
     code, out, _ = run_cli(repo, "new", "Second idea", capsys=capsys)
     assert code == 0 and out.strip() == "rfcs/0005-second-idea.md"
     assert "0005-second-idea.md" in (repo / "rfcs" / "README.md").read_text()
+
+
+# --- named-file lint, periods that close before they open, slug clashes, --format json ------------
+
+BROKEN = "---\nnumber: 9\ntitle: [unclosed\n---\n" + BODY
+
+
+def test_lint_of_named_file_is_not_blocked_by_a_broken_other_rfc(repo, capsys):
+    write_rfc(repo, "0007-x.md", comment_rfc())
+    (repo / "rfcs" / "0009-broken.md").write_text(BROKEN, encoding="utf-8")
+    findings = lint_rfcs(repo, ["rfcs/0007-x.md"], today=D(2026, 10, 1))
+    assert [(f.kind, f.severity, f.new.file) for f in findings] == [
+        ("rfc-other-unreadable", Severity.WARNING, "rfcs/0009-broken.md")]
+    assert "not linted (only the named files are) and cannot be read: front matter is not valid YAML" \
+        in findings[0].message
+    code, out, err = run_cli(repo, "lint", "rfcs/0007-x.md", "--today", "2026-10-01", capsys=capsys)
+    assert code == 0 and err == "" and "rfcs/0009-broken.md" in out and "warning" in out
+    # the broken file itself, named or in a lint of everything, is still an input error (exit 2)
+    code, _, err = run_cli(repo, "lint", "rfcs/0009-broken.md", capsys=capsys)
+    assert code == 2 and err.startswith("evalport-spec: error: rfcs/0009-broken.md:")
+    code, _, err = run_cli(repo, "lint", capsys=capsys)
+    assert code == 2 and "rfcs/0009-broken.md" in err
+
+
+def test_duplicate_number_counts_an_unreadable_file_by_its_name(repo):
+    # 0007-a.md sorts before 0007-x.md, so 0007-x.md is the duplicate even though 0007-a.md is broken
+    write_rfc(repo, "0007-x.md", comment_rfc())
+    (repo / "rfcs" / "0007-a.md").write_text(BROKEN.replace("number: 9", "number: 7"), encoding="utf-8")
+    findings = lint_rfcs(repo, ["rfcs/0007-x.md"], today=D(2026, 10, 1))
+    assert sorted((f.kind, f.new.file, f.severity) for f in findings) == [
+        ("rfc-duplicate-number", "rfcs/0007-x.md", Severity.ERROR),
+        ("rfc-other-unreadable", "rfcs/0007-a.md", Severity.WARNING)]
+    dup = next(f for f in findings if f.kind == "rfc-duplicate-number")
+    assert dup.message == "RFC number 7 is also used by rfcs/0007-a.md"
+
+
+def test_period_that_closes_before_it_opens(repo):
+    write_rfc(repo, "0007-x.md", draft())
+    before = tree_digest(repo)
+    with pytest.raises(InputError) as info:
+        set_status(repo, 7, "comment", opens="2026-12-10", closes="2026-12-01", today=D(2026, 11, 30))
+    assert info.value.message == ("comment period 2026-12-10 to 2026-12-01 closes before it opens; the "
+                                  "closing date must be at least 14 days after the opening date")
+    assert tree_digest(repo) == before
+    write_rfc(repo, "0008-y.md", comment_rfc(8, opens="2026-10-11", closes="2026-09-27"))
+    (f,) = [f for f in lint_rfcs(repo, ["rfcs/0008-y.md"], today=D(2026, 9, 21))
+            if f.kind == "rfc-period-too-short"]
+    assert f.message == ("comment period 2026-10-11 to 2026-09-27 closes before it opens; at least 14 "
+                         "days are required")
+
+
+def test_new_rfc_with_a_slug_already_used_warns_and_overwrites_nothing(repo, capsys):
+    old = write_rfc(repo, "0003-hard-constraints.md", comment_rfc(3))
+    before = old.read_bytes()
+    code, out, err = run_cli(repo, "new", "Hard constraints", "--today", "2026-12-01", capsys=capsys)
+    assert code == 0 and out == "rfcs/0004-hard-constraints.md\n"
+    assert err == ("evalport-spec rfc new: warning: rfcs/0003-hard-constraints.md already uses the slug "
+                   "'hard-constraints'; rfcs/0004-hard-constraints.md was created beside it under its own "
+                   "number (nothing was overwritten); consider a more specific title\n")
+    assert old.read_bytes() == before
+    code, out, err = run_cli(repo, "new", "Something else", "--format", "json", "--today", "2026-12-01",
+                             capsys=capsys)
+    assert code == 0 and err == ""
+    assert json.loads(out) == {"path": "rfcs/0005-something-else.md", "number": 5, "status": "draft",
+                               "index": "rfcs/README.md", "warnings": []}
+
+
+def test_status_and_index_json_name_the_files_written(repo, capsys):
+    write_rfc(repo, "0007-x.md", draft())
+    code, out, _ = run_cli(repo, "status", "7", "comment", "--format", "json", "--today", "2026-12-01",
+                           capsys=capsys)
+    assert code == 0
+    assert json.loads(out) == {"path": "rfcs/0007-x.md", "number": 7, "status": "comment",
+                               "index": "rfcs/README.md"}
+    code, out, _ = run_cli(repo, "index", "--format", "json", capsys=capsys)
+    assert code == 0 and json.loads(out) == {"path": "rfcs/README.md"}
+
+
+def test_rfc_0003_states_what_was_accepted():
+    """SPEC.md (Result; DUPLICATE_ATTEMPT) compares only Results carrying ``attempt`` and gives no
+    "write unknown rather than omit" advice; RFC 0003's accepted text must say the same, keeping
+    the first sketch only under a heading that marks it superseded."""
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "rfcs" / "0003-repetitions.md").read_text(encoding="utf-8")
+    spec = (root / "spec" / "SPEC.md").read_text(encoding="utf-8")
+    assert "Results without `attempt` are not compared." in spec and "rather than omit" not in spec
+    before, rest = text.split("\n### As first proposed (superseded)\n")
+    superseded, after = rest.split("\n## ", 1)
+    accepted = before + after
+    assert "absent means 1" not in accepted and "rather than omit" not in accepted
+    assert "Results without `attempt` are not compared" in accepted
+    assert "*\"`attempt` absent means 1.\"* Superseded" in superseded
+    assert "rather than omit the member" in superseded and "Not adopted" in superseded

@@ -274,7 +274,7 @@ def test_current_repository_rules_are_true(repo: Path) -> None:
 def test_rules_list_and_page(repo: Path) -> None:
     text = rules_table(SpecRepo(repo))
     header = text.splitlines()[0].split()
-    assert header[:4] == ["CODE", "DOCUMENT", "SINCE", "SCHEMA"]
+    assert header[:5] == ["CODE", "STATUS", "DOCUMENT", "SINCE", "SCHEMA"]
     row = next(x for x in text.splitlines() if x.startswith("NULL_SCORE_PASSED "))
     assert "encoded in schema" in row and "schema" in row.split()
     data = json.loads(rules_table(SpecRepo(repo), "json"))
@@ -299,9 +299,51 @@ def test_spec_version_input_finds_rfcs_and_lists_proposals(repo: Path) -> None:
     assert {format_finding(f) for f in check_rules(draft)} == lines(repo)
     proposed = {c["code"] for p in (repo / "rfcs").glob("*/rules.json")
                 for c in json.loads(p.read_text())["rules"]} if (repo / "rfcs").is_dir() else set()
-    listed = {row.split()[0] for row in rules_table(draft).splitlines()[1:] if "RFC proposal" in row}
+    listed = {row.split()[0] for row in rules_table(draft).splitlines()[1:] if " proposed (RFC " in row}
     drafted = {r["code"] for r in json.loads((repo / "spec/rules.json").read_text())["rules"]}
     assert listed == proposed - drafted
+
+
+def _row(text: str, code: str) -> list[str]:
+    return re.split(r"\s{2,}", next(x for x in text.splitlines() if x.startswith(code + " ")))
+
+
+def test_rfc_proposals_are_listed_as_proposed_not_released(repo: Path) -> None:
+    """RFC 0005/0006 rules (rfcs/*/rules.json, ``since`` 1.4.0, status comment) are proposals:
+    their own table, STATUS ``proposed (RFC 000N, STATUS)``, no SINCE; catalogued rules whose
+    ``since`` is a release are ``released``; a catalogued rule of an unreleased version is ``draft``."""
+    text = rules_table(SpecRepo(repo))
+    lines_ = text.splitlines()
+    split = lines_.index("")
+    assert lines_[split + 1].startswith("Proposed by RFCs (not in the rule catalogue")
+    main_codes = {x.split()[0] for x in lines_[1:split]}
+    assert "SELF_PARENT" in main_codes and "CONSTRAINT_INVALIDATES_PASS" not in main_codes
+    assert _row(text, "SELF_PARENT")[1:4] == ["released", "resultset", "1.3.0"]
+    assert _row(text, "CONSTRAINT_INVALIDATES_PASS") == [
+        "CONSTRAINT_INVALIDATES_PASS", "proposed (RFC 0005, comment)", "resultset", "-",
+        "encoded in schema", "-", "0 reject, 0 accept", "-", "no rejecting fixture"]
+    assert _row(text, "SUCCESSES_EXCEED_TRIALS")[1:4] == ["proposed (RFC 0006, comment)", "resultset", "-"]
+
+    data = {d["code"]: d for d in json.loads(rules_table(SpecRepo(repo), "json"))}
+    assert data["SELF_PARENT"]["status"] == "released" and data["SELF_PARENT"]["proposal"] is None
+    cip = data["CONSTRAINT_INVALIDATES_PASS"]
+    assert (cip["status"], cip["status_text"], cip["since"]) == ("proposed", "proposed (RFC 0005, comment)", None)
+    assert cip["proposal"] == {"rfc": 5, "rfc_status": "comment", "target_version": "1.4.0"}
+
+    page = rules_table(SpecRepo(repo), "markdown")
+    assert "## CONSTRAINT_INVALIDATES_PASS" not in page  # no rule section as if catalogued
+    tail = page[page.index("## Proposed by RFCs"):]
+    assert ("| `RATE_SCORE_MISMATCH` | proposed (RFC 0006, comment) | resultset | When a GraderResult "
+            "has trials, successes and a non-null score, abs(score - successes/trials) <= 1e-6. |") in tail
+
+    # the RFC's front matter decides the status shown; an unreleased catalogued rule is "draft"
+    rfc6 = repo / "rfcs/0006-rate-denominators.md"
+    rfc6.write_text(rfc6.read_text().replace("status: comment", "status: draft", 1))
+    _rewrite(repo / "spec/rules.json", lambda d: {"rules": [
+        dict(r, since="1.4.0") if r["code"] == "SELF_PARENT" else r for r in d["rules"]]})
+    text = rules_table(SpecRepo(repo))
+    assert _row(text, "RATE_SCORE_MISMATCH")[1] == "proposed (RFC 0006, draft)"
+    assert _row(text, "SELF_PARENT")[1:4] == ["draft (unreleased)", "resultset", "1.4.0"]
 
 
 def test_cli_exit_codes(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

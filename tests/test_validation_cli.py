@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from evalport_spec.cli import main
+from evalport_spec.spec import SpecRepo
 
 ROOT = Path(__file__).resolve().parents[1]
+DRAFT_VERSION = SpecRepo(ROOT).declared_draft_version()
 
 VALID_GRADER = '{"id": "exact", "type": "exact_match"}\n'
 # line 4 holds results[1]; its attempt (line 5, column 16) duplicates results[0]'s
@@ -36,7 +38,8 @@ def cli(*args: str) -> int:
 def test_valid_file_exits_0_with_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = write(tmp_path, "g.json", VALID_GRADER)
     assert cli(f) == 0
-    assert capsys.readouterr().out == "1 file checked: 1 valid, 0 invalid, 0 errors\n"
+    assert capsys.readouterr().out == (f"{f}: grader (spec draft ({DRAFT_VERSION})): valid\n"
+                                       "1 file checked: 1 valid, 0 invalid, 0 errors\n")
 
 
 def test_text_output_names_file_line_column_code_and_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -44,8 +47,11 @@ def test_text_output_names_file_line_column_code_and_path(tmp_path: Path, capsys
     good = write(tmp_path, "g.json", VALID_GRADER)
     assert cli(bad, good) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith(f"{bad}:5:15: DUPLICATE_ATTEMPT /results/1/attempt ")
-    assert lines[1] == "2 files checked: 1 valid, 1 invalid, 1 error"
+    # DUP_ATTEMPT names version 1.3.0, a release: validated against it
+    assert lines[0] == f"{bad}: resultset (spec 1.3.0): 1 error"
+    assert lines[1].startswith(f"{bad}:5:15: DUPLICATE_ATTEMPT /results/1/attempt ")
+    assert lines[2] == f"{good}: grader (spec draft ({DRAFT_VERSION})): valid"
+    assert lines[3] == "2 files checked: 1 valid, 1 invalid, 1 error"
 
 
 def test_json_output_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,7 +109,7 @@ def test_input_errors_exit_2_with_one_line(tmp_path: Path, capsys: pytest.Captur
     f = write(tmp_path, "x.json", text)
     assert cli(f) == 2
     captured = capsys.readouterr()
-    assert captured.out == ""
+    assert captured.out == "1 file checked: 0 valid, 0 invalid, 0 errors, 1 unreadable\n"
     [line] = captured.err.splitlines()
     assert line.startswith(f"evalport-spec: error: {f}:1:") and message in line
 
@@ -118,5 +124,5 @@ def test_missing_file_and_unknown_version_exit_2(tmp_path: Path, capsys: pytest.
 def test_root_pointer_is_shown_as_root_in_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = write(tmp_path, "g.json", '{"id": "x", "type": "exact_match", "extra": 1}')
     assert cli(f) == 1
-    first = capsys.readouterr().out.splitlines()[0]
-    assert first == f"{f}:1:1: ADDITIONAL_PROPERTIES (root) member 'extra' not allowed (closed object)"
+    second = capsys.readouterr().out.splitlines()[1]
+    assert second == f"{f}:1:1: ADDITIONAL_PROPERTIES (root) member 'extra' not allowed (closed object)"

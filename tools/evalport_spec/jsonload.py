@@ -17,6 +17,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -290,90 +291,138 @@ def _offset_to_line_col(text: str):
     return lc
 
 
-def positions(text: str) -> dict[str, tuple[int, int]]:
-    """Map every JSON Pointer in ``text`` to the 1-based ``(line, column)`` where its value starts.
+_TOKEN = re.compile(r"""[ \t\r\n]*(?:
+    ("(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*")     # 1 string
+  | ([{\[])                                                          # 2 opener
+  | ([}\]])                                                          # 3 closer
+  | (,)                                                              # 4 comma
+  | (:)                                                              # 5 colon
+  | (-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|NaN|-?Infinity)  # 6 scalar
+  | ([^ \t\r\n])                                                      # 7 anything else
+)""", re.VERBOSE)
+_VALUE, _FIRST_ITEM, _FIRST_KEY, _KEY, _COLON, _AFTER = range(6)
 
-    Iterative; tolerant of duplicate keys (the first occurrence wins). Raises ``ValueError`` on
-    text that is not JSON.
+
+def positions(text: str, wanted: Iterable[str] | None = None) -> dict[str, tuple[int, int]]:
+    """Map JSON Pointers in ``text`` to the 1-based ``(line, column)`` where their value starts.
+
+    One scan over the tokens of RFC 8259's grammar, each found by one regular expression match;
+    iterative; tolerant of duplicate keys (the first occurrence wins).
+
+    Args:
+        text: a JSON text.
+        wanted: when given, only these pointers and their ancestors are mapped; a container
+            that holds none of them is skipped without building pointers, and the scan stops as
+            soon as every wanted pointer is found or can no longer occur (its parent closed). A
+            wanted pointer absent from the text is absent from the result.
+
+    Returns:
+        ``{pointer: (line, column)}``.
+
+    Raises:
+        ValueError: the scanned text is not JSON (with ``wanted``, text after the point where
+            the scan stopped is not looked at).
     """
-    out: dict[str, tuple[int, int]] = {}
-    lc = _offset_to_line_col(text)
-
-    # stack entries: [kind, pointer, index_or_None]
-    stack: list[list[Any]] = []
-    pos = _WS.match(text, 0).end()
-    current_ptr = ""
-    expect_value = True
-    n = len(text)
-    while pos < n:
-        ch = text[pos]
-        if expect_value:
-            out.setdefault(current_ptr, lc(pos))
-            if ch == "{":
-                stack.append(["o", current_ptr, None])
-                pos = _WS.match(text, pos + 1).end()
-                if pos < n and text[pos] == "}":
-                    stack.pop()
-                    pos += 1
-                    expect_value = False
-                    continue
-                m = _STRING.match(text, pos)
-                if not m:
-                    raise ValueError(f"expected key at {pos}")
-                key = json.loads(m.group(0))
-                pos = _WS.match(text, m.end()).end()
-                if pos >= n or text[pos] != ":":
-                    raise ValueError(f"expected ':' at {pos}")
-                pos = _WS.match(text, pos + 1).end()
-                current_ptr = join(stack[-1][1], key)
-                continue
-            if ch == "[":
-                stack.append(["a", current_ptr, 0])
-                pos = _WS.match(text, pos + 1).end()
-                if pos < n and text[pos] == "]":
-                    stack.pop()
-                    pos += 1
-                    expect_value = False
-                    continue
-                current_ptr = join(stack[-1][1], 0)
-                continue
-            m = _STRING.match(text, pos) or _NUMBER.match(text, pos) or _LITERAL.match(text, pos)
-            if not m or m.end() == pos:
-                raise ValueError(f"unexpected character at {pos}")
-            pos = m.end()
-            expect_value = False
-            continue
-        # after a value
-        pos = _WS.match(text, pos).end()
-        if pos >= n:
+    targets: set[str] | None = None
+    remaining: set[str] = set()
+    if wanted is not None:
+        targets = set()
+        for p in wanted:
+            remaining.add(p)
+            while p not in targets:
+                targets.add(p)
+                if not p:
+                    break
+                p = p.rsplit("/", 1)[0]
+        if not remaining:
+            return {}
+    found: dict[str, int] = {}  # pointer -> character offset
+    stack: list[list[Any]] = []  # [is_object, pointer, index]
+    state = _VALUE
+    ptr = ""
+    skip = 0  # depth inside a container skipped because it holds no target
+    pos = 0
+    while remaining or targets is None:
+        m = _TOKEN.match(text, pos)
+        if m is None:  # only whitespace left
             break
-        ch = text[pos]
-        if not stack:
-            raise ValueError(f"trailing data at {pos}")
-        top = stack[-1]
-        if ch == ",":
-            pos = _WS.match(text, pos + 1).end()
-            if top[0] == "a":
-                top[2] += 1
-                current_ptr = join(top[1], top[2])
+        pos = m.end()
+        kind = m.lastindex
+        start = m.start(kind)
+        if skip:
+            if kind == 2:
+                skip += 1
+            elif kind == 3:
+                skip -= 1
+                if not skip:
+                    state = _AFTER
+            elif kind == 7:
+                raise ValueError(f"unexpected character at {start}")
+            continue
+        if kind == 3 and (state == _AFTER or (state == _FIRST_ITEM and text[start] == "]")
+                          or (state == _FIRST_KEY and text[start] == "}")):
+            if not stack or (text[start] == "}") != stack[-1][0]:
+                raise ValueError(f"unmatched closing bracket at {start}")
+            closed = stack.pop()[1]
+            state = _AFTER
+            if targets is not None and closed in targets:  # nothing below it can follow
+                prefix = closed + "/"
+                remaining = {p for p in remaining if not p.startswith(prefix)}
+            continue
+        if state == _VALUE or state == _FIRST_ITEM:
+            if kind == 1 or kind == 6:
+                if targets is None or ptr in targets:
+                    found.setdefault(ptr, start)
+                    remaining.discard(ptr)
+                state = _AFTER
+                continue
+            if kind != 2:
+                raise ValueError(f"expected a value at {start}")
+            if targets is not None and ptr not in targets:
+                skip = 1
+                continue
+            found.setdefault(ptr, start)
+            remaining.discard(ptr)
+            if text[start] == "{":
+                stack.append([True, ptr, None])
+                state = _FIRST_KEY
             else:
-                m = _STRING.match(text, pos)
-                if not m:
-                    raise ValueError(f"expected key at {pos}")
-                key = json.loads(m.group(0))
-                pos = _WS.match(text, m.end()).end()
-                if pos >= n or text[pos] != ":":
-                    raise ValueError(f"expected ':' at {pos}")
-                pos = _WS.match(text, pos + 1).end()
-                current_ptr = join(top[1], key)
-            expect_value = True
+                stack.append([False, ptr, 0])
+                ptr = f"{ptr}/0"
+                state = _FIRST_ITEM
             continue
-        if ch in "]}":
-            stack.pop()
-            pos += 1
+        if state == _AFTER:
+            if not stack:
+                raise ValueError(f"trailing data at {start}")
+            if kind != 4:
+                raise ValueError(f"expected ',' or a closing bracket at {start}")
+            top = stack[-1]
+            if top[0]:
+                state = _KEY
+            else:
+                top[2] += 1
+                ptr = f"{top[1]}/{top[2]}"
+                state = _VALUE
             continue
-        raise ValueError(f"unexpected character at {pos}")
-    return out
+        if state == _FIRST_KEY or state == _KEY:
+            if kind != 1:
+                raise ValueError(f"expected a member name at {start}")
+            raw = m.group(1)
+            key = json.loads(raw) if "\\" in raw else raw[1:-1]
+            if "~" in key or "/" in key:
+                key = key.replace("~", "~0").replace("/", "~1")
+            ptr = f"{stack[-1][1]}/{key}"
+            state = _COLON
+            continue
+        if kind != 5:  # state == _COLON
+            raise ValueError(f"expected ':' at {start}")
+        state = _VALUE
+    if targets is None and (stack or state != _AFTER):
+        raise ValueError(f"unexpected end of text at {len(text)}")
+    if len(found) <= 64:  # a few lookups: count newlines directly
+        return {p: _line_col(text, off) for p, off in found.items()}
+    lc = _offset_to_line_col(text)
+    return {p: lc(off) for p, off in found.items()}
 
 
 def _locate_duplicate(text: str, key: str) -> tuple[int | None, int | None, str | None]:

@@ -13,9 +13,12 @@ What a release writes (toolchain.md, "Versions and releases"; SPEC.md "Governanc
 * ``spec/releases/SHA256SUMS`` with the new files; ``spec/VERSION`` bumped to the next minor.
 
 It refuses (:class:`ReleaseRefused`, nothing written) when the version exists, is not the next
-major, minor or patch version, is lower than the computed class since the last release needs
-(:func:`evalport_spec.gate.policy.version_problem`), when the gate fails, or when an RFC in the
-release is not accepted. A release is atomic: everything is staged in a temporary folder inside
+major, minor or patch version, is not the version ``spec/VERSION`` declares (SPEC.md
+"Governance": "Cutting a release freezes the draft under the version in ``VERSION``"), is lower
+than the computed class since the last release needs
+(:func:`evalport_spec.gate.policy.version_problem`), when the date is earlier than the previous
+release's (its changelog heading) or later than tomorrow, when the gate fails, or when an RFC in
+the release is not accepted. A release is atomic: everything is staged in a temporary folder inside
 the repository and moved into place; a failure part-way restores every file, so the repository
 is exactly as it was. The repository lock (:func:`evalport_spec.fsutil.repo_lock`) is held.
 
@@ -43,6 +46,7 @@ from .gate import run_gate
 from .gate.context import engine
 from .gate.manifest import MANIFEST_NAME, parse_manifest, render_manifest, sha256
 from .gate.policy import effective_class, version_problem
+from .gate.spectext import changelog
 from .jsonload import loads
 from .spec import DRAFT, SpecRepo, parse_semver
 
@@ -73,6 +77,18 @@ class ReleasePlan:
     writes: dict[str, bytes]
     rfcs: list[int]
     entry: str
+
+    def paths(self) -> list[str]:
+        """Every repository-relative path the plan writes, sorted (release folder first)."""
+        return ([f"spec/releases/{self.version}/{rel}" for rel in sorted(self.release_files)]
+                + sorted(self.writes))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready summary: ``version``, ``date``, ``previous``, ``change_class``, ``rfcs``
+        (numbers), ``files`` (:meth:`paths`) and ``changelog_entry`` (Markdown)."""
+        return {"version": self.version, "date": self.date, "previous": self.previous,
+                "change_class": self.change_class, "rfcs": list(self.rfcs), "files": self.paths(),
+                "changelog_entry": self.entry}
 
 
 _DRAFT_ID = re.compile(r"(https?://[^\"\s]*?/spec/)draft(/schemas/)")
@@ -187,8 +203,64 @@ def _index_after(repo: SpecRepo, rfc_writes: dict[str, bytes]) -> bytes:
         return index_text(tmp).encode("utf-8")
 
 
+def declared_version_problem(repo: SpecRepo, version: str) -> str | None:
+    """Why ``version`` may not be released from this draft, or ``None``: it must equal the
+    version the draft declares in ``spec/VERSION`` (SPEC.md "Governance": "Cutting a release
+    freezes the draft under the version in ``VERSION``").
+
+    Returns:
+        a one-sentence reason naming ``spec/VERSION`` and what to do, or ``None``.
+    """
+    declared = repo.declared_draft_version()
+    if declared is None:
+        return (f"spec/VERSION is missing: the draft must declare the version it will be released "
+                f"as; create spec/VERSION containing {version} if that is the intended version")
+    if declared != version:
+        shown = declared if declared else "(empty)"
+        return (f"{version} is not the version the draft declares: spec/VERSION says {shown}. "
+                f"Release {shown} instead, or edit spec/VERSION to {version} first (SPEC.md "
+                "Governance: a release freezes the draft under the version in VERSION)")
+    return None
+
+
+def previous_release_date(repo: SpecRepo, previous: str) -> datetime.date | None:
+    """The date of release ``previous`` from its changelog heading ``### X.Y.Z — DATE — CLASS``
+    (its own frozen SPEC.md first, else the draft's), or ``None`` when neither has one."""
+    for md in (repo.releases_dir / previous / "SPEC.md", repo.spec_dir / "SPEC.md"):
+        if not md.is_file():
+            continue
+        for e in changelog(md.read_text("utf-8", "replace")):
+            if e.version == previous:
+                try:
+                    return datetime.date.fromisoformat(e.date)
+                except ValueError:
+                    return None
+    return None
+
+
+def date_problem(repo: SpecRepo, previous: str | None, date: datetime.date,
+                 today: datetime.date) -> str | None:
+    """Why ``date`` may not be a release date, or ``None``.
+
+    A release is dated no earlier than the release it follows (the date in ``previous``'s
+    changelog heading; equal is allowed) and no later than ``today`` + 1 day (a release cut just
+    after midnight in a time zone ahead of UTC). No lower bound when ``previous`` is ``None`` or
+    has no dated changelog heading.
+    """
+    latest = today + datetime.timedelta(days=1)
+    if date > latest:
+        return (f"--date {date} is in the future: today is {today} (UTC) and a release may be dated "
+                f"at most one day ahead ({latest})")
+    if previous is not None:
+        before = previous_release_date(repo, previous)
+        if before is not None and date < before:
+            return (f"--date {date} is earlier than the previous release {previous} ({before}, from "
+                    f"its changelog heading); a release cannot be dated before the one it follows")
+    return None
+
+
 def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None,
-                 run_checks: bool = True) -> ReleasePlan:
+                 run_checks: bool = True, today: datetime.date | None = None) -> ReleasePlan:
     """Compute a release without writing anything.
 
     Args:
@@ -196,10 +268,13 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         version: ``MAJOR.MINOR.PATCH``.
         date: ``YYYY-MM-DD`` (default: today, UTC).
         run_checks: run the gate first (refuse if it fails).
+        today: the date ``date`` is judged against (default: today, UTC).
 
     Raises:
         InputError: ``version`` is not semver, ``date`` is not a calendar date.
-        ReleaseRefused: version exists / disagrees with the class, gate fails, RFC not accepted.
+        ReleaseRefused: version exists, is not an exact successor of the latest release, differs
+            from ``spec/VERSION`` (:func:`declared_version_problem`), disagrees with the class;
+            date out of range (:func:`date_problem`); gate fails; RFC not accepted.
         EngineMissing: the diff or RFC engine is not available.
     """
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
@@ -208,11 +283,12 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     except ValueError:
         raise InputError(f"release version {version!r} is not MAJOR.MINOR.PATCH (semver 2.0.0, "
                          "no pre-release or build metadata)") from None
-    date = date or datetime.datetime.now(datetime.UTC).date().isoformat()
+    today = today or datetime.datetime.now(datetime.UTC).date()
+    date = date or today.isoformat()
     try:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
             raise ValueError
-        datetime.date.fromisoformat(date)
+        day = datetime.date.fromisoformat(date)
     except ValueError:
         raise InputError(f"--date {date!r} is not a calendar date YYYY-MM-DD") from None
     if version in repo.releases():
@@ -223,6 +299,9 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     early = version_problem(previous, version, ChangeClass.PATCH)
     if early:
         raise ReleaseRefused(f"release {early}")
+    problem = declared_version_problem(repo, version) or date_problem(repo, previous, day, today)
+    if problem:
+        raise ReleaseRefused(problem)
     report = run_gate(repo) if run_checks else None
     if report is not None and not report.ok:
         failed = ", ".join(s.name for s in report.stages if s.status == "fail")
@@ -344,7 +423,8 @@ def apply_plan(repo: SpecRepo | str | Path, plan: ReleasePlan) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None) -> ReleasePlan:
+def release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None,
+            today: datetime.date | None = None) -> ReleasePlan:
     """Plan and apply a release under the repository lock. Returns the applied plan.
 
     Raises:
@@ -352,6 +432,6 @@ def release(repo: SpecRepo | str | Path, version: str, *, date: str | None = Non
     """
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
     with repo_lock(repo.root, "release"):
-        plan = plan_release(repo, version, date=date)
+        plan = plan_release(repo, version, date=date, today=today)
         apply_plan(repo, plan)
     return plan

@@ -54,6 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_ERROR
+    if args.repo is not None and not os.path.isdir(args.repo):
+        what = "not a directory" if os.path.exists(args.repo) else "no such directory"
+        print(f"evalport-spec: error: {what}: {args.repo} (-C)", file=sys.stderr)
+        return EXIT_ERROR
     try:
         return int(args.func(args))
     except (InputError, UsageError, EvalportError) as exc:

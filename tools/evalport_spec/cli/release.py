@@ -1,12 +1,16 @@
-"""``evalport-spec release VERSION [--date YYYY-MM-DD] [--dry-run]``: freeze the draft.
+"""``evalport-spec release VERSION [--date YYYY-MM-DD] [--dry-run] [--format text|json]``: freeze
+the draft.
 
-Exit codes: 0 released, 1 refused (the reason is printed; nothing was written), 2 usage or
-input error (a version that is not MAJOR.MINOR.PATCH, a bad date).
+Exit codes: 0 released (or planned, with ``--dry-run``), 1 refused (the reason is printed;
+nothing was written), 2 usage or input error (a version that is not MAJOR.MINOR.PATCH, a bad
+date). With ``--format json`` stdout is one JSON object: the plan (``ReleasePlan.to_json()``)
+plus ``status`` (``"released"`` or ``"planned"``), or ``{"status": "refused", "version", "reason"}``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -21,10 +25,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description="Freeze the draft as a release: frozen schemas with "
                                           "versioned $ids, changelog entry, RFCs marked implemented, "
                                           "manifest updated, spec/VERSION bumped. Refuses a version "
-                                          "that disagrees with the computed change class.")
-    p.add_argument("version", metavar="VERSION", help="MAJOR.MINOR.PATCH")
-    p.add_argument("--date", default=None, metavar="YYYY-MM-DD", help="release date (default: today, UTC)")
+                                          "other than the one spec/VERSION declares, one that "
+                                          "disagrees with the computed change class, and a date "
+                                          "before the previous release or after tomorrow.")
+    p.add_argument("version", metavar="VERSION", help="MAJOR.MINOR.PATCH (must equal spec/VERSION)")
+    p.add_argument("--date", default=None, metavar="YYYY-MM-DD",
+                   help="release date (default: today, UTC; not before the previous release, "
+                        "at most tomorrow)")
     p.add_argument("--dry-run", action="store_true", help="show what would be written; write nothing")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     p.set_defaults(func=run)
 
 
@@ -35,13 +44,17 @@ def run(args: argparse.Namespace) -> int:
         plan = (plan_release if args.dry_run else release)(repo, args.version, date=args.date)
     except (ReleaseRefused, EngineMissing) as exc:
         print(f"evalport-spec release: refused: {exc}", file=sys.stderr)
+        if args.format == "json":
+            print(json.dumps({"status": "refused", "version": args.version, "reason": str(exc)}, indent=2))
         return 1
+    if args.format == "json":
+        out = {"status": "planned" if args.dry_run else "released", **plan.to_json()}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
     verb = "would release" if args.dry_run else "released"
     print(f"{verb} {plan.version} ({plan.change_class} since {plan.previous or 'nothing'}) "
           f"as spec/releases/{plan.version}/")
-    for rel in sorted(plan.release_files):
-        print(f"  spec/releases/{plan.version}/{rel}")
-    for rel in sorted(plan.writes):
+    for rel in plan.paths():
         print(f"  {rel}")
     print()
     print(plan.entry, end="")

@@ -1,4 +1,10 @@
-"""``evalport-spec rfc new|lint|index|status|check``: a thin layer over :mod:`evalport_spec.rfc`."""
+"""``evalport-spec rfc new|lint|index|status|check``: a thin layer over :mod:`evalport_spec.rfc`.
+
+Every sub-command takes ``--format text|json``. ``lint``, ``index --check`` and ``check`` print
+findings; ``new``, ``index`` and ``status`` print what they wrote (JSON: ``{"path", ...}`` with
+repository-relative paths). ``rfc new`` warns on stderr (and in JSON ``warnings``) when another
+RFC already uses the new file's slug.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ import sys
 from pathlib import Path
 
 from ..findings import Finding, Severity
-from ..rfc import check_rfc, index_findings, lint_rfcs, new_rfc, set_status, write_index
+from ..rfc import check_rfc, index_findings, lint_rfcs, new_rfc, same_slug, set_status, write_index
 from ..rfc.dates import parse_date
 from ..rfc.engines import render as engine_render
 from ..rfc.model import STATUSES
@@ -54,7 +60,13 @@ def render_findings(findings: list[Finding], fmt: str) -> str:
 def _emit(findings: list[Finding], fmt: str) -> None:
     text = render_findings(findings, fmt)
     if text:
-        print(text)
+        print(text.rstrip("\n"))
+
+
+def _rel(root: Path, path: Path) -> str:
+    """``path`` relative to the repository root when inside it (POSIX separators)."""
+    r, p = root.resolve(), path.resolve()
+    return p.relative_to(r).as_posix() if p.is_relative_to(r) else str(path)
 
 
 def _exit(findings: list[Finding]) -> int:
@@ -64,8 +76,18 @@ def _exit(findings: list[Finding]) -> int:
 def run_new(args: argparse.Namespace) -> int:
     root = _repo(args)
     path = new_rfc(root, args.title, args.author, _today(args), number=args.number)
-    write_index(root)
-    print(path.relative_to(root.resolve()) if path.is_relative_to(root.resolve()) else path)
+    index = write_index(root)
+    rel = _rel(root, path)
+    warnings = [f"{_rel(root, other)} already uses the slug {path.name[5:-3]!r}; {rel} was created "
+                "beside it under its own number (nothing was overwritten); consider a more specific title"
+                for other in same_slug(root, path)]
+    for w in warnings:
+        print(f"evalport-spec rfc new: warning: {w}", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps({"path": rel, "number": int(path.name[:4]), "status": "draft",
+                          "index": _rel(root, index), "warnings": warnings}, indent=2))
+    else:
+        print(rel)
     return 0
 
 
@@ -82,7 +104,10 @@ def run_index(args: argparse.Namespace) -> int:
         _emit(findings, args.format)
         return _exit(findings)
     path = write_index(root)
-    print(f"wrote {path.relative_to(root.resolve()) if path.is_relative_to(root.resolve()) else path}")
+    if args.format == "json":
+        print(json.dumps({"path": _rel(root, path)}, indent=2))
+    else:
+        print(f"wrote {_rel(root, path)}")
     return 0
 
 
@@ -90,8 +115,12 @@ def run_status(args: argparse.Namespace) -> int:
     root = _repo(args)
     path = set_status(root, args.number, args.status, opens=args.opens, closes=args.closes, date=args.date,
                       release=args.release, by=args.by, today=_today(args))
-    write_index(root)
-    print(f"{path.name}: {args.status}")
+    index = write_index(root)
+    if args.format == "json":
+        print(json.dumps({"path": _rel(root, path), "number": args.number, "status": args.status,
+                          "index": _rel(root, index)}, indent=2))
+    else:
+        print(f"{path.name}: {args.status}")
     return 0
 
 
@@ -122,6 +151,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp.add_argument("title")
     sp.add_argument("--author", default=None, help="author name for the front matter")
     sp.add_argument("--number", type=int, default=None, help="use this number instead of the next free one")
+    sp.add_argument("--format", choices=("text", "json"), default="text",
+                    help="text: the path written; json: {path, number, status, index, warnings}")
     sp.add_argument("--today", default=None, help=argparse.SUPPRESS)
 
     sp = add("lint", run_lint, "check RFC front matter, dates, statuses, releases, classes and sections")
@@ -141,6 +172,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp.add_argument("--date", metavar="DATE", help="decision date (default: today)")
     sp.add_argument("--release", metavar="X.Y.Z", help="release that implements it (for implemented)")
     sp.add_argument("--by", type=int, metavar="N", help="superseding RFC (for superseded)")
+    sp.add_argument("--format", choices=("text", "json"), default="text",
+                    help="text: 'FILE: STATUS'; json: {path, number, status, index}")
     sp.add_argument("--today", default=None, help=argparse.SUPPRESS)
 
     sp = add("check", run_check, "apply an RFC's proposal to the draft in memory; classify; run its "

@@ -1,54 +1,65 @@
 """``evalport-spec validate FILE...``: validate EvalPort documents (schema pass + rules).
 
-Exit codes: 0 every file valid, 1 some file invalid, 2 input or usage error (one line).
+Exit codes (check-jsonschema / ruff): 2 when some file could not be read, parsed or typed (each
+reported on one line on standard error, the others still validated), else 1 when some file is
+invalid, else 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from ..errors import InputError
-from ..jsonload import load, loads
-from ..spec import DOC_TYPES, DRAFT, SpecRepo
-from ..validation import Validator
-from ..validation.report import RENDERERS, FileReport
+from ..spec import DOC_TYPES
+from ..validation.bundled import find_spec
+from ..validation.files import AUTO, validate_files
+from ..validation.report import RENDERERS, FileError
+
+DESCRIPTION = """\
+Validate EvalPort documents: JSON Schema (format asserted) plus the cross-field rules.
+
+Spec versions come from the spec repository given with -C/--repo, else the one around the
+working directory, else the copy bundled with this package (so validate works anywhere).
+By default each Suite or ResultSet is validated against the spec version its own 'version'
+member names (SPEC.md, "Versioning and compatibility"): an exact release, the draft's
+declared version, the newest known version of the same major for a newer minor (with a
+note), the newest release not above a non-release version such as 1.2.5; a higher major is
+rejected with UNSUPPORTED_VERSION. Other documents, and documents without a well-formed
+version, are validated against the draft."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``validate`` sub-command."""
     p = subparsers.add_parser("validate", help="validate EvalPort documents against a spec version",
-                              description="Validate EvalPort documents: JSON Schema (format "
-                                          "asserted) plus the cross-field rules.")
+                              description=DESCRIPTION,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE", help="JSON document(s); '-' reads stdin")
-    p.add_argument("--type", default="auto", choices=("auto", *DOC_TYPES),
+    p.add_argument("--type", default=AUTO, choices=(AUTO, *DOC_TYPES),
                    help="document type (default: detected from the members)")
-    p.add_argument("--spec-version", default=DRAFT, metavar="V",
-                   help="'draft' (default) or a released version such as 1.2.0")
+    p.add_argument("--spec-version", default=AUTO, metavar="V",
+                   help="'auto' (default: each document's own version), 'draft', or a release "
+                        "such as 1.2.0 for every file")
     p.add_argument("--format", default="text", choices=tuple(RENDERERS), help="output format")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate every file; print the report; return 0, 1 (invalid) or raise InputError (2)."""
-    repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
-    validator = Validator(repo.version(args.spec_version))
-    if validator.unimplemented:
-        raise InputError(f"spec version {args.spec_version}: rule(s) "
-                         f"{', '.join(validator.unimplemented)} are catalogued but have no "
-                         "implementation, so documents cannot be fully validated")
-    docs = [loads(sys.stdin.buffer.read(), "<stdin>") if f == "-" else load(f) for f in args.files]
-    reports = []
-    for doc in docs:
-        doc_type = args.type
-        if doc_type == "auto":
-            try:
-                doc_type = Validator.detect_type(doc.value)
-            except InputError as exc:
-                raise InputError(exc.message, doc.source, 1, 1) from None
-        reports.append(FileReport(doc.source, doc_type, doc, validator.validate(doc.value, doc_type)))
-    out = RENDERERS[args.format](reports)
+    """Validate every file; print the report; return 0, 1 (invalid) or 2 (unreadable file).
+
+    Raises:
+        InputError: no spec repository and no bundled copy, or an unusable ``--spec-version``.
+    """
+    repo = find_spec(args.repo)
+    entries = validate_files(repo, args.files, doc_type=args.type,
+                             spec_version=args.spec_version, stdin=sys.stdin.buffer)
+    for e in entries:
+        if isinstance(e, FileError):
+            print(f"evalport-spec: error: {e.error}", file=sys.stderr)
+        elif e.note:
+            print(f"evalport-spec: note: {e.file}: {e.note}", file=sys.stderr)
+    out = RENDERERS[args.format](entries)
     if out:
         print(out)
-    return 0 if all(r.valid for r in reports) else 1
+    if any(isinstance(e, FileError) for e in entries):
+        return 2
+    return 0 if all(e.valid for e in entries) else 1

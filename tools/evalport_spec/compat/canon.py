@@ -456,7 +456,7 @@ class Canonizer:
                     "additionalProperties" in v:
                 return
             clause = ObjClause(node, add=target)
-            for n, val in closure:
+            for _n, val in closure:
                 for name in val.get("properties", {}) if isinstance(val.get("properties"), dict) else {}:
                     clause.props[name] = synthetic(node.side, True)
                 for pat in val.get("patternProperties", {}) if isinstance(val.get("patternProperties"), dict) else {}:
@@ -488,7 +488,7 @@ def json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b

@@ -11,7 +11,9 @@ bounded counter-example search over generated and supplied documents.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -60,7 +62,12 @@ class Classification:
         return max(self.change_class, self.forward_class)
 
     def to_json(self) -> dict[str, Any]:
-        """A dict valid against ``data/diff-report.schema.json``."""
+        """A dict valid against ``data/diff-report.schema.json`` (built under the raised recursion
+        limit :func:`compare` uses: a witness nests as deep as the instance path of its finding)."""
+        with _deep():
+            return self._to_json()
+
+    def _to_json(self) -> dict[str, Any]:
         return {
             "old": self.old_label, "new": self.new_label,
             "change_class": str(self.change_class), "forward_class": str(self.forward_class),
@@ -100,14 +107,20 @@ def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
         A :class:`Classification`.
     """
     t0 = time.perf_counter()
-    import sys
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 30000))  # deep $ref graphs; still bounded (RecursionError -> undecided)
-    try:
+    with _deep():  # deep $ref graphs; still bounded (RecursionError -> undecided)
         return _compare(old, new, format_assertion, candidates, search_budget, generator,
                         default_dialect, max_cases, t0)
+
+
+@contextlib.contextmanager
+def _deep(limit: int = 30000):
+    """Raise the interpreter's recursion limit to ``limit`` for the block (restored after)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, limit))
+    try:
+        yield
     finally:
-        sys.setrecursionlimit(limit)
+        sys.setrecursionlimit(old)
 
 
 def _compare(old, new, format_assertion, candidates, search_budget, generator, default_dialect,
@@ -198,10 +211,10 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
             pool.add(d)
     stats["documents_searched"] += len(pool.docs)
     for f in out:
-        if f.direction == "backward" and f.change_class == ChangeClass.MAJOR and f.witness is None:
-            w = pool.search("backward", f.extra.get("instance_path"))
-            if w is not None:
-                f.witness = w
+        if f.direction == "backward" and f.change_class == ChangeClass.MAJOR and not has_witness(f):
+            hit = pool.search("backward", f.extra.get("instance_path"))
+            if hit:
+                _set_witness(f, hit[0])
                 f.undecided = False
                 f.extra.pop("reason", None)
                 stats["witnesses_verified"] += 1
@@ -209,17 +222,18 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
         if any(f.direction == direction and f.change_class >= ChangeClass.MINOR and not f.undecided
                for f in out if f.kind not in ("schema-id-changed", "ref-target-changed")):
             continue
-        w = pool.search(direction, None)
-        if w is not None:
+        hit = pool.search(direction, None)
+        if hit:
             loc = Location(sa.set.files[name].loaded.source, "", 1)
             verdict = "the old schema accepts and the new one rejects" if direction == "backward" else \
                 "the new schema accepts and the old one rejects"
-            out.append(Finding(kind_name("counter-example", direction),
-                               f"a document that {verdict} was found by search (the engine's "
-                               "inclusion proof missed it)", cls,
-                               old=loc if direction == "backward" else None,
-                               new=loc if direction == "forward" else None,
-                               witness=w, direction=direction))
+            found = Finding(kind_name("counter-example", direction),
+                            f"a document that {verdict} was found by search (the engine's "
+                            "inclusion proof missed it)", cls,
+                            old=loc if direction == "backward" else None,
+                            new=loc if direction == "forward" else None, direction=direction)
+            _set_witness(found, hit[0])
+            out.append(found)
     return out
 
 
@@ -250,19 +264,23 @@ class _Pool:
                 entry[i] = i == 2  # too deep to decide: never a counter-example
         return entry[i]
 
-    def search(self, direction: str, path: list | None) -> Any:
-        """First document valid under the ``direction``'s source side and invalid under its
-        target, whose target error lies at or below instance ``path`` when given."""
+    def search(self, direction: str, path: list | None) -> tuple[Any] | None:
+        """``(document,)`` for the first document valid under the ``direction``'s source side and
+        invalid under its target, whose target error lies at or below instance ``path`` when
+        given; ``None`` when there is none (a tuple, because ``null`` is a document too)."""
         a, b = (1, 2) if direction == "backward" else (2, 1)
         target = self.sn if b == 2 else self.so
         for entry in self.docs:
             if not self._valid(entry, a) or self._valid(entry, b):
                 continue
             if path is None:
-                return entry[0]
+                return (entry[0],)
             validator = target.set.validator(self.name, format_assertion=target.format_assertion)
-            if any(list(err.absolute_path)[:len(path)] == list(path) for err in validator.iter_errors(entry[0])):
-                return entry[0]
+            try:
+                if any(list(err.absolute_path)[:len(path)] == list(path) for err in validator.iter_errors(entry[0])):
+                    return (entry[0],)
+            except Exception:  # an unresolvable reference, too deep: no error location to match
+                continue
         return None
 
 
@@ -323,14 +341,14 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
     ipath = from_path(f.path)
     an, bn = ("old", "new") if direction == "backward" else ("new", "old")
     msg = f.message.replace("{A}", an).replace("{B}", bn) + (f" (instance location {ipath!r})" if f.path else "")
-    witness = None
+    hit: tuple[Any] | None = None
     for careful in (False, True):  # the fast path-only embedding first, then the careful one
         for w in checker.witnesses(f, careful):
-            if sa.file_valid(name, w) and not sb.file_valid(name, w):
-                witness = w
-                stats["witnesses_verified"] += 1
-                break
-        if witness is not None or f.via is None:
+            if (hit is None or w is not None) and sa.file_valid(name, w) and not sb.file_valid(name, w):
+                hit = (w,)
+                if w is not None:  # a null witness is kept only when nothing else verifies
+                    break
+        if hit or f.via is None:
             break
     extra: dict[str, Any] = {"instance_path": list(f.path), "file": name}
     undecided = f.undecided is not None
@@ -338,7 +356,7 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
         cls = ChangeClass.MAJOR
         if undecided:
             extra["reason"] = f.undecided
-        elif witness is None:
+        elif not hit:
             undecided = True
             extra["reason"] = ("no witness: no document was found that the old schema accepts and the "
                                "new one rejects here, so this change is not proven (fail closed)")
@@ -348,11 +366,26 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
             extra["reason"] = f.undecided
             undecided = False
             extra["undecided_forward"] = True
-        elif witness is None:
+        elif not hit:
             extra["proof"] = "unverified"
-    return Finding(kind_name(f.code, direction) if not f.undecided else "undecided", msg, cls,
-                   old=old, new=new, witness=witness, undecided=undecided, direction=direction,
-                   extra=extra)
+    out = Finding(kind_name(f.code, direction) if not f.undecided else "undecided", msg, cls,
+                  old=old, new=new, undecided=undecided, direction=direction, extra=extra)
+    if hit:
+        stats["witnesses_verified"] += 1
+        _set_witness(out, hit[0])
+    return out
+
+
+def has_witness(f: Finding) -> bool:
+    """Whether ``f`` carries a witness (``null`` included: see :func:`_set_witness`)."""
+    return f.witness is not None or bool(f.extra.get("witness_is_null"))
+
+
+def _set_witness(f: Finding, w: Any) -> None:
+    # Finding.witness None means "no witness", so a JSON null witness is flagged in extra
+    f.witness = w
+    if w is None:
+        f.extra["witness_is_null"] = True
 
 
 # ---------------------------------------------------------------------------- identity
@@ -384,7 +417,7 @@ def identity_findings(name: str, so: Side, sn: Side) -> list[Finding]:
             continue
         if what == "list":
             if isinstance(a, list) and isinstance(b, list):
-                stack.extend((x, y, join(ptr, i), "schema") for i, (x, y) in enumerate(zip(a, b)))
+                stack.extend((x, y, join(ptr, i), "schema") for i, (x, y) in enumerate(zip(a, b, strict=False)))
             continue
         if not (isinstance(a, dict) and isinstance(b, dict)):
             continue

@@ -292,8 +292,8 @@ _WS = " \t\n\r"
 
 def line_of(text: str, pointer: str) -> int | None:
     """1-based line where the value at JSON Pointer ``pointer`` starts in JSON ``text`` (the
-    nearest existing ancestor's line when the pointer goes past the document), or ``None`` for
-    text that is not JSON. Only the path to the pointer is walked: sibling values are skipped with
+    nearest existing ancestor's line when the pointer goes past the document), or ``None`` when
+    the text is not JSON along that path. Only the path to the pointer is walked: sibling values are skipped with
     the C JSON scanner, so a 1 MB file costs milliseconds (unlike mapping every pointer)."""
     try:
         tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]] if pointer else []

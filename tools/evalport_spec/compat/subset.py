@@ -405,9 +405,9 @@ class Checker:
             return True
         if any(neg and any(self.equal(n, m) for m in A.positives) for neg, n in X.parts):
             return True
-        for E, O in ((A, X), (X, A)):
+        for E, other in ((A, X), (X, A)):
             if E.enum is not None:
-                return all(not (self.sampler.valid(E, v) and self.sampler.valid(O, v)) for v in E.enum)
+                return all(not (self.sampler.valid(E, v) and self.sampler.valid(other, v)) for v in E.enum)
         common = [t for t in self._types_of(A) if t in self._types_of(X)]
         for t in common:
             if not self._disjoint_type(A, X, t, depth):

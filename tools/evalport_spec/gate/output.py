@@ -1,6 +1,8 @@
 """Rendering a :class:`~evalport_spec.gate.model.GateReport`: text (one line per stage, then the
 failing findings as ``path:line: message``), json, markdown (job summary / PR comment), github
-(workflow-command annotations) and junit (one test case per stage).
+(workflow-command annotations) and junit (one test case per stage, warnings in ``<system-out>``).
+A stage that gives no summary of its own is summarised by its finding counts
+(:func:`stage_summary`).
 
 Colour and the ``✓``/``✗`` marks are used only when writing to a terminal with ``NO_COLOR``
 unset (no-color.org); otherwise the marks are plain ASCII words.
@@ -54,6 +56,23 @@ def _witness(f: Finding, limit: int = 300) -> str | None:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def plural(n: int, word: str) -> str:
+    """``1, "stage" -> "1 stage"``; ``2, "stage" -> "2 stages"``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def stage_summary(stage: StageResult) -> str:
+    """The stage's own summary, else its finding counts (``"2 errors, 1 warning"``, or
+    ``"no findings"``; INFO findings count as notes)."""
+    if stage.summary:
+        return stage.summary
+    errors = sum(f.severity == Severity.ERROR for f in stage.findings)
+    warnings = sum(f.severity == Severity.WARNING for f in stage.findings)
+    notes = len(stage.findings) - errors - warnings
+    parts = [plural(n, w) for n, w in ((errors, "error"), (warnings, "warning"), (notes, "note")) if n]
+    return ", ".join(parts) if parts else "no findings"
+
+
 def shown_findings(stage: StageResult) -> list[Finding]:
     """What the text output details for a stage: errors of a failing stage, warnings of a
     warning one, nothing otherwise."""
@@ -72,8 +91,7 @@ def render_stage_text(stage: StageResult, fancy: bool) -> str:
         head = f"\x1b[{colour}m{mark}\x1b[0m {stage.name:<{_WIDTH}} {secs:>7}"
     else:
         head = f"{_PLAIN[stage.status]} {stage.name:<{_WIDTH}} {secs:>7}"
-    if stage.summary:
-        head += f"  {stage.summary}"
+    head += f"  {stage_summary(stage)}"
     lines = [head]
     for f in shown_findings(stage):
         lines.append(f"    {finding_line(f)}")
@@ -88,9 +106,10 @@ def render_footer_text(report: GateReport) -> str:
     failed = [s.name for s in report.stages if s.status == "fail"]
     cls = report.change_class
     what = f"; change class {cls.name}" if cls is not None else ""
+    total = plural(len(report.stages), "stage")
     if failed:
-        return f"gate: FAILED ({len(failed)} of {len(report.stages)} stages: {', '.join(failed)}){what}"
-    return f"gate: passed ({len(report.stages)} stages){what}"
+        return f"gate: FAILED ({len(failed)} of {total}: {', '.join(failed)}){what}"
+    return f"gate: passed ({total}){what}"
 
 
 def render_text(report: GateReport, fancy: bool = False) -> str:
@@ -118,7 +137,7 @@ def render_markdown(report: GateReport) -> str:
         lines += [f"**Change class{against}: {cls.name}**", ""]
     lines += ["| stage | status | time | summary |", "| --- | --- | ---: | --- |"]
     for s in report.stages:
-        lines.append(f"| {s.name} | {s.status} | {s.seconds:.2f}s | {_md_cell(s.summary)} |")
+        lines.append(f"| {s.name} | {s.status} | {s.seconds:.2f}s | {_md_cell(stage_summary(s))} |")
     rows = [(s, f) for s in report.stages for f in s.findings if f.severity >= Severity.WARNING]
     if rows:
         lines += ["", "### Findings", "", "| stage | severity | kind | class | where | message |",
@@ -163,7 +182,10 @@ def render_github(report: GateReport) -> str:
 
 def render_junit(report: GateReport) -> str:
     """JUnit XML: one ``<testsuite name="evalport-spec check">`` with a ``<testcase>`` per stage;
-    a failing stage has a ``<failure>`` listing its error findings, a skipped one ``<skipped>``."""
+    a failing stage has a ``<failure>`` listing its error findings, a skipped one ``<skipped>``
+    (with the reason as its message), and any stage with warnings a ``<system-out>`` listing them
+    one per line as ``warning: path:line: message`` (a warning never fails a test case, but CI
+    viewers show the test case's output)."""
     suite = ET.Element("testsuite", name="evalport-spec check", tests=str(len(report.stages)),
                        failures=str(sum(s.status == "fail" for s in report.stages)),
                        skipped=str(sum(s.status == "skip" for s in report.stages)),
@@ -178,6 +200,10 @@ def render_junit(report: GateReport) -> str:
             fail.text = "\n".join(finding_line(f) for f in errs) or s.summary
         elif s.status == "skip":
             ET.SubElement(case, "skipped", message=s.summary)
+        warnings = [f for f in s.findings if f.severity == Severity.WARNING]
+        if warnings:
+            out = ET.SubElement(case, "system-out")
+            out.text = "\n".join(f"warning: {finding_line(f)}" for f in warnings)
     ET.indent(suite)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
 

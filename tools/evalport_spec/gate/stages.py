@@ -97,7 +97,7 @@ def stage_rules(ctx: GateContext) -> StageOut:
     """``rulecheck.check_rules``: catalogue vs implementation vs fixtures vs SPEC.md vs raw schema."""
     check_rules = engine("rulecheck", "check_rules")
     out = list(check_rules(ctx.repo))
-    return out, "", None
+    return out, f"{len(ctx.version(DRAFT).catalogue.codes())} catalogued rule(s)", None
 
 
 def _changelog_class(text: str, version: str) -> tuple[str, int] | None:
@@ -198,7 +198,8 @@ def stage_rfcs(ctx: GateContext) -> StageOut:
     if not (ctx.root / "rfcs").is_dir():
         raise StageSkipped("no rfcs/ folder")
     out = list(lint_rfcs(ctx.repo)) + list(index_findings(ctx.repo))
-    return out, "", None
+    count = sum(1 for p in (ctx.root / "rfcs").glob("[0-9][0-9][0-9][0-9]-*.md") if p.is_file())
+    return out, f"{count} RFC(s)", None
 
 
 def stage_examples(ctx: GateContext) -> StageOut:

@@ -10,6 +10,7 @@ a path to its root):
 * :func:`lint_rfcs` ``(repo, files=None, today=None) -> list[Finding]``
 * :func:`index_text` ``(repo) -> str`` and :func:`write_index` ``(repo) -> Path``
 * :func:`new_rfc` ``(repo, title, author=None, today=None) -> Path``
+* :func:`same_slug` ``(repo, path) -> list[Path]`` (other RFCs with the same slug; ``rfc new`` warns)
 * :func:`set_status` ``(repo, number, status, ...) -> Path``
 * :func:`check_rfc` ``(repo, number) -> CheckReport``
 """
@@ -18,8 +19,9 @@ from .check import CheckReport, check_rfc
 from .index import index_findings, index_text, write_index
 from .lint import lint_rfcs
 from .model import Rfc, find_rfc, load_rfc, load_rfcs
-from .new import new_rfc, slugify
+from .new import new_rfc, same_slug, slugify
 from .status import TRANSITIONS, set_status
 
 __all__ = ["CheckReport", "Rfc", "TRANSITIONS", "check_rfc", "find_rfc", "index_findings", "index_text",
-           "lint_rfcs", "load_rfc", "load_rfcs", "new_rfc", "set_status", "slugify", "write_index"]
+           "lint_rfcs", "load_rfc", "load_rfcs", "new_rfc", "same_slug", "set_status", "slugify",
+           "write_index"]

@@ -6,6 +6,8 @@ Rules (toolchain.md, "RFCs": "Dates, statuses and declared classes are checked, 
   (fields, status words, ISO dates, required fields per status).
 * ``rfc-number-mismatch`` / ``rfc-duplicate-number``: the number agrees with the file name and
   is unique.
+* ``rfc-other-unreadable`` (WARNING): linting named files only, another RFC in ``rfcs/`` cannot
+  be read; it does not block the named files.
 * ``rfc-period-too-short``: a comment period lasts at least 14 days (spec Governance: "every
   schema change goes through an RFC with a comment period of at least two weeks").
 * ``rfc-date-order``: created <= opens; nothing dated in the future except a scheduled period.
@@ -46,7 +48,7 @@ from ..jsonload import loads
 from ..spec import DOC_TYPES, SpecRepo, SpecVersion, parse_semver
 from . import engines
 from .dates import ChangelogEntry, days, parse_changelog, parse_date
-from .model import REQUIRED_SECTIONS, Rfc, load_rfc, load_rfcs, repo_root
+from .model import REQUIRED_SECTIONS, Rfc, load_rfc, load_rfcs, repo_root, rfc_paths
 
 MIN_PERIOD_DAYS = 14
 """Shortest comment period, in days (spec Governance section: at least two weeks)."""
@@ -159,7 +161,11 @@ def _date_findings(rfc: Rfc, today: dt.date) -> list[Finding]:
         out.append(_finding("rfc-date-order", rfc, line("created"), f"created {created} is in the future (today is {today})"))
     if opens and closes:
         length = (closes - opens).days
-        if length < MIN_PERIOD_DAYS:
+        if length < 0:
+            out.append(_finding("rfc-period-too-short", rfc, line("comment_period.closes"),
+                                f"comment period {opens} to {closes} closes before it opens; "
+                                f"at least {MIN_PERIOD_DAYS} days are required"))
+        elif length < MIN_PERIOD_DAYS:
             out.append(_finding("rfc-period-too-short", rfc, line("comment_period.closes"),
                                 f"comment period {opens} to {closes} lasts {days(length)}; "
                                 f"at least {MIN_PERIOD_DAYS} are required"))
@@ -365,14 +371,46 @@ def _proposal_class(rfc: Rfc, root: Path) -> tuple[ChangeClass | None, list[Find
     return result.change_class, []
 
 
+def _load_others(root: Path, targets: list[Rfc]) -> tuple[list[Rfc], list[Finding]]:
+    """Every repository RFC for a lint of named files: the targets as loaded, the others read
+    leniently. An other RFC that cannot be read does not block the lint of the named files: it
+    becomes one WARNING ``rfc-other-unreadable`` at that file (its number, taken from its file
+    name, still counts for ``rfc-duplicate-number``).
+
+    Returns:
+        ``(every readable RFC in rfcs/, warnings)``.
+    """
+    by_path = {r.path.resolve(): r for r in targets}
+    every: list[Rfc] = []
+    warnings: list[Finding] = []
+    for path in rfc_paths(root):
+        hit = by_path.get(path.resolve())
+        if hit is not None:
+            every.append(hit)
+            continue
+        try:
+            every.append(load_rfc(root, path))
+        except InputError as exc:
+            rel = f"rfcs/{path.name}"
+            warnings.append(Finding(
+                "rfc-other-unreadable",
+                f"not linted (only the named files are) and cannot be read: {exc.message}; "
+                f"run `evalport-spec rfc lint {rel}` to see it as an error",
+                severity=Severity.WARNING, new=Location(rel, None, exc.line)))
+    return every, warnings
+
+
 def lint_rfcs(repo: SpecRepo | str | Path, files: Iterable[str | Path] | None = None,
               today: dt.date | None = None, *, classes: bool = True) -> list[Finding]:
     """Lint RFC files.
 
     Args:
         repo: the repository (a :class:`SpecRepo` or its root path).
-        files: RFC files to lint (default: every ``rfcs/NNNN-*.md``). Cross-file rules
-            (duplicate numbers, release classes) always consider every RFC of the repository.
+        files: RFC files to lint (default: every ``rfcs/NNNN-*.md``). With ``files``, only
+            those files can fail the lint: duplicate numbers are checked against every
+            ``rfcs/NNNN-*.md`` file name, and another RFC that cannot be read is one WARNING
+            (``rfc-other-unreadable``), never an error. Release-class rules run only without
+            ``files`` (they judge all RFCs together).
         today: the date statuses are judged against (default: the local date today).
         classes: compute proposal and release classes with the diff engine (slow-ish); when
             ``False`` the class rules are skipped.
@@ -381,30 +419,34 @@ def lint_rfcs(repo: SpecRepo | str | Path, files: Iterable[str | Path] | None = 
         Findings, sorted by file and line; ERROR findings fail, WARNING/INFO do not.
 
     Raises:
-        InputError: an RFC file that cannot be read or whose front matter is unsafe or not YAML.
+        InputError: an RFC file linted (a named one, or any when ``files`` is ``None``) that
+            cannot be read or whose front matter is unsafe or not YAML.
     """
     root = repo_root(repo)
     today = today or dt.date.today()
     ctx = _Context(root)
-    every = load_rfcs(root)
+    out: list[Finding] = []
     if files is None:
+        every = load_rfcs(root)
         targets = every
     else:
-        wanted = [load_rfc(root, f) for f in files]
-        targets = wanted
-    out: list[Finding] = []
+        targets = [load_rfc(root, f) for f in files]
+        every, unreadable = _load_others(root, targets)
+        out += unreadable
     for rfc in targets:
         pc, extra = _proposal_class(rfc, root) if classes else (None, [])
         out += extra
         out += lint_rfc(rfc, today, ctx, pc) if classes else [
             f for f in lint_rfc(rfc, today, ctx, None) if f.kind != "rfc-class-mismatch"]
-    seen: dict[int, Rfc] = {}
-    target_paths = {r.path.resolve() for r in targets}
-    for rfc in every:
-        other = seen.get(rfc.number)
-        if other is not None and rfc.path.resolve() in target_paths:
-            out.append(_finding("rfc-duplicate-number", rfc, 1, f"RFC number {rfc.number} is also used by {other.rel}"))
-        seen.setdefault(rfc.number, rfc)
+    seen: dict[int, str] = {}
+    target_paths = {r.path.resolve(): r for r in targets}
+    for path in rfc_paths(root):
+        number = int(path.name[:4])  # rfc_paths lists NNNN-*.md files only
+        other = seen.get(number)
+        rfc = target_paths.get(path.resolve())
+        if other is not None and rfc is not None:
+            out.append(_finding("rfc-duplicate-number", rfc, 1, f"RFC number {number} is also used by {other}"))
+        seen.setdefault(number, f"rfcs/{path.name}")
     if classes and files is None:
         out += _release_class_declared(every, ctx)
     out.sort(key=lambda f: (f.new.file or "", f.new.line or 0, f.kind) if f.new else ("", 0, f.kind))

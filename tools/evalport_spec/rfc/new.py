@@ -86,6 +86,15 @@ def next_number(repo: SpecRepo | str | Path) -> int:
     return max(used, default=0) + 1
 
 
+def same_slug(repo: SpecRepo | str | Path, path: str | Path) -> list[Path]:
+    """Other RFC files (``rfcs/NNNN-slug.md``) whose slug equals ``path``'s under another number,
+    sorted: ``rfc new`` warns about them (allowed, nothing is overwritten, but two RFCs with
+    one file-name slug are easy to confuse in links and discussions)."""
+    name = Path(path).name
+    slug = name[5:] if re.match(r"^\d{4}-", name) else name
+    return [p for p in rfc_paths(repo) if p.name != name and p.name[5:] == slug]
+
+
 def new_rfc(repo: SpecRepo | str | Path, title: str, author: str | None = None,
             today: dt.date | None = None, number: int | None = None) -> Path:
     """Create ``rfcs/NNNN-slug.md`` with status ``draft`` and the required sections.

@@ -80,6 +80,9 @@ def plan(meta: dict[str, Any], number: int, status: str, *, opens: dt.date | Non
         else:
             start = opens or today
         end = closes or start + dt.timedelta(days=MIN_PERIOD_DAYS)
+        if start is not None and end < start:
+            raise InputError(f"comment period {start} to {end} closes before it opens; the closing date "
+                             f"must be at least {MIN_PERIOD_DAYS} days after the opening date")
         if start is not None and (end - start).days < MIN_PERIOD_DAYS:
             raise InputError(f"comment period {start} to {end} lasts {days((end - start).days)}; "
                              f"at least {MIN_PERIOD_DAYS} are required")

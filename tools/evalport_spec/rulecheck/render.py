@@ -2,11 +2,20 @@
 
 Three renderings of :func:`~evalport_spec.rulecheck.survey.survey` (issue 4):
 
-* ``text``: one aligned row per rule (code, document, since, schema claim, implementation,
-  fixtures, SPEC.md line, raw-schema behaviour);
+* ``text``: one aligned row per rule (code, status, document, since, schema claim,
+  implementation, fixtures, SPEC.md line, raw-schema behaviour); rules proposed by RFCs (in
+  ``rfcs/NNNN-slug/rules.json`` but not in the catalogue) in a second table of their own;
 * ``json``: a list of objects, one per rule, with the same facts spelled out;
 * ``markdown``: :func:`rules_page`, the page the site includes for each version: per rule its
-  statement, the gap (or how the schema carries it), the fixtures and the version it arrived in.
+  statement, the gap (or how the schema carries it), the fixtures and the version it arrived in;
+  then the rules open RFCs propose, marked as proposals.
+
+A rule's *status* (:func:`rule_status`): ``released`` (catalogued, and its ``since`` version is
+released), ``draft`` (catalogued in the working draft, not released yet), ``proposed`` (only in
+an RFC proposal's catalogue: not part of any version; shown as ``proposed (RFC 0005, comment)``
+with the RFC's front-matter status), or ``uncatalogued`` (an implementation or schema marker
+with no catalogue entry). A proposal has no ``since``: the version its entry names is only the
+target.
 """
 
 from __future__ import annotations
@@ -16,6 +25,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..catalogue import RuleEntry
+from ..errors import InputError
 from ..spec import SpecRepo, SpecVersion
 from .context import RuleContext
 from .survey import RuleStatus, survey
@@ -43,7 +54,8 @@ def rules_table(repo_or_spec: SpecRepo | SpecVersion | Path | str, fmt: str = "t
     ctx = RuleContext.build(repo_or_spec, rules=rules)
     statuses = survey(ctx)
     if fmt == "json":
-        return json.dumps([status_json(ctx, st) for st in statuses], indent=2) + "\n"
+        info = _Statuses(ctx)
+        return json.dumps([status_json(ctx, st, info) for st in statuses], indent=2) + "\n"
     if fmt == "markdown":
         return _page(ctx, statuses)
     return _text(ctx, statuses)
@@ -63,19 +75,88 @@ def rules_page(spec: SpecRepo | SpecVersion | Path | str, *,
     return _page(ctx, survey(ctx))
 
 
-def status_json(ctx: RuleContext, st: RuleStatus) -> dict[str, Any]:
-    """The facts of one rule as a JSON-ready dict (keys stable)."""
+class _Statuses:
+    """Per-listing lookups for :func:`rule_status`: the repository's releases and, per proposed
+    code, the RFC that proposes it (number from the proposal folder ``rfcs/NNNN-slug/``, status
+    from ``rfcs/NNNN-slug.md``'s front matter)."""
+
+    def __init__(self, ctx: RuleContext) -> None:
+        self.released: set[str] | None = None
+        if ctx.root is not None and (ctx.root / "spec" / "schemas").is_dir():
+            self.released = set(SpecRepo(ctx.root).releases())
+        self.proposals: dict[str, tuple[int | None, str]] = {}
+        for cat in ctx.rfc_catalogues:
+            folder = Path(cat.source).parent if cat.source else None
+            number = int(folder.name[:4]) if folder is not None and folder.name[:4].isdigit() else None
+            status = _rfc_status(folder) if folder is not None else "status unknown"
+            for entry in cat.rules:
+                self.proposals.setdefault(entry.code, (entry.rfc if isinstance(entry.rfc, int) else number,
+                                                       status))
+
+
+def _rfc_status(folder: Path) -> str:
+    """The ``status`` of ``rfcs/NNNN-slug.md`` for proposal folder ``rfcs/NNNN-slug/``
+    (``"status unknown"`` when the file is missing or unreadable)."""
+    from ..rfc.model import load_rfc
+
+    md = folder.with_suffix(".md")
+    if not md.is_file():
+        return "status unknown"
+    try:
+        status = load_rfc(folder.parent.parent, md).meta.get("status")
+    except InputError:
+        return "status unknown"
+    return status if isinstance(status, str) else "status unknown"
+
+
+def rule_status(st: RuleStatus, info: _Statuses) -> tuple[str, str]:
+    """``(status, label)`` of one rule (see the module docstring): e.g. ``("released",
+    "released")``, ``("draft", "draft (unreleased)")``, ``("proposed", "proposed (RFC 0005,
+    comment)")``, ``("uncatalogued", "not catalogued")``."""
+    if st.entry is not None:
+        if info.released is None or st.entry.since in info.released:
+            return "released", "released"
+        return "draft", "draft (unreleased)"
+    if st.proposal is not None:
+        number, status = info.proposals.get(st.code, (st.proposal.rfc, "status unknown"))
+        rfc = f"RFC {number:04d}" if isinstance(number, int) else "an RFC"
+        return "proposed", f"proposed ({rfc}, {status})"
+    return "uncatalogued", "not catalogued"
+
+
+def _claim(e: RuleEntry | None) -> str:
+    """``not-expressible``, ``encoded`` or ``expressible-not-encoded`` for a catalogue entry."""
+    if e is None:
+        return "uncatalogued"
+    if e.encoded:
+        return "encoded"
+    return "expressible-not-encoded" if e.expressible else "not-expressible"
+
+
+def status_json(ctx: RuleContext, st: RuleStatus, info: _Statuses | None = None) -> dict[str, Any]:
+    """The facts of one rule as a JSON-ready dict (keys stable). ``status`` is ``released``,
+    ``draft``, ``proposed`` or ``uncatalogued`` (:func:`rule_status`); for a proposal, ``since``
+    is ``None`` and ``proposal`` gives ``rfc``, ``rfc_status`` and ``target_version``."""
+    info = info or _Statuses(ctx)
     e = st.entry or st.proposal
+    status, label = rule_status(st, info)
+    proposal = None
+    if status == "proposed" and st.proposal is not None:
+        number, rfc_status = info.proposals.get(st.code, (st.proposal.rfc, "status unknown"))
+        proposal = {"rfc": number, "rfc_status": rfc_status, "target_version": st.proposal.since}
     return {
         "code": st.code,
+        "status": status,
+        "status_text": label,
         "catalogued": "draft" if st.entry else ("rfc-proposal" if st.proposal else None),
         "document": e.document if e else getattr(st.implementation, "document_type", None),
         "statement": e.statement if e else None,
-        "since": e.since if e else None,
+        "since": st.entry.since if st.entry else None,
+        "proposal": proposal,
         "rfc": e.rfc if e else None,
         "expressible": e.expressible if e else None,
         "encoded": e.encoded if e else None,
-        "claim": st.kind,
+        "claim": st.kind if st.entry or not st.proposal else _claim(st.proposal),
         "implementation": ({"function": st.spot.name, "file": ctx.rel(st.spot.file),
                             "line": st.spot.line} if st.spot else None),
         "markers": [{"file": ctx.rel(m.source), "pointer": m.pointer, "line": m.line}
@@ -92,22 +173,39 @@ def status_json(ctx: RuleContext, st: RuleStatus) -> dict[str, Any]:
     }
 
 
+_HEADER = ("CODE", "STATUS", "DOCUMENT", "SINCE", "SCHEMA", "IMPLEMENTATION", "FIXTURES", "SPEC.md",
+           "RAW SCHEMA ON REJECTING FIXTURES")
+
+
 def _text(ctx: RuleContext, statuses: list[RuleStatus]) -> str:
-    header = ("CODE", "DOCUMENT", "SINCE", "SCHEMA", "IMPLEMENTATION", "FIXTURES", "SPEC.md",
-              "RAW SCHEMA ON REJECTING FIXTURES")
-    rows = [header]
+    """Catalogued (and uncatalogued) rules in one table; RFC proposals in a second one below,
+    headed so that no reader takes them for rules of the draft or of a release."""
+    info = _Statuses(ctx)
+    rows: dict[bool, list[tuple[str, ...]]] = {False: [], True: []}
     for st in statuses:
+        status, label = rule_status(st, info)
         e = st.entry or st.proposal
-        claim = _CLAIM[st.kind] if st.entry or not st.proposal else "RFC proposal"
+        claim = _CLAIM[st.kind if st.entry or not st.proposal else _claim(st.proposal)]
         impl = st.spot.name.rsplit(".", 1)[-1] if st.spot else (
-            "schema" if st.entry and st.entry.encoded else "-")
+            "schema" if st.entry is not None and st.entry.encoded else "-")
         fixtures = f"{len(st.rejecting)} reject, {len(st.neighbours)} accept"
         md = f"line {st.heading.line}" if st.heading else "-"
-        rows.append((st.code, e.document if e else getattr(st.implementation, "document_type", "?"),
-                     e.since if e else "-", claim, impl, fixtures, md, st.schema_behaviour()))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header) - 1)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1] for r in rows]
-    return "\n".join(line.rstrip() for line in lines) + "\n"
+        rows[status == "proposed"].append(
+            (st.code, label, e.document if e else getattr(st.implementation, "document_type", "?"),
+             st.entry.since if st.entry else "-", claim, impl, fixtures, md, st.schema_behaviour()))
+    every = [_HEADER, *rows[False], *rows[True]]
+    widths = [max(len(r[i]) for r in every) for i in range(len(_HEADER) - 1)]
+
+    def table(body: list[tuple[str, ...]]) -> list[str]:
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1]
+                 for r in [_HEADER, *body]]
+        return [line.rstrip() for line in lines]
+
+    out = table(rows[False])
+    if rows[True]:
+        out += ["", "Proposed by RFCs (not in the rule catalogue, not part of any version; "
+                    "`evalport-spec rfc check N` checks a proposal):", *table(rows[True])]
+    return "\n".join(out) + "\n"
 
 
 def _page(ctx: RuleContext, statuses: list[RuleStatus]) -> str:
@@ -126,6 +224,8 @@ def _page(ctx: RuleContext, statuses: list[RuleStatus]) -> str:
                    f"{_CLAIM[st.kind]} |")
     if not catalogued:
         out.append("| (none) | | | |")
+    info = _Statuses(ctx)
+    proposed = [st for st in statuses if st.entry is None and st.proposal is not None]
     for st in catalogued:
         e = st.entry
         assert e is not None
@@ -151,4 +251,16 @@ def _page(ctx: RuleContext, statuses: list[RuleStatus]) -> str:
             out.append(f"- `{r.fixture.id}`: rejected at {paths}")
         for r in st.neighbours:
             out.append(f"- `{r.fixture.id}`: accepted (near neighbour)")
+    if proposed:
+        out += ["", "## Proposed by RFCs", "",
+                "Rules that open RFCs propose. They are not in this version's rule catalogue and "
+                "not part of its conformance requirements; each may change or be dropped before "
+                "it is accepted.", "",
+                "| Code | Status | Document | Statement |", "| --- | --- | --- | --- |"]
+        for st in proposed:
+            e = st.proposal
+            assert e is not None
+            _, label = rule_status(st, info)
+            statement = e.statement.replace("|", "\\|")
+            out.append(f"| `{st.code}` | {label} | {e.document} | {statement} |")
     return "\n".join(out) + "\n"

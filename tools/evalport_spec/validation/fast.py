@@ -116,9 +116,12 @@ class FastCheck:
         schemas: the version's schema set (every file is registered by its ``$id``).
         name: the schema file, e.g. ``"resultset.json"``.
         format_checker: the reference's checker when ``format`` is asserted, else ``None``.
+        schema: check against this schema instead of the file's own (e.g. ``{"$ref": URI}``
+            of one of its subschemas; relative references resolve in the set only if absolute).
     """
 
-    def __init__(self, schemas: SchemaSet, name: str, format_checker: FormatChecker | None) -> None:
+    def __init__(self, schemas: SchemaSet, name: str, format_checker: FormatChecker | None,
+                 schema: Any = None) -> None:
         self._validator = None
         if jsonschema_rs is None:
             return
@@ -132,7 +135,7 @@ class FastCheck:
             registry = jsonschema_rs.Registry([(f.uri, f.schema) for f in schemas],
                                               retriever=_no_retrieve)
             self._validator = jsonschema_rs.validator_for(
-                schemas.files[name].schema, registry=registry, retriever=_no_retrieve,
+                schemas.files[name].schema if schema is None else schema, registry=registry, retriever=_no_retrieve,
                 validate_formats=format_checker is not None, formats=formats)
         except Exception:  # noqa: BLE001 - any failure means "undecided": use the reference
             self._validator = None

@@ -13,6 +13,7 @@ from ..spec import detect_type as spec_detect_type
 from .fast import FastCheck
 from .rules import RULES, Rule
 from .schema_pass import MarkerIndex, to_violations
+from .split import SplitPass
 from .violation import Violation, sort_violations
 
 
@@ -45,7 +46,9 @@ class Validator:
         format_assertion: assert ``format`` (``date-time`` as RFC 3339 with offset), as SPEC.md
             "Validation" requires; ``False`` treats ``format`` as an annotation.
         fast: first ask the ``jsonschema-rs`` backend for a verdict and skip the reference
-            schema pass on documents it accepts (:mod:`.fast`); results are the same either way.
+            schema pass on documents it accepts (:mod:`.fast`); on documents it rejects, run
+            the reference pass only on the shell and the rejected items of long arrays
+            (:mod:`.split`). Results are the same either way.
 
     Active rules are the catalogue's codes that are not ``encoded`` (the schema carries
     encoded ones), looked up in ``rules``. Catalogued codes without an implementation are
@@ -72,10 +75,10 @@ class Validator:
             else:
                 self.active.setdefault(entry.document, []).append(rule)
         self.unimplemented: tuple[str, ...] = tuple(missing)
-        self._compiled: dict[str, tuple[Any, MarkerIndex, FastCheck | None]] = {}
+        self._compiled: dict[str, tuple[Any, MarkerIndex, FastCheck | None, SplitPass | None]] = {}
         self._refs_checked = False
 
-    def _schema(self, doc_type: str) -> tuple[Any, MarkerIndex, FastCheck | None]:
+    def _schema(self, doc_type: str) -> tuple[Any, MarkerIndex, FastCheck | None, SplitPass | None]:
         if doc_type not in self._compiled:
             name = self.spec.schema_name(doc_type)
             schemas = self.spec.schemas
@@ -87,7 +90,8 @@ class Validator:
             validator = schemas.validator(name, format_assertion=self.format_assertion)
             markers = MarkerIndex(schemas.registry, schemas.files[name].uri)
             fast = FastCheck(schemas, name, validator.format_checker) if self.fast else None
-            self._compiled[doc_type] = (validator, markers, fast)
+            split = SplitPass(validator, schemas, name) if fast is not None else None
+            self._compiled[doc_type] = (validator, markers, fast, split)
         return self._compiled[doc_type]
 
     def validate_schema_only(self, document: Any, doc_type: str) -> list[Violation]:
@@ -100,11 +104,16 @@ class Validator:
             InputError: unknown ``doc_type``, the version has no schema for it, or one of
                 its ``$ref`` is remote, unresolvable or loops (:meth:`SchemaSet.check_refs`).
         """
-        validator, markers, fast = self._schema(doc_type)
+        validator, markers, fast, split = self._schema(doc_type)
         with gc_paused():
-            if fast is not None and fast.is_valid(document) is True:
+            verdict = fast.is_valid(document) if fast is not None else None
+            if verdict is True:
                 return []
-            return sort_violations(to_violations(validator.iter_errors(document), markers))
+            if verdict is False and split is not None and split.applies(document):
+                errors = split.iter_errors(document)  # the reference pass, item by item
+            else:
+                errors = validator.iter_errors(document)
+            return sort_violations(to_violations(errors, markers))
 
     def check_rules(self, document: Any, doc_type: str) -> list[Violation]:
         """Violations of the active hand-rolled rules of ``doc_type`` only, sorted."""

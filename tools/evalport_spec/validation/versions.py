@@ -1,0 +1,132 @@
+"""Which spec version validates a document: the document's own ``version`` member.
+
+SPEC.md, "Versioning and compatibility": the ``version`` of a Suite or ResultSet names the
+specification version the document is written to; a consumer that implements X.Y accepts a
+document of major X whatever its minor (validating it with the schemas of the version it names
+when it has them) and rejects a higher major with a message naming both versions.
+
+:func:`choose_version` applies that to the versions a repository knows (its releases, and the
+draft under the version ``spec/VERSION`` declares):
+
+========================================  ==================================================
+document ``version``                      validated against
+========================================  ==================================================
+absent, not a string, not ``X.Y.Z``       the draft (the schema pass reports a bad version)
+(or a TestCase / Grader document)
+an exact release                          that release
+the draft's declared version              the draft
+same major, newer than every known        the newest known version of that major, with a note
+version of that major (``1.9.0``)
+same major, between known versions        the newest known version of that major not above it
+(``1.2.5``)                               (``1.2.0``), with a note
+a major no known version has              rejected: ``UNSUPPORTED_VERSION`` at ``/version``
+========================================  ==================================================
+
+"Known" versions are the releases plus the draft's declared version (when it is a release
+semver). Pre-release and build suffixes (``1.4.0-rc.1``) are not release versions: such a
+document goes to the draft, whose schema states whether it accepts them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..spec import DRAFT, parse_semver
+from .violation import Violation
+
+UNSUPPORTED_VERSION = "UNSUPPORTED_VERSION"
+"""Code of a document whose ``version`` has a major version this validator has no spec version
+of (SPEC.md, "Validation" and "Versioning and compatibility")."""
+
+VERSIONED_TYPES = ("suite", "resultset")
+"""Document types with a top-level ``version`` member naming their spec version."""
+
+
+@dataclass(frozen=True)
+class VersionChoice:
+    """The outcome of :func:`choose_version`.
+
+    Attributes:
+        name: version to validate against (``"draft"`` or a release ``"X.Y.Z"``), or ``None``
+            when the document is rejected.
+        note: one line for the user when the version was not an exact match, else ``None``.
+        rejection: the ``UNSUPPORTED_VERSION`` violation when ``name`` is ``None``.
+    """
+
+    name: str | None
+    note: str | None = None
+    rejection: Violation | None = None
+
+
+def _label(name: str, draft_version: str | None) -> str:
+    if name == DRAFT:
+        return f"draft ({draft_version})" if draft_version else "draft"
+    return name
+
+
+def choose_version(document: Any, doc_type: str, releases: list[str],
+                   draft_version: str | None) -> VersionChoice:
+    """The spec version to validate ``document`` (a ``doc_type``) with (table above).
+
+    Args:
+        document: the parsed document.
+        doc_type: ``suite``, ``resultset``, ``testcase`` or ``grader``.
+        releases: the released versions known (any order; non-semver names are ignored).
+        draft_version: the draft's declared version (``spec/VERSION``), or ``None``.
+
+    Returns:
+        a :class:`VersionChoice`; never raises.
+    """
+    declared = document.get("version") if isinstance(document, dict) else None
+    if doc_type not in VERSIONED_TYPES or not isinstance(declared, str):
+        return VersionChoice(DRAFT)
+    try:
+        wanted = parse_semver(declared)
+    except ValueError:
+        return VersionChoice(DRAFT)
+    if declared in releases:
+        return VersionChoice(declared)
+    if declared == draft_version:
+        return VersionChoice(DRAFT)
+    known: dict[tuple[int, int, int], str] = {}
+    for name in releases:
+        try:
+            known[parse_semver(name)] = name
+        except ValueError:
+            continue
+    if draft_version is not None:
+        try:
+            known.setdefault(parse_semver(draft_version), DRAFT)
+        except ValueError:
+            pass
+    if not known:
+        return VersionChoice(DRAFT)
+    same_major = sorted(v for v in known if v[0] == wanted[0])
+    if not same_major:
+        newest = max(known)
+        newest_label = _label(known[newest], draft_version)
+        if wanted[0] > newest[0]:
+            why = (f"has a higher major version than the newest spec version known here, "
+                   f"{newest_label}; a {newest[0]}.x consumer must reject it")
+        else:
+            majors = ", ".join(f"{m}.x" for m in sorted({v[0] for v in known}))
+            why = (f"has major version {wanted[0]}, of which no spec version is known here "
+                   f"(known: {majors}, newest {newest_label})")
+        message = f"document version {declared} {why}"
+        return VersionChoice(None, rejection=Violation(UNSUPPORTED_VERSION, "/version", message))
+    below = [v for v in same_major if v <= wanted]
+    if not below:  # e.g. 1.0.5 when only 1.1.0 and later are known: the oldest of the major
+        chosen = same_major[0]
+        note = (f"document version {declared} is older than every known {wanted[0]}.x spec "
+                f"version; validated against {_label(known[chosen], draft_version)}")
+        return VersionChoice(known[chosen], note)
+    chosen = below[-1]
+    label = _label(known[chosen], draft_version)
+    if chosen == same_major[-1]:
+        note = (f"document version {declared} is newer than every known {wanted[0]}.x spec "
+                f"version; validated against the newest, {label}")
+    else:
+        note = (f"document version {declared} is not a known spec version; validated against "
+                f"{label}, the newest known version not above it")
+    return VersionChoice(known[chosen], note)
