@@ -18,7 +18,10 @@ Peer: the npm package ``json-schema-diff`` (Atlassian), looked up in ``$EVALPORT
 note, when absent. Verdict mapping: ``removalsFound`` -> MAJOR, else ``additionsFound`` -> MINOR,
 else PATCH. Cross-file ``$ref`` of the release schemas are bundled into ``definitions`` for it
 (it would otherwise fetch them over the network). Time is measured inside each process (median
-of the runs, loading excluded); memory is each process's peak RSS (``ru_maxrss``).
+of the runs, loading excluded); memory is each process's peak RSS (``ru_maxrss``). On the deep
+``$ref`` graph the peer stops with "Maximum call stack size exceeded"; given a larger stack
+(``node --stack-size=7000``) it did not finish even a 38-definition slice of it in 60 s (its
+dereferenced schema is a tree with exponentially many paths), so the default stack is kept.
 
 Prints a markdown table; exits 1 when one of our targets is missed (the peer has no target).
 """

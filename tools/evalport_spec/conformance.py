@@ -4,7 +4,7 @@ Fixture format (meta-schema ``spec/conformance/fixture.schema.json``; one fixtur
 ``<id>.json``, file stem == ``id``)::
 
     {"id": "resultset-duplicate-attempt", "description": "...", "document_type": "resultset",
-     "rules": ["DUPLICATE_ATTEMPT"], "document": {...},
+     "rules": ["DUPLICATE_ATTEMPT"], "since": "1.2.0", "document": {...},
      "expect": {"schema": {"valid": true},
                 "full": {"valid": false,
                          "errors": [{"code": "DUPLICATE_ATTEMPT",
@@ -13,6 +13,11 @@ Fixture format (meta-schema ``spec/conformance/fixture.schema.json``; one fixtur
 ``expect.schema`` is the raw JSON Schema alone (format asserted); ``expect.full`` the schema
 plus the catalogue's cross-field rules, with *exactly* the set of ``(code, instance_path)``
 pairs it must report (toolchain.md, "Conformance fixtures").
+
+``since`` (optional) is the first spec version from which the fixture holds in every later
+version (:func:`compute_since` finds it by running every version); a run against an older
+version skips it (SPEC.md, "Conformance": a validator agrees with every fixture *of the version
+it implements*).
 
 Running another implementation (``--command CMD``)
 --------------------------------------------------
@@ -50,7 +55,7 @@ import jsonschema
 from .errors import InputError
 from .jsonload import Loaded, load
 from .pointer import from_path
-from .spec import SpecVersion
+from .spec import SpecVersion, parse_semver
 from .validation import Validator
 
 COMMAND_TIMEOUT = 10.0
@@ -88,6 +93,7 @@ class Fixture:
         full: expected outcome of the full validator (validity and exact error set).
         rules: rule codes the fixture exercises.
         source: the file it was read from.
+        since: the first spec version (``X.Y.Z``) the fixture holds for, or ``None`` (all).
     """
 
     id: str
@@ -98,6 +104,14 @@ class Fixture:
     full: Outcome
     rules: tuple[str, ...] = ()
     source: str = ""
+    since: str | None = None
+
+    def applies_to(self, version: str | None) -> bool:
+        """Whether the fixture holds for spec version ``version`` (``X.Y.Z``; ``None``: any):
+        ``since`` is absent or not newer than it (semver order)."""
+        if self.since is None or version is None:
+            return True
+        return parse_semver(self.since) <= parse_semver(version)
 
 
 @dataclass(frozen=True)
@@ -134,10 +148,12 @@ def _show(outcome: Outcome) -> str:
 
 @dataclass
 class ConformanceReport:
-    """The result of :func:`run`: how many fixtures ran and every disagreement (fixture order)."""
+    """The result of :func:`run`: how many fixtures ran, how many were skipped (their ``since``
+    is newer than the version run), and every disagreement (fixture order)."""
 
     fixtures: int
     disagreements: list[Disagreement] = field(default_factory=list)
+    skipped: int = 0
 
     @property
     def ok(self) -> bool:
@@ -145,9 +161,10 @@ class ConformanceReport:
         return not self.disagreements
 
     def to_json(self) -> dict[str, Any]:
-        """``{"fixtures": N, "agree": bool, "disagreements": [{"fixture", "path", "expected",
-        "actual", "detail"}]}``."""
-        return {"fixtures": self.fixtures, "agree": self.ok, "disagreements": [
+        """``{"fixtures": N, "skipped": S, "agree": bool, "disagreements": [{"fixture", "path",
+        "expected", "actual", "detail"}]}``."""
+        return {"fixtures": self.fixtures, "skipped": self.skipped, "agree": self.ok,
+                "disagreements": [
             {"fixture": d.fixture_id, "path": d.path, "expected": d.expected.to_json(),
              "actual": d.actual.to_json() if d.actual else None, "detail": d.detail}
             for d in self.disagreements]}
@@ -216,19 +233,21 @@ def _parse(loaded: Loaded, checker: jsonschema.protocols.Validator, stem: str) -
     full_errors = frozenset((e["code"], e["instance_path"]) for e in exp["full"].get("errors", ()))
     return Fixture(v["id"], v["description"], v["document_type"], v["document"],
                    Outcome(exp["schema"]["valid"]), Outcome(exp["full"]["valid"], full_errors),
-                   tuple(v.get("rules", ())), loaded.source)
+                   tuple(v.get("rules", ())), loaded.source, v.get("since"))
 
 
 # --- running -------------------------------------------------------------------------------------
 
 def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | None = None,
-        command: str | None = None) -> ConformanceReport:
-    """Compare an implementation with every fixture.
+        command: str | None = None, version: str | None = None) -> ConformanceReport:
+    """Compare an implementation with every fixture that holds for ``version``.
 
     Without ``command``, the in-process ``validator`` (default ``Validator(spec)``) is checked
     on both paths: the raw schema's validity against ``expect.schema``, and the full validator's
     validity and exact ``(code, instance_path)`` set against ``expect.full``. With ``command``,
     the external implementation (module docstring protocol) is checked against ``expect.full``.
+    ``version``: the semver of ``spec`` (a release's name, or the draft's declared version);
+    fixtures whose ``since`` is newer are skipped and counted. ``None`` runs every fixture.
 
     Returns:
         a :class:`ConformanceReport` with one :class:`Disagreement` per mismatching path.
@@ -236,8 +255,9 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
     Raises:
         InputError: ``command`` cannot be started; a fixture's document type has no schema.
     """
-    fixtures = list(fixtures)
-    report = ConformanceReport(len(fixtures))
+    every = list(fixtures)
+    fixtures = [fx for fx in every if fx.applies_to(version)]
+    report = ConformanceReport(len(fixtures), skipped=len(every) - len(fixtures))
     if command is None:
         validator = validator or Validator(spec)
     for fx in fixtures:
@@ -300,3 +320,32 @@ def _parse_answer(answer: Any) -> tuple[Outcome | None, str]:
             and isinstance(e.get("instance_path"), str) for e in errors):
         return None, "no answer: 'errors' is not an array of {code, instance_path} objects"
     return Outcome(answer["valid"], frozenset((e["code"], e["instance_path"]) for e in errors)), ""
+
+
+def compute_since(fixtures: Iterable[Fixture], versions: list[tuple[str, SpecVersion]]
+                  ) -> dict[str, str | None]:
+    """The ``since`` of each fixture: the oldest version from which the in-process validator
+    agrees with it (both paths) in that version and every later one.
+
+    Args:
+        fixtures: the fixtures (their own ``since`` is ignored).
+        versions: ``(semver, SpecVersion)`` pairs, oldest first (the draft last, under its
+            declared version).
+
+    Returns:
+        ``{fixture id: "X.Y.Z"}``; ``None`` for a fixture the newest version disagrees with.
+    """
+    fixtures = [Fixture(**{**fx.__dict__, "since": None}) for fx in fixtures]
+    bad: dict[str, set[str]] = {fx.id: set() for fx in fixtures}
+    for semver, spec in versions:
+        for d in run(spec, fixtures).disagreements:
+            bad[d.fixture_id].add(semver)
+    out: dict[str, str | None] = {}
+    for fx in fixtures:
+        since = None
+        for semver, _ in reversed(versions):
+            if semver in bad[fx.id]:
+                break
+            since = semver
+        out[fx.id] = since
+    return out

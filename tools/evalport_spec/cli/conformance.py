@@ -1,5 +1,9 @@
 """``evalport-spec conformance``: run the conformance fixtures against this validator or
-another implementation (``--command``). Exit 0 all agree, 1 any disagreement, 2 input error."""
+another implementation (``--command``). Exit 0 all agree, 1 any disagreement, 2 input error.
+
+Fixtures whose ``since`` is newer than the version run are skipped (and counted);
+``--compute-since`` prints, per fixture, the ``since`` the runner finds over every version.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import json
 from pathlib import Path
 
 from .. import conformance
+from ..errors import InputError
 from ..spec import DRAFT, SpecRepo
 
 
@@ -15,7 +20,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``conformance`` sub-command."""
     p = subparsers.add_parser("conformance", help="run the conformance fixtures",
                               description="Check an implementation against the conformance "
-                                          "fixtures (both paths, codes and instance paths).")
+                                          "fixtures (both paths, codes and instance paths). "
+                                          "Fixtures whose 'since' is newer than the version "
+                                          "run are skipped.")
     p.add_argument("--fixtures", metavar="DIR", default=None,
                    help="fixtures folder (default: spec/conformance/fixtures)")
     p.add_argument("--command", metavar="CMD", default=None,
@@ -23,8 +30,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "EVALPORT_DOCUMENT_TYPE set; prints {\"valid\", \"errors\"}")
     p.add_argument("--spec-version", default=DRAFT, metavar="V",
                    help="spec version whose schemas and rules apply (default: draft)")
+    p.add_argument("--compute-since", action="store_true",
+                   help="run every version and print each fixture's computed 'since' "
+                        "(the oldest version from which it holds in every later one)")
     p.add_argument("--format", default="text", choices=("text", "json"), help="output format")
     p.set_defaults(func=run)
+
+
+def _semver(repo: SpecRepo, name: str) -> str | None:
+    """The semver of a version name: a release's own, the draft's declared one."""
+    return repo.declared_draft_version() if name == DRAFT else name
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,12 +47,36 @@ def run(args: argparse.Namespace) -> int:
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
     folder = Path(args.fixtures) if args.fixtures else repo.spec_dir / "conformance" / "fixtures"
     fixtures = conformance.load_fixtures(folder)
-    report = conformance.run(repo.version(args.spec_version), fixtures, command=args.command)
+    if args.compute_since:
+        return _compute_since(repo, fixtures, args.format)
+    spec = repo.version(args.spec_version)
+    version = _semver(repo, args.spec_version)
+    report = conformance.run(spec, fixtures, command=args.command, version=version)
     if args.format == "json":
         print(json.dumps(report.to_json(), indent=2, sort_keys=True))
     else:
         for d in report.disagreements:
             print(d.describe())
         bad = len({d.fixture_id for d in report.disagreements})
-        print(f"{report.fixtures} fixtures: {report.fixtures - bad} agree, {bad} disagree")
+        skipped = (f", {report.skipped} skipped (since newer than {version})"
+                   if report.skipped else "")
+        print(f"{report.fixtures} fixtures: {report.fixtures - bad} agree, {bad} disagree{skipped}")
     return 0 if report.ok else 1
+
+
+def _compute_since(repo: SpecRepo, fixtures: list[conformance.Fixture], fmt: str) -> int:
+    versions = []
+    for name in repo.all_versions():
+        semver = _semver(repo, name)
+        if semver is None:
+            raise InputError("the draft declares no version (spec/VERSION), so 'since' cannot "
+                             "name it", str(repo.spec_dir / "VERSION"))
+        versions.append((semver, repo.version(name)))
+    since = conformance.compute_since(fixtures, versions)
+    if fmt == "json":
+        print(json.dumps(since, indent=2, sort_keys=True))
+    else:
+        for fx in fixtures:
+            mark = "" if fx.since == since[fx.id] else f"  (file says {fx.since or 'nothing'})"
+            print(f"{fx.id} {since[fx.id] or 'never'}{mark}")
+    return 0 if all(since[fx.id] == fx.since for fx in fixtures) else 1

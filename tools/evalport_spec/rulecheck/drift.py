@@ -45,10 +45,10 @@ _QUOTED = re.compile(r'"([^"\\]*)"')
 def _keyword_codes() -> set[str]:
     import jsonschema
 
-    from ..validation import keyword_code
+    from ..validation import VALIDATOR_CODES, keyword_code
 
     keywords = set(jsonschema.Draft202012Validator.VALIDATORS) | {"false"}
-    return {keyword_code(k) for k in keywords} | {"FALSE_SCHEMA"}
+    return {keyword_code(k) for k in keywords} | {"FALSE_SCHEMA"} | VALIDATOR_CODES
 
 
 def _schema_names(ctx: RuleContext) -> tuple[set[str], set[str], set[str]]:

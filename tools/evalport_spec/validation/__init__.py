@@ -9,14 +9,20 @@ Public API::
         Validator.detect_type(document) -> str
     Violation(code, instance_path, message, schema_path=None, rule=False)
     RULES: dict[str, Rule]; Rule(code, document_type, function); register(code, document_type)
+    VALIDATOR_CODES: codes the validator reports besides keywords and rules (UNSUPPORTED_VERSION)
 """
 
 from .rules import RULES, Rule, RuleImpl, register
 from .schema_pass import RULE_MARKER, keyword_code
 from .validator import Validator
+from .versions import UNSUPPORTED_VERSION
 from .violation import Violation, sort_violations
+
+VALIDATOR_CODES = frozenset({UNSUPPORTED_VERSION})
+"""Codes reported by the validator itself, neither a JSON Schema keyword's nor a catalogued
+rule's (SPEC.md, "Validation")."""
 
 detect_type = Validator.detect_type
 
-__all__ = ["RULES", "RULE_MARKER", "Rule", "RuleImpl", "Validator", "Violation", "detect_type",
-           "keyword_code", "register", "sort_violations"]
+__all__ = ["RULES", "RULE_MARKER", "UNSUPPORTED_VERSION", "VALIDATOR_CODES", "Rule", "RuleImpl",
+           "Validator", "Violation", "detect_type", "keyword_code", "register", "sort_violations"]
