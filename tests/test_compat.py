@@ -334,3 +334,19 @@ def test_line_of_walks_only_the_path():
     assert line_of(text, "/e") == 5
     assert line_of(text, "/c/zz") == 4       # nearest existing ancestor
     assert line_of('{"a": }', "/b") is None  # malformed along the path
+
+
+def test_versioned_id_move_is_expected_other_id_changes_warn():
+    from evalport_spec.compat.engine import version_moved
+    base = "https://evalport.github.io/spec/{}/schemas/suite.json"
+    assert version_moved(base.format("1.2.0"), base.format("1.3.0"))
+    assert version_moved(base.format("1.3.0"), base.format("draft"))
+    assert not version_moved(base.format("1.2.0"), base.format("1.3.0").replace("suite", "suites"))
+    assert not version_moved("https://a.invalid/x.json", "https://b.invalid/x.json")
+    typed = {"type": "object", "properties": {"a": {"type": "string"}}}
+    c = diff({**typed, "$id": base.format("1.2.0")}, {**typed, "$id": base.format("1.3.0"),
+                                                      "properties": {"a": {"type": ["string", "null"]}}})
+    assert [f.kind for f in c.findings] == ["type-widened", "schema-id-changed"]  # class-deciding first
+    assert c.findings[1].message.endswith(": identity moved with the version (expected for versioned $ids)")
+    c = diff({**typed, "$id": "https://a.invalid/x.json"}, {**typed, "$id": "https://b.invalid/x.json"})
+    assert c.findings[0].message.endswith("(consumers keyed on the old URL break)")

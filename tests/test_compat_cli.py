@@ -96,3 +96,48 @@ def test_real_repo_release_pair(capsys):
     added = {f["new"]["pointer"] for f in data["findings"] if f["kind"] == "property-added-to-closed-object"}
     assert added == {"/properties/isolation", "/$defs/result/properties/attempt",
                      "/$defs/result/properties/isolation"}
+
+
+def _pair(folder, max_length):
+    folder.mkdir()
+    a = {"$id": "https://x.invalid/a.json", "type": "object",
+         "properties": {"b": {"$ref": "https://x.invalid/b.json"}}}
+    b = {"$id": "https://x.invalid/b.json", "type": "string", "maxLength": max_length}
+    (folder / "a.json").write_text(json.dumps(a))
+    (folder / "b.json").write_text(json.dumps(b))
+    (folder / "notes.json").write_text("[1, 2")  # an unloadable sibling nobody references
+    return folder
+
+
+def test_single_file_resolves_refs_to_its_siblings(tmp_path, capsys):
+    old, new = _pair(tmp_path / "old", 9), _pair(tmp_path / "new", 3)
+    assert main(["diff", str(old / "a.json"), str(old / "a.json")]) == 0
+    out = capsys.readouterr().out
+    assert "class: PATCH" in out and "no findings" in out and "undecided" not in out
+    # the sibling's tightened maxLength shows through a.json, as in the folder diff, for a.json only
+    assert main(["diff", str(old / "a.json"), str(new / "a.json"), "--format", "json"]) == 1
+    single = json.loads(capsys.readouterr().out)
+    assert [f["kind"] for f in single["findings"]] == ["max-length-decreased"]
+    assert single["findings"][0]["extra"]["file"] == "a.json"
+    assert single["stats"]["files"] == 1
+    (old / "notes.json").unlink(), (new / "notes.json").unlink()  # not a schema: a folder refuses it
+    assert main(["diff", str(old), str(new), "--format", "json"]) == 1
+    folder = json.loads(capsys.readouterr().out)
+    for_a = [f for f in folder["findings"] if f["extra"].get("file") == "a.json"]
+    assert [f["fingerprint"] for f in for_a] == [f["fingerprint"] for f in single["findings"]]
+
+
+def test_single_file_with_a_dangling_ref_is_refused(tmp_path, capsys):
+    folder = _pair(tmp_path / "old", 9)
+    (folder / "b.json").unlink()
+    assert main(["diff", str(folder / "a.json"), str(folder / "a.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"evalport-spec: error: {folder / 'a.json'}:1: ")
+    assert "no schema with $id 'https://x.invalid/b.json'" in err[0]
+
+
+def test_a_sibling_repeating_the_files_own_id_is_not_context(tmp_path, capsys):
+    folder = _pair(tmp_path / "old", 9)
+    (folder / "a-copy.json").write_text((folder / "a.json").read_text())  # same $id as a.json
+    assert main(["diff", str(folder / "a.json"), str(folder / "a.json")]) == 0
+    assert "class: PATCH" in capsys.readouterr().out

@@ -33,7 +33,7 @@ def test_empty_file_is_an_input_error_at_1_1(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         read_document(write(tmp_path, "e.json", ""))
     assert (info.value.message, info.value.line, info.value.column) == (EMPTY_FILE, 1, 1)
-    assert EMPTY_FILE == "empty file, expected a JSON document"
+    assert EMPTY_FILE == "malformed JSON: empty file, expected a JSON document"
 
 
 def test_unreadable_files_do_not_stop_the_others(tmp_path: Path,

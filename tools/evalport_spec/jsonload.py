@@ -300,6 +300,9 @@ _TOKEN = re.compile(r"""[ \t\r\n]*(?:
   | (-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|NaN|-?Infinity)  # 6 scalar
   | ([^ \t\r\n])                                                      # 7 anything else
 )""", re.VERBOSE)
+_SKIP = re.compile(r'(?:[^"\[\]{}]++|"(?:[^"\\]++|\\.)*+")*+([\[\]{}])', re.DOTALL)
+"""Everything up to the next bracket outside a string, in one match (possessive: no
+backtracking); used to step over containers that hold no wanted pointer."""
 _VALUE, _FIRST_ITEM, _FIRST_KEY, _KEY, _COLON, _AFTER = range(6)
 
 
@@ -312,9 +315,10 @@ def positions(text: str, wanted: Iterable[str] | None = None) -> dict[str, tuple
     Args:
         text: a JSON text.
         wanted: when given, only these pointers and their ancestors are mapped; a container
-            that holds none of them is skipped without building pointers, and the scan stops as
-            soon as every wanted pointer is found or can no longer occur (its parent closed). A
-            wanted pointer absent from the text is absent from the result.
+            that holds none of them is stepped over bracket to bracket (its content is not
+            checked), and the scan stops as soon as every wanted pointer is found or can no
+            longer occur (its parent closed). A wanted pointer absent from the text is absent
+            from the result.
 
     Returns:
         ``{pointer: (line, column)}``.
@@ -343,22 +347,24 @@ def positions(text: str, wanted: Iterable[str] | None = None) -> dict[str, tuple
     skip = 0  # depth inside a container skipped because it holds no target
     pos = 0
     while remaining or targets is None:
+        if skip:  # inside a container without targets: only brackets matter
+            s = _SKIP.match(text, pos)
+            if s is None:
+                raise ValueError(f"unterminated container before {len(text)}")
+            pos = s.end()
+            if s.group(1) in "[{":
+                skip += 1
+            else:
+                skip -= 1
+                if not skip:
+                    state = _AFTER
+            continue
         m = _TOKEN.match(text, pos)
         if m is None:  # only whitespace left
             break
         pos = m.end()
         kind = m.lastindex
         start = m.start(kind)
-        if skip:
-            if kind == 2:
-                skip += 1
-            elif kind == 3:
-                skip -= 1
-                if not skip:
-                    state = _AFTER
-            elif kind == 7:
-                raise ValueError(f"unexpected character at {start}")
-            continue
         if kind == 3 and (state == _AFTER or (state == _FIRST_ITEM and text[start] == "]")
                           or (state == _FIRST_KEY and text[start] == "}")):
             if not stack or (text[start] == "}") != stack[-1][0]:

@@ -10,12 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..compat import classes_of, compare, compare_versions
-from ..compat.ignore import apply_ignore, load_ignore
-from ..compat.inputs import resolve_input
 from ..findings import ChangeClass
-from ..report import FORMATS, render
-from ..spec import SpecVersion
+from ..report import FORMATS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,6 +35,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the comparison, print the report, return the exit code."""
+    from ..compat import classes_of, compare, compare_versions  # lazy: `--help` stays light
+    from ..compat.ignore import apply_ignore, load_ignore
+    from ..compat.inputs import FileSet, refocus, resolve_input
+    from ..report import render
+    from ..spec import SpecVersion
+
     old = resolve_input(args.old, args.repo)
     new = resolve_input(args.new, args.repo)
     kw = {"format_assertion": not args.no_format_assertion, "search_budget": max(args.search_budget, 0)}
@@ -47,9 +49,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         so = old.schemas if isinstance(old, SpecVersion) else old
         sn = new.schemas if isinstance(new, SpecVersion) else new
-        if len(so.files) == 1 and len(sn.files) == 1 and set(so.files) != set(sn.files):
-            so = _rename(so, next(iter(sn.files)))
-        result = compare(so, sn, **kw)
+        if isinstance(so, FileSet) and isinstance(sn, FileSet):
+            so = refocus(so, sn.focus)
+        focus = {s.focus for s in (so, sn) if isinstance(s, FileSet)}
+        result = compare(so, sn, only=focus or None, **kw)
         result.old_label, result.new_label = args.old, args.new
     if args.ignore:
         result.findings, result.ignored = apply_ignore(result.findings, load_ignore(args.ignore))
@@ -60,10 +63,3 @@ def run(args: argparse.Namespace) -> int:
     if args.fail_on == "never":
         return 0
     return 1 if cls >= ChangeClass[args.fail_on] else 0
-
-
-def _rename(s, name: str):
-    """A one-file set with its file under ``name`` (two single files are compared to each other)."""
-    from ..schemaset import SchemaSet
-    f = next(iter(s))
-    return SchemaSet.from_loaded({name: f.loaded}, s.label)

@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     """
     repo = find_spec(args.repo)
     entries = validate_files(repo, args.files, doc_type=args.type,
-                             spec_version=args.spec_version, stdin=sys.stdin.buffer)
+                             spec_version=args.spec_version,
+                             stdin=getattr(sys.stdin, "buffer", None))
     for e in entries:
         if isinstance(e, FileError):
             print(f"evalport-spec: error: {e.error}", file=sys.stderr)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,8 @@ from ..pointer import from_path, join
 from ..schemaset import SchemaSet
 from .canon import Canonizer
 from .kinds import kind_name
-from .nodes import D2020, LISTS, MAPS, SINGLE, Node, Side, Unresolvable, line_of
+from .nodes import D2020, LISTS, MAPS, SINGLE, Node, Side, TooDeep, Unresolvable, line_of
+from .refs import check_set
 from .sample import Sampler
 from .subset import ANNOTATIONS, Budget, Checker, Fail
 
@@ -78,9 +80,11 @@ class Classification:
 
 
 def classes_of(findings: list[Finding]) -> tuple[ChangeClass, ChangeClass]:
-    """(backward class, forward class) implied by a list of diff findings."""
-    back = any(f.direction == "backward" and (f.change_class == ChangeClass.MAJOR or f.undecided)
-               for f in findings)
+    """(backward class, forward class) implied by a list of diff findings. An undecided finding
+    (``undecided`` set or kind ``undecided``, in any direction) always makes the backward class
+    MAJOR: the engine fails closed (toolchain.md, "Prove it")."""
+    back = any((f.direction == "backward" and f.change_class == ChangeClass.MAJOR) or f.undecided
+               or f.kind == "undecided" for f in findings)
     fwd = any(f.direction == "forward" and f.change_class >= ChangeClass.MINOR for f in findings)
     bc = ChangeClass.MAJOR if back else ChangeClass.MINOR if fwd else ChangeClass.PATCH
     fc = ChangeClass.MAJOR if fwd else ChangeClass.MINOR if back else ChangeClass.PATCH
@@ -89,8 +93,12 @@ def classes_of(findings: list[Finding]) -> tuple[ChangeClass, ChangeClass]:
 
 def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
             candidates: Candidates = (), search_budget: int = 60, generator: Callable | str | None = None,
-            default_dialect: int = D2020, max_cases: int = 20000) -> Classification:
+            default_dialect: int = D2020, max_cases: int = 20000,
+            only: Collection[str] | None = None) -> Classification:
     """Compare two schema sets file by file (files matched by name).
+
+    Both sets' references are checked first (:func:`~.refs.check_set`): a remote, ``file:``,
+    escaping, dangling or looping ``$ref`` is bad input, never a finding.
 
     Args:
         old, new: the two versions.
@@ -102,18 +110,32 @@ def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
             this engine's own boundary sampler always contributes ``search_budget`` documents.
         default_dialect: dialect for files without ``$schema`` (2020 = 2020-12).
         max_cases: case-split budget per file; beyond it the file is undecided.
+        only: names of the files to compare (default: every file of either set); the other
+            files of the sets only resolve references (a single schema file with its siblings).
 
     Returns:
         A :class:`Classification`.
+
+    Raises:
+        InputError: a bad ``$ref`` in ``old`` or ``new`` (``file:line: message (at pointer)``).
     """
     t0 = time.perf_counter()
+    check_set(old, only)
+    check_set(new, only)
     with _deep():  # deep $ref graphs; still bounded (RecursionError -> undecided)
         return _compare(old, new, format_assertion, candidates, search_budget, generator,
-                        default_dialect, max_cases, t0)
+                        default_dialect, max_cases, t0, only)
+
+
+SAFE_RECURSION_LIMIT = 4000
+"""Recursion limit used while comparing. On this platform (8 MB C stack) the validator's
+recursion overflowed the C stack (a segmentation fault) at a limit of 30000, and survived
+20000 on a schema that recurses forever; 4000 leaves a wide margin and is ample for schemas
+nested up to the loader's 256 levels."""
 
 
 @contextlib.contextmanager
-def _deep(limit: int = 30000):
+def _deep(limit: int = SAFE_RECURSION_LIMIT):
     """Raise the interpreter's recursion limit to ``limit`` for the block (restored after)."""
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, limit))
@@ -124,9 +146,9 @@ def _deep(limit: int = 30000):
 
 
 def _compare(old, new, format_assertion, candidates, search_budget, generator, default_dialect,
-             max_cases, t0) -> Classification:
-    if same_sets(old, new):  # identical sets: PATCH by construction, nothing to compare or search
-        stats = {"files": len(old.files), "witnesses_verified": 0, "documents_searched": 0, "cases": 0,
+             max_cases, t0, only=None) -> Classification:
+    if same_sets(old, new, only):  # identical sets: PATCH by construction, nothing to compare or search
+        stats = {"files": len(old.files) if only is None else len(only), "witnesses_verified": 0, "documents_searched": 0, "cases": 0,
                  "identical": True, "seconds": round(time.perf_counter() - t0, 3)}
         return Classification(ChangeClass.PATCH, ChangeClass.PATCH, [], old.label, new.label, stats)
     so = Side("old", old, format_assertion=format_assertion, default_dialect=default_dialect)
@@ -137,6 +159,8 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
     findings: list[Finding] = []
     stats = {"files": 0, "witnesses_verified": 0, "documents_searched": 0}
     for name in sorted(set(old.files) | set(new.files)):
+        if only is not None and name not in only:
+            continue
         if name not in new.files:
             f = old.files[name]
             findings.append(Finding("schema-file-removed", f"schema file {name} was removed",
@@ -152,17 +176,19 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
         stats["files"] += 1
         findings.extend(_compare_file(name, so, sn, canon, sampler, checker, candidates,
                                       search_budget, generator, stats))
+    findings = order_findings(findings)
     bc, fc = classes_of(findings)
     stats["cases"] = checker.cases
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     return Classification(bc, fc, findings, old.label, new.label, stats)
 
 
-def same_sets(old: SchemaSet, new: SchemaSet) -> bool:
+def same_sets(old: SchemaSet, new: SchemaSet, only: Collection[str] | None = None) -> bool:
     """Whether two schema sets are identical: the same file names, ``$id`` URIs and schema
     values (``$schema`` included, so the same dialects) compared as JSON text (so ``1`` and ``1.0`` and ``true`` differ, as JSON Schema
     equality would not let a validator confuse them). Identical sets accept the same documents,
-    whatever the ``$ref`` graph: the comparison can stop there (a 1 MB self-diff in milliseconds)."""
+    whatever the ``$ref`` graph: the comparison can stop there (a 1 MB self-diff in milliseconds).
+    ``only`` (compared file names) does not narrow the check: context files count too."""
     if set(old.files) != set(new.files):
         return False
     for name, fo in old.files.items():
@@ -197,7 +223,7 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
     for direction, A, B in (("backward", ro, rn), ("forward", rn, ro)):
         try:
             fails = checker.check(A, B)
-        except (Budget, RecursionError) as exc:
+        except (Budget, RecursionError, TooDeep) as exc:
             why = ("case-split budget exceeded" if isinstance(exc, Budget) else "schema nested too deeply")
             fails = [Fail("undecided", f"{why}; the comparison could not be completed",
                           (so.root(name), ""), (sn.root(name), ""), undecided=why)]
@@ -260,7 +286,7 @@ class _Pool:
             side = self.so if i == 1 else self.sn
             try:
                 entry[i] = side.file_valid(self.name, entry[0])
-            except RecursionError:
+            except (RecursionError, TooDeep):
                 entry[i] = i == 2  # too deep to decide: never a counter-example
         return entry[i]
 
@@ -344,7 +370,11 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
     hit: tuple[Any] | None = None
     for careful in (False, True):  # the fast path-only embedding first, then the careful one
         for w in checker.witnesses(f, careful):
-            if (hit is None or w is not None) and sa.file_valid(name, w) and not sb.file_valid(name, w):
+            try:
+                ok = (hit is None or w is not None) and sa.file_valid(name, w) and not sb.file_valid(name, w)
+            except RecursionError:  # TooDeep included: too deep to verify, not a witness
+                ok = False
+            if ok:
                 hit = (w,)
                 if w is not None:  # a null witness is kept only when nothing else verifies
                     break
@@ -362,9 +392,9 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
                                "new one rejects here, so this change is not proven (fail closed)")
     else:
         cls = ChangeClass.MINOR
-        if undecided:
+        if undecided:  # fail closed: an undecided finding counts MAJOR in any direction
             extra["reason"] = f.undecided
-            undecided = False
+            cls = ChangeClass.MAJOR
             extra["undecided_forward"] = True
         elif not hit:
             extra["proof"] = "unverified"
@@ -400,8 +430,9 @@ def identity_findings(name: str, so: Side, sn: Side) -> list[Finding]:
         return Location(f.loaded.source, ptr, _line(f.loaded, ptr))
 
     if fo.uri != fn.uri:
-        out.append(Finding("schema-id-changed", f"$id changed from {fo.uri} to {fn.uri} (consumers "
-                           "keyed on the old URL break)", ChangeClass.PATCH,
+        why = (": identity moved with the version (expected for versioned $ids)" if version_moved(fo.uri, fn.uri)
+               else " (consumers keyed on the old URL break)")
+        out.append(Finding("schema-id-changed", f"$id changed from {fo.uri} to {fn.uri}{why}", ChangeClass.PATCH,
                            old=loc(fo, "/$id"), new=loc(fn, "/$id"), direction="identity"))
     if so.dialects.get(name) != sn.dialects.get(name):
         out.append(Finding("dialect-changed", f"$schema changed ({_dialect_name(so.dialects[name])} -> "
@@ -443,6 +474,24 @@ def identity_findings(name: str, so: Side, sn: Side) -> list[Finding]:
                 elif k in SINGLE or k == "items":
                     stack.append((a[k], b[k], join(ptr, k), "schema"))
     return out
+
+
+_VERSION_SEGMENT = re.compile(r"(?:v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?|draft)")
+
+
+def version_moved(old_uri: str, new_uri: str) -> bool:
+    """Whether two ``$id`` URIs differ only in one version path segment (a semver such as
+    ``1.2.0``, or ``draft``), e.g. ``.../1.2.0/schemas/x.json`` -> ``.../1.3.0/schemas/x.json``."""
+    a, b = old_uri.split("/"), new_uri.split("/")
+    diff = [(x, y) for x, y in zip(a, b, strict=False) if x != y]
+    return (len(a) == len(b) and len(diff) == 1
+            and all(_VERSION_SEGMENT.fullmatch(s) for s in diff[0]))
+
+
+def order_findings(findings: list[Finding]) -> list[Finding]:
+    """``findings`` with the class-deciding ones (backward, forward) first and the identity and
+    annotation ones (direction ``identity``) last, otherwise in their order (stable sort)."""
+    return sorted(findings, key=lambda f: f.direction == "identity")
 
 
 def _same_target(so: Side, sn: Side, a: Node, ra: str, b: Node, rb: str) -> bool:

@@ -1,8 +1,9 @@
 """What ``diff OLD NEW`` arguments name: a schema file, a folder, a release, ``draft``, or ``REF:PATH``.
 
 Each argument becomes either a :class:`~evalport_spec.spec.SpecVersion` (a version folder, a
-release, the draft, or a version folder at a git revision) or a
-:class:`~evalport_spec.schemaset.SchemaSet` (a single schema file or a folder of schemas).
+release, the draft, or a version folder at a git revision), a
+:class:`~evalport_spec.schemaset.SchemaSet` (a folder of schemas) or a :class:`FileSet` (a
+single schema file, with the sibling schemas references, directly or not, as context).
 Git revisions are checked by :func:`evalport_spec.gitsource.check_ref` (no leading ``-``,
 git-check-ref-format rules) and read with git plumbing behind ``--end-of-options``.
 """
@@ -10,12 +11,80 @@ git-check-ref-format rules) and read with git plumbing behind ``--end-of-options
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from urllib.parse import urldefrag
 
 from ..errors import InputError
-from ..jsonload import load, loads
+from ..jsonload import Loaded, load, loads
 from ..schemaset import SchemaSet
 from ..spec import DRAFT, SEMVER, SpecRepo, SpecVersion
+
+
+@dataclass
+class FileSet(SchemaSet):
+    """A schema set built for one named file: ``focus`` is the file to compare; the other files
+    are the siblings of its folder that it references (by ``$id``, transitively), loaded only so
+    that its references resolve as they do in the folder."""
+
+    focus: str = ""
+
+
+def file_set(name: str, main: Loaded, siblings: Mapping[str, Callable[[], Loaded]], label: str) -> FileSet:
+    """A :class:`FileSet` for file ``name`` (parsed as ``main``) with the ``siblings`` (``{file
+    name: loader}``) that its references reach. A sibling that does not load, has no string
+    ``$id``, or repeats an ``$id`` already taken is left out (its references then stay
+    unresolved, which :func:`~evalport_spec.compat.refs.check_set` reports).
+
+    Raises:
+        InputError: ``main`` is not a schema (see :meth:`SchemaSet.from_loaded`).
+    """
+    main_id = main.value.get("$id") if isinstance(main.value, dict) else None
+    by_id: dict[str, tuple[str, Loaded]] = {}
+    if isinstance(main_id, str):  # a sibling repeating the file's own $id is never context
+        by_id[urldefrag(main_id)[0]] = (name, main)
+    for other in sorted(siblings):
+        if other == name:
+            continue
+        try:
+            loaded = siblings[other]()
+        except InputError:
+            continue
+        sid = loaded.value.get("$id") if isinstance(loaded.value, dict) else None
+        if isinstance(sid, str):
+            by_id.setdefault(urldefrag(sid)[0], (other, loaded))
+    chosen: dict[str, Loaded] = {name: main}
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        try:
+            refs = SchemaSet.from_loaded({current: chosen[current]}, label).iter_refs()
+            targets = {urldefrag(absolute)[0] for _, _, _, absolute in refs}
+        except InputError:
+            if current == name:
+                raise
+            continue
+        for t in sorted(targets):
+            hit = by_id.get(t)
+            if hit and hit[0] not in chosen:
+                chosen[hit[0]] = hit[1]
+                todo.append(hit[0])
+    out = FileSet.from_loaded(chosen, label)
+    out.focus = name
+    return out
+
+
+def refocus(s: FileSet, name: str) -> FileSet:
+    """``s`` with its focus file renamed to ``name`` (two single files are compared to each
+    other whatever their names); a context file already called ``name`` is dropped."""
+    if s.focus == name:
+        return s
+    loaded = {k: f.loaded for k, f in s.files.items() if k not in (s.focus, name)}
+    loaded[name] = s.files[s.focus].loaded
+    out = FileSet.from_loaded(loaded, s.label)
+    out.focus = name
+    return out
 
 
 def resolve_input(arg: str, repo_root: str | None = None) -> SpecVersion | SchemaSet:
@@ -28,7 +97,9 @@ def resolve_input(arg: str, repo_root: str | None = None) -> SpecVersion | Schem
         raise InputError(f"not a schema, folder, version or REF:PATH: {arg!r}")
     p = Path(arg)
     if p.is_file():
-        return SchemaSet.from_loaded({p.name: load(p)}, str(p))
+        siblings = {x.name: (lambda x=x: load(x)) for x in p.parent.iterdir()
+                    if x.suffix == ".json" and x.is_file() and not x.is_symlink()}
+        return file_set(p.name, load(p), siblings, str(p))
     if p.is_dir():
         if (p / "schemas").is_dir():
             return SpecVersion.from_dir(p.name, p)
@@ -54,8 +125,13 @@ def _from_git(arg: str, repo_root: str | None) -> SpecVersion | SchemaSet:
     root = Path(repo_root) if repo_root else _git_root()
     data = gitsource.read_file(root, ref, path) if path.endswith(".json") else None
     if data is not None:
-        name = PurePosixPath(path).name
-        return SchemaSet.from_loaded({name: loads(data, f"{ref}:{path}")}, f"{ref}:{path}")
+        pp = PurePosixPath(path)
+        folder = str(pp.parent) if str(pp.parent) != "." else ""
+        prefix = f"{ref}:{folder}/" if folder else f"{ref}:"
+        tree = gitsource.read_tree(root, ref, folder)
+        siblings = {k: (lambda k=k, v=v: loads(v, prefix + k)) for k, v in tree.items()
+                    if k.endswith(".json") and "/" not in k}
+        return file_set(pp.name, loads(data, f"{ref}:{path}"), siblings, f"{ref}:{path}")
     files = gitsource.read_tree(root, ref, path)
     if any(k.startswith("schemas/") for k in files):
         return gitsource.spec_version_at(root, ref, path, name=arg)

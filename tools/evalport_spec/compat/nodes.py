@@ -103,6 +103,33 @@ class Unresolvable(Exception):
     """A ``$ref`` that does not resolve inside the set (the message says why)."""
 
 
+class TooDeep(RecursionError):
+    """Validation recursed past the interpreter's limit. Also raised for the Rust ``PanicException``
+    that the ``referencing`` registry (``rpds``) turns a ``RecursionError`` into (it derives from
+    ``BaseException``, so it would otherwise escape every ``except Exception``)."""
+
+
+def _too_deep(exc: BaseException) -> bool:
+    return isinstance(exc, RecursionError) or type(exc).__name__ == "PanicException"
+
+
+def _guarded(fn: Any, instance: Any) -> bool:
+    """``fn(instance)``: True/False; referencing errors count as not valid; too deep raises
+    :class:`TooDeep`."""
+    try:
+        return fn(instance)
+    except jsonschema.exceptions.SchemaError:
+        raise
+    except Exception as exc:
+        if _too_deep(exc):
+            raise TooDeep(str(exc)) from None
+        return False  # referencing errors on malformed refs count as "not valid"
+    except BaseException as exc:
+        if _too_deep(exc):
+            raise TooDeep("validation recursed too deeply") from None
+        raise
+
+
 class Side:
     """One side of a comparison: a schema set with its ``$id``/``$anchor`` index.
 
@@ -125,6 +152,7 @@ class Side:
         self._values: dict[Node, Any] = {}
         self._refs: dict[tuple[Node, str], Node] = {}
         self._file_validators: dict[str, Any] = {}
+        self._fast: dict[str, Any] = {}
         for f in schemas:
             raw = f.schema.get("$schema") if isinstance(f.schema, dict) else None
             try:
@@ -255,24 +283,34 @@ class Side:
 
     def valid(self, node: Node, instance: Any) -> bool:
         """Whether ``instance`` is valid against ``node`` (real validator, registry, offline)."""
-        try:
-            return self.validator(node).is_valid(instance)
-        except (jsonschema.exceptions.SchemaError, RecursionError):
-            raise
-        except Exception:  # referencing errors on malformed refs count as "not valid"
-            return False
+        return _guarded(self.validator(node).is_valid, instance)
 
     def file_valid(self, fname: str, instance: Any) -> bool:
-        """Whether ``instance`` is valid against file ``fname`` with :meth:`SchemaSet.validator`."""
+        """Whether ``instance`` is valid against file ``fname`` with :meth:`SchemaSet.validator`.
+
+        The compiled ``jsonschema_rs`` check (:class:`evalport_spec.validation.fast.FastCheck`)
+        is asked first and trusted when it says valid (the rule
+        ``Validator.validate_schema_only`` uses); any other answer is checked by the reference
+        validator. Raises :class:`TooDeep` when validation recurses too deeply."""
         v = self._file_validators.get(fname)
         if v is None:
             v = self._file_validators[fname] = self.set.validator(fname, format_assertion=self.format_assertion)
-        try:
-            return v.is_valid(instance)
-        except RecursionError:
-            raise
-        except Exception:
-            return False
+        fast = self._fast.get(fname, False)
+        if fast is False:
+            fast = self._fast[fname] = _fast_check(self.set, fname, v.format_checker if self.format_assertion else None)
+        if fast is not None and fast.is_valid(instance) is True:
+            return True
+        return _guarded(v.is_valid, instance)
+
+
+def _fast_check(schemas: SchemaSet, fname: str, format_checker: Any) -> Any:
+    """A :class:`~evalport_spec.validation.fast.FastCheck` for ``fname``, or ``None`` when the
+    fast backend is not importable."""
+    try:
+        from ..validation.fast import FastCheck
+    except Exception:  # noqa: BLE001 - no fast backend: the reference validator decides
+        return None
+    return FastCheck(schemas, fname, format_checker)
 
 
 @cache

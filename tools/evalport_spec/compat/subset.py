@@ -658,7 +658,7 @@ class Checker:
                     "undeclared properties are accepted by the {A} schema and forbidden by the {B} schema" + (f" (e.g. {name!r})" if name != FRESH else ""))
         elif not declared_a and name != FRESH and all(self.canon.side(n).value(n) in (True, {}) for n in an):
             code, what = "prop-typed", (f"property {name!r} is declared with a schema in the {{B}} schema, on an object "
-                                        "whose {{A}} schema accepts any value for it")
+                                        "whose {A} schema accepts any value for it")
         else:
             return [self._wrap(f, A, B, name, "prop") for f in sub]
         undecided = [f for f in sub if f.undecided]

@@ -15,7 +15,8 @@ from ..cache import ContentMemo, digest, version_digest
 from ..errors import InputError
 from ..findings import ChangeClass, Finding
 from ..spec import SCHEMA_FILE, SpecVersion
-from .engine import Classification, classes_of, compare
+from .engine import Classification, classes_of, compare, order_findings
+from .witness import full_witnesses
 
 MEMO = ContentMemo(maxsize=32)
 """Classifications computed in this process, keyed by content (see :func:`compare_versions`)."""
@@ -100,6 +101,10 @@ def _compare_versions(old: SpecVersion, new: SpecVersion, repo: list[tuple[str, 
     cands = cands if callable(cands) else [*cands, *repo]
     result = compare(old.schemas, new.schemas, candidates=cands, **kw)
     result.old_label, result.new_label = old.name, new.name
+    try:  # a MAJOR witness must hold under the old version's FULL validator, rules included
+        full_witnesses(result.findings, old, new, repo)
+    except InputError:  # e.g. a malformed rules.json: its own stage reports it
+        pass
     from ..rulecheck.compat import rule_changes  # imported here: rulecheck imports compat
 
     corpus: dict[str, list] = {}
@@ -115,7 +120,7 @@ def _compare_versions(old: SpecVersion, new: SpecVersion, repo: list[tuple[str, 
             f.direction = "backward"
         elif f.change_class == ChangeClass.MINOR and f.direction == "backward":
             f.direction = "forward"
-    result.findings.extend(extra)
+    result.findings = order_findings([*result.findings, *extra])
     result.stats["rule_findings"] = len(extra)
     result.change_class, result.forward_class = classes_of(result.findings)
     return result

@@ -10,6 +10,11 @@ Public API::
     Violation(code, instance_path, message, schema_path=None, rule=False)
     RULES: dict[str, Rule]; Rule(code, document_type, function); register(code, document_type)
     VALIDATOR_CODES: codes the validator reports besides keywords and rules (UNSUPPORTED_VERSION)
+
+Around it: :mod:`.versions` (which spec version a document names), :mod:`.files` (validating
+files, unreadable ones reported per file), :mod:`.report` (text, json, github), :mod:`.bundled`
+(the spec repository or the copy shipped in the package), :mod:`.split` (the reference pass
+item by item on invalid documents with long arrays).
 """
 
 from .rules import RULES, Rule, RuleImpl, register

@@ -24,7 +24,8 @@ from .versions import choose_version
 AUTO = "auto"
 """``spec_version`` / ``doc_type`` value meaning "decide from the document"."""
 
-EMPTY_FILE = "empty file, expected a JSON document"
+EMPTY_FILE = "malformed JSON: empty file, expected a JSON document"
+"""The message for a 0-byte file (RFC 8259: a JSON text is one value; nothing is not one)."""
 
 
 def read_document(path: str, *, stdin: BinaryIO | None = None) -> Loaded:

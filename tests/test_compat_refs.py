@@ -1,0 +1,67 @@
+"""Bad references in a compared set: refused as InputError, never a crash, hang or pass."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evalport_spec.compat import classes_of, compare
+from evalport_spec.errors import InputError
+from evalport_spec.findings import ChangeClass, Finding
+from evalport_spec.jsonload import loads
+from evalport_spec.schemaset import SchemaSet
+
+GOOD = {"type": "object", "properties": {"a": {"type": "string"}}}
+
+
+def sset(schema, name="s.json"):
+    return SchemaSet.from_loaded({name: loads(json.dumps(schema, indent=1), name)}, "x")
+
+
+@pytest.mark.parametrize(("ref", "what"), [
+    ("https://example.com/x.json", "remote $ref 'https://example.com/x.json'"),
+    ("file:///etc/passwd", "unresolvable $ref 'file:///etc/passwd'"),
+    ("#/$defs/missing", "unresolvable $ref '#/$defs/missing'"),
+])
+@pytest.mark.parametrize("side", ["old", "new"])
+def test_unresolvable_ref_is_input_error_on_either_side(ref, what, side):
+    bad = {"type": "object", "properties": {"a": {"$ref": ref}}}
+    old, new = (bad, GOOD) if side == "old" else (GOOD, bad)
+    with pytest.raises(InputError) as exc:
+        compare(sset(old), sset(new))
+    # bad schema dumped with indent=1: "$ref" is on line 5, under /properties/a
+    assert str(exc.value).startswith("s.json:5: " + what)
+    assert exc.value.pointer == "/properties/a/$ref"
+
+
+def test_pure_ref_loop_is_input_error():
+    bad = {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}
+    with pytest.raises(InputError, match="comes back to itself"):
+        compare(sset(GOOD), sset(bad))
+
+
+@pytest.mark.parametrize("bad", [
+    {"not": {"$ref": "#"}},                                # 2020-12 Core 9.4.1: never finishes
+    {"oneOf": [{"type": "string"}, {"$ref": "#"}]},
+    {"$defs": {"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}},
+     "$ref": "#/$defs/a"},
+])
+def test_in_place_cycle_is_input_error(bad):
+    with pytest.raises(InputError, match="never descends into the instance"):
+        compare(sset(bad), sset(GOOD))
+
+
+def test_recursion_through_the_instance_is_compared():
+    # not -> $ref '#' below a property descends the instance: a legal recursive schema
+    old = {"type": "object", "properties": {"a": {"not": {"$ref": "#"}}}}
+    c = compare(sset(old), sset({"type": "object"}))
+    assert c.change_class == ChangeClass.MINOR
+
+
+def test_undecided_counts_major_in_any_direction():
+    for direction in ("backward", "forward", "identity"):
+        f = Finding("undecided", "could not decide", ChangeClass.MINOR, undecided=True, direction=direction)
+        assert classes_of([f])[0] == ChangeClass.MAJOR, direction
+    f = Finding("undecided", "could not decide", ChangeClass.MINOR, direction="forward")
+    assert classes_of([f])[0] == ChangeClass.MAJOR

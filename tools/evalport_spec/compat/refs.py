@@ -1,0 +1,121 @@
+"""Refuse schema sets whose ``$ref`` graph the comparison cannot follow.
+
+Two checks, both before any comparison starts:
+
+* every ``$ref`` resolves offline inside the set (:meth:`SchemaSet.check_refs`: no remote,
+  ``file:``, escaping or dangling reference; no pure ``$ref`` chain that comes back to itself);
+* no *in-place cycle*: a subschema that reaches itself through keywords applying to the same
+  instance location (``$ref``, ``allOf``/``anyOf``/``oneOf``, ``not``, ``if``/``then``/``else``,
+  ``dependentSchemas``) without descending into the instance, e.g. ``{"not": {"$ref": "#"}}``.
+  JSON Schema 2020-12 Core section 9.4.1 ("Guarding Against Infinite Recursion") leaves such
+  schemas' behaviour undefined: a validator applying them never finishes.
+
+Either problem is an :class:`~evalport_spec.errors.InputError` naming file, line and pointer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from ..errors import InputError
+from ..pointer import join
+from ..schemaset import SchemaSet
+from .nodes import LISTS, Node, Side, Unresolvable
+
+IN_PLACE_SINGLE = ("not", "if", "then", "else")
+IN_PLACE_LISTS = tuple(k for k in LISTS if k != "prefixItems")
+
+
+def check_set(schemas: SchemaSet, only: Collection[str] | None = None) -> None:
+    """Raise the first reference problem of ``schemas`` (see the module docstring).
+
+    Args:
+        schemas: the set to check.
+        only: file names whose problems count (default every file); problems in other files
+            of the set (context loaded only to resolve references) are ignored.
+
+    Raises:
+        InputError: ``file:line: message (at pointer)`` for the first problem found.
+    """
+    for problem in schemas.check_refs():
+        if only is None or _file_of(schemas, problem) in only:
+            raise problem
+    cycle = in_place_cycle(schemas, only)
+    if cycle is not None:
+        raise cycle
+
+
+def _file_of(schemas: SchemaSet, problem: InputError) -> str | None:
+    for f in schemas:
+        if f.loaded.source == problem.source:
+            return f.name
+    return None
+
+
+def in_place_cycle(schemas: SchemaSet, only: Collection[str] | None = None) -> InputError | None:
+    """An :class:`InputError` at the ``$ref`` closing the first in-place cycle reachable from the
+    subschemas of ``only`` (default every file), or ``None`` when there is none. Iterative
+    depth-first search (no Python recursion); unresolvable references are skipped (they are
+    :meth:`SchemaSet.check_refs`' problems)."""
+    side = Side("old", schemas)
+    state: dict[Node, int] = {}  # 1 on the current path, 2 done
+    starts = [Node("old", f.name, ptr) for f in schemas if only is None or f.name in only
+              for ptr in _all_pointers(f.schema)]
+    for start in starts:
+        if start in state:
+            continue
+        state[start] = 1
+        stack: list[tuple[Node, list[tuple[Node, str | None]]]] = [(start, _edges(side, start))]
+        while stack:
+            node, edges = stack[-1]
+            if not edges:
+                state[node] = 2
+                stack.pop()
+                continue
+            child, via = edges.pop()
+            st = state.get(child)
+            if st == 1:
+                f = schemas.files[node.file]
+                where = via if via is not None else node.ptr
+                return InputError("$ref cycle that never descends into the instance (validation "
+                                  "would never end; JSON Schema 2020-12 Core 9.4.1)",
+                                  f.loaded.source, f.loaded.line(where), None, where)
+            if st is None:
+                state[child] = 1
+                stack.append((child, _edges(side, child)))
+    return None
+
+
+def _edges(side: Side, node: Node) -> list[tuple[Node, str | None]]:
+    """In-place children of ``node``: ``(child, pointer of the $ref that leads there | None)``."""
+    value = side.value(node)
+    out: list[tuple[Node, str | None]] = []
+    if not isinstance(value, dict):
+        return out
+    ref = value.get("$ref")
+    if isinstance(ref, str):
+        try:
+            out.append((side.resolve_ref(node, ref), join(node.ptr, "$ref")))
+        except (Unresolvable, KeyError, ValueError):
+            pass
+    for k in IN_PLACE_SINGLE:
+        if isinstance(value.get(k), (dict, bool)):
+            out.append((Node(node.side, node.file, join(node.ptr, k)), None))
+    for k in IN_PLACE_LISTS:
+        if isinstance(value.get(k), list):
+            out.extend((Node(node.side, node.file, join(node.ptr, k, i)), None)
+                       for i, s in enumerate(value[k]) if isinstance(s, (dict, bool)))
+    if isinstance(value.get("dependentSchemas"), dict):
+        out.extend((Node(node.side, node.file, join(node.ptr, "dependentSchemas", n)), None)
+                   for n, s in value["dependentSchemas"].items() if isinstance(s, (dict, bool)))
+    return out
+
+
+def _all_pointers(schema) -> list[str]:
+    from .nodes import subschemas
+    out, stack = [], [("", schema)]
+    while stack:
+        ptr, value = stack.pop()
+        out.append(ptr)
+        stack.extend(subschemas(value, ptr))
+    return out
