@@ -21,7 +21,7 @@ def tests(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff over the package and the tests."""
     session.install("ruff>=0.6")
-    session.run("ruff", "check", "tools", "tests", "noxfile.py", "benchmarks")
+    session.run("ruff", "check", "tools", "tests", "noxfile.py", "benchmarks", "setup.py")
 
 
 @nox.session(python=PYTHON)

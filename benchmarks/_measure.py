@@ -42,7 +42,7 @@ def run_process(argv: list[str], repeat: int = 3, env: dict[str, str] | None = N
 def table(rows: list[list[str]], header: list[str]) -> str:
     """A GitHub-flavoured markdown table."""
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=False)]
-    fmt = "| " + " | ".join("{:<%d}" % w for w in widths) + " |"
+    fmt = "| " + " | ".join(f"{{:<{w}}}" for w in widths) + " |"
     out = [fmt.format(*header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
     out += [fmt.format(*map(str, r)) for r in rows]
     return "\n".join(out)

@@ -53,7 +53,7 @@ def profile() -> None:
     for key in ("cumulative", "tottime"):
         print(f"\ntop 25 functions by {key}:")
         stats.sort_stats(key).print_stats(25)
-    for func, (cc, nc, tt, ct, callers) in stats.stats.items():
+    for func, (_cc, nc, _tt, ct, _callers) in stats.stats.items():
         if func[2] in ("compare_versions", "compare", "_search", "counter_example_search"):
             print(f"{func[0]}:{func[1]} {func[2]}: {nc} calls, {ct:.2f}s cumulative")
 

@@ -150,11 +150,7 @@ def changelog_entry(version: str, date: str, change_class: str, findings: list[F
 def _only_version_segment(f: Finding) -> bool:
     """A ``schema-id-changed`` finding whose two URLs differ only in the version segment (the
     draft's ``/spec/draft/`` against a release's ``/spec/X.Y.Z/``): expected, not a change to list."""
-    if f.kind != "schema-id-changed":
-        return False
-    urls = re.findall(r"https?://\S+?/spec/[^/\s]+/schemas/[^\s)]+", f.message)
-    norm = {re.sub(r"/spec/[^/]+/schemas/", "/spec/*/schemas/", u) for u in urls}
-    return len(urls) == 2 and len(norm) == 1
+    return f.kind == "schema-id-changed" and bool(f.extra.get("version_moved"))
 
 
 def _proposal_in_draft(root: Path, rfc: Any) -> bool:

@@ -430,10 +430,12 @@ def identity_findings(name: str, so: Side, sn: Side) -> list[Finding]:
         return Location(f.loaded.source, ptr, _line(f.loaded, ptr))
 
     if fo.uri != fn.uri:
-        why = (": identity moved with the version (expected for versioned $ids)" if version_moved(fo.uri, fn.uri)
+        moved = version_moved(fo.uri, fn.uri)
+        why = (": identity moved with the version (expected for versioned $ids)" if moved
                else " (consumers keyed on the old URL break)")
         out.append(Finding("schema-id-changed", f"$id changed from {fo.uri} to {fn.uri}{why}", ChangeClass.PATCH,
-                           old=loc(fo, "/$id"), new=loc(fn, "/$id"), direction="identity"))
+                           old=loc(fo, "/$id"), new=loc(fn, "/$id"), direction="identity",
+                           extra={"old_id": fo.uri, "new_id": fn.uri, "version_moved": moved}))
     if so.dialects.get(name) != sn.dialects.get(name):
         out.append(Finding("dialect-changed", f"$schema changed ({_dialect_name(so.dialects[name])} -> "
                            f"{_dialect_name(sn.dialects[name])}); keyword meanings are compared under "
