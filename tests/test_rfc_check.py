@@ -150,3 +150,32 @@ def test_real_diff_engine_classifies_rate_denominators_as_minor(repo):
     assert [(r.code, r.additive) for r in report.rules] == [("SUCCESSES_EXCEED_TRIALS", True),
                                                             ("RATE_SCORE_MISMATCH", True)]
     assert report.ok
+
+
+def test_lint_accepts_a_proposal_already_applied_to_the_draft(tmp_path) -> None:
+    """The step before release: RFC 0005's proposal merged into the draft. Re-applying its patch
+    changes nothing, so comparing draft -> proposed would say PATCH; lint must instead check the
+    declared MINOR against the draft's class since 1.3.0 (MINOR: one optional property added)."""
+    from evalport_spec.rfc.check import apply_proposal, proposal_applied
+    from evalport_spec.rfc.model import load_rfc
+
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "spec", root / "spec")
+    shutil.copytree(REPO / "rfcs", root / "rfcs")
+    rfc = load_rfc(root, root / "rfcs" / "0005-hard-constraints.md")
+    assert not proposal_applied(root, rfc)
+    _, proposed, added = apply_proposal(root, rfc)
+    for name in proposed.schemas.files:
+        (root / "spec" / "schemas" / name).write_bytes(proposed._read(f"schemas/{name}"))
+    catalogue = json.loads((root / "spec" / "rules.json").read_text())
+    catalogue["rules"] += json.loads((root / "rfcs" / "0005-hard-constraints" / "rules.json").read_text())["rules"]
+    (root / "spec" / "rules.json").write_text(json.dumps(catalogue, indent=2))
+    assert added and proposal_applied(root, rfc)
+
+    findings = lint_rfcs(root, files=[root / "rfcs" / "0005-hard-constraints.md"], today=None)
+    kinds = {f.kind for f in findings}
+    assert "rfc-class-mismatch" not in kinds
+    applied = [f for f in findings if f.kind == "rfc-proposal-applied"]
+    assert len(applied) == 1
+    assert applied[0].message == ("proposal is applied to the draft (draft is MINOR since 1.3.0; "
+                                  "declared MINOR)")

@@ -153,19 +153,6 @@ def _only_version_segment(f: Finding) -> bool:
     return f.kind == "schema-id-changed" and bool(f.extra.get("version_moved"))
 
 
-def _proposal_in_draft(root: Path, rfc: Any) -> bool:
-    if not rfc.has_proposal():
-        return False
-    apply_proposal = engine("rfc.check", "apply_proposal")
-    try:
-        draft, proposed, added = apply_proposal(root, rfc)
-    except InputError as exc:
-        return "already in the draft" in exc.message
-    same = all(json.loads(proposed._read(f"schemas/{n}") or b"null") == draft.schemas.files[n].schema
-               for n in draft.schemas.files)
-    return same and not added
-
-
 def rfcs_in_release(repo: SpecRepo, previous: str | None, accepted_by_policy: set[int]) -> list[Any]:
     """RFCs in the release (module docstring), by number; implemented/rejected/withdrawn/superseded
     RFCs are never in it."""
@@ -177,7 +164,7 @@ def rfcs_in_release(repo: SpecRepo, previous: str | None, accepted_by_policy: se
     for rfc in load_rfcs(repo):
         if rfc.meta.get("status") not in ("draft", "comment", "accepted"):
             continue
-        if rfc.number in named or rfc.number in accepted_by_policy or _proposal_in_draft(repo.root, rfc):
+        if rfc.number in named or rfc.number in accepted_by_policy or engine("rfc.check", "proposal_applied")(repo.root, rfc):
             out.append(rfc)
     return out
 

@@ -153,6 +153,21 @@ def apply_proposal(root: Path, rfc: Rfc) -> tuple[SpecVersion, SpecVersion, list
     return draft, proposed, added
 
 
+def proposal_applied(root: Path, rfc: Rfc) -> bool:
+    """Whether the RFC's proposal is already in the draft: applying ``patch.json`` changes no
+    schema and ``rules.json`` adds no rule (or re-defines codes the draft already has).
+    ``False`` for an RFC without a proposal folder."""
+    if not rfc.has_proposal():
+        return False
+    try:
+        draft, proposed, added = apply_proposal(root, rfc)
+    except InputError as exc:
+        return "already in the draft" in exc.message
+    same = all(json.loads(proposed._read(f"schemas/{n}") or b"null") == draft.schemas.files[n].schema
+               for n in draft.schemas.files)
+    return same and not added
+
+
 def classify_proposal(root: Path, rfc: Rfc) -> engines.Classification | None:
     """The diff engine's verdict on draft -> proposed, or ``None`` if the engine is missing.
 

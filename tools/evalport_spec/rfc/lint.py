@@ -357,9 +357,11 @@ def _proposal_class(rfc: Rfc, root: Path) -> tuple[ChangeClass | None, list[Find
     """The computed class of an open RFC's proposal (None: no proposal, decided RFC, or no engine)."""
     if not rfc.has_proposal() or rfc.meta.get("status") not in ("draft", "comment", "accepted"):
         return None, []
-    from .check import classify_proposal  # local: check imports lint's helpers
+    from .check import classify_proposal, proposal_applied  # local: check imports lint's helpers
 
     try:
+        if proposal_applied(root, rfc):
+            return None, _applied_proposal_class(rfc, root)
         result = classify_proposal(root, rfc)
     except InputError as exc:
         return None, [_finding("rfc-proposal", rfc, rfc.fm.line("declared_class"),
@@ -369,6 +371,28 @@ def _proposal_class(rfc: Rfc, root: Path) -> tuple[ChangeClass | None, list[Find
                                "declared_class not checked: the diff engine (evalport_spec.compat) is not "
                                "available", Severity.INFO)]
     return result.change_class, []
+
+
+def _applied_proposal_class(rfc: Rfc, root: Path) -> list[Finding]:
+    """An RFC whose proposal is already applied to the draft (the step before release): its
+    declared class may not exceed the draft's class since the latest release, which may hold
+    other RFCs' changes too (so only "not more than" is checkable)."""
+    repo = SpecRepo(root)
+    latest = repo.latest_release()
+    line = rfc.fm.line("declared_class")
+    declared = str(rfc.meta.get("declared_class", ""))
+    if latest is None or declared not in ("PATCH", "MINOR", "MAJOR"):
+        return []
+    result = engines.classify(repo.version(latest), repo.version("draft"))
+    if result is None:
+        return []
+    if ChangeClass[declared] > result.change_class:
+        return [_finding("rfc-class-mismatch", rfc, line,
+                         f"declared_class {declared} but its proposal is applied to the draft, whose "
+                         f"change since {latest} is only {result.change_class}")]
+    return [_finding("rfc-proposal-applied", rfc, line,
+                     f"proposal is applied to the draft (draft is {result.change_class} since "
+                     f"{latest}; declared {declared})", Severity.INFO)]
 
 
 def _load_others(root: Path, targets: list[Rfc]) -> tuple[list[Rfc], list[Finding]]:
