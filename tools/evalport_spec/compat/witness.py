@@ -16,7 +16,7 @@ from typing import Any
 
 from ..findings import ChangeClass, Finding
 from ..pointer import join
-from ..spec import DOC_TYPES, SpecVersion
+from ..spec import DOC_TYPES, SpecVersion, parse_semver
 
 SCHEMA_ONLY_NOTE = ("; the witness is schema-level only: no document valid under the old version's "
                     "full validator (schemas and rules) was found for it")
@@ -58,11 +58,15 @@ def full_witnesses(findings: list[Finding], old: SpecVersion, new: SpecVersion,
             return False
 
     bases: dict[str, list[Any]] = {}
+    written_to = _version_number(old)
     for f in todo:
         fname = f.extra["file"]
         doc_type = fname.removesuffix(".json")
         path = list(f.extra.get("instance_path") or [])
         pointer = join("", *path)
+        named = _with_version(f.witness, written_to)
+        if named is not f.witness and proves(named, doc_type, pointer):
+            f.witness = named  # names the old version, so `validate` (auto) picks the old version
         if proves(f.witness, doc_type, pointer):
             f.extra["witness_scope"] = "full"
             continue
@@ -81,6 +85,28 @@ def full_witnesses(findings: list[Finding], old: SpecVersion, new: SpecVersion,
 
 
 _NONE = object()
+
+
+def _version_number(version: SpecVersion) -> str | None:
+    """The spec version number documents of ``version`` are written to: the release number, or
+    the draft's declared number (its ``VERSION`` file); ``None`` if unknown."""
+    try:
+        parse_semver(version.name)
+        return version.name
+    except ValueError:
+        data = version._read("VERSION")
+        return data.decode("utf-8", "replace").strip() or None if data else None
+
+
+def _with_version(doc: Any, number: str | None) -> Any:
+    """``doc`` with its top-level ``version`` member set to ``number`` (a new object), or ``doc``
+    itself when it has no string ``version`` or ``number`` is unknown. Generated witnesses carry a
+    placeholder such as ``0.0.0``, which version-aware validation would reject."""
+    if number is None or not isinstance(doc, dict) or not isinstance(doc.get("version"), str):
+        return doc
+    if doc["version"] == number:
+        return doc
+    return {**doc, "version": number}
 
 
 def _same_branch(a: str, b: str) -> bool:
