@@ -292,3 +292,29 @@ def test_major_with_declared_version_and_accepted_rfc_passes(repo):
     assert stage.status == "ok", [f.message for f in stage.errors]
     assert "policy-major-accepted" in stage.summary
     assert any(f.kind == "policy-major-accepted" and f.extra["rfcs"] == [99] for f in stage.findings)
+
+
+@needs_compat
+def test_change_without_rfc_warns_and_an_applied_proposal_ties_it(repo):
+    """Governance (SPEC.md): a MINOR draft change that no RFC accounts for is a warning; the
+    same kind of change made by applying RFC 0005's proposal is tied to that RFC."""
+    add_optional_runner_field(repo)
+    stage = run_gate(repo, stages=["draft"]).stage("draft")
+    assert stage.change_class == ChangeClass.MINOR
+    warned = [f for f in stage.findings if f.kind == "change-without-rfc"]
+    assert len(warned) == 1 and warned[0].severity == Severity.WARNING
+    assert warned[0].message.startswith("the draft is MINOR since 1.3.0 but no RFC is tied")
+    assert stage.status == "warn"
+
+    git(repo, "checkout", "-q", "--", "spec")
+    from evalport_spec.rfc.check import apply_proposal
+    from evalport_spec.rfc.model import load_rfc
+
+    rfc = load_rfc(repo, repo / "rfcs" / "0005-hard-constraints.md")
+    _, proposed, _ = apply_proposal(repo, rfc)
+    (repo / "spec/schemas/resultset.json").write_bytes(proposed._read("schemas/resultset.json"))
+    edit_json(repo / "spec/rules.json", lambda d: d["rules"].extend(
+        json.loads((repo / "rfcs/0005-hard-constraints/rules.json").read_text())["rules"]))
+    stage = run_gate(repo, stages=["draft"]).stage("draft")
+    assert stage.change_class == ChangeClass.MINOR
+    assert not [f for f in stage.findings if f.kind == "change-without-rfc"]

@@ -189,7 +189,26 @@ def stage_draft(ctx: GateContext) -> StageOut:
             if need and computed < ChangeClass.MAJOR:
                 out.append(Finding("draft-version-too-low", f"spec/VERSION declares {declared}; {need}",
                                    severity=Severity.WARNING, new=Location("spec/VERSION", None, 1)))
+    out += _change_without_rfc(ctx, latest, computed)
     return out, summary, computed
+
+
+def _change_without_rfc(ctx: GateContext, latest: str, computed: ChangeClass) -> list[Finding]:
+    """A WARNING when the draft changes which documents are valid (MINOR or MAJOR since the
+    latest release) and no RFC is tied to the change: no catalogue rule new since ``latest``
+    cites one and no open or accepted RFC's proposal is applied to the draft (SPEC.md,
+    "Governance": every schema change goes through an RFC). A warning, not an error: the tie
+    is made by people (a MAJOR change is held to an accepted RFC by the MAJOR rule already)."""
+    if computed < ChangeClass.MINOR or not (ctx.root / "rfcs").is_dir():
+        return []
+    rfcs_in_release = engine("release", "rfcs_in_release")
+    if rfcs_in_release(ctx.repo, latest, set()):
+        return []
+    return [Finding("change-without-rfc",
+                    f"the draft is {computed} since {latest} but no RFC is tied to the change (no new "
+                    "catalogue rule cites one, and no open or accepted RFC's proposal is applied to the "
+                    "draft); SPEC.md Governance: schema changes go through an RFC",
+                    severity=Severity.WARNING, new=Location("spec/schemas"))]
 
 
 def stage_rfcs(ctx: GateContext) -> StageOut:
