@@ -330,8 +330,6 @@ def test_symlink_leaving_repo_refused(repo, tmp_path, link, args, request):
     assert tree_digest(repo) == before
 
 
-@pytest.mark.xfail(strict=True, reason="site: `docs build` reads spec files without the repository "
-                   "fence; verify once site/ settles (a symlinked example is published)")
 def test_docs_build_refuses_symlink(repo, tmp_path):
     (repo / "spec/examples/evil.json").symlink_to("/etc/passwd")
     proc = run(["-C", str(repo), "docs", "build", "--version", "draft", "--out", str(tmp_path / "site")],

@@ -407,7 +407,9 @@ def test_new_rfc_next_number_template_and_no_overwrite(repo, capsys):
     meta = find_rfc(repo, 4).meta
     assert (meta["status"], meta["created"], meta["authors"]) == ("draft", "2026-12-01", ["Ada"])
     findings = lint_rfcs(repo, [path], today=D(2026, 12, 1))
-    assert findings == []
+    # a fresh template is well-formed (no errors) but unfilled: warnings only (see below)
+    assert {f.kind for f in findings} == {"rfc-template-unfilled"}
+    assert all(f.severity == Severity.WARNING for f in findings)
     with pytest.raises(InputError, match="already taken"):
         new_rfc(repo, "Hard constraints", number=4)
     code, out, _ = run_cli(repo, "new", "Second idea", capsys=capsys)
@@ -506,3 +508,40 @@ def test_rfc_0003_states_what_was_accepted():
     assert "Results without `attempt` are not compared" in accepted
     assert "*\"`attempt` absent means 1.\"* Superseded" in superseded
     assert "rather than omit the member" in superseded and "Not adopted" in superseded
+
+
+# --- an unfilled template warns (rfc-template-unfilled) ---------------------------------------------
+
+def test_fresh_template_warns_per_unfilled_part(repo, capsys):
+    """`rfc new` front matter: line 8 discussion (the index URL), line 9 ``affected_documents: []``;
+    the body's H2 headings at lines 16, 20, 24, 31, 36, 40, 44 still hold the placeholder text;
+    '## Questions' (line 48, "None open.") is a valid answer and does not warn."""
+    path = new_rfc(repo, "Some idea", "Ada", today=D(2026, 12, 1))
+    findings = lint_rfcs(repo, [path], today=D(2026, 12, 1))
+    assert kinds(findings) == [("rfc-template-unfilled", n) for n in (8, 9, 16, 20, 24, 31, 36, 40, 44)]
+    assert all(f.severity == Severity.WARNING for f in findings)
+    code, out, _ = run_cli(repo, "lint", "--today", "2026-12-01", capsys=capsys)
+    assert code == 0  # warnings do not fail lint
+    assert "0001-some-idea.md:24: warning rfc-template-unfilled: section '## Proposal' still holds" in out
+
+
+def test_filled_template_parts_stop_warning(repo):
+    path = new_rfc(repo, "Some idea", "Ada", today=D(2026, 12, 1))
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("discussion: https://github.com/evalport/spec/discussions",
+                        "discussion: https://github.com/evalport/spec/discussions/42")
+    text = text.replace("affected_documents: []", "affected_documents:\n- resultset")
+    text = text.replace("One paragraph: what changes, for whom, and why now.", "Adds rate fields.")
+    text = text.replace("## The gap\n", "## The gap\n\nProducers cannot state trials.\n")
+    path.write_text(text, encoding="utf-8")
+    findings = lint_rfcs(repo, [path], today=D(2026, 12, 1))
+    msgs = [f.message for f in findings]
+    assert not any("discussion" in m or "affected_documents" in m or "'## Summary'" in m for m in msgs)
+    # placeholder kept below the author's own text still counts as unfilled
+    assert any("'## The gap'" in m for m in msgs) and len(findings) == 6
+
+
+def test_hand_written_rfc_does_not_warn_as_template(repo):
+    write_rfc(repo, "0007-something.md", comment_rfc(7, extra="") )
+    findings = lint_rfcs(repo, [repo / "rfcs/0007-something.md"], today=D(2026, 9, 28))
+    assert [f for f in findings if f.kind == "rfc-template-unfilled"] == []

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from evalport_spec.cli import build_parser, main
+from evalport_spec.errors import InputError
 from evalport_spec.site import (
     SchemaWalker,
     VersionSet,
@@ -20,6 +21,7 @@ from evalport_spec.site import (
     history_svg,
     property_since,
 )
+from evalport_spec.site.build import dump_versions, order_versions
 from evalport_spec.site.history import spec_changelog
 from evalport_spec.site.links import rewrite_links
 from evalport_spec.spec import SpecRepo
@@ -238,7 +240,10 @@ def test_strict_build_all_versions(repo, tmp_path):
     results = build_site(repo, out)
     assert [(r.version, r.ok, r.problems) for r in results] == [("1.0.0", True, []), ("1.1.0", True, []),
                                                                  ("draft", True, [])]
-    assert [v["version"] for v in json.loads((out / "versions.json").read_text())] == ["draft", "1.1.0", "1.0.0"]
+    assert json.loads((out / "versions.json").read_text()) == [
+        {"version": "1.1.0", "title": "1.1.0", "aliases": ["latest"]},
+        {"version": "1.0.0", "title": "1.0.0", "aliases": []},
+        {"version": "draft", "title": "draft", "aliases": []}]
     for name in ("1.0.0", "1.1.0", "latest"):
         rel = "1.1.0" if name == "latest" else name
         assert (out / name / "schemas" / "grader.json").read_bytes() == \
@@ -264,3 +269,51 @@ def test_unknown_version_is_an_input_error(repo, tmp_path, capsys):
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["evalport-spec: error: unknown spec version '9.9.9' (known: 1.0.0, 1.1.0, draft)"]
+
+
+def test_order_versions_puts_releases_newest_first_and_the_draft_last():
+    # mike's own order for these names: draft, 10.0.0, 2.0.0, 1.10.0, 1.9.1 (non-numeric first)
+    mike = [{"version": v, "title": v, "aliases": a} for v, a in
+            (("draft", []), ("10.0.0", ["latest"]), ("2.0.0", []), ("1.10.0", []), ("1.9.1", []))]
+    got = [(e["version"], e["aliases"]) for e in order_versions(mike)]
+    assert got == [("10.0.0", ["latest"]), ("2.0.0", []), ("1.10.0", []), ("1.9.1", []), ("draft", [])]
+    assert dump_versions(mike).endswith("]\n")
+
+
+@pytest.mark.parametrize("link", ["spec/examples/evil.json", "spec/releases/1.0.0/examples/evil.json",
+                                  "rfcs/0002-evil.md", "docs/evil.md", "spec/conformance/fixtures/evil.json"])
+def test_build_refuses_a_symlink_leaving_the_repository(repo, tmp_path, capsys, link):
+    outside = tmp_path / "secret.json"
+    outside.write_text('{"secret": true}\n')
+    (repo.root / link).parent.mkdir(parents=True, exist_ok=True)
+    (repo.root / link).symlink_to(outside)
+    out = tmp_path / "o"
+    code = main(["-C", str(repo.root), "docs", "build", "--version", "1.0.0", "--out", str(out)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert err == [f"evalport-spec: error: {link}: refusing a symlink that leaves the repository "
+                   f"(it points to {outside})"]
+    assert not out.exists()
+
+
+def test_generator_fences_each_file_it_copies(repo, tmp_path):
+    """Called directly (without build_site's up-front check) the generator still refuses a
+    symlinked example instead of copying it."""
+    outside = tmp_path / "secret.json"
+    outside.write_text("{}\n")
+    (repo.spec_dir / "examples").mkdir()
+    (repo.spec_dir / "examples" / "evil.json").symlink_to(outside)
+    with pytest.raises(InputError) as exc:
+        generate_version(repo, VersionSet(repo), "draft", tmp_path / "docs")
+    assert exc.value.source == "spec/examples/evil.json"
+    assert "refusing a symlink that leaves the repository" in exc.value.message
+    assert not (tmp_path / "docs" / "examples" / "evil.json").exists()
+
+
+def test_symlink_inside_the_repository_is_published(repo, tmp_path):
+    (repo.root / "shared.json").write_text('{"a": 1}\n')
+    (repo.spec_dir / "examples").mkdir()
+    (repo.spec_dir / "examples" / "alias.json").symlink_to("../../shared.json")
+    dest = tmp_path / "docs"
+    generate_version(repo, VersionSet(repo), "draft", dest)
+    assert (dest / "examples" / "alias.json").read_text() == '{"a": 1}\n'

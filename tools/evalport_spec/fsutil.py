@@ -62,10 +62,12 @@ def escaping_symlinks(root: str | os.PathLike[str], folders: tuple[str, ...] = (
     return sorted(out)
 
 
-def refuse_escaping_symlinks(root: str | os.PathLike[str]) -> None:
-    """Raise :class:`InputError` naming the first symlink under ``spec/`` or ``rfcs/`` of the
-    repository ``root`` that leaves the repository (see :func:`escaping_symlinks`)."""
-    bad = escaping_symlinks(root)
+def refuse_escaping_symlinks(root: str | os.PathLike[str],
+                             folders: tuple[str, ...] = ("spec", "rfcs")) -> None:
+    """Raise :class:`InputError` naming the first symlink under ``root/<folder>`` (default
+    ``spec/`` and ``rfcs/``) of the repository ``root`` that leaves the repository (see
+    :func:`escaping_symlinks`)."""
+    bad = escaping_symlinks(root, folders)
     if bad:
         rel, target = bad[0]
         raise InputError(f"refusing a symlink that leaves the repository (it points to {target})", rel)

@@ -18,12 +18,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .catalogue import Catalogue, parse_catalogue
 from .errors import InputError
 from .fsutil import read_limited
 from .jsonload import MAX_BYTES, Loaded, load, loads
-from .schemaset import SchemaSet
+
+if TYPE_CHECKING:  # imported lazily: jsonschema costs ~130 ms and `--help` needs none of it
+    from .schemaset import SchemaSet
 
 DOC_TYPES = ("suite", "testcase", "grader", "resultset")
 """EvalPort document types, each with a schema file ``<type>.json`` (SPEC.md, "Documents")."""
@@ -152,6 +155,7 @@ class SpecVersion:
                 loaded[name] = doc
         if not loaded:
             raise InputError("no schemas in version", self.path_label("schemas"))
+        from .schemaset import SchemaSet
         return SchemaSet.from_loaded(loaded, self.path_label("schemas"))
 
     @cached_property

@@ -12,9 +12,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..gate import STAGES, run_gate
-from ..gate.output import FORMATS, render, render_footer_text, render_stage_text, use_fancy
 from ..spec import SpecRepo
+
+# Registration needs only these choices; the gate is imported in run() so that `--help` stays
+# fast. tests/test_cli_imports.py asserts they equal gate.STAGES and gate.output.FORMATS.
+STAGES = ("schemas", "spec-text", "manifest", "conformance", "rules", "releases", "draft", "base",
+          "rfcs", "examples")
+FORMATS = ("text", "json", "markdown", "github", "junit")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the gate and print its report. Returns 0 or 1; raises InputError (exit 2)."""
+    from ..gate import run_gate
+    from ..gate.output import render, render_footer_text, render_stage_text, use_fancy
+
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
     if args.format == "text":
         fancy = use_fancy(sys.stdout)

@@ -10,10 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .. import conformance
 from ..errors import InputError
 from ..spec import DRAFT, SpecRepo
+
+if TYPE_CHECKING:
+    from .. import conformance
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,6 +47,8 @@ def _semver(repo: SpecRepo, name: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Load the fixtures, run them, print the report; return 0 or 1 (InputError: 2)."""
+    from .. import conformance
+
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
     folder = Path(args.fixtures) if args.fixtures else repo.spec_dir / "conformance" / "fixtures"
     fixtures = conformance.load_fixtures(folder)
@@ -72,6 +77,8 @@ def _compute_since(repo: SpecRepo, fixtures: list[conformance.Fixture], fmt: str
             raise InputError("the draft declares no version (spec/VERSION), so 'since' cannot "
                              "name it", str(repo.spec_dir / "VERSION"))
         versions.append((semver, repo.version(name)))
+    from .. import conformance
+
     since = conformance.compute_since(fixtures, versions)
     if fmt == "json":
         print(json.dumps(since, indent=2, sort_keys=True))

@@ -14,8 +14,6 @@ import json
 import sys
 from pathlib import Path
 
-from ..gate.context import EngineMissing
-from ..release import ReleaseRefused, plan_release, release
 from ..spec import SpecRepo
 
 
@@ -39,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Release (or plan) and print a summary. Returns 0, or 1 when refused."""
+    from ..gate.context import EngineMissing
+    from ..release import ReleaseRefused, plan_release, release
+
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
     try:
         plan = (plan_release if args.dry_run else release)(repo, args.version, date=args.date)

@@ -15,11 +15,12 @@ import sys
 from pathlib import Path
 
 from ..findings import Finding, Severity
-from ..rfc import check_rfc, index_findings, lint_rfcs, new_rfc, same_slug, set_status, write_index
-from ..rfc.dates import parse_date
-from ..rfc.engines import render as engine_render
-from ..rfc.model import STATUSES
 from ..spec import SpecRepo
+
+# Only the help text needs the statuses at registration; the rfc engine is imported in the run
+# functions so that `--help` stays fast. tests/test_cli_imports.py asserts this equals
+# rfc.model.STATUSES.
+STATUSES = ("draft", "comment", "accepted", "rejected", "withdrawn", "implemented", "superseded")
 
 
 def _repo(args: argparse.Namespace) -> Path:
@@ -34,6 +35,8 @@ def _repo(args: argparse.Namespace) -> Path:
 def _today(args: argparse.Namespace) -> dt.date | None:
     if getattr(args, "today", None) is None:
         return None
+    from ..rfc.dates import parse_date
+
     d = parse_date(args.today)
     if d is None:
         from ..errors import UsageError
@@ -44,6 +47,8 @@ def _today(args: argparse.Namespace) -> dt.date | None:
 def render_findings(findings: list[Finding], fmt: str) -> str:
     """Findings as text (``path:line: message``, warnings and notes marked) or JSON; uses the
     shared reporters (:mod:`evalport_spec.report`) when they exist."""
+    from ..rfc.engines import render as engine_render
+
     out = engine_render(findings, fmt)
     if out is not None:
         return out
@@ -74,6 +79,8 @@ def _exit(findings: list[Finding]) -> int:
 
 
 def run_new(args: argparse.Namespace) -> int:
+    from ..rfc import new_rfc, same_slug, write_index
+
     root = _repo(args)
     path = new_rfc(root, args.title, args.author, _today(args), number=args.number)
     index = write_index(root)
@@ -92,12 +99,16 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_lint(args: argparse.Namespace) -> int:
+    from ..rfc import lint_rfcs
+
     findings = lint_rfcs(_repo(args), args.files or None, _today(args))
     _emit(findings, args.format)
     return _exit(findings)
 
 
 def run_index(args: argparse.Namespace) -> int:
+    from ..rfc import index_findings, write_index
+
     root = _repo(args)
     if args.check:
         findings = index_findings(root)
@@ -112,6 +123,8 @@ def run_index(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
+    from ..rfc import set_status, write_index
+
     root = _repo(args)
     path = set_status(root, args.number, args.status, opens=args.opens, closes=args.closes, date=args.date,
                       release=args.release, by=args.by, today=_today(args))
@@ -125,6 +138,8 @@ def run_status(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from ..rfc import check_rfc
+
     report = check_rfc(_repo(args), args.number)
     _emit(report.findings, args.format)
     return 0 if report.ok else 1

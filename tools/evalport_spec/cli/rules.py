@@ -11,10 +11,11 @@ import argparse
 import json
 from pathlib import Path
 
-from ..rulecheck import check_rules, format_finding
-from ..rulecheck.check import errors_in
-from ..rulecheck.render import FORMATS, rules_table
 from ..spec import SpecRepo
+
+# Registration needs only this choice list; rulecheck is imported in the run functions so that
+# `--help` stays fast. tests/test_cli_imports.py asserts it equals rulecheck.render.FORMATS.
+FORMATS = ("text", "json", "markdown")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,12 +45,17 @@ def _repo(args: argparse.Namespace) -> SpecRepo:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print the joined rule list; always 0 unless the input is bad (InputError, exit 2)."""
+    from ..rulecheck.render import rules_table
+
     print(rules_table(_repo(args), args.format), end="")
     return 0
 
 
 def run_check(args: argparse.Namespace) -> int:
     """Print one ``path:line: CODE: what is wrong`` line per finding; 1 if any is an error."""
+    from ..rulecheck import check_rules, format_finding
+    from ..rulecheck.check import errors_in
+
     findings = check_rules(_repo(args))
     if args.format == "json":
         print(json.dumps([f.to_json() for f in findings], indent=2))

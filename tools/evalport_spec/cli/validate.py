@@ -11,9 +11,12 @@ import argparse
 import sys
 
 from ..spec import DOC_TYPES
-from ..validation.bundled import find_spec
-from ..validation.files import AUTO, validate_files
-from ..validation.report import RENDERERS, FileError
+
+# Registration needs only these choices; the engine is imported in run() so that `--help` stays
+# fast. tests/test_cli_imports.py asserts they equal validation.files.AUTO and
+# tuple(validation.report.RENDERERS).
+AUTO = "auto"
+FORMATS = ("text", "json", "github")
 
 DESCRIPTION = """\
 Validate EvalPort documents: JSON Schema (format asserted) plus the cross-field rules.
@@ -39,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--spec-version", default=AUTO, metavar="V",
                    help="'auto' (default: each document's own version), 'draft', or a release "
                         "such as 1.2.0 for every file")
-    p.add_argument("--format", default="text", choices=tuple(RENDERERS), help="output format")
+    p.add_argument("--format", default="text", choices=FORMATS, help="output format")
     p.set_defaults(func=run)
 
 
@@ -49,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
     Raises:
         InputError: no spec repository and no bundled copy, or an unusable ``--spec-version``.
     """
+    from ..validation.bundled import find_spec
+    from ..validation.files import validate_files
+    from ..validation.report import RENDERERS, FileError
+
     repo = find_spec(args.repo)
     entries = validate_files(repo, args.files, doc_type=args.type,
                              spec_version=args.spec_version,

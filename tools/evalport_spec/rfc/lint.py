@@ -282,6 +282,65 @@ def _section_findings(rfc: Rfc) -> list[Finding]:
     return out
 
 
+_TEMPLATE_EXEMPT = frozenset({"questions"})
+"""Sections whose template text is also a valid final answer ("None open.")."""
+
+_DISCUSSIONS_INDEX = re.compile(r"^https://github\.com/[^/\s]+/[^/\s]+/discussions/?(?:[?#]\S*)?$")
+"""A repository's discussions index (``rfc new``'s default), not a specific thread."""
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+@cache
+def _template_placeholders() -> dict[str, str]:
+    """``{lower-case H2 heading: normalised placeholder paragraph}`` of ``rfc new``'s template
+    (:data:`evalport_spec.rfc.new.TEMPLATE`), for the sections a filled RFC must rewrite."""
+    from .new import TEMPLATE
+
+    out: dict[str, str] = {}
+    for part in re.split(r"^## ", TEMPLATE, flags=re.M)[1:]:
+        heading, _, body = part.partition("\n")
+        key = heading.strip().lower()
+        if key not in _TEMPLATE_EXEMPT and _norm(body):
+            out[key] = _norm(body)
+    return out
+
+
+def _template_findings(rfc: Rfc) -> list[Finding]:
+    """Warnings (kind ``rfc-template-unfilled``) for an RFC still showing ``rfc new``'s template:
+    a required section whose text still holds the template's placeholder paragraph (at the
+    heading), an empty ``affected_documents``, and a ``discussion`` that is a discussions index
+    URL (``https://github.com/OWNER/REPO/discussions``) rather than one thread.
+    Source: toolchain.md, RFC workflow (``rfc new`` writes the template; lint checks it is filled).
+    """
+    out = []
+    placeholders = _template_placeholders()
+    lines = rfc.fm.body.split("\n")
+    heads = rfc.headings()
+    for k, (level, line, text) in enumerate(heads):
+        want = placeholders.get(text.strip().lower())
+        if level != 2 or want is None:
+            continue
+        end = next((ln for lv, ln, _ in heads[k + 1:] if lv <= 2), rfc.fm.body_offset + len(lines) + 1)
+        body = _norm("\n".join(lines[line - rfc.fm.body_offset:end - rfc.fm.body_offset - 1]))
+        if want in body:
+            out.append(_finding("rfc-template-unfilled", rfc, line,
+                                f"section '## {text.strip()}' still holds the template's placeholder text",
+                                Severity.WARNING))
+    if rfc.meta.get("affected_documents") == []:
+        out.append(_finding("rfc-template-unfilled", rfc, rfc.fm.line("affected_documents"),
+                            "affected_documents is empty: name the document types the RFC changes",
+                            Severity.WARNING))
+    disc = rfc.meta.get("discussion")
+    if isinstance(disc, str) and _DISCUSSIONS_INDEX.match(disc.strip()):
+        out.append(_finding("rfc-template-unfilled", rfc, rfc.fm.line("discussion"),
+                            f"discussion {disc} is the discussions index, not a specific thread",
+                            Severity.WARNING))
+    return out
+
+
 _HTTP_LINK = re.compile(r"\]\((http://[^)\s]*)\)|<(http://[^>\s]*)>")
 _BAD_ISSUE = re.compile(r"(?<![\w&/#`])#0\d*\b")
 
@@ -348,6 +407,7 @@ def lint_rfc(rfc: Rfc, today: dt.date, ctx: _Context, proposal_class: ChangeClas
     out += _release_findings(rfc, ctx)
     out += _class_findings(rfc, ctx, proposal_class)
     out += _section_findings(rfc)
+    out += _template_findings(rfc)
     out += _reference_findings(rfc)
     out += _example_findings(rfc)
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..catalogue import RuleEntry
@@ -244,7 +245,62 @@ def survey(ctx: RuleContext) -> list[RuleStatus]:
                 st.rejecting.append(run)
             else:
                 st.neighbours.append(run)
+    _proposal_fixtures(ctx, [st for st in extra.values() if st.proposal is not None], raw)
     return list(statuses.values()) + [extra[c] for c in sorted(extra)]
+
+
+def _proposal_fixtures(ctx: RuleContext, proposed: list[RuleStatus], raw: _RawCache) -> None:
+    """Fill ``rejecting`` / ``neighbours`` of rules only an RFC proposes from that proposal's
+    own fixtures (``rfcs/NNNN-slug/fixtures/*.json``), each run against the *proposed* version
+    (the draft with the proposal's ``patch.json`` and ``rules.json`` applied, as
+    :func:`evalport_spec.rfc.check.apply_proposal` builds it, which ``rfc check`` also runs).
+
+    A proposal that does not apply (bad patch, a code already in the draft) or whose RFC file is
+    missing adds no fixture: ``rfc check`` and ``rfc lint`` report those.
+    """
+    if ctx.root is None or not proposed:
+        return
+    by_folder: dict[Path, list[RuleStatus]] = {}
+    for cat in ctx.rfc_catalogues:
+        if not cat.source:
+            continue
+        folder = Path(cat.source).parent
+        codes = {e.code for e in cat.rules}
+        hits = [st for st in proposed if st.code in codes]
+        if hits and (folder / "fixtures").is_dir():
+            by_folder.setdefault(folder, []).extend(hits)
+    if not by_folder:
+        return
+    from ..conformance import load_fixtures
+    from ..rfc.check import apply_proposal
+    from ..rfc.model import load_rfc
+    from ..validation import Validator
+
+    alive = []  # raw outcomes are cached by id(schemas): keep each proposed version alive
+    for folder, statuses in by_folder.items():
+        rfc_file = folder.with_suffix(".md")
+        if not rfc_file.is_file():
+            continue
+        try:
+            _, version, _ = apply_proposal(ctx.root, load_rfc(ctx.root, rfc_file))
+        except InputError:
+            continue
+        views = [_view(fx) for fx in load_fixtures(folder / "fixtures")]
+        validator = Validator(version, rules=ctx.registry)
+        schemas = version.schemas
+        alive.append(version)
+        actual: dict[str, list[tuple[str, str]]] = {}
+        for st in statuses:
+            for fx in views:
+                expects = (not fx.full_valid and bool(fx.errors)
+                           and all(c == st.code for c, _ in fx.errors))
+                neighbour = fx.full_valid and st.code in fx.rules
+                if not (expects or neighbour):
+                    continue
+                if fx.id not in actual:
+                    actual[fx.id] = [v.key() for v in validator.validate(fx.document, fx.document_type)]
+                run = FixtureRun(fx, actual[fx.id], raw.outcome(schemas, fx))
+                (st.rejecting if expects else st.neighbours).append(run)
 
 
 _PATTERN_CACHE: dict[str, re.Pattern[str]] = {}

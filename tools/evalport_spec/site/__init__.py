@@ -12,9 +12,12 @@ Public API:
 * :func:`publish` ``(repo, branch="gh-pages", push=False, allow_dirty=False, progress=None)
   -> list[PublishStep]``: deploy every release and the draft with mike.
 * :func:`cli_reference` ``(parser=None) -> str`` and :class:`SchemaWalker` (schema -> rows).
+* :func:`order_versions` ``(entries) -> list[dict]``: versions.json entries in selector order
+  (releases newest first, draft last); :func:`fence` ``(repo)``: refuse symlinks leaving the
+  repository under spec/, rfcs/, docs/. :mod:`.ghpages` re-orders the published versions.json.
 """
 
-from .build import BuildResult, build_site, start_server
+from .build import BuildResult, build_site, fence, order_versions, start_server
 from .cliref import cli_reference
 from .history import VersionSet, changes, history_svg, property_since
 from .pages import VersionPages, generate_version, prop_anchor, rule_anchor
@@ -22,5 +25,5 @@ from .publish import PublishStep, check_clean, publish
 from .walk import Prop, SchemaWalker
 
 __all__ = ["BuildResult", "Prop", "PublishStep", "SchemaWalker", "VersionPages", "VersionSet",
-           "build_site", "changes", "check_clean", "cli_reference", "generate_version", "history_svg",
+           "build_site", "changes", "fence", "order_versions", "check_clean", "cli_reference", "generate_version", "history_svg",
            "prop_anchor", "property_since", "publish", "rule_anchor", "start_server"]

@@ -30,11 +30,30 @@ from typing import Any
 import yaml
 
 from ..errors import InputError
-from ..spec import DRAFT, SpecRepo
+from ..fsutil import check_within, refuse_escaping_symlinks
+from ..spec import DRAFT, SpecRepo, parse_semver
 from .history import VersionSet
 from .pages import generate_version, load_rfcs_or_empty
 
 LATEST = "latest"
+FENCED = ("spec", "rfcs", "docs")
+"""Repository folders the generator reads or copies from: no symlink in them may leave the
+repository (:func:`fence`)."""
+
+
+def fence(repo: SpecRepo) -> None:
+    """Refuse, before anything is generated or written, a repository whose site sources leave it:
+    a symlink under ``spec/``, ``rfcs/`` or ``docs/`` (examples, releases, RFCs, toolchain pages)
+    or a ``mkdocs.yml`` resolving outside the repository root.
+
+    Raises:
+        InputError: ``FILE: refusing a symlink that leaves the repository (it points to ...)``
+            (:func:`evalport_spec.fsutil.refuse_escaping_symlinks`).
+    """
+    refuse_escaping_symlinks(repo.root, FENCED)
+    cfg = repo.root / "mkdocs.yml"
+    if cfg.is_symlink():
+        check_within(cfg, repo.root, "mkdocs.yml")
 
 
 def child_env(repo: SpecRepo) -> dict[str, str]:
@@ -80,6 +99,7 @@ def base_config(repo: SpecRepo) -> Path:
     p = repo.root / "mkdocs.yml"
     if not p.is_file():
         raise InputError("no mkdocs.yml in the repository root (the site's theme and settings)", str(p))
+    check_within(p, repo.root, "mkdocs.yml")
     return p
 
 
@@ -120,14 +140,36 @@ def versions_to_build(repo: SpecRepo, only: str | None) -> list[str]:
     return [only]
 
 
+def _order_key(entry: dict[str, Any]) -> tuple[int, tuple[int, ...]]:
+    name = str(entry.get("version"))
+    try:
+        return 0, tuple(-n for n in parse_semver(name))
+    except ValueError:
+        return (2 if name == DRAFT else 1), (0, 0, 0)
+
+
+def order_versions(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """mike ``versions.json`` entries in the order the version selector shows them: releases
+    (``MAJOR.MINOR.PATCH``, semver 2.0.0 precedence) newest first, then any other name in its
+    given order, then ``draft`` last. mike itself sorts non-numeric names above every number
+    (``mike.versions.Versions.__iter__``), which would put the draft first. Entries are not
+    changed (the ``latest`` alias stays where it is). Sorting is stable."""
+    return sorted(entries, key=_order_key)
+
+
+def dump_versions(entries: Sequence[dict[str, Any]]) -> str:
+    """``entries`` serialised byte-for-byte the way mike writes versions.json
+    (``json.dumps(..., indent=2)`` and a final newline), in :func:`order_versions` order."""
+    return json.dumps(order_versions(entries), indent=2) + "\n"
+
+
 def versions_json(repo: SpecRepo, names: Sequence[str]) -> str:
-    """mike's ``versions.json`` for ``names``, in mike's order: the draft first (mike sorts a
-    non-numeric version above every number), then releases newest first; ``latest`` is an alias
-    of the newest release."""
+    """mike's ``versions.json`` for ``names``: releases newest first, then the draft
+    (:func:`order_versions`); ``latest`` is an alias of the newest release."""
     latest = repo.latest_release()
-    ordered = ([DRAFT] if DRAFT in names else []) + [v for v in reversed(repo.releases()) if v in names]
-    data = [{"version": v, "title": v, "aliases": [LATEST] if v == latest else []} for v in ordered]
-    return json.dumps(data, indent=2)
+    data = [{"version": v, "title": v, "aliases": [LATEST] if v == latest else []}
+            for v in names if v == DRAFT or v in repo.releases()]
+    return dump_versions(data)
 
 
 _REDIRECT = """<!DOCTYPE html>
@@ -147,18 +189,25 @@ def build_site(repo: SpecRepo, out: Path, version: str | None = None,
     atomically (built aside, then renamed into place), so a failed build leaves the previous
     output untouched.
 
+    Nothing is written (``out`` not even created) when the input is refused: a symlink leaving
+    the repository (:func:`fence`), an unknown version, no mkdocs.yml, or an unreadable file of
+    the first version.
+
     Raises:
-        InputError: unknown version, no mkdocs.yml, or unreadable spec files.
+        InputError: a symlink leaving the repository, unknown version, no mkdocs.yml, or
+            unreadable spec files.
     """
+    fence(repo)
     names = versions_to_build(repo, version)
+    base_config(repo)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     env = child_env(repo)
     vs = VersionSet(repo)
     rfcs = load_rfcs_or_empty(repo)
     results = []
     for i, name in enumerate(names, 1):
         with prepared_version(repo, vs, name, rfcs) as (cfg, notes):
+            out.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out))
             ok, problems = mkdocs_build(cfg, staging, env)
             if ok:

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..jsonload import load
+from ..fsutil import check_within, read_limited
+from ..jsonload import MAX_BYTES, load
 from ..spec import DRAFT, SpecRepo, SpecVersion
 from .cliref import cli_reference
 from .history import (
@@ -110,9 +110,33 @@ class PageGenerator:
         self.fixtures = self._load_fixtures()
 
     # -- helpers -----------------------------------------------------------------------------
+    def label(self, p: Path) -> str:
+        """``p`` as named in messages: relative to the repository root when it lies under it."""
+        try:
+            return Path(p).relative_to(self.repo.root).as_posix()
+        except ValueError:
+            return str(p)
+
     def rel(self, p: Path) -> str:
-        """Path of ``p`` relative to the repository root, POSIX style."""
-        return p.resolve().relative_to(self.repo.root.resolve()).as_posix()
+        """Path of ``p`` (symlinks resolved) relative to the repository root, POSIX style.
+
+        Raises:
+            InputError: ``p`` resolves outside the repository (:func:`check_within`).
+        """
+        root = self.repo.root.resolve()
+        return check_within(p, root, self.label(p)).relative_to(root).as_posix()
+
+    def read(self, src: Path) -> bytes:
+        """The bytes of repository file ``src``, fenced (:func:`read_limited` ``within`` the
+        repository root): a symlink leaving the repository is refused, never published."""
+        return read_limited(src, max_bytes=MAX_BYTES, label=self.label(src), within=self.repo.root)
+
+    def read_text(self, src: Path) -> str:
+        """:meth:`read` decoded as UTF-8 (InputError naming the file when it is not)."""
+        try:
+            return self.read(src).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"not UTF-8 text (byte {exc.start})", self.label(src)) from None
 
     def write(self, rel: str, data: str | bytes) -> None:
         p = self.dest / rel
@@ -123,9 +147,8 @@ class PageGenerator:
             p.write_bytes(data)
 
     def copy(self, src: Path, rel: str) -> None:
-        p = self.dest / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, p)
+        """Copy repository file ``src`` to ``rel`` in the docs folder, through :meth:`read`."""
+        self.write(rel, self.read(src))
 
     def exists(self, repo_rel: str) -> bool:
         return (self.repo.root / repo_rel).exists()
@@ -139,7 +162,7 @@ class PageGenerator:
         out = []
         if folder.is_dir():
             for p in sorted(folder.glob("*.json")):
-                doc = load(p).value
+                doc = load(p, label=self.label(p), within=self.repo.root).value
                 if isinstance(doc, dict):
                     out.append({**doc, "_file": p})
         return out
@@ -221,7 +244,7 @@ class PageGenerator:
         for f in self._docs_files():
             rel = f.relative_to(docs).as_posix()
             if f.suffix == ".md":
-                self.write(rel, self._rewrite(f.read_text(encoding="utf-8"), self.rel(f), rel))
+                self.write(rel, self._rewrite(self.read_text(f), self.rel(f), rel))
             else:
                 self.copy(f, rel)
 
@@ -587,7 +610,7 @@ class PageGenerator:
         for f in self._docs_files():
             if f.suffix == ".md":
                 rel = f.relative_to(docs).as_posix()
-                pages.append((_title_of(f.read_text(encoding="utf-8"), f.stem), rel))
+                pages.append((_title_of(self.read_text(f), f.stem), rel))
         first = [p for p in pages if p[1] == "architecture.md"]
         howto = [p for p in pages if p[1].startswith("how-to/")]
         rest = [p for p in pages if p not in first and p not in howto]

@@ -4,8 +4,13 @@ For each version, oldest release first and the draft last: generate its pages (t
 then ``mike deploy --alias-type=copy`` it (the newest release also gets the alias ``latest``,
 moved with ``--update-aliases``), then ``mike set-default latest``. Properties:
 
+* ordered: after the deploys, ``versions.json`` is committed again in selector order (releases
+  newest first, then ``draft``; mike alone puts the draft first), see :mod:`.ghpages`;
 * idempotent: ``SOURCE_DATE_EPOCH`` is the last commit's time, so a second publish of the same
-  commit builds byte-identical files and mike makes no commit;
+  commit builds byte-identical files; the only difference mike makes is its own versions.json
+  order, which the re-ordering undoes, so the branch is moved back to where it was (no commit);
+* fenced: a symlink under ``spec/``, ``rfcs/`` or ``docs/`` leaving the repository is refused
+  before anything is deployed (:func:`.build.fence`);
 * additive: mike deploy only replaces the folder of the version it deploys (and the aliases it
   moves); versions already on the branch and not in the repository stay;
 * local: works without a remote; ``push=True`` pushes the branch afterwards;
@@ -26,7 +31,8 @@ from dataclasses import dataclass
 from ..errors import InputError
 from ..fsutil import repo_lock
 from ..spec import SpecRepo
-from .build import LATEST, _git, base_config, child_env, prepared_version
+from .build import LATEST, _git, base_config, child_env, fence, prepared_version
+from .ghpages import drop_noop_commits, order_branch_versions, same_publication
 from .history import VersionSet
 from .pages import load_rfcs_or_empty
 
@@ -70,8 +76,9 @@ def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, rem
     Returns one :class:`PublishStep` per version, in deploy order.
 
     Raises:
-        InputError: not a git repository, dirty tree (without ``allow_dirty``), no releases and
-            no draft, a version whose strict build fails (mkdocs' first warning in the message),
+        InputError: a symlink leaving the repository, not a git repository, dirty tree (without
+            ``allow_dirty``), no releases and no draft, a version whose strict build fails
+            (mkdocs' first warning in the message),
             or a failing mike/git command.
     """
     if allow_dirty:
@@ -79,6 +86,7 @@ def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, rem
             raise InputError("not a git repository: mike publishes to a git branch", str(repo.root))
     else:
         check_clean(repo)
+    fence(repo)
     env = child_env(repo)
     names = repo.all_versions()
     latest = repo.latest_release()
@@ -86,6 +94,7 @@ def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, rem
     rfcs = load_rfcs_or_empty(repo)
     steps: list[PublishStep] = []
     with repo_lock(repo.root, "docs publish"):
+        start = _git(repo.root, "rev-parse", "--verify", "-q", f"refs/heads/{branch}")
         for i, name in enumerate(names, 1):
             before = _git(repo.root, "rev-parse", "--verify", "-q", f"refs/heads/{branch}")
             with prepared_version(repo, vs, name, rfcs) as (cfg, _notes):
@@ -100,13 +109,16 @@ def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, rem
                 except InputError as exc:
                     raise InputError(f"version {name}: {exc.message}", exc.source) from None
             after = _git(repo.root, "rev-parse", "--verify", "-q", f"refs/heads/{branch}")
-            steps.append(PublishStep(name, before != after, after))
+            changed = not same_publication(repo.root, before, after)
+            steps.append(PublishStep(name, changed, after))
             if progress:
-                state = f"deployed ({after[:12]})" if before != after else "unchanged"
+                state = f"deployed ({after[:12]})" if changed and after else "unchanged"
                 progress(f"[{i}/{len(names)}] {name}{' (latest)' if name == latest else ''}: {state}")
         if latest:
             _run_mike(repo, ["-q", "set-default", "-F", str(base_config(repo)), "--branch", branch,
                              "--ignore-remote-status", LATEST], env)
+        order_branch_versions(repo.root, branch)
+        drop_noop_commits(repo.root, branch, start)
         if push:
             r = subprocess.run(["git", "-C", str(repo.root), "push", remote, branch],
                                capture_output=True, text=True, check=False)
