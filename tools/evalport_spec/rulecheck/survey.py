@@ -225,26 +225,17 @@ def survey(ctx: RuleContext) -> list[RuleStatus]:
     raw = _RawCache(ctx)
     views = fixture_views(ctx)
     validator = ctx.validator
-    actual_cache: dict[str, list[tuple[str, str]]] = {}
     unmarked: dict[str, SchemaSet] = {}
-    for st in statuses.values():
-        for fx in views:
-            expects = (not fx.full_valid and bool(fx.errors)
-                       and all(c == st.code for c, _ in fx.errors))
-            neighbour = fx.full_valid and st.code in fx.rules
-            if not (expects or neighbour):
-                continue
-            if fx.id not in actual_cache:
-                actual_cache[fx.id] = [v.key() for v in validator.validate(fx.document, fx.document_type)]
-            run = FixtureRun(fx, actual_cache[fx.id], raw.outcome(ctx.spec.schemas, fx))
-            if expects:
-                if st.markers and not run.raw.valid:
-                    if st.code not in unmarked:
-                        unmarked[st.code] = without_markers(ctx.spec.schemas, st.code)
-                    run.raw_unmarked_valid = raw.outcome(unmarked[st.code], fx).valid
-                st.rejecting.append(run)
-            else:
-                st.neighbours.append(run)
+    for st, run, expects in _fixture_runs(list(statuses.values()), views, validator,
+                                          ctx.spec.schemas, raw):
+        if expects:
+            if st.markers and not run.raw.valid:
+                if st.code not in unmarked:
+                    unmarked[st.code] = without_markers(ctx.spec.schemas, st.code)
+                run.raw_unmarked_valid = raw.outcome(unmarked[st.code], run.fixture).valid
+            st.rejecting.append(run)
+        else:
+            st.neighbours.append(run)
     _proposal_fixtures(ctx, [st for st in extra.values() if st.proposal is not None], raw)
     return list(statuses.values()) + [extra[c] for c in sorted(extra)]
 
@@ -289,18 +280,25 @@ def _proposal_fixtures(ctx: RuleContext, proposed: list[RuleStatus], raw: _RawCa
         validator = Validator(version, rules=ctx.registry)
         schemas = version.schemas
         alive.append(version)
-        actual: dict[str, list[tuple[str, str]]] = {}
-        for st in statuses:
-            for fx in views:
-                expects = (not fx.full_valid and bool(fx.errors)
-                           and all(c == st.code for c, _ in fx.errors))
-                neighbour = fx.full_valid and st.code in fx.rules
-                if not (expects or neighbour):
-                    continue
-                if fx.id not in actual:
-                    actual[fx.id] = [v.key() for v in validator.validate(fx.document, fx.document_type)]
-                run = FixtureRun(fx, actual[fx.id], raw.outcome(schemas, fx))
-                (st.rejecting if expects else st.neighbours).append(run)
+        for st, run, expects in _fixture_runs(statuses, views, validator, schemas, raw):
+            (st.rejecting if expects else st.neighbours).append(run)
+
+
+def _fixture_runs(statuses: list[RuleStatus], views: list[Any], validator: Any,
+                  schemas: SchemaSet, raw: _RawCache):
+    """Yield ``(status, FixtureRun, expects)`` for every fixture that bears on a rule: one that
+    expects exactly that rule's code (``expects`` true: a rejecting fixture) or a valid one that
+    lists the code in ``rules`` (a near neighbour). Each fixture is validated once."""
+    actual: dict[str, list[tuple[str, str]]] = {}
+    for st in statuses:
+        for fx in views:
+            expects = (not fx.full_valid and bool(fx.errors)
+                       and all(c == st.code for c, _ in fx.errors))
+            if not (expects or (fx.full_valid and st.code in fx.rules)):
+                continue
+            if fx.id not in actual:
+                actual[fx.id] = [v.key() for v in validator.validate(fx.document, fx.document_type)]
+            yield st, FixtureRun(fx, actual[fx.id], raw.outcome(schemas, fx)), expects
 
 
 _PATTERN_CACHE: dict[str, re.Pattern[str]] = {}
