@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InputError
+from ..jsonload import gc_paused
 from ..spec import DOC_TYPES, SpecVersion
 from ..spec import detect_type as spec_detect_type
 from .fast import FastCheck
@@ -15,24 +14,6 @@ from .rules import RULES, Rule
 from .schema_pass import MarkerIndex, to_violations
 from .split import SplitPass
 from .violation import Violation, sort_violations
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for one validation pass.
-
-    A pass over a large document allocates many short-lived objects; each collection would
-    then traverse the whole (acyclic) document, which costs more than the pass itself on
-    ResultSets of 100,000 Results. Reference counting still frees everything; the collector's
-    previous state is restored on exit.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class Validator:
