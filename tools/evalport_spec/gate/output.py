@@ -16,7 +16,7 @@ import sys
 from typing import Any, TextIO
 from xml.etree import ElementTree as ET
 
-from ..findings import Finding, Severity
+from ..findings import ChangeClass, Finding, Severity
 from .model import GateReport, StageResult
 
 FORMATS = ("text", "json", "markdown", "github", "junit")
@@ -143,11 +143,17 @@ def render_markdown(report: GateReport) -> str:
         lines += ["", "### Findings", "", "| stage | severity | kind | class | where | message |",
                   "| --- | --- | --- | --- | --- | --- |"]
         for s, f in rows:
-            lines.append(f"| {s.name} | {f.severity} | `{f.kind}` | {f.change_class.name} | "
+            cls_cell = f.change_class.name if f.change_class != ChangeClass.NONE else "—"
+            lines.append(f"| {s.name} | {f.severity} | `{f.kind}` | {cls_cell} | "
                          f"{_md_cell(where(f))} | {_md_cell(f.message)} |")
-        witnessed = [(s, f) for s, f in rows if f.witness is not None]
-        for _s, f in witnessed:
+        shown: set[tuple[str, str, str]] = set()  # draft and base stages may prove one finding
+        for _s, f in rows:
+            if f.witness is None:
+                continue
             body = json.dumps(f.witness, indent=2, ensure_ascii=False, sort_keys=True)
+            if (f.kind, where(f), body) in shown:
+                continue
+            shown.add((f.kind, where(f), body))
             lines += ["", f"<details><summary>Witness for <code>{f.kind}</code> at "
                           f"<code>{_md_cell(where(f))}</code> (valid before, invalid after)</summary>", "",
                       "```json", body, "```", "", "</details>"]
