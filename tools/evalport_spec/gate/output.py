@@ -147,7 +147,7 @@ def render_markdown(report: GateReport) -> str:
             lines.append(f"| {s.name} | {f.severity} | `{f.kind}` | {cls_cell} | "
                          f"{_md_cell(where(f))} | {_md_cell(f.message)} |")
         shown: set[tuple[str, str, str]] = set()  # draft and base stages may prove one finding
-        for _s, f in rows:
+        for s, f in rows:
             if f.witness is None:
                 continue
             body = json.dumps(f.witness, indent=2, ensure_ascii=False, sort_keys=True)
@@ -155,7 +155,7 @@ def render_markdown(report: GateReport) -> str:
                 continue
             shown.add((f.kind, where(f), body))
             lines += ["", f"<details><summary>Witness for <code>{f.kind}</code> at "
-                          f"<code>{_md_cell(where(f))}</code> (valid before, invalid after)</summary>", "",
+                          f"<code>{_md_cell(where(f))}</code> ({s.name} stage: valid before, invalid after)</summary>", "",
                       "```json", body, "```", "", "</details>"]
     return "\n".join(lines) + "\n"
 
