@@ -46,3 +46,11 @@ def table(rows: list[list[str]], header: list[str]) -> str:
     out = [fmt.format(*header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
     out += [fmt.format(*map(str, r)) for r in rows]
     return "\n".join(out)
+
+
+def report_checks(checks: dict[str, bool]) -> int:
+    """Print one ``met``/``MISSED`` line per target; return the exit code (1 if any missed)."""
+    print()
+    for name, ok in checks.items():
+        print(f"{'met   ' if ok else 'MISSED'} {name}")
+    return 0 if all(checks.values()) else 1

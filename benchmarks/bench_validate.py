@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _measure import run_process, table  # noqa: E402
+from _measure import report_checks, run_process, table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench-artifacts"
@@ -69,10 +69,7 @@ def main() -> int:
         "validate >= 10x faster than plain jsonschema": plain.seconds >= 10 * ours.seconds,
         "peak memory within 1.2x of parse": ours.peak_mib <= 1.2 * parse.peak_mib,
     }
-    print()
-    for name, ok in checks.items():
-        print(f"{'met   ' if ok else 'MISSED'} {name}")
-    return 0 if all(checks.values()) else 1
+    return report_checks(checks)
 
 
 if __name__ == "__main__":

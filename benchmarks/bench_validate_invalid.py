@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _measure import run_process, table  # noqa: E402
+from _measure import report_checks, run_process, table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench-artifacts"
@@ -59,10 +59,7 @@ def main() -> int:
         checks[f"{run.label}: exit 1 with one MAXIMUM"] = (set(run.exit_codes) == {1}
                                                             and errors == ["MAXIMUM"])
     print(table(rows, ["file", "median s", "target s", "errors"]))
-    print()
-    for name, ok in checks.items():
-        print(f"{'met   ' if ok else 'MISSED'} {name}")
-    return 0 if all(checks.values()) else 1
+    return report_checks(checks)
 
 
 if __name__ == "__main__":

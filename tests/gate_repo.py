@@ -56,6 +56,12 @@ def edit_json(path: Path, fn) -> None:
     path.write_text(json.dumps(doc, indent=2) + "\n")
 
 
+def add_optional_runner_field(root: Path) -> None:
+    """An additive change: optional ``build`` on the closed Runner object (MINOR)."""
+    edit_json(root / "spec/schemas/resultset.json",
+              lambda d: d["$defs"]["runner"]["properties"].__setitem__("build", {"type": "string"}))
+
+
 def has_engine(module: str, name: str) -> bool:
     try:
         return hasattr(importlib.import_module(f"evalport_spec.{module}"), name)

@@ -13,20 +13,12 @@ from evalport_spec.gate.manifest import verify_manifest
 from evalport_spec.gate.output import render
 from evalport_spec.gate.policy import apply_major_rule, bump_class, version_problem
 from evalport_spec.gate.spectext import END_MARKER, check_spec_text
-from gate_repo import edit_json, git, has_engine, make_repo
-
-needs_compat = pytest.mark.skipif(not has_engine("compat", "compare_versions"),
-                                  reason="diff engine (compat.compare_versions) has not landed")
+from gate_repo import add_optional_runner_field, edit_json, git, make_repo
 
 
 @pytest.fixture
 def repo(tmp_path):
     return make_repo(tmp_path)
-
-
-def add_optional_runner_field(root):
-    edit_json(root / "spec/schemas/resultset.json",
-              lambda d: d["$defs"]["runner"]["properties"].__setitem__("build", {"type": "string"}))
 
 
 def remove_enum_value(root):
@@ -241,7 +233,6 @@ def test_version_bumps():
 
 # --- end to end with the diff engine ------------------------------------------------------
 
-@needs_compat
 def test_branch_adding_optional_field_on_closed_object_passes_as_minor(repo):
     add_optional_runner_field(repo)
     report = run_gate(repo, base="main", stages=["base"])
@@ -251,7 +242,6 @@ def test_branch_adding_optional_field_on_closed_object_passes_as_minor(repo):
     assert "policy-additive" in stage.summary
 
 
-@needs_compat
 def test_branch_removing_enum_value_fails_as_major_with_witness(repo, capsys):
     remove_enum_value(repo)
     stage = run_gate(repo, base="main", stages=["base"]).stage("base")
@@ -265,7 +255,6 @@ def test_branch_removing_enum_value_fails_as_major_with_witness(repo, capsys):
     assert rc == 1 and "**Change class against `main`: MAJOR**" in md and "<details>" in md
 
 
-@needs_compat
 def test_branch_editing_released_file_fails(repo):
     p = repo / "spec/releases/1.2.0/SPEC.md"
     p.write_text(p.read_text().replace("EvalPort", "EvalPort!", 1))
@@ -275,7 +264,6 @@ def test_branch_editing_released_file_fails(repo):
         "spec/releases/1.2.0/SPEC.md"]
 
 
-@needs_compat
 def test_major_with_declared_version_and_accepted_rfc_passes(repo):
     remove_enum_value(repo)
     first = run_gate(repo, base="main", stages=["base"]).stage("base")
@@ -294,7 +282,6 @@ def test_major_with_declared_version_and_accepted_rfc_passes(repo):
     assert any(f.kind == "policy-major-accepted" and f.extra["rfcs"] == [99] for f in stage.findings)
 
 
-@needs_compat
 def test_change_without_rfc_warns_and_an_applied_proposal_ties_it(repo):
     """Governance (SPEC.md): a MINOR draft change that no RFC accounts for is a warning; the
     same kind of change made by applying RFC 0005's proposal is tied to that RFC."""

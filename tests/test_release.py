@@ -21,24 +21,15 @@ from evalport_spec.release import (
     rewrite_ids,
     set_status_line,
 )
-from gate_repo import edit_json, has_engine, make_repo, tree_hash
+from gate_repo import add_optional_runner_field, make_repo, tree_hash
 
 TODAY = dt.date(2026, 11, 30)
 """The day the tests judge release dates against (the fixture's last release, 1.3.0, is dated
 2026-10-19 in its changelog heading)."""
 
-needs_compat = pytest.mark.skipif(not has_engine("compat", "compare_versions"),
-                                  reason="diff engine (compat.compare_versions) has not landed")
-
-
 @pytest.fixture
 def repo(tmp_path):
     return make_repo(tmp_path)
-
-
-def add_optional_runner_field(root):
-    edit_json(root / "spec/schemas/resultset.json",
-              lambda d: d["$defs"]["runner"]["properties"].__setitem__("build", {"type": "string"}))
 
 
 def test_rewrite_ids_only_touches_the_draft_segment():
@@ -104,7 +95,6 @@ def test_failure_part_way_restores_everything(repo, monkeypatch):
     assert not list(repo.glob(".evalport-release-*"))
 
 
-@needs_compat
 def test_release_after_minor_branch(repo):
     add_optional_runner_field(repo)
     plan = plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=TODAY)
@@ -134,7 +124,6 @@ def test_release_after_minor_branch(repo):
         plan_release(repo, "1.4.0", run_checks=False)
 
 
-@needs_compat
 def test_release_number_disagreeing_with_class_is_refused_and_changes_nothing(repo):
     add_optional_runner_field(repo)
     (repo / "spec/VERSION").write_text("1.3.1\n")  # declared, so the class check is what refuses
@@ -198,7 +187,6 @@ def test_out_of_range_dates_are_refused_and_change_nothing(repo):
     assert tree_hash(repo) == before
 
 
-@needs_compat
 def test_dry_run_json_is_the_plan(repo, capsys, monkeypatch):
     # the full gate takes about a minute here (and SPEC.md does not describe the new field);
     # one passing stage keeps the CLI wiring real
