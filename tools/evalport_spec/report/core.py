@@ -47,7 +47,8 @@ def as_report(obj: Any, header: dict[str, Any] | None = None) -> Report:
     if isinstance(obj, Report):
         rep = obj
     elif hasattr(obj, "change_class") and hasattr(obj, "findings"):
-        rep = Report(title=f"schema diff {obj.old_label} -> {obj.new_label}",
+        what = "diff" if "rule_findings" in obj.stats else "schema diff"  # versions: rules too
+        rep = Report(title=f"{what} {obj.old_label} -> {obj.new_label}",
                      summary={"class": str(obj.change_class), "forward class": str(obj.forward_class),
                               "findings": len(obj.findings)},
                      findings=list(obj.findings), data=obj.to_json())
