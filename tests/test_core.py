@@ -119,3 +119,13 @@ def test_repo_lock_refuses_a_second_writer(tmp_path) -> None:
         t.join()
     with repo_lock(tmp_path):
         pass
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    (None, "null"), (True, "boolean"), (0, "integer"), (1.0, "integer"), (-2.5, "number"),
+    (float("inf"), "number"), ("1", "string"), ([], "array"), ({}, "object"),
+])
+def test_json_type_names_follow_json_schema(value, expected) -> None:
+    from evalport_spec.jsontypes import json_type
+
+    assert json_type(value) == expected

@@ -16,7 +16,6 @@ express exactly is recorded in :attr:`Canon.undecided` (fail closed).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -44,22 +43,6 @@ def num(x: Any) -> Fraction:
         return Fraction(x)
     return Fraction(repr(float(x)))
 
-
-def json_type(v: Any) -> str:
-    """JSON type name of a Python value (``1.0`` is an ``integer``, as JSON Schema says)."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int) or (isinstance(v, float) and math.isfinite(v) and v == int(v)):
-        return "integer"
-    if isinstance(v, float):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    return "object"
 
 
 @dataclass

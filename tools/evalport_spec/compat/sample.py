@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from .canon import Canon, Canonizer, json_type
+from ..jsontypes import json_type
+from .canon import Canon, Canonizer
 from .nodes import Node
 
 FORMAT_SAMPLES = {

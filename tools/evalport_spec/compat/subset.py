@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .canon import ANNOTATIONS, Canon, Canonizer, json_equal, json_type
+from ..jsontypes import json_type
+from .canon import ANNOTATIONS, Canon, Canonizer, json_equal
 from .nodes import Node, synthetic
 from .sample import Sampler, is_json_type, item_nodes, prop_nodes
 

@@ -216,32 +216,24 @@ def _spec_md(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
             f"'## {specmd.RULES_SECTION}')",
             code=st.code, file=md_file, line=section.line if section else None)]
     line = st.heading.line
+    # an encoded rule needs the "carried" paragraph, any other rule the "gap" paragraph
     if e.encoded:
-        if st.carried is None:
-            return [ctx.finding(
-                "rule-gap-undocumented",
-                f"SPEC.md states the rule but does not say the schema carries it (no paragraph "
-                f"starting '{specmd.CARRIED_MARK}')"
-                + ("; it documents a gap although the catalogue says encoded: true"
-                   if st.gap is not None else ""),
-                code=st.code, file=md_file, line=line)]
-        if not st.carried[1]:
-            return [ctx.finding("rule-gap-undocumented",
-                                f"the '{specmd.CARRIED_MARK}' paragraph is empty",
-                                code=st.code, file=md_file, line=st.carried[0])]
-        return []
-    if st.gap is None:
+        mark, para, other = specmd.CARRIED_MARK, st.carried, st.gap
+        what = "say the schema carries it"
+        contradiction = "it documents a gap although the catalogue says encoded: true"
+    else:
+        mark, para, other = specmd.GAP_MARK, st.gap, st.carried
+        what = "document its gap"
+        contradiction = "it says the schema carries the rule although the catalogue says encoded: false"
+    if para is None:
         return [ctx.finding(
             "rule-gap-undocumented",
-            f"SPEC.md states the rule but does not document its gap (no paragraph starting "
-            f"'{specmd.GAP_MARK}')"
-            + ("; it says the schema carries the rule although the catalogue says encoded: false"
-               if st.carried is not None else ""),
+            f"SPEC.md states the rule but does not {what} (no paragraph starting '{mark}')"
+            + (f"; {contradiction}" if other is not None else ""),
             code=st.code, file=md_file, line=line)]
-    if not st.gap[1]:
-        return [ctx.finding("rule-gap-undocumented",
-                            f"the '{specmd.GAP_MARK}' paragraph is empty",
-                            code=st.code, file=md_file, line=st.gap[0])]
+    if not para[1]:
+        return [ctx.finding("rule-gap-undocumented", f"the '{mark}' paragraph is empty",
+                            code=st.code, file=md_file, line=para[0])]
     return []
 
 

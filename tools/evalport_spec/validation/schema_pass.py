@@ -29,6 +29,7 @@ import referencing
 import referencing.jsonschema
 from jsonschema.exceptions import ValidationError
 
+from ..jsontypes import json_type
 from ..pointer import from_path, join
 from .violation import Violation
 
@@ -153,7 +154,7 @@ def _message(error: ValidationError) -> str:
     kw, value, inst = error.validator, error.validator_value, error.instance
     if kw == "type":
         expected = value if isinstance(value, str) else " or ".join(value)
-        return f"expected {expected}, got {_json_type(inst)}"
+        return f"expected {expected}, got {json_type(inst)}"
     if kw == "const":
         return f"expected the constant {_short(value)}, got {_short(inst)}"
     if kw == "enum":
@@ -163,21 +164,6 @@ def _message(error: ValidationError) -> str:
     text = error.message
     return text if len(text) <= _MESSAGE_LIMIT else text[: _MESSAGE_LIMIT - 3] + "..."
 
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def to_violations(errors: Iterable[ValidationError], markers: MarkerIndex | None) -> list[Violation]:
