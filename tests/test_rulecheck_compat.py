@@ -7,34 +7,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from evalport_spec.findings import ChangeClass
 from evalport_spec.rulecheck.compat import rule_changes
 from evalport_spec.rulecheck.schemawalk import field_status
 from evalport_spec.spec import SpecRepo, SpecVersion, versions_from_mapping
 from evalport_spec.validation import RULES, Rule, Validator
-from evalport_spec.validation.rules.registry import items, violation
+from scratch_rules import SCRATCH
 
 MAIN = Path(__file__).resolve().parents[1]
 REPO = SpecRepo(MAIN)
 
-pytestmark = pytest.mark.skipif(
-    not all((MAIN / "spec/releases" / v / "rules.json").is_file() for v in ("1.0.0", "1.1.0", "1.2.0")),
-    reason="released versions not written yet")
 
-
-def missing_attempt_is_one(document: Any):
-    """A scratch DUPLICATE_ATTEMPT that treats a missing attempt as 1 (tighter than the spec)."""
-    seen: set[tuple[Any, Any]] = set()
-    for n, r in items(document, "results"):
-        key = (r.get("test_case_id"), r.get("attempt", 1))
-        if key in seen:
-            yield violation("DUPLICATE_ATTEMPT", f"/results/{n}/attempt", "duplicate attempt")
-        seen.add(key)
-
-
-SCRATCH = {**RULES, "DUPLICATE_ATTEMPT": Rule("DUPLICATE_ATTEMPT", "resultset", missing_attempt_is_one)}
 
 
 def variant(version: str, catalogue: dict[str, Any], name: str) -> SpecVersion:

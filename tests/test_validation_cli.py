@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evalport_spec.cli import main
 from evalport_spec.spec import SpecRepo
+from validate_cli import cli, write
 
 ROOT = Path(__file__).resolve().parents[1]
 DRAFT_VERSION = SpecRepo(ROOT).declared_draft_version()
@@ -25,14 +25,6 @@ DUP_ATTEMPT = """{"version": "1.3.0", "suite_id": "s", "run_id": "r", "started_a
 """
 
 
-def write(tmp_path: Path, name: str, text: str) -> str:
-    p = tmp_path / name
-    p.write_text(text)
-    return str(p)
-
-
-def cli(*args: str) -> int:
-    return main(["-C", str(ROOT), "validate", *args])
 
 
 def test_valid_file_exits_0_with_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

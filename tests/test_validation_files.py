@@ -8,25 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from evalport_spec.cli import main
 from evalport_spec.errors import InputError
 from evalport_spec.spec import SpecRepo
 from evalport_spec.validation.files import EMPTY_FILE, read_document, validate_files
 from evalport_spec.validation.report import FileError, FileReport
+from validate_cli import cli, write
 
 ROOT = Path(__file__).resolve().parents[1]
 GRADER = '{"id": "exact", "type": "exact_match"}\n'
 BAD_GRADER = '{"id": "x",\n "type": "contains"}\n'  # REQUIRED /params, reported at the root (1:1)
 
 
-def write(tmp_path: Path, name: str, text: str) -> str:
-    p = tmp_path / name
-    p.write_text(text)
-    return str(p)
-
-
-def cli(*args: str) -> int:
-    return main(["-C", str(ROOT), "validate", *args])
 
 
 def test_empty_file_is_an_input_error_at_1_1(tmp_path: Path) -> None:
