@@ -13,6 +13,29 @@ from dataclasses import asdict, dataclass, field
 from enum import IntEnum
 from typing import Any
 
+from .canonjson import canonical
+
+
+class _NoItem:
+    """Type of :data:`NO_ITEM` (a finding about a keyword as a whole)."""
+
+    def __repr__(self) -> str:
+        return "NO_ITEM"
+
+    def __copy__(self) -> _NoItem:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> _NoItem:
+        return self
+
+    def __reduce__(self) -> str:
+        return "NO_ITEM"
+
+
+NO_ITEM: Any = _NoItem()
+"""Sentinel for :attr:`Finding.item` when the finding names no single item (``None`` is a JSON
+value an ``enum`` can lose, so it cannot mean "absent")."""
+
 
 class ChangeClass(IntEnum):
     """Compatibility class, ordered so ``max()`` gives the class of a set of findings."""
@@ -67,6 +90,10 @@ class Finding:
         witness: a document proving the finding (valid under old, invalid under new), if any.
         code: an error code (validator rule code) where relevant.
         undecided: the engine could not decide; the gate treats it as MAJOR.
+        item: the one value the finding is about, when the keyword holds a set or list of
+            alternatives (the removed ``enum`` value, the ``type`` member narrowed away, the
+            ``required`` name added); :data:`NO_ITEM` when the finding is about a keyword as a
+            whole. Part of the fingerprint.
         extra: any further machine-readable details.
     """
 
@@ -80,26 +107,48 @@ class Finding:
     code: str | None = None
     undecided: bool = False
     direction: str = "backward"
+    item: Any = NO_ITEM
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def has_item(self) -> bool:
+        """Whether the finding names one item (:attr:`item` is set)."""
+        return self.item is not NO_ITEM
+
+    @property
     def fingerprint(self) -> str:
-        """Stable 16-hex-digit id from kind, pointers and code (not lines, not message)."""
-        key = json.dumps([self.kind, self.code, self.direction,
-                          self.old.pointer if self.old else None,
-                          self.new.pointer if self.new else None,
-                          self.old.file.rsplit("/", 1)[-1] if self.old and self.old.file else None,
-                          self.new.file.rsplit("/", 1)[-1] if self.new and self.new.file else None])
-        return hashlib.sha256(key.encode()).hexdigest()[:16]
+        """Stable 16-hex-digit id of the finding (docs/fingerprints.md gives the definition).
+
+        The first 16 hex digits of SHA-256 over the UTF-8 of the JSON array ``[kind, code,
+        direction, old pointer, new pointer, old file name, new file name]`` (``null`` where
+        absent; file names without their folder), with the canonical JSON text of :attr:`item`
+        (:func:`evalport_spec.canonjson.canonical`) appended as an eighth element when the finding
+        names an item. Lines, messages and witnesses are not part of it, so it survives
+        reformatting, reordering of an ``enum`` and unrelated edits; two removed values of one
+        ``enum`` have two fingerprints.
+        """
+        key = [self.kind, self.code, self.direction,
+               self.old.pointer if self.old else None,
+               self.new.pointer if self.new else None,
+               self.old.file.rsplit("/", 1)[-1] if self.old and self.old.file else None,
+               self.new.file.rsplit("/", 1)[-1] if self.new and self.new.file else None]
+        if self.has_item:
+            key.append(canonical(self.item))
+        return hashlib.sha256(json.dumps(key).encode()).hexdigest()[:16]
 
     def where(self) -> Location | None:
         """The primary location: ``new`` if set, else ``old``."""
         return self.new or self.old
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (stable key names; ``None`` values dropped)."""
+        """A JSON-ready dict (stable key names; ``None`` values dropped, except ``item``, which is
+        present exactly when the finding names an item, whatever its value)."""
         d = asdict(self)
+        d.pop("item", None)
         d["change_class"] = str(self.change_class)
         d["severity"] = str(self.severity)
         d["fingerprint"] = self.fingerprint
-        return {k: v for k, v in d.items() if v not in (None, {}, False) or k in ("witness",) and v is not None}
+        out = {k: v for k, v in d.items() if v not in (None, {}, False) or k in ("witness",) and v is not None}
+        if self.has_item:
+            out["item"] = self.item
+        return out
