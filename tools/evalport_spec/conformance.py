@@ -53,6 +53,7 @@ from typing import Any
 import jsonschema
 
 from .errors import InputError
+from .findings import Finding, Location
 from .jsonload import Loaded, load
 from .pointer import from_path
 from .spec import SpecVersion, parse_semver
@@ -136,6 +137,14 @@ class Disagreement:
         """One line: ``FIXTURE [path]: expected ..., got ...``."""
         got = self.detail if self.actual is None else _show(self.actual)
         return f"{self.fixture_id} [{self.path}]: expected {_show(self.expected)}; got {got}"
+
+    def to_finding(self, folder: str) -> Finding:
+        """A ``conformance-disagreement`` error finding at ``FOLDER/FIXTURE.json`` and the
+        expectation that failed (``/expect/schema`` or ``/expect/full``), message
+        :meth:`describe`; ``extra`` names the fixture and the path."""
+        return Finding("conformance-disagreement", self.describe(),
+                       new=Location(f"{folder}/{self.fixture_id}.json", "/expect/" + self.path),
+                       extra={"fixture": self.fixture_id, "path": self.path})
 
 
 def _show(outcome: Outcome) -> str:

@@ -1,7 +1,9 @@
 """``evalport-spec check [--base REF] [--stage NAME]... [--format F]``: the spec gate.
 
-Prints one line per stage (``✓ schemas  0.12s`` on a terminal, ``ok   schemas  0.12s``
-otherwise or with ``NO_COLOR``), then each failing stage's findings as ``path:line: message``.
+Text output prints one line per stage as it finishes (``✓  schemas  0.12s`` on a terminal,
+``ok    schemas  0.12s`` otherwise or with ``NO_COLOR``), then the findings, compatibility first,
+each once, then the verdict. ``--format github`` writes at most ten annotations (the most severe)
+and, when ``$GITHUB_STEP_SUMMARY`` is set, the full Markdown report there.
 Exit codes: 0 every stage passed, 1 a stage failed, 2 usage or input error (an unknown stage,
 an unsafe or missing ``--base`` revision: the message says what to ``git fetch``).
 """
@@ -13,12 +15,12 @@ import sys
 from pathlib import Path
 
 from ..spec import SpecRepo
+from .options import add_format_option
 
 # Registration needs only these choices; the gate is imported in run() so that `--help` stays
-# fast. tests/test_cli_imports.py asserts they equal gate.STAGES and gate.output.FORMATS.
+# fast. tests/test_cli_imports.py asserts they equal gate.STAGES.
 STAGES = ("schemas", "spec-text", "manifest", "conformance", "rules", "releases", "draft", "base",
           "rfcs", "examples")
-FORMATS = ("text", "json", "markdown", "github", "junit")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,25 +35,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="git revision to compare with, e.g. origin/main (a shallow clone must fetch it)")
     p.add_argument("--stage", dest="stages", action="append", choices=STAGES, metavar="NAME",
                    help=f"run only this stage (repeatable): {', '.join(STAGES)}")
-    p.add_argument("--format", default="text", choices=FORMATS, help="output format (default: text)")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the gate and print its report. Returns 0 or 1; raises InputError (exit 2)."""
     from ..gate import run_gate
-    from ..gate.output import render, render_footer_text, render_stage_text, use_fancy
+    from ..gate.output import gate_report, to_check
+    from ..report import emit, use_color
+    from ..report.text import check_line
 
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
+    progress = None
     if args.format == "text":
-        fancy = use_fancy(sys.stdout)
+        color = use_color(sys.stdout)
 
-        def progress(stage):  # print each stage as soon as it is done
-            print(render_stage_text(stage, fancy), flush=True)
+        def progress(stage):  # each stage's line as soon as it is done
+            print(check_line(to_check(stage), color), flush=True)
 
-        report = run_gate(repo, base=args.base, stages=args.stages, progress=progress)
-        print(render_footer_text(report))
-    else:
-        report = run_gate(repo, base=args.base, stages=args.stages)
-        sys.stdout.write(render(report, args.format))
+    report = run_gate(repo, base=args.base, stages=args.stages, progress=progress)
+    emit(gate_report(report), args.format, checks=progress is None)
     return report.exit_code

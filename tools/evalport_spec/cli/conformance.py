@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..spec import DRAFT, SpecRepo
+from .options import add_format_option
 
 if TYPE_CHECKING:
     from .. import conformance
@@ -36,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--compute-since", action="store_true",
                    help="run every version and print each fixture's computed 'since' "
                         "(the oldest version from which it holds in every later one)")
-    p.add_argument("--format", default="text", choices=("text", "json"), help="output format")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 
@@ -48,6 +49,7 @@ def _semver(repo: SpecRepo, name: str) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """Load the fixtures, run them, print the report; return 0 or 1 (InputError: 2)."""
     from .. import conformance
+    from ..report import Report, emit
 
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
     folder = Path(args.fixtures) if args.fixtures else repo.spec_dir / "conformance" / "fixtures"
@@ -57,16 +59,19 @@ def run(args: argparse.Namespace) -> int:
     spec = repo.version(args.spec_version)
     version = _semver(repo, args.spec_version)
     report = conformance.run(spec, fixtures, command=args.command, version=version)
-    if args.format == "json":
-        print(json.dumps(report.to_json(), indent=2, sort_keys=True))
-    else:
-        for d in report.disagreements:
-            print(d.describe())
-        bad = len({d.fixture_id for d in report.disagreements})
-        skipped = (f", {report.skipped} skipped (since newer than {version})"
-                   if report.skipped else "")
-        print(f"{report.fixtures} fixtures: {report.fixtures - bad} agree, {bad} disagree{skipped}")
+    bad = len({d.fixture_id for d in report.disagreements})
+    skipped = f", {report.skipped} skipped (since newer than {version})" if report.skipped else ""
+    emit(Report.of([d.to_finding(_label(repo, folder)) for d in report.disagreements],
+                   stage="conformance", command="conformance", data=report.to_json(),
+                   verdict=f"{report.fixtures} fixtures: {report.fixtures - bad} agree, "
+                           f"{bad} disagree{skipped}"), args.format)
     return 0 if report.ok else 1
+
+
+def _label(repo: SpecRepo, folder: Path) -> str:
+    """``folder`` relative to the repository root when inside it (POSIX separators)."""
+    root, p = repo.root.resolve(), folder.resolve()
+    return p.relative_to(root).as_posix() if p.is_relative_to(root) else str(folder)
 
 
 def _compute_since(repo: SpecRepo, fixtures: list[conformance.Fixture], fmt: str) -> int:

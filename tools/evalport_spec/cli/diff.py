@@ -8,10 +8,9 @@ below ``--fail-on`` (default MAJOR), 1 at or above it, 2 on bad input.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..findings import ChangeClass
-from ..report import FORMATS
+from .options import add_format_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description=__doc__.split("\n\n")[0])
     p.add_argument("old", metavar="OLD", help="schema file, folder, version, 'draft' or REF:PATH")
     p.add_argument("new", metavar="NEW", help="schema file, folder, version, 'draft' or REF:PATH")
-    p.add_argument("--format", choices=FORMATS, default="text")
+    add_format_option(p)
     p.add_argument("--fail-on", choices=("MAJOR", "MINOR", "PATCH", "never"), default="MAJOR",
                    help="exit 1 when the class is at or above this (default MAJOR)")
     p.add_argument("--direction", choices=("backward", "forward", "full"), default="backward",
@@ -38,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from ..compat import classes_of, compare, compare_versions  # lazy: `--help` stays light
     from ..compat.ignore import apply_ignore, load_ignore
     from ..compat.inputs import FileSet, refocus, resolve_input
-    from ..report import render
+    from ..report import emit
     from ..spec import SpecVersion
 
     old = resolve_input(args.old, args.repo)
@@ -57,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if args.ignore:
         result.findings, result.ignored = apply_ignore(result.findings, load_ignore(args.ignore))
         result.change_class, result.forward_class = classes_of(result.findings)
-    sys.stdout.write(render(result, args.format))
+    emit(result, args.format)
     cls = {"backward": result.change_class, "forward": result.forward_class,
            "full": result.full_class}[args.direction]
     if args.fail_on == "never":

@@ -1,7 +1,7 @@
 """``evalport-spec rfc new|lint|index|status|check``: a thin layer over :mod:`evalport_spec.rfc`.
 
-Every sub-command takes ``--format text|json``. ``lint``, ``index --check`` and ``check`` print
-findings; ``new``, ``index`` and ``status`` print what they wrote (JSON: ``{"path", ...}`` with
+``lint``, ``index --check`` and ``check`` print findings in any report format (``--format``);
+``new``, ``index`` and ``status`` print what they wrote (``--format text|json``; JSON: ``{"path", ...}`` with
 repository-relative paths). ``rfc new`` warns on stderr (and in JSON ``warnings``) when another
 RFC already uses the new file's slug.
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..findings import Finding, Severity
 from ..spec import SpecRepo
+from .options import add_format_option
 
 # Only the help text needs the statuses at registration; the rfc engine is imported in the run
 # functions so that `--help` stays fast. tests/test_cli_imports.py asserts this equals
@@ -44,28 +45,13 @@ def _today(args: argparse.Namespace) -> dt.date | None:
     return d
 
 
-def render_findings(findings: list[Finding], fmt: str) -> str:
-    """Findings as text (``path:line: message``, warnings and notes marked) or JSON; uses the
-    shared reporters (:mod:`evalport_spec.report`) when they exist."""
-    from ..rfc.engines import render as engine_render
+def _emit(findings: list[Finding], fmt: str, command: str) -> None:
+    from ..report import Report, emit
 
-    out = engine_render(findings, fmt)
-    if out is not None:
-        return out
-    if fmt == "json":
-        return json.dumps([f.to_json() for f in findings], indent=2, ensure_ascii=False)
-    lines = []
-    for f in findings:
-        loc = f.where().render() if f.where() else ""
-        mark = {Severity.WARNING: "warning: ", Severity.INFO: "note: "}.get(f.severity, "")
-        lines.append(f"{loc}: {mark}{f.message}" if loc else f"{mark}{f.message}")
-    return "\n".join(lines)
-
-
-def _emit(findings: list[Finding], fmt: str) -> None:
-    text = render_findings(findings, fmt)
-    if text:
-        print(text.rstrip("\n"))
+    errors = sum(f.severity >= Severity.ERROR for f in findings)
+    emit(Report.of(findings, stage="rfcs", command=command,
+                   verdict=f"{command}: {errors} error(s), {len(findings) - errors} other finding(s)"),
+         fmt)
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -102,7 +88,7 @@ def run_lint(args: argparse.Namespace) -> int:
     from ..rfc import lint_rfcs
 
     findings = lint_rfcs(_repo(args), args.files or None, _today(args))
-    _emit(findings, args.format)
+    _emit(findings, args.format, "rfc lint")
     return _exit(findings)
 
 
@@ -112,7 +98,7 @@ def run_index(args: argparse.Namespace) -> int:
     root = _repo(args)
     if args.check:
         findings = index_findings(root)
-        _emit(findings, args.format)
+        _emit(findings, args.format, "rfc index --check")
         return _exit(findings)
     path = write_index(root)
     if args.format == "json":
@@ -141,7 +127,7 @@ def run_check(args: argparse.Namespace) -> int:
     from ..rfc import check_rfc
 
     report = check_rfc(_repo(args), args.number)
-    _emit(report.findings, args.format)
+    _emit(report.findings, args.format, f"rfc check {args.number}")
     return 0 if report.ok else 1
 
 
@@ -172,12 +158,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     sp = add("lint", run_lint, "check RFC front matter, dates, statuses, releases, classes and sections")
     sp.add_argument("files", nargs="*", metavar="FILE", help="RFC files (default: every rfcs/NNNN-*.md)")
-    sp.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(sp)
     sp.add_argument("--today", default=None, metavar="DATE", help="judge dates as of DATE (default: today)")
 
     sp = add("index", run_index, "regenerate rfcs/README.md (or --check that it is current)")
     sp.add_argument("--check", action="store_true", help="exit 1 if rfcs/README.md is stale; write nothing")
-    sp.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(sp)
 
     sp = add("status", run_status, "move an RFC to a new status (validated transition, dates written)")
     sp.add_argument("number", type=int)
@@ -194,4 +180,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp = add("check", run_check, "apply an RFC's proposal to the draft in memory; classify; run its "
              "fixtures; validate its examples")
     sp.add_argument("number", type=int)
-    sp.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(sp)

@@ -8,10 +8,10 @@ Exit codes: ``list`` 0; ``check`` 0 (no error findings; warnings are printed), 1
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from ..spec import SpecRepo
+from .options import add_format_option
 
 # Registration needs only this choice list; rulecheck is imported in the run functions so that
 # `--help` stays fast. tests/test_cli_imports.py asserts it equals rulecheck.render.FORMATS.
@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     lst.set_defaults(func=run_list)
     chk = sub.add_parser("check", help="every rule: implementation, fixtures, SPEC.md, true gap; "
                                        "SPEC.md/schema drift")
-    chk.add_argument("--format", default="text", choices=("text", "json"), help="output format")
+    add_format_option(chk)
     chk.set_defaults(func=run_check)
     p.set_defaults(func=lambda args: _usage(p))
 
@@ -52,16 +52,14 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """Print one ``path:line: CODE: what is wrong`` line per finding; 1 if any is an error."""
-    from ..rulecheck import check_rules, format_finding
+    """Print the findings (errors first) and a count line; 1 if any is an error."""
+    from ..report import Report, emit
+    from ..rulecheck import check_rules
     from ..rulecheck.check import errors_in
 
     findings = check_rules(_repo(args))
-    if args.format == "json":
-        print(json.dumps([f.to_json() for f in findings], indent=2))
-    else:
-        for f in findings:
-            print(format_finding(f))
-        n_err = len(errors_in(findings))
-        print(f"rules check: {n_err} error(s), {len(findings) - n_err} warning(s)")
-    return 1 if errors_in(findings) else 0
+    n_err = len(errors_in(findings))
+    emit(Report.of(findings, stage="rules", command="rules check",
+                   verdict=f"rules check: {n_err} error(s), {len(findings) - n_err} warning(s)"),
+         args.format)
+    return 1 if n_err else 0

@@ -11,12 +11,11 @@ import argparse
 import sys
 
 from ..spec import DOC_TYPES
+from .options import add_format_option
 
-# Registration needs only these choices; the engine is imported in run() so that `--help` stays
-# fast. tests/test_cli_imports.py asserts they equal validation.files.AUTO and
-# tuple(validation.report.RENDERERS).
+# Registration needs only this value; the engine is imported in run() so that `--help` stays
+# fast. tests/test_cli_imports.py asserts it equals validation.files.AUTO.
 AUTO = "auto"
-FORMATS = ("text", "json", "github")
 
 DESCRIPTION = """\
 Validate EvalPort documents: JSON Schema (format asserted) plus the cross-field rules.
@@ -42,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--spec-version", default=AUTO, metavar="V",
                    help="'auto' (default: each document's own version), 'draft', or a release "
                         "such as 1.2.0 for every file")
-    p.add_argument("--format", default="text", choices=FORMATS, help="output format")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 
@@ -52,9 +51,10 @@ def run(args: argparse.Namespace) -> int:
     Raises:
         InputError: no spec repository and no bundled copy, or an unusable ``--spec-version``.
     """
+    from ..report import emit
     from ..validation.bundled import find_spec
     from ..validation.files import validate_files
-    from ..validation.report import RENDERERS, FileError
+    from ..validation.report import FileError, validation_report
 
     repo = find_spec(args.repo)
     entries = validate_files(repo, args.files, doc_type=args.type,
@@ -65,9 +65,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"evalport-spec: error: {e.error}", file=sys.stderr)
         elif e.note:
             print(f"evalport-spec: note: {e.file}: {e.note}", file=sys.stderr)
-    out = RENDERERS[args.format](entries)
-    if out:
-        print(out)
+    # text leaves unreadable files to the one line each got on standard error
+    emit(validation_report(entries, input_errors=args.format != "text"), args.format)
     if any(isinstance(e, FileError) for e in entries):
         return 2
     return 0 if all(e.valid for e in entries) else 1

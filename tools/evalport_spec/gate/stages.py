@@ -86,10 +86,7 @@ def stage_conformance(ctx: GateContext) -> StageOut:
                         new=Location("spec/conformance/fixtures"))], "", None
     fixtures = load_fixtures(folder)
     report = run(ctx.version(DRAFT), fixtures)
-    out = [Finding("conformance-disagreement", d.describe(),
-                   new=Location(f"spec/conformance/fixtures/{d.fixture_id}.json", "/expect/" + d.path),
-                   extra={"fixture": d.fixture_id, "path": d.path})
-           for d in report.disagreements]
+    out = [d.to_finding("spec/conformance/fixtures") for d in report.disagreements]
     return out, f"{report.fixtures} fixture(s)", None
 
 

@@ -1,15 +1,30 @@
-"""Reporters: findings rendered as text, json, markdown, GitHub workflow commands or JUnit XML.
+"""Reporters: every command's findings in one of six formats, each written once.
 
-``render(findings_or_classification, fmt, *, header=None, color=None) -> str`` takes either a
-list of :class:`~evalport_spec.findings.Finding` (any command's) or a compatibility
-:class:`~evalport_spec.compat.Classification` (whose class, labels and ignore bookkeeping become
-the header). ``header`` is an optional ``{"title": str, "class": str, ...}`` mapping shown above
-the findings. Colour is used in ``text`` only, and only when ``color`` is true (default:
-:func:`use_color`, i.e. stdout is a terminal and ``NO_COLOR`` is unset, per no-color.org).
+Public API::
+
+    FORMATS                                      text, json, markdown, github, junit, sarif
+    Report(command, title, summary, entries, checks, data, notes, verdict)
+    Report.of(findings, *, stage=None, **fields) -> Report      # arranged (order, once each)
+    Check(name, status, seconds, summary)        # a step the command ran (a gate stage)
+    render(report_or_findings_or_classification, fmt, *, header=None, color=None) -> str
+    emit(report, fmt, *, stream=None, checks=True)   # print; github also fills the job summary
+    use_color(stream) -> bool                    # the one colour rule (no-color.org)
+    progress.track(...), progress.task(...)      # progress on a terminal, silent elsewhere
+
+Engines return :class:`~evalport_spec.findings.Finding` objects and never format them; a
+command builds a :class:`Report` (a typed adapter from its own result where it has one) and
+emits it. The modules: :mod:`.arrange` (order, de-duplication, decisions), :mod:`.changelog`
+(the sentence of a change), :mod:`.describe` (label, the one ``where``), :mod:`.escape` (one
+escaper per format), :mod:`.table` (the one table writer), :mod:`.style` (the one colour rule),
+and one module per format.
 """
 
 from __future__ import annotations
 
-from .core import FORMATS, Report, as_report, render, use_color
+from .arrange import SECTIONS, Entry
+from .core import FORMATS, emit, render, write_step_summary
+from .model import Check, Report, as_report
+from .style import use_color
 
-__all__ = ["FORMATS", "Report", "as_report", "render", "use_color"]
+__all__ = ["FORMATS", "SECTIONS", "Check", "Entry", "Report", "as_report", "emit", "render",
+           "use_color", "write_step_summary"]

@@ -1,91 +1,78 @@
-"""The generic report model and the format dispatcher (see the package docstring)."""
+"""The format dispatcher and the writer every command prints its report with."""
 
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TextIO
 
-from ..findings import Finding
+from .github import render_github
+from .jsonout import render_json
+from .junit import render_junit
+from .markdown import render_markdown
+from .model import Report, as_report
+from .sarif import render_sarif
+from .style import use_color
+from .text import render_text
 
-FORMATS = ("text", "json", "markdown", "github", "junit")
+FORMATS = ("text", "json", "markdown", "github", "junit", "sarif")
+"""Every output format, in the order ``--format`` lists them."""
 
+STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
+"""Environment variable naming the file GitHub Actions shows as the job summary."""
 
-@dataclass
-class Report:
-    """What every reporter renders: a title, optional summary fields, and the findings.
-
-    Attributes:
-        title: one line, e.g. ``"evalport-spec diff 1.1.0 -> 1.2.0"``.
-        summary: ordered ``{label: value}`` shown under the title (class, counts, ...).
-        findings: the findings, in the order given.
-        data: the machine-readable payload for ``json`` (default: summary + findings).
-        notes: extra lines (ignore-file bookkeeping, skipped items).
-    """
-
-    title: str = ""
-    summary: dict[str, Any] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
-    data: dict[str, Any] | None = None
-    notes: list[str] = field(default_factory=list)
-
-
-def use_color(stream: Any = None) -> bool:
-    """Colour only when ``stream`` (default stdout) is a TTY and ``NO_COLOR`` is unset/empty."""
-    stream = stream or sys.stdout
-    if os.environ.get("NO_COLOR"):
-        return False
-    try:
-        return bool(stream.isatty())
-    except Exception:
-        return False
-
-
-def as_report(obj: Any, header: dict[str, Any] | None = None) -> Report:
-    """Turn a findings list, a :class:`Report` or a diff ``Classification`` into a :class:`Report`."""
-    if isinstance(obj, Report):
-        rep = obj
-    elif hasattr(obj, "change_class") and hasattr(obj, "findings"):
-        what = "diff" if "rule_findings" in obj.stats else "schema diff"  # versions: rules too
-        rep = Report(title=f"{what} {obj.old_label} -> {obj.new_label}",
-                     summary={"class": str(obj.change_class), "forward class": str(obj.forward_class),
-                              "findings": len(obj.findings)},
-                     findings=list(obj.findings), data=obj.to_json())
-        ign = getattr(obj, "ignored", None) or {}
-        for key in ("used", "stale", "expired"):
-            for e in ign.get(key, []):
-                rep.notes.append(f"ignore entry {key}: {e.get('kind')} {e.get('pointer', '')} "
-                                 f"({e.get('reason', '')})")
-    else:
-        rep = Report(findings=list(obj))
-    if header:
-        rep.title = header.get("title", rep.title)
-        rep.summary.update({k: v for k, v in header.items() if k != "title"})
-    return rep
+_RENDER: dict[str, Callable[[Report], str]] = {
+    "json": render_json, "markdown": render_markdown, "github": render_github,
+    "junit": render_junit, "sarif": render_sarif}
 
 
 def render(obj: Any, fmt: str = "text", *, header: dict[str, Any] | None = None,
            color: bool | None = None) -> str:
-    """Render findings (see the package docstring) in ``fmt`` (one of :data:`FORMATS`).
+    """``obj`` (a :class:`Report`, a list of findings or a diff classification:
+    :func:`~.model.as_report`) in ``fmt``, one of :data:`FORMATS`. Colour (``text`` only)
+    defaults to :func:`~.style.use_color` of standard output.
 
     Raises:
         ValueError: unknown format.
     """
     rep = as_report(obj, header)
     if fmt == "text":
-        from .text import render_text
         return render_text(rep, use_color() if color is None else color)
-    if fmt == "json":
-        from .formats import render_json
-        return render_json(rep)
-    if fmt == "markdown":
-        from .formats import render_markdown
-        return render_markdown(rep)
-    if fmt == "github":
-        from .formats import render_github
-        return render_github(rep)
-    if fmt == "junit":
-        from .formats import render_junit
-        return render_junit(rep)
-    raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    if fmt not in _RENDER:
+        raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    return _RENDER[fmt](rep)
+
+
+def write_step_summary(markdown: str, environ: dict[str, str] | None = None) -> bool:
+    """Append ``markdown`` to the file ``$GITHUB_STEP_SUMMARY`` names, if it is set. Returns
+    whether it was written; a file that cannot be written is reported on standard error (one
+    line) and the command goes on."""
+    path = (os.environ if environ is None else environ).get(STEP_SUMMARY)
+    if not path:
+        return False
+    try:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(markdown)
+    except OSError as exc:
+        print(f"evalport-spec: warning: cannot write the job summary {path}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return False
+    return True
+
+
+def emit(obj: Any, fmt: str, *, stream: TextIO | None = None, checks: bool = True) -> None:
+    """Write ``obj`` in ``fmt`` to ``stream`` (default standard output), coloured by the one
+    colour rule. With ``github``, the full Markdown report is first appended to
+    ``$GITHUB_STEP_SUMMARY`` when that is set (:func:`write_step_summary`), and the closing
+    notice says so. ``checks=False`` leaves the check lines out of ``text`` (a command that
+    printed them as they finished)."""
+    stream = sys.stdout if stream is None else stream
+    rep = as_report(obj)
+    if fmt == "text":
+        stream.write(render_text(rep, use_color(stream), checks=checks))
+    elif fmt == "github":
+        stream.write(render_github(rep, summary_written=write_step_summary(render_markdown(rep))))
+    else:
+        stream.write(render(rep, fmt))
+    stream.flush()

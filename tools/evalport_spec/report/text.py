@@ -1,61 +1,78 @@
-"""Plain-text reporter: ``location: CLASS kind: message``, witnesses indented."""
+"""Plain text for a terminal or a log.
+
+Shape: one line per check (``✓  schemas        0.12s  5 version(s)``, ``ok`` for ``✓`` without
+colour; printed first, so a command can print them as they finish); the title and
+``  label: value`` summary lines; one line per entry,
+``where: LABEL kind: sentence [stages]``, with indented detail lines (the message under a
+changelog sentence, the location in the old file, decisions, why undecided, the witness); the
+notes; the verdict (or ``no findings``). Colour follows :func:`~.style.use_color`.
+"""
 
 from __future__ import annotations
 
 import json
 
-from ..findings import ChangeClass, Finding, Severity
-from .core import Report
+from . import escape
+from .arrange import Entry
+from .describe import body, label, place, what, where
+from .model import Check, Report
+from .style import mark, paint
+from .table import text_row
 
-_COL = {"MAJOR": "\033[31m", "MINOR": "\033[33m", "PATCH": "\033[32m", "error": "\033[31m",
-        "warning": "\033[33m", "info": "\033[36m"}
-_RESET = "\033[0m"
-
-
-def label(f: Finding) -> str:
-    """``MAJOR`` etc. for diff findings, the severity otherwise; ``UNDECIDED`` when undecided."""
-    if f.undecided:
-        return "UNDECIDED"
-    if f.change_class != ChangeClass.NONE:
-        return str(f.change_class)
-    return str(f.severity)
+WITNESS_CHARS = 300
+"""Longest witness shown inline (longer ones end in ``...``; ``--format json`` has them whole)."""
 
 
-def where(f: Finding) -> str:
-    """``file:line`` (or pointer) of the finding's primary location, or ``-``."""
-    loc = f.where()
-    if loc is None:
-        return "-"
-    text = loc.render()
-    if loc.pointer and loc.file:
-        text += f" ({loc.pointer or '/'})"
-    return text or "-"
+def witness_text(witness: object, limit: int = WITNESS_CHARS) -> str:
+    """A witness as one line of sorted-key JSON, cut to ``limit`` characters."""
+    s = json.dumps(witness, ensure_ascii=False, sort_keys=True, default=str)
+    return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
-def render_text(rep: Report, color: bool = False) -> str:
-    """The report as lines of plain text (ANSI colour only when ``color``)."""
-    def paint(s: str, key: str) -> str:
-        c = _COL.get(key) or _COL.get("MAJOR" if key == "UNDECIDED" else "")
-        return f"{c}{s}{_RESET}" if color and c else s
+def check_line(check: Check, color: bool = False) -> str:
+    """One check as ``MARK name seconds summary`` (name padded to 12, seconds to 7; no
+    seconds column for a check that was not timed)."""
+    cells = [mark(check.status, color), escape.text(check.name)]
+    if check.seconds is not None:
+        cells.append(f"{check.seconds:.2f}s")
+    return text_row([*cells, escape.text(check.summary)], [0 if color else 4, 12, 7], right=[2])
 
-    lines = []
+
+def entry_lines(e: Entry, color: bool = False) -> list[str]:
+    """The lines of one entry (module docstring)."""
+    f = e.finding
+    lab = label(f)
+    text = escape.text(f"{what(f)}: {e.change or body(f)}")
+    if e.stages:
+        text += f" [{', '.join(e.stages)}]"
+    w = escape.text(where(f))
+    head = f"{paint(lab, lab, color)} {text}"
+    details = []
+    if e.change:
+        details.append(body(f))
+    if f.old and f.new and place(f.old) != place(f.new):
+        details.append(f"old: {place(f.old)}")
+    details += [f"{label(d)}: {body(d)}" for d in e.decisions]
+    if f.undecided and f.extra.get("reason"):
+        details.append(f"undecided: {f.extra['reason']}")
+    if f.witness is not None:
+        details.append(f"witness: {witness_text(f.witness)}")
+    return [f"{w}: {head}" if w else head, *(f"    {escape.text(d)}" for d in details)]
+
+
+def render_text(rep: Report, color: bool = False, *, checks: bool = True) -> str:
+    """The report as text (module docstring); ``checks=False`` leaves out the check lines (a
+    command that printed them as they finished)."""
+    lines = [check_line(c, color) for c in rep.checks] if checks else []
     if rep.title:
-        lines.append(rep.title)
+        lines.append(escape.text(rep.title))
     for k, v in rep.summary.items():
-        lines.append(f"  {k}: {paint(str(v), str(v)) if k in ('class', 'forward class') else v}")
-    for f in rep.findings:
-        lab = label(f)
-        lines.append(f"{where(f)}: {paint(lab, lab)} {f.kind}: {f.message}")
-        if f.old and f.new and f.old.file != f.new.file:
-            lines.append(f"    old: {f.old.render()} ({f.old.pointer}); new: {f.new.render()} ({f.new.pointer})")
-        if f.undecided and f.extra.get("reason"):
-            lines.append(f"    undecided: {f.extra['reason']}")
-        if f.witness is not None:
-            lines.append(f"    witness: {json.dumps(f.witness, sort_keys=True)[:400]}")
-    lines.extend(rep.notes)
-    if not rep.findings:
+        lines.append(escape.text(f"  {k}: ") + paint(escape.text(v), str(v), color))
+    for e in rep.entries:
+        lines += entry_lines(e, color)
+    lines += [escape.text(n) for n in rep.notes]
+    if rep.verdict:
+        lines.append(rep.verdict)
+    elif not rep.entries:
         lines.append("no findings")
     return "\n".join(lines) + "\n"
-
-
-__all__ = ["render_text", "label", "where", "Severity"]

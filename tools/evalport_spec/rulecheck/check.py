@@ -39,7 +39,7 @@ from ..spec import SpecRepo, SpecVersion
 from . import specmd
 from .context import RuleContext
 from .schemawalk import MARKER
-from .survey import RuleStatus, matches_pattern, survey
+from .survey import FixtureRun, RuleStatus, matches_pattern, survey
 
 
 def check_rules(repo_or_spec: SpecRepo | SpecVersion | Path | str, *,
@@ -147,7 +147,7 @@ def _fixtures(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
     out = []
     e = st.entry
     assert e is not None
-    good = 0
+    good = blocked = 0
     for run in st.rejecting:
         fx = run.fixture
         lines = fx.error_lines or (None,) * len(fx.errors)
@@ -161,6 +161,16 @@ def _fixtures(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
                     f"fixture '{fx.id}' expects the rule at {path}, which is {where}",
                     code=st.code, file=fx.file, line=line or fx.line))
         if not run.agrees:
+            others = other_reasons(ctx, st, run)
+            if others and set(fx.errors) <= set(run.actual):
+                blocked += 1
+                out.append(ctx.finding(
+                    "rule-fixture-invalid-otherwise",
+                    f"rejecting fixture '{fx.id}' became invalid for another reason: "
+                    f"{'; '.join(others)} (besides the expected " + ", ".join(
+                        f"{c} at {p or '/'}" for c, p in fx.errors) + ")",
+                    code=st.code, file=fx.file, line=fx.line))
+                continue
             got = ", ".join(f"{c} at {p or '/'}" for c, p in run.actual) or "nothing"
             out.append(ctx.finding(
                 "rule-fixture-disagrees",
@@ -170,26 +180,67 @@ def _fixtures(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
             continue
         if any(_reported_where_stated(e, p) for p, _ in stated):
             good += 1
-    if good == 0:
+    if good == 0 and not blocked:
         out.append(ctx.finding(
             "rule-no-rejecting-fixture",
             "no conformance fixture is rejected with this code at its stated instance path",
             code=st.code, file=ctx.catalogue_file, line=e.line))
     if not any(run.agrees and not run.actual for run in st.neighbours):
+        otherwise = 0
         for run in st.neighbours:
-            if not run.agrees:
-                got = ", ".join(f"{c} at {p or '/'}" for c, p in run.actual)
+            if run.agrees:
+                continue
+            others = other_reasons(ctx, st, run)
+            if others and all(c != st.code for c, _ in run.actual):
+                otherwise += 1
                 out.append(ctx.finding(
-                    "rule-fixture-disagrees",
-                    f"near-neighbour fixture '{run.fixture.id}' expects no error but the "
-                    f"validator reports {got}",
+                    "rule-fixture-invalid-otherwise",
+                    f"near-neighbour fixture '{run.fixture.id}' became invalid for another "
+                    f"reason: {'; '.join(others)}",
                     code=st.code, file=run.fixture.file, line=run.fixture.line))
-        out.append(ctx.finding(
-            "rule-no-accepted-neighbour",
-            "no near-neighbour fixture (one listing this code in `rules` with expect.full.valid "
-            "true) is accepted",
-            code=st.code, file=ctx.catalogue_file, line=e.line))
+                continue
+            got = ", ".join(f"{c} at {p or '/'}" for c, p in run.actual)
+            out.append(ctx.finding(
+                "rule-fixture-disagrees",
+                f"near-neighbour fixture '{run.fixture.id}' expects no error but the "
+                f"validator reports {got}",
+                code=st.code, file=run.fixture.file, line=run.fixture.line))
+        if not st.neighbours or otherwise < sum(not r.agrees for r in st.neighbours):
+            out.append(ctx.finding(
+                "rule-no-accepted-neighbour",
+                "no near-neighbour fixture (one listing this code in `rules` with expect.full.valid "
+                "true) is accepted",
+                code=st.code, file=ctx.catalogue_file, line=e.line))
     return out
+
+
+def other_reasons(ctx: RuleContext, st: RuleStatus, run: FixtureRun) -> list[str]:
+    """Why a fixture of rule ``st`` is invalid for a reason other than the rule: each error the
+    full validator reports that is another catalogued rule's code, or a schema error at an
+    instance location unrelated to the places the rule reads or reports at (neither one of them,
+    an ancestor down to the first member, nor below one), as ``"CODE at PATH (schema)"`` or
+    ``"(another rule)"``; empty when there is none. A schema error where the rule reads may be
+    the schema carrying the rule, so it is never counted here."""
+    e = st.entry or st.proposal
+    patterns = [p for p in (*e.reads, *e.reported_at) if p] if e else []
+    rules = set(ctx.catalogue.codes())
+    out = []
+    for code, path in sorted(set(run.actual)):
+        if code == st.code:
+            continue
+        if code in rules:
+            out.append(f"{code} at {path or '/'} (another rule)")
+        elif patterns and not _touches(path, patterns):
+            out.append(f"{code} at {path or '/'} (schema)")
+    return out
+
+
+def _touches(path: str, patterns: list[str]) -> bool:
+    """``path`` or one of its ancestors (down to the first member) matches a pattern or one of
+    the pattern's ancestors (:func:`~.survey.matches_pattern` with ``ancestors``)."""
+    parts = path.split("/")
+    return any(matches_pattern("/".join(parts[:n]), p, ancestors=True)
+               for n in range(len(parts), 1, -1) for p in patterns)
 
 
 def _reported_where_stated(e: RuleEntry, path: str) -> bool:
@@ -252,6 +303,8 @@ def _claim(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
                 code=st.code, file=ctx.catalogue_file, line=e.line))
         for run in st.rejecting:
             fx = run.fixture
+            if other_reasons(ctx, st, run):  # reported as that reason by _fixtures
+                continue
             if run.raw.valid:
                 out.append(ctx.finding(
                     "rule-encoding-false",
@@ -273,7 +326,7 @@ def _claim(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
             code=st.code, file=m.source, line=m.line, pointer=m.pointer))
     for run in st.rejecting:
         fx = run.fixture
-        if not run.raw.valid:
+        if not run.raw.valid and not other_reasons(ctx, st, run):
             out.append(ctx.finding(
                 "rule-gap-false",
                 f"the documented gap is false: the raw schema rejects rejecting fixture "

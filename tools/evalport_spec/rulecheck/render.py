@@ -27,6 +27,7 @@ from typing import Any
 
 from ..catalogue import RuleEntry
 from ..errors import InputError
+from ..report.table import md_table, text_table
 from ..spec import SpecRepo, SpecVersion
 from .context import RuleContext
 from .survey import RuleStatus, survey
@@ -193,18 +194,13 @@ def _text(ctx: RuleContext, statuses: list[RuleStatus]) -> str:
         rows[status == "proposed"].append(
             (st.code, label, e.document if e else getattr(st.implementation, "document_type", "?"),
              st.entry.since if st.entry else "-", claim, impl, fixtures, md, st.schema_behaviour()))
-    every = [_HEADER, *rows[False], *rows[True]]
-    widths = [max(len(r[i]) for r in every) for i in range(len(_HEADER) - 1)]
-
-    def table(body: list[tuple[str, ...]]) -> list[str]:
-        lines = ["  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=True)) + "  " + r[-1]
-                 for r in [_HEADER, *body]]
-        return [line.rstrip() for line in lines]
-
-    out = table(rows[False])
+    # one set of column widths for both tables, so they line up
+    lines = text_table(_HEADER, [*rows[False], *rows[True]])
+    out = lines[:1 + len(rows[False])]
     if rows[True]:
         out += ["", "Proposed by RFCs (not in the rule catalogue, not part of any version; "
-                    "`evalport-spec rfc check N` checks a proposal):", *table(rows[True])]
+                    "`evalport-spec rfc check N` checks a proposal):", lines[0],
+                *lines[1 + len(rows[False]):]]
     return "\n".join(out) + "\n"
 
 
@@ -214,16 +210,12 @@ def _page(ctx: RuleContext, statuses: list[RuleStatus]) -> str:
            "Rules the validator checks beside the JSON Schema, from the rule catalogue "
            "(`rules.json`). For each rule: what it requires, why plain JSON Schema 2020-12 does "
            "not carry it (or how the schema does), the conformance fixtures that exercise it, and "
-           "the version it arrived in.", "",
-           "| Code | Document | Since | JSON Schema |", "| --- | --- | --- | --- |"]
+           "the version it arrived in.", ""]
     catalogued = [st for st in statuses if st.entry is not None]
-    for st in catalogued:
-        e = st.entry
-        assert e is not None
-        out.append(f"| [`{st.code}`](#{st.code.lower()}) | {e.document} | {e.since} | "
-                   f"{_CLAIM[st.kind]} |")
-    if not catalogued:
-        out.append("| (none) | | | |")
+    out += md_table(["Code", "Document", "Since", "JSON Schema"],
+                    [[f"[`{st.code}`](#{st.code.lower()})", st.entry.document, st.entry.since,
+                      _CLAIM[st.kind]] for st in catalogued if st.entry is not None]
+                    or [["(none)", "", "", ""]])
     info = _Statuses(ctx)
     proposed = [st for st in statuses if st.entry is None and st.proposal is not None]
     for st in catalogued:
@@ -255,12 +247,8 @@ def _page(ctx: RuleContext, statuses: list[RuleStatus]) -> str:
         out += ["", "## Proposed by RFCs", "",
                 "Rules that open RFCs propose. They are not in this version's rule catalogue and "
                 "not part of its conformance requirements; each may change or be dropped before "
-                "it is accepted.", "",
-                "| Code | Status | Document | Statement |", "| --- | --- | --- | --- |"]
-        for st in proposed:
-            e = st.proposal
-            assert e is not None
-            _, label = rule_status(st, info)
-            statement = e.statement.replace("|", "\\|")
-            out.append(f"| `{st.code}` | {label} | {e.document} | {statement} |")
+                "it is accepted.", ""]
+        out += md_table(["Code", "Status", "Document", "Statement"],
+                        [[f"`{st.code}`", rule_status(st, info)[1], st.proposal.document,
+                          st.proposal.statement] for st in proposed if st.proposal is not None])
     return "\n".join(out) + "\n"

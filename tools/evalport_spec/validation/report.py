@@ -1,27 +1,24 @@
-"""Rendering validation results of files: text, JSON and GitHub workflow annotations.
+"""Validation results of files, and their report (a typed adapter to
+:class:`evalport_spec.report.Report`; the formats are the reporter's).
 
-Shapes (a file's errors are listed by line, then column):
-
-* text: per file a header ``FILE: TYPE (spec VERSION): valid`` (or ``N error(s)``), then one
-  line per violation, ``FILE:LINE:COL: CODE instance_path message`` (the root's empty pointer
-  shown as ``(root)``); then a summary line ``N file(s) checked: V valid, I invalid, E
-  error(s)``, with ``, U unreadable`` when some file could not be read. Unreadable files are
-  not in the text: the CLI reports them on standard error;
-* json: ``{"files": [{"file", "type", "spec_version", "valid", "errors": [{"code",
-  "instance_path", "message", "line", "column"}]} | {"file", "error"}], "valid": bool}``
-  (keys sorted, stable across runs; ``spec_version`` is ``null`` for a rejected version);
-* github: ``::error file=F,line=L,col=C,title=CODE::instance_path: message`` per violation and
-  per unreadable file, escaped as GitHub's workflow-command syntax requires (``%``, CR, LF;
-  plus ``:`` and ``,`` in properties).
+* :func:`validation_report`: one check per file (``FILE  TYPE (spec VERSION): valid`` or
+  ``N error(s)``), one ``document-invalid`` finding per violation (a file's errors by line, then
+  column), the summary line ``N file(s) checked: V valid, I invalid, E error(s)`` (``, U
+  unreadable`` when some file could not be read) as the verdict;
+* its JSON payload (:func:`to_json`): ``{"files": [{"file", "type", "spec_version", "valid",
+  "errors": [{"code", "instance_path", "message", "line", "column"}]} | {"file", "error"}],
+  "valid": bool}`` (``spec_version`` is ``null`` for a rejected version), to which the
+  ``json`` format adds ``findings``.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from ..findings import Finding, Location
 from ..jsonload import Loaded, positions
+from ..report import Check, Report
 from .violation import Violation
 
 
@@ -108,20 +105,6 @@ def summary(entries: list[Entry]) -> str:
     return text + (f", {unreadable} unreadable" if unreadable else "")
 
 
-def render_text(entries: list[Entry]) -> str:
-    """Text lines plus a summary line (see module docstring)."""
-    lines = []
-    for r in _reports(entries):
-        spec = r.spec_label or r.spec_version or "unsupported"
-        n = len(r.violations)
-        verdict = "valid" if not n else f"{n} error{'' if n == 1 else 's'}"
-        lines.append(f"{r.file}: {r.doc_type} (spec {spec}): {verdict}")
-        for v, line, col in r.by_line():
-            lines.append(f"{r.file}:{line}:{col}: {v.code} {v.instance_path or '(root)'} {v.message}")
-    lines.append(summary(entries))
-    return "\n".join(lines)
-
-
 def to_json(entries: list[Entry]) -> dict:
     """The JSON object of the module docstring."""
     files: list[dict] = []
@@ -137,36 +120,38 @@ def to_json(entries: list[Entry]) -> dict:
     return {"files": files, "valid": valid}
 
 
-def render_json(entries: list[Entry]) -> str:
-    """:func:`to_json` serialised with sorted keys and two-space indentation."""
-    return json.dumps(to_json(entries), indent=2, sort_keys=True, ensure_ascii=False)
-
-
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def render_github(entries: list[Entry]) -> str:
-    """GitHub Actions ``::error`` workflow commands, one per violation and unreadable file."""
-    lines = []
+def findings(entries: list[Entry], *, input_errors: bool = True) -> list[Finding]:
+    """Every violation as a ``document-invalid`` finding (``code`` the violation's, message
+    ``instance_path: message`` with the root shown as ``(root)``, located at the file, the
+    instance location and its line, the column in ``extra["column"]``), in file then line order;
+    with ``input_errors``, each unreadable file as an ``input-error`` finding at its line."""
+    out: list[Finding] = []
     for e in entries:
         if isinstance(e, FileError):
-            where = "".join(f",{k}={v}" for k, v in (("line", e.error.line), ("col", e.error.column))
-                            if v is not None)
-            lines.append(f"::error file={_escape_property(e.file)}{where},title=input error::"
-                         f"{_escape_data(e.error.message)}")
+            if input_errors:
+                out.append(Finding("input-error", e.error.message,
+                                   new=Location(e.file, e.error.pointer, e.error.line),
+                                   extra={"column": e.error.column} if e.error.column else {}))
             continue
         for v, line, col in e.by_line():
-            text = f"{v.instance_path or '(root)'}: {v.message}"
-            lines.append(f"::error file={_escape_property(e.file)},line={line},col={col},"
-                         f"title={_escape_property(v.code)}::"
-                         f"{_escape_data(text)}")
-    return "\n".join(lines)
+            out.append(Finding("document-invalid", f"{v.instance_path or '(root)'}: {v.message}",
+                               code=v.code, new=Location(e.file, v.instance_path, line),
+                               extra={"column": col}))
+    return out
 
 
-RENDERERS = {"text": render_text, "json": render_json, "github": render_github}
-"""Output format name -> renderer."""
+def validation_report(entries: list[Entry], *, input_errors: bool = True) -> Report:
+    """The outcome of validating ``entries`` as a :class:`~evalport_spec.report.Report`: a check
+    per file read (``FILE``, status ``ok`` or ``fail``, summary ``TYPE (spec VERSION): valid`` or
+    ``N error(s)``), the :func:`findings`, ``data`` :func:`to_json` and the :func:`summary` line
+    as verdict."""
+    checks = []
+    for r in _reports(entries):
+        spec = r.spec_label or r.spec_version or "unsupported"
+        n = len(r.violations)
+        verdict = "valid" if not n else f"{n} error{'' if n == 1 else 's'}"
+        checks.append(Check(r.file, "ok" if r.valid else "fail", None,
+                            f"{r.doc_type} (spec {spec}): {verdict}"))
+    return Report.of(findings(entries, input_errors=input_errors), command="validate",
+                     checks=checks, check_noun="file", data=to_json(entries),
+                     verdict=summary(entries))
