@@ -90,9 +90,10 @@ def test_validate_works_from_a_tmp_cwd(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.chdir(work)
     assert main(["validate", "x.json"]) == 1  # 1.0.0 has no 'attempt'
     assert capsys.readouterr().out.splitlines()[:2] == [
-        "x.json: resultset (spec 1.0.0): 1 error",
+        "FAIL  x.json        resultset (spec 1.0.0): 1 error",
         # the first Result opens at column 104 of the one-line document
-        "x.json:1:104: ADDITIONAL_PROPERTIES /results/0 member 'attempt' not allowed (closed object)"]
+        "x.json:1:104: error document-invalid ADDITIONAL_PROPERTIES: /results/0: member 'attempt' not "
+        "allowed (closed object)"]
 
 
 def test_validate_help_states_the_resolution_order(capsys: pytest.CaptureFixture[str]) -> None:

@@ -102,7 +102,7 @@ def test_text_output_is_ascii_when_not_a_tty(repo, capsys):
     rc = main(["-C", str(repo), "check", "--stage", "spec-text", "--stage", "manifest"])
     out = capsys.readouterr().out.splitlines()
     assert rc == 0
-    assert out[0].startswith("ok   spec-text ") and out[1].startswith("ok   manifest ")
+    assert out[0].startswith("ok    spec-text ") and out[1].startswith("ok    manifest ")
     assert out[-1] == "gate: passed (2 stages)"
     assert all(line.isascii() for line in out)
 
@@ -111,7 +111,7 @@ def test_one_stage_is_singular_and_rules_stage_has_counts(repo, capsys):
     rc = main(["-C", str(repo), "check", "--stage", "rules"])
     out = capsys.readouterr().out.splitlines()
     n = len(json.loads((repo / "spec/rules.json").read_text())["rules"])  # 7 in this repository
-    assert rc == 0 and out[0].startswith("ok   rules ") and out[0].endswith(f"  {n} catalogued rule(s)")
+    assert rc == 0 and out[0].startswith("ok    rules ") and out[0].endswith(f"  {n} catalogued rule(s)")
     assert out[-1] == "gate: passed (1 stage)"
 
 
@@ -130,37 +130,48 @@ def test_junit_shows_warnings_and_empty_summaries_get_counts():
     warn = Finding("rfc-period-closed-undecided", "comment period closed 2026-10-11, 50 days ago",
                    severity=Severity.WARNING, new=Location("rfcs/0006-x.md", None, 4))
     report = _hand_report("warn", [warn])
+    attrs = 'name="EvalPort spec gate: passed" tests="1" failures="0" errors="0" skipped="0" time="0.250"'
     assert render(report, "junit") == (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<testsuite name="evalport-spec check" tests="1" failures="0" skipped="0" time="0.250">\n'
-        '  <testcase classname="evalport-spec.check" name="rfcs" time="0.250">\n'
-        '    <system-out>warning: rfcs/0006-x.md:4: comment period closed 2026-10-11, 50 days ago</system-out>\n'
-        '  </testcase>\n'
-        '</testsuite>\n')
-    assert render(report, "text") == ("warn rfcs           0.25s  1 warning\n"
-                                      "    rfcs/0006-x.md:4: comment period closed 2026-10-11, 50 days ago\n"
+        f'<testsuites {attrs}>\n'
+        f'  <testsuite {attrs}>\n'
+        '    <testcase classname="evalport-spec.check.rfcs" name="rfc-period-closed-undecided at rfcs/0006-x.md:4">\n'
+        '      <system-out>warning rfc-period-closed-undecided at rfcs/0006-x.md:4\n'
+        'stages: rfcs\n'
+        'comment period closed 2026-10-11, 50 days ago</system-out>\n'
+        '    </testcase>\n'
+        '  </testsuite>\n'
+        '</testsuites>\n')
+    assert render(report, "text") == ("warn  rfcs            0.25s  1 warning\n"
+                                      "EvalPort spec gate: passed\n"
+                                      "rfcs/0006-x.md:4: warning rfc-period-closed-undecided: comment period "
+                                      "closed 2026-10-11, 50 days ago [rfcs]\n"
                                       "gate: passed (1 stage)\n")
     err = Finding("x-bad", "broken", new=Location("a.json", None, 2))
     two_errors = _hand_report("fail", [err, err, warn])
-    assert render(two_errors, "text").splitlines()[0] == "FAIL rfcs           0.25s  2 errors, 1 warning"
+    assert render(two_errors, "text").splitlines()[0] == "FAIL  rfcs            0.25s  2 errors, 1 warning"
     assert render(two_errors, "text").splitlines()[-1] == "gate: FAILED (1 of 1 stage: rfcs)"
     assert "| rfcs | fail | 0.25s | 2 errors, 1 warning |" in render(two_errors, "markdown")
-    assert render(_hand_report("ok", []), "text").splitlines()[0] == "ok   rfcs           0.25s  no findings"
+    assert render(_hand_report("ok", []), "text").splitlines()[0] == "ok    rfcs            0.25s  no findings"
 
 
 def test_failing_stage_details_and_formats(repo, capsys):
     (repo / "spec/SPEC.md").write_text("## Status\n")
     rc = main(["-C", str(repo), "check", "--stage", "spec-text"])
     out = capsys.readouterr().out
-    assert rc == 1 and out.startswith("FAIL spec-text")
-    assert "    spec/SPEC.md:1: the last line is not '<!-- end of specification -->': SPEC.md is truncated" in out
+    assert rc == 1 and out.startswith("FAIL  spec-text")
+    assert ("spec/SPEC.md:1: error spec-end-marker-missing: the last line is not "
+            "'<!-- end of specification -->': SPEC.md is truncated [spec-text]") in out
     report = run_gate(repo, stages=["spec-text"])
     data = json.loads(render(report, "json"))
     assert data["ok"] is False and data["stages"][0]["status"] == "fail"
     gh = render(report, "github")
-    assert "::error file=spec/SPEC.md,line=1,title=evalport-spec spec-text%3A spec-end-marker-missing::" in gh
+    # 11 errors: ten annotated, the eleventh counted in the closing notice
+    assert gh.count("::error file=spec/SPEC.md,line=1,title=error spec-section-missing (spec-text)::") == 10
+    assert gh.splitlines()[-1].endswith("1 more finding not annotated (the 10 most severe are); "
+                                        "`--format markdown` writes the full report")
     junit = render(report, "junit")
-    assert 'failures="1"' in junit and "<failure" in junit
+    assert 'failures="11"' in junit and "<failure" in junit  # one test case per finding
     md = render(report, "markdown")
     assert md.startswith("## EvalPort spec gate: failed") and "| spec-text | fail |" in md
 
@@ -252,7 +263,8 @@ def test_branch_removing_enum_value_fails_as_major_with_witness(repo, capsys):
         "runner_error" in json.dumps(major[0].witness)
     rc = main(["-C", str(repo), "check", "--base", "main", "--stage", "base", "--format", "markdown"])
     md = capsys.readouterr().out
-    assert rc == 1 and "**Change class against `main`: MAJOR**" in md and "<details>" in md
+    assert rc == 1 and md.startswith("## MAJOR `enum-value-removed`: ") and "<details>" in md
+    assert "- **change class against main**: `MAJOR`" in md
 
 
 def test_branch_editing_released_file_fails(repo):

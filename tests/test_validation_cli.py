@@ -30,7 +30,7 @@ DUP_ATTEMPT = """{"version": "1.3.0", "suite_id": "s", "run_id": "r", "started_a
 def test_valid_file_exits_0_with_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = write(tmp_path, "g.json", VALID_GRADER)
     assert cli(f) == 0
-    assert capsys.readouterr().out == (f"{f}: grader (spec draft ({DRAFT_VERSION})): valid\n"
+    assert capsys.readouterr().out == (f"ok    {f}  grader (spec draft ({DRAFT_VERSION})): valid\n"
                                        "1 file checked: 1 valid, 0 invalid, 0 errors\n")
 
 
@@ -40,9 +40,9 @@ def test_text_output_names_file_line_column_code_and_path(tmp_path: Path, capsys
     assert cli(bad, good) == 1
     lines = capsys.readouterr().out.splitlines()
     # DUP_ATTEMPT names version 1.3.0, a release: validated against it
-    assert lines[0] == f"{bad}: resultset (spec 1.3.0): 1 error"
-    assert lines[1].startswith(f"{bad}:5:15: DUPLICATE_ATTEMPT /results/1/attempt ")
-    assert lines[2] == f"{good}: grader (spec draft ({DRAFT_VERSION})): valid"
+    assert lines[0] == f"FAIL  {bad}  resultset (spec 1.3.0): 1 error"
+    assert lines[1] == f"ok    {good}  grader (spec draft ({DRAFT_VERSION})): valid"
+    assert lines[2].startswith(f"{bad}:5:15: error document-invalid DUPLICATE_ATTEMPT: /results/1/attempt: ")
     assert lines[3] == "2 files checked: 1 valid, 1 invalid, 1 error"
 
 
@@ -62,9 +62,10 @@ def test_json_output_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_github_annotations(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = write(tmp_path, "g.json", '{"id": "x",\n "type": "contains"}')
     assert cli("--format", "github", bad) == 1
-    out = capsys.readouterr().out.strip()
-    assert out == (f"::error file={bad},line=1,col=1,title=REQUIRED::/params: "
-                   "required member 'params' is missing")
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"::error file={bad},line=1,col=1,title=error document-invalid REQUIRED::/params: "
+                   "required member 'params' is missing",
+                   "::notice title=evalport-spec validate::1 file checked: 0 valid, 1 invalid, 1 error"]
 
 
 def test_type_option_overrides_detection(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -117,4 +118,5 @@ def test_root_pointer_is_shown_as_root_in_text(tmp_path: Path, capsys: pytest.Ca
     f = write(tmp_path, "g.json", '{"id": "x", "type": "exact_match", "extra": 1}')
     assert cli(f) == 1
     second = capsys.readouterr().out.splitlines()[1]
-    assert second == f"{f}:1:1: ADDITIONAL_PROPERTIES (root) member 'extra' not allowed (closed object)"
+    assert second == (f"{f}:1:1: error document-invalid ADDITIONAL_PROPERTIES: (root): member 'extra' "
+                      "not allowed (closed object)")

@@ -44,9 +44,9 @@ def test_unreadable_files_do_not_stop_the_others(tmp_path: Path,
         f"evalport-spec: error: {missing}: no such file",
     ]
     out = captured.out.splitlines()
-    assert out[0].startswith(f"{good}: grader (spec draft")
+    assert out[0].startswith(f"ok    {good}  grader (spec draft")
     assert out[-1] == "5 files checked: 1 valid, 1 invalid, 1 error, 3 unreadable"
-    assert f"{bad}:1:1: REQUIRED /params required member 'params' is missing" in out
+    assert f"{bad}:1:1: error document-invalid REQUIRED: /params: required member 'params' is missing" in out
 
 
 def test_invalid_without_unreadable_exits_1(tmp_path: Path) -> None:
@@ -69,8 +69,8 @@ def test_github_output_annotates_unreadable_files(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     empty = write(tmp_path, "empty.json", "")
     assert cli("--format", "github", empty) == 2
-    assert capsys.readouterr().out.strip() == (
-        f"::error file={empty},line=1,col=1,title=input error::{EMPTY_FILE}")
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"::error file={empty},line=1,col=1,title=error input-error::{EMPTY_FILE}")
 
 
 def test_not_an_evalport_document_is_unreadable_for_that_file_only(tmp_path: Path) -> None:
@@ -95,8 +95,8 @@ def test_errors_within_a_file_are_listed_by_line(tmp_path: Path,
     f = write(tmp_path, "rs.json", text)
     assert cli(f) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == f"{f}:4:14: TYPE /results/0/passed expected boolean, got string"
-    assert lines[2].startswith(f"{f}:6:57: MAXIMUM /results/0/grader_results/0/score ")
+    assert lines[1] == f"{f}:4:14: error document-invalid TYPE: /results/0/passed: expected boolean, got string"
+    assert lines[2].startswith(f"{f}:6:57: error document-invalid MAXIMUM: /results/0/grader_results/0/score: ")
     assert cli("--format", "json", f) == 1
     errors = json.loads(capsys.readouterr().out)["files"][0]["errors"]
     assert [(e["line"], e["column"]) for e in errors] == [(4, 14), (6, 57)]

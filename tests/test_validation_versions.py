@@ -120,9 +120,9 @@ def test_higher_major_exits_1_with_unsupported_version(tmp_path: Path,
     f = write_rs(tmp_path, "2.0.0")
     assert cli(f) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"{f}: resultset (spec unsupported): 1 error"
+    assert lines[0] == f"FAIL  {f}  resultset (spec unsupported): 1 error"
     # the document is one line: "version" is its first member, its value at column 13
-    assert lines[1].startswith(f"{f}:1:13: UNSUPPORTED_VERSION /version document version 2.0.0 ")
+    assert lines[1].startswith(f"{f}:1:13: error document-invalid UNSUPPORTED_VERSION: /version: document version 2.0.0 ")
 
 
 def test_newer_minor_is_validated_with_a_note_on_stderr(tmp_path: Path,
@@ -130,7 +130,7 @@ def test_newer_minor_is_validated_with_a_note_on_stderr(tmp_path: Path,
     f = write_rs(tmp_path, "1.7.0")
     assert cli(f) == 0
     captured = capsys.readouterr()
-    assert captured.out.splitlines()[0] == f"{f}: resultset (spec draft ({DRAFT_VERSION})): valid"
+    assert captured.out.splitlines()[0] == f"ok    {f}  resultset (spec draft ({DRAFT_VERSION})): valid"
     assert captured.err == (f"evalport-spec: note: {f}: document version 1.7.0 is newer than "
                             "every known 1.x spec version; validated against the newest, "
                             f"draft ({DRAFT_VERSION})\n")

@@ -84,7 +84,7 @@ def render_markdown(rep: Report) -> str:
     elif rep.title:
         out += [f"## {md_cell(rep.title)}", ""]
     for k, v in rep.summary.items():
-        shown = md_code(v) if k in ("class", "forward class") else md_cell(v)
+        shown = md_code(v) if "class" in str(k) else md_cell(v)
         out.append(f"- **{md_cell(k)}**: {shown}")
     if rep.verdict:
         out += ["", md_cell(rep.verdict)]
