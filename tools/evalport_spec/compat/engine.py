@@ -22,6 +22,7 @@ from typing import Any
 
 from ..findings import ChangeClass, Finding, Location
 from ..pointer import from_path, join
+from ..report.progress import track
 from ..schemaset import SchemaSet
 from .canon import Canonizer
 from .kinds import kind_name
@@ -158,7 +159,7 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
     checker = Checker(canon, sampler, format_assertion=format_assertion, max_cases=max_cases)
     findings: list[Finding] = []
     stats = {"files": 0, "witnesses_verified": 0, "documents_searched": 0}
-    for name in sorted(set(old.files) | set(new.files)):
+    for name in track(sorted(set(old.files) | set(new.files)), "comparing schemas", unit="file"):
         if only is not None and name not in only:
             continue
         if name not in new.files:

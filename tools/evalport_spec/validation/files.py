@@ -16,6 +16,7 @@ from typing import BinaryIO
 from ..errors import InputError
 from ..fsutil import read_limited
 from ..jsonload import MAX_BYTES, Loaded, loads
+from ..report.progress import track
 from ..spec import DRAFT, SpecRepo
 from .report import FileError, FileReport
 from .validator import Validator
@@ -93,7 +94,7 @@ def validate_files(repo: SpecRepo, paths: Iterable[str], *, doc_type: str = AUTO
     if spec_version != AUTO:
         versions.validator(spec_version)  # an unknown or unimplementable version stops here
     out: list[FileReport | FileError] = []
-    for path in paths:
+    for path in track(list(paths), "validating", unit="file"):
         try:
             doc = read_document(path, stdin=stdin)
             kind = doc_type
