@@ -374,3 +374,25 @@ def test_proposed_rules_count_their_proposals_own_fixtures(repo: Path) -> None:
     # the proposal's fixtures are not the draft's: without the proposal folder's fixtures, none
     shutil.rmtree(repo / "rfcs/0006-rate-denominators/fixtures")
     assert _row(rules_table(SpecRepo(repo)), "RATE_SCORE_MISMATCH")[6] == "0 reject, 0 accept"
+
+
+def test_fixture_invalid_for_another_reason_is_reported_as_that_reason(repo: Path) -> None:
+    """A required member added to ResultSet makes every ResultSet fixture invalid: the rules
+    stage names that cause, and neither claims the documented gap is false nor that the rule
+    lost its fixtures (issue 15, "Causes, not symptoms")."""
+    def add_required(schema):
+        schema["required"].append("producer")
+        schema["properties"]["producer"] = {"type": "string"}
+        return schema
+
+    _rewrite(repo / "spec/schemas/resultset.json", add_required)
+    found = check_rules(SpecRepo(repo), drift=False)
+    dup = [f for f in found if f.code == "DUPLICATE_ATTEMPT"]
+    assert {f.kind for f in dup} == {"rule-fixture-invalid-otherwise"}
+    (fixture,) = [p for p in only_code_fixtures(repo, "DUPLICATE_ATTEMPT") if p.stem == "resultset-duplicate-attempt"]
+    [msg] = [f.message for f in dup if f.where().file == str(fixture.relative_to(repo))]
+    assert msg == ("DUPLICATE_ATTEMPT: rejecting fixture 'resultset-duplicate-attempt' became invalid for "
+                   "another reason: REQUIRED at /producer (schema) (besides the expected DUPLICATE_ATTEMPT "
+                   "at /results/1/attempt)")
+    assert not [f for f in found if f.kind in ("rule-gap-false", "rule-encoding-false",
+                                               "rule-no-rejecting-fixture", "rule-no-accepted-neighbour")]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..findings import Finding, Location
 from ..fsutil import atomic_write, repo_lock
+from ..report.escape import md_cell
 from ..spec import SpecRepo
 from .model import Rfc, load_rfcs, repo_root, rfcs_dir
 
@@ -26,10 +27,6 @@ least fourteen days. How to write one, lint it, open its comment period and chec
 """
 
 
-def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
 def _row(rfc: Rfc) -> str:
     m = rfc.meta
     period = m.get("comment_period")
@@ -38,8 +35,8 @@ def _row(rfc: Rfc) -> str:
     if status == "superseded" and m.get("superseded_by"):
         status += f" by {int(m['superseded_by']):04d}"
     implemented = m.get("implemented_in") or "—"
-    return (f"| [{rfc.number:04d}]({rfc.path.name}) | {_cell(m.get('title', ''))} | {_cell(status)} | "
-            f"{_cell(period_text)} | {_cell(m.get('declared_class', '?'))} | {_cell(implemented)} |")
+    return (f"| [{rfc.number:04d}]({rfc.path.name}) | {md_cell(m.get('title', ''))} | {md_cell(status)} | "
+            f"{md_cell(period_text)} | {md_cell(m.get('declared_class', '?'))} | {md_cell(implemented)} |")
 
 
 def index_text(repo: SpecRepo | str | Path) -> str:

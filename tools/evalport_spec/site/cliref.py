@@ -12,6 +12,8 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..report.escape import md_cell
+
 
 @contextmanager
 def _columns(n: int) -> Iterator[None]:
@@ -41,10 +43,6 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argpar
     return out
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def _arguments_table(parser: argparse.ArgumentParser) -> list[str]:
     rows = []
     for a in parser._actions:
@@ -71,7 +69,7 @@ def _arguments_table(parser: argparse.ArgumentParser) -> list[str]:
         if a.required:
             extra.append("required")
         desc = help_text + (" (" + "; ".join(extra) + ")" if extra else "")
-        rows.append(f"| {name} | {_cell(desc)} |")
+        rows.append(f"| {name} | {md_cell(desc)} |")
     if not rows:
         return []
     return ["| argument | meaning |", "| --- | --- |", *rows, ""]
@@ -96,7 +94,7 @@ def cli_reference(parser: argparse.ArgumentParser | None = None) -> str:
     with _columns(100):
         top = _subcommands(parser)
         lines += ["| command | what it does |", "| --- | --- |"]
-        lines += [f"| [`{name}`](#{_anchor(sub.prog)}) | {_cell(h)} |" for name, h, sub in top]
+        lines += [f"| [`{name}`](#{_anchor(sub.prog)}) | {md_cell(h)} |" for name, h, sub in top]
         lines.append("")
         lines += _section(parser, 2, "")
 

@@ -30,6 +30,7 @@ from typing import Any
 from ..errors import InputError
 from ..fsutil import check_within, read_limited
 from ..jsonload import MAX_BYTES, load
+from ..report.escape import md_cell
 from ..spec import DRAFT, SpecRepo, SpecVersion
 from .cliref import cli_reference
 from .history import (
@@ -72,11 +73,6 @@ def _anchors(markdown: str) -> set[str]:
 def _title_of(markdown: str, fallback: str) -> str:
     m = re.search(r"^#\s+(.+?)\s*(\{.*\})?\s*$", markdown, flags=re.M)
     return m.group(1).strip().strip("`") if m else fallback
-
-
-def _esc(text: str) -> str:
-    """Text for a Markdown table cell."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 @dataclass
@@ -321,7 +317,7 @@ class PageGenerator:
             lines.append("")
         lines += ["## Properties", "", "| path | type | required | since |", "| --- | --- | --- | --- |"]
         for p in props:
-            lines.append(f"| [`{_esc(p.path)}`](#{prop_anchor(p.path)}) | {_esc(self._type_md(p))} | "
+            lines.append(f"| [`{md_cell(p.path)}`](#{prop_anchor(p.path)}) | {md_cell(self._type_md(p))} | "
                          f"{'required' if p.required else 'optional'} | {self._since(since.get(p.path))} |")
         lines += ["", "## Property details", ""]
         for p in props:
@@ -525,7 +521,7 @@ class PageGenerator:
                 lines.append("- Rules removed: " + ", ".join(f"`{c}`" for c in ch.rules_removed))
             if ch.findings:
                 lines += ["", "??? info \"Findings of the diff engine\"", ""]
-                lines += [f"    - {_esc(f)}" for f in ch.findings[:200]]
+                lines += [f"    - {md_cell(f)}" for f in ch.findings[:200]]
             lines.append("")
         first = chain[0] if chain else None
         if first and first != DRAFT:
@@ -543,7 +539,7 @@ class PageGenerator:
             title = str(m.get("title", r.slug))
             page = f"rfcs/{r.path.name}"
             body = r.fm.body
-            table = ["| | |", "| --- | --- |"] + [f"| {k} | {_esc(v)} |" for k, v in _rfc_fields(m)]
+            table = ["| | |", "| --- | --- |"] + [f"| {k} | {md_cell(v)} |" for k, v in _rfc_fields(m)]
             h1 = re.search(r"^#\s+.+$", body, flags=re.M)
             if h1 and not body[:h1.start()].strip():
                 body = body[:h1.end()] + "\n\n" + "\n".join(table) + "\n" + body[h1.end():]
@@ -551,9 +547,9 @@ class PageGenerator:
                 body = f"# RFC {r.number:04d}: {title}\n\n" + "\n".join(table) + "\n\n" + body
             self.write(page, self._rewrite(body, r.rel, page))
             nav.append({f"{r.number:04d} {title}": page})
-            rows.append(f"| [{r.number:04d}]({r.path.name}) | [{_esc(title)}]({r.path.name}) | "
+            rows.append(f"| [{r.number:04d}]({r.path.name}) | [{md_cell(title)}]({r.path.name}) | "
                         f"{m.get('status', '?')} | {m.get('declared_class', '')} | "
-                        f"{m.get('implemented_in', '') or ''} | {_esc(', '.join(map(str, m.get('affected_documents') or [])))} |")
+                        f"{m.get('implemented_in', '') or ''} | {md_cell(', '.join(map(str, m.get('affected_documents') or [])))} |")
         counts: dict[str, int] = {}
         for r in self.rfcs:
             counts[str(r.meta.get("status", "?"))] = counts.get(str(r.meta.get("status", "?")), 0) + 1
