@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..spec import DRAFT, SpecRepo
-from .options import add_format_option
+from .options import add_format_option, relative
 
 if TYPE_CHECKING:
     from .. import conformance
@@ -61,17 +61,11 @@ def run(args: argparse.Namespace) -> int:
     report = conformance.run(spec, fixtures, command=args.command, version=version)
     bad = len({d.fixture_id for d in report.disagreements})
     skipped = f", {report.skipped} skipped (since newer than {version})" if report.skipped else ""
-    emit(Report.of([d.to_finding(_label(repo, folder)) for d in report.disagreements],
+    emit(Report.of([d.to_finding(relative(repo.root, folder)) for d in report.disagreements],
                    stage="conformance", command="conformance", data=report.to_json(),
                    verdict=f"{report.fixtures} fixtures: {report.fixtures - bad} agree, "
                            f"{bad} disagree{skipped}"), args.format)
     return 0 if report.ok else 1
-
-
-def _label(repo: SpecRepo, folder: Path) -> str:
-    """``folder`` relative to the repository root when inside it (POSIX separators)."""
-    root, p = repo.root.resolve(), folder.resolve()
-    return p.relative_to(root).as_posix() if p.is_relative_to(root) else str(folder)
 
 
 def _compute_since(repo: SpecRepo, fixtures: list[conformance.Fixture], fmt: str) -> int:

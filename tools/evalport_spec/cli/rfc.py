@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..findings import Finding, Severity
 from ..spec import SpecRepo
-from .options import add_format_option
+from .options import add_format_option, relative
 
 # Only the help text needs the statuses at registration; the rfc engine is imported in the run
 # functions so that `--help` stays fast. tests/test_cli_imports.py asserts this equals
@@ -54,12 +54,6 @@ def _emit(findings: list[Finding], fmt: str, command: str) -> None:
          fmt)
 
 
-def _rel(root: Path, path: Path) -> str:
-    """``path`` relative to the repository root when inside it (POSIX separators)."""
-    r, p = root.resolve(), path.resolve()
-    return p.relative_to(r).as_posix() if p.is_relative_to(r) else str(path)
-
-
 def _exit(findings: list[Finding]) -> int:
     return 1 if any(f.severity >= Severity.ERROR for f in findings) else 0
 
@@ -70,15 +64,15 @@ def run_new(args: argparse.Namespace) -> int:
     root = _repo(args)
     path = new_rfc(root, args.title, args.author, _today(args), number=args.number)
     index = write_index(root)
-    rel = _rel(root, path)
-    warnings = [f"{_rel(root, other)} already uses the slug {path.name[5:-3]!r}; {rel} was created "
+    rel = relative(root, path)
+    warnings = [f"{relative(root, other)} already uses the slug {path.name[5:-3]!r}; {rel} was created "
                 "beside it under its own number (nothing was overwritten); consider a more specific title"
                 for other in same_slug(root, path)]
     for w in warnings:
         print(f"evalport-spec rfc new: warning: {w}", file=sys.stderr)
     if args.format == "json":
         print(json.dumps({"path": rel, "number": int(path.name[:4]), "status": "draft",
-                          "index": _rel(root, index), "warnings": warnings}, indent=2))
+                          "index": relative(root, index), "warnings": warnings}, indent=2))
     else:
         print(rel)
     return 0
@@ -102,9 +96,9 @@ def run_index(args: argparse.Namespace) -> int:
         return _exit(findings)
     path = write_index(root)
     if args.format == "json":
-        print(json.dumps({"path": _rel(root, path)}, indent=2))
+        print(json.dumps({"path": relative(root, path)}, indent=2))
     else:
-        print(f"wrote {_rel(root, path)}")
+        print(f"wrote {relative(root, path)}")
     return 0
 
 
@@ -116,8 +110,8 @@ def run_status(args: argparse.Namespace) -> int:
                       release=args.release, by=args.by, today=_today(args))
     index = write_index(root)
     if args.format == "json":
-        print(json.dumps({"path": _rel(root, path), "number": args.number, "status": args.status,
-                          "index": _rel(root, index)}, indent=2))
+        print(json.dumps({"path": relative(root, path), "number": args.number, "status": args.status,
+                          "index": relative(root, index)}, indent=2))
     else:
         print(f"{path.name}: {args.status}")
     return 0
