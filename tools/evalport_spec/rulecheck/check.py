@@ -29,7 +29,7 @@ suggestion) whose :func:`~evalport_spec.rulecheck.context.format_finding` line i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -167,15 +167,13 @@ def _fixtures(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
                 out.append(ctx.finding(
                     "rule-fixture-invalid-otherwise",
                     f"rejecting fixture '{fx.id}' became invalid for another reason: "
-                    f"{'; '.join(others)} (besides the expected " + ", ".join(
-                        f"{c} at {p or '/'}" for c, p in fx.errors) + ")",
+                    f"{'; '.join(others)} (besides the expected {_pairs(fx.errors)})",
                     code=st.code, file=fx.file, line=fx.line))
                 continue
-            got = ", ".join(f"{c} at {p or '/'}" for c, p in run.actual) or "nothing"
             out.append(ctx.finding(
                 "rule-fixture-disagrees",
-                f"fixture '{fx.id}' expects " + ", ".join(
-                    f"{c} at {p or '/'}" for c, p in fx.errors) + f" but the validator reports {got}",
+                f"fixture '{fx.id}' expects {_pairs(fx.errors)} but the validator reports "
+                f"{_pairs(run.actual) or 'nothing'}",
                 code=st.code, file=fx.file, line=fx.line))
             continue
         if any(_reported_where_stated(e, p) for p, _ in stated):
@@ -199,11 +197,10 @@ def _fixtures(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
                     f"reason: {'; '.join(others)}",
                     code=st.code, file=run.fixture.file, line=run.fixture.line))
                 continue
-            got = ", ".join(f"{c} at {p or '/'}" for c, p in run.actual)
             out.append(ctx.finding(
                 "rule-fixture-disagrees",
                 f"near-neighbour fixture '{run.fixture.id}' expects no error but the "
-                f"validator reports {got}",
+                f"validator reports {_pairs(run.actual)}",
                 code=st.code, file=run.fixture.file, line=run.fixture.line))
         if not st.neighbours or otherwise < sum(not r.agrees for r in st.neighbours):
             out.append(ctx.finding(
@@ -212,6 +209,11 @@ def _fixtures(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
                 "true) is accepted",
                 code=st.code, file=ctx.catalogue_file, line=e.line))
     return out
+
+
+def _pairs(errors: Iterable[tuple[str, str]]) -> str:
+    """``CODE at /path, ...`` (the root as ``/``)."""
+    return ", ".join(f"{c} at {p or '/'}" for c, p in errors)
 
 
 def other_reasons(ctx: RuleContext, st: RuleStatus, run: FixtureRun) -> list[str]:
