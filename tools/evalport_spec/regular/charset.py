@@ -7,6 +7,8 @@ This module also holds the ECMA-262 character classes (ECMA-262 22.2.2.9, Charac
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 MAX_CP = 0x10FFFF
 
 Charset = tuple[tuple[int, int], ...]
@@ -86,9 +88,12 @@ def rank(cp: int) -> tuple[int, int]:
     return (2 if 0xD800 <= cp <= 0xDFFF else 1, cp)
 
 
-def best(s: Charset, n: int = 1) -> list[int]:
+@lru_cache(maxsize=8192)
+def best(s: Charset, n: int = 1) -> tuple[int, ...]:
     """Up to ``n`` code points of ``s`` in witness order (:func:`rank`); the first is the least."""
-    picked = [cp for cp in (ord(c) for c in _PREFERRED) if contains(s, cp)][:n]
+    preferred = sorted(cp for lo, hi in s if lo <= 0x7E
+                       for cp in range(max(lo, 0x20), min(hi, 0x7E) + 1))
+    picked = sorted(preferred, key=_RANK.__getitem__)[:n]
     for tier in (1, 2):
         for lo, hi in s:
             if tier == 1:
@@ -101,4 +106,4 @@ def best(s: Charset, n: int = 1) -> list[int]:
                     if cp not in _RANK:
                         picked.append(cp)
                     cp += 1
-    return picked[:n]
+    return tuple(picked[:n])

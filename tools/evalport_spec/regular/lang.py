@@ -343,6 +343,7 @@ def _piece_members(lo: int, hi: int | None, d: Dfa, reps: int) -> Iterator[str]:
 _SHORT = 64
 
 
+@lru_cache(maxsize=4096)
 def _choices(d: Dfa, reps: int) -> list[tuple[tuple[int, int], int, int]]:
     """``(rank, code point, class)`` for the ``reps`` best code points of each class."""
     return sorted((cs.rank(cp), cp, k) for k, cls in enumerate(d.classes)

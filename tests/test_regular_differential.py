@@ -1,0 +1,152 @@
+"""evalport_spec.regular against the validators: membership by our automaton equals
+jsonschema-rs's ``pattern`` verdict, and Python's ``re.search`` wherever ECMA-262 and Python
+read the string alike; witnesses are strings all three agree on.
+
+Patterns: the repository's schemas, check-jsonschema's vendored public schemas (a test extra)
+and hand-written ones covering each construct. Strings: each language's ``examples()`` and
+its complement's, plus Hypothesis strings over the pattern's own characters and the
+characters where the engines differ (line terminators, Unicode digits and spaces).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from functools import cache
+from pathlib import Path
+
+import jsonschema_rs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from evalport_spec.regular import Lang, Unsupported
+from evalport_spec.regular.corpus import HAND_WRITTEN, schema_patterns, vendored_schema_dirs
+
+ROOT = Path(__file__).resolve().parent.parent
+REPO = schema_patterns([ROOT / "spec", ROOT / "tools/evalport_spec/data"])
+PUBLIC = schema_patterns(vendored_schema_dirs())
+# Characters where ECMA-262, Python and Rust engines part ways, and a few ordinary ones.
+TRICKY = "\n\r\t\v\f \u0085\u00a0\u2028\u2029\ufeff\u0663\u00e9\u1680\u001c_-./:@aZ09"
+# Strings on which ECMA-262 and Python's re read every construct alike: printable ASCII and
+# tab only (Python's \s adds \x1c-\x1f, its "." takes \r and U+2028, its $ matches before a
+# final newline, and its \d, \w are Unicode-wide).
+COINCIDE = re.compile(r"[\t\x20-\x7e]*")
+
+
+def test_corpus_is_there():
+    assert len(REPO) >= 10
+    assert PUBLIC, "check-jsonschema (test extra) ships the public schemas used here"
+
+
+@cache
+def compiled(src: str):
+    """(our Lang or None if Unsupported, Python regex or None, jsonschema-rs validator or None)."""
+    try:
+        lang = Lang.pattern(src)
+    except Unsupported:
+        lang = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            py = re.compile(src)
+    except re.error:
+        py = None
+    try:
+        rs = jsonschema_rs.validator_for({"pattern": src})
+    except Exception:  # noqa: BLE001 - invalid for jsonschema-rs
+        rs = None
+    return lang, py, rs
+
+
+def check(src: str, s: str) -> None:
+    lang, py, rs = compiled(src)
+    if lang is None:
+        return
+    ours = s in lang
+    if rs is not None:
+        assert rs.is_valid(s) == ours, (src, s, ours)
+    if py is not None and COINCIDE.fullmatch(s):
+        assert (py.search(s) is not None) == ours, (src, s, ours)
+
+
+def witnesses(src: str) -> list[str]:
+    lang, _, _ = compiled(src)
+    if lang is None:
+        return []
+    out = []
+    for side in (lang, ~lang):
+        try:
+            out += side.examples(8)
+        except Unsupported:
+            pass
+    return out
+
+
+@pytest.mark.parametrize("src", REPO + list(HAND_WRITTEN))
+def test_witnesses_agree_everywhere(src):
+    """examples() of a language and of its complement: members as claimed, and Python and
+    jsonschema-rs (where they compile the pattern) give the same verdict on every one."""
+    lang, py, rs = compiled(src)
+    if lang is None:
+        pytest.skip(f"unsupported: {src!r}")
+    for s in witnesses(src):
+        ours = s in lang
+        if py is not None:
+            assert (py.search(s) is not None) == ours, (src, s)
+        if rs is not None:
+            assert rs.is_valid(s) == ours, (src, s)
+
+
+def test_public_witnesses_agree_everywhere():
+    checked = 0
+    for src in PUBLIC:
+        lang, py, rs = compiled(src)
+        if lang is None:
+            continue
+        for s in witnesses(src):
+            ours = s in lang
+            if py is not None:
+                assert (py.search(s) is not None) == ours, (src, s)
+            if rs is not None:
+                assert rs.is_valid(s) == ours, (src, s)
+            checked += 1
+    assert checked > 1000
+
+
+@st.composite
+def pattern_and_string(draw, corpus):
+    src = draw(st.sampled_from(corpus))
+    own = "".join(sorted({c for c in src if c.isprintable()}))
+    alphabet = st.sampled_from(TRICKY + own) if own else st.sampled_from(TRICKY)
+    return src, draw(st.text(alphabet, max_size=12))
+
+
+CFG = settings(max_examples=600, deadline=None, derandomize=True,
+               suppress_health_check=list(HealthCheck))
+
+
+@CFG
+@given(pattern_and_string(REPO + list(HAND_WRITTEN)))
+def test_membership_matches_validators(case):
+    check(*case)
+
+
+@CFG
+@given(pattern_and_string(PUBLIC or list(HAND_WRITTEN)))
+def test_membership_matches_validators_public(case):
+    check(*case)
+
+
+@CFG
+@given(pattern_and_string(REPO + list(HAND_WRITTEN)), st.integers(0, 3), st.integers(0, 6))
+def test_length_composes_by_intersection(case, lo, extra):
+    src, s = case
+    lang, _, _ = compiled(src)
+    if lang is None:
+        return
+    both = lang & Lang.length(lo, lo + extra)
+    assert (s in both) == (s in lang and lo <= len(s) <= lo + extra)
+    if not both.is_empty():
+        got = both.example()
+        assert got in lang and lo <= len(got) <= lo + extra
