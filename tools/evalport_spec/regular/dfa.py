@@ -33,6 +33,7 @@ state and time budgets the libraries do not offer. pyformlang stays as the oracl
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -65,10 +66,12 @@ class Dfa:
 
     def symbol(self, cp: int) -> int:
         """Index of the class holding code point ``cp``."""
-        for k, cls in enumerate(self.classes):
-            if cs.contains(cls, cp):
-                return k
-        raise ValueError(cp)  # unreachable: the classes partition all code points
+        index = self.__dict__.get("_index")
+        if index is None:
+            spans = sorted((lo, k) for k, cls in enumerate(self.classes) for lo, _ in cls)
+            index = ([lo for lo, _ in spans], [k for _, k in spans])
+            object.__setattr__(self, "_index", index)
+        return index[1][bisect_right(index[0], cp) - 1]
 
     def accepts(self, s: str) -> bool:
         """Whether the automaton accepts the string ``s``."""

@@ -41,7 +41,7 @@ class Lang:
     rather than run away.
     """
 
-    __slots__ = ("_pieces", "_leaves", "_label", "_least", "_witness", "__weakref__")
+    __slots__ = ("_pieces", "_leaves", "_label", "_least", "_witness", "_samples", "__weakref__")
 
     def __init__(self, pieces: tuple[Piece, ...], leaves: frozenset = frozenset(),
                  label: str = "") -> None:
@@ -50,6 +50,7 @@ class Lang:
         self._label = label
         self._least: tuple | None = None
         self._witness: tuple | None = None
+        self._samples: dict[int, list[str]] = {}
 
     # -- construction -------------------------------------------------------------------
     @staticmethod
@@ -137,7 +138,7 @@ class Lang:
         """Inclusion: every member of ``self`` is a member of ``other``."""
         if not isinstance(other, Lang):
             return NotImplemented
-        return self._pieces == other._pieces or (self - other).is_empty()
+        return _included(self._pieces, other._pieces)
 
     def __eq__(self, other: object) -> bool:
         """Language equality."""
@@ -183,6 +184,11 @@ class Lang:
         the least member, then boundary cases where legal: ``""``, ``"\\n"``, members with a
         line terminator, one ending in ``"\\n"``, the longest length if finite, the next
         length up, then further members in order."""
+        if n not in self._samples:
+            self._samples[n] = self._examples(n)
+        return list(self._samples[n])
+
+    def _examples(self, n: int) -> list[str]:
         out: list[str] = []
 
         def add(s: str | None) -> None:
@@ -258,6 +264,12 @@ def _merge(pieces) -> tuple[Piece, ...]:
         else:
             out.append((lo, hi, d))
     return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _included(a: tuple[Piece, ...], b: tuple[Piece, ...]) -> bool:
+    return a == b or all(next(_piece_members(lo, hi, d, 1), None) is None
+                         for lo, hi, d in _combine(a, b, "diff"))
 
 
 @lru_cache(maxsize=8192)
