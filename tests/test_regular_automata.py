@@ -66,7 +66,7 @@ def live_states(lib) -> int:
     return len(live)
 
 
-CFG = settings(max_examples=80, deadline=None, derandomize=True,
+CFG = settings(max_examples=50, deadline=None, derandomize=True,
                suppress_health_check=list(HealthCheck))
 
 

@@ -122,7 +122,7 @@ def pattern_and_string(draw, corpus):
     return src, draw(st.text(alphabet, max_size=12))
 
 
-CFG = settings(max_examples=600, deadline=None, derandomize=True,
+CFG = settings(max_examples=250, deadline=None, derandomize=True,
                suppress_health_check=list(HealthCheck))
 
 
@@ -138,7 +138,7 @@ def test_membership_matches_validators_public(case):
     check(*case)
 
 
-@CFG
+@settings(CFG, max_examples=120)
 @given(pattern_and_string(REPO + list(HAND_WRITTEN)), st.integers(0, 3), st.integers(0, 6))
 def test_length_composes_by_intersection(case, lo, extra):
     src, s = case

@@ -101,7 +101,7 @@ def mutated(draw):
     return name, s
 
 
-@settings(max_examples=600, deadline=None, derandomize=True,
+@settings(max_examples=300, deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(mutated())
 def test_mutations(case):
