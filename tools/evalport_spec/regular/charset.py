@@ -49,11 +49,6 @@ def complement(s: Charset) -> Charset:
     return tuple(out)
 
 
-def contains(s: Charset, cp: int) -> bool:
-    """Whether code point ``cp`` is in ``s``."""
-    return any(lo <= cp <= hi for lo, hi in s)
-
-
 ALL: Charset = ((0, MAX_CP),)
 EMPTY: Charset = ()
 

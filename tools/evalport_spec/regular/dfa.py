@@ -41,7 +41,7 @@ from . import charset as cs
 from .errors import BudgetExceeded
 
 MAX_STATES = 20_000
-"""Most states of an automaton, and of a product before it is built."""
+"""Most states of one automaton (a pattern's, a product's) before :class:`BudgetExceeded`."""
 
 
 @dataclass(frozen=True)
