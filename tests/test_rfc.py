@@ -98,6 +98,12 @@ def comment_rfc(n: int = 7, opens: str = "2026-09-27", closes: str = "2026-10-11
 
 @pytest.fixture()
 def repo(tmp_path: Path) -> Path:
+    return make_rfc_repo(tmp_path)
+
+
+def make_rfc_repo(tmp_path: Path) -> Path:
+    """A spec repository with one release (1.1.0, its SPEC.md holding :data:`CHANGELOG`), an empty
+    draft schemas folder and an empty ``rfcs/``."""
     rel = tmp_path / "spec" / "releases" / "1.1.0"
     (rel / "schemas").mkdir(parents=True)
     (rel / "SPEC.md").write_text(CHANGELOG, encoding="utf-8")

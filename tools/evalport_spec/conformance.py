@@ -10,7 +10,9 @@ Running another implementation (``--command CMD``)
 ``CMD`` is split like a POSIX shell word list (:func:`shlex.split`, no shell involved) and run
 once per fixture, from the current directory, with:
 
-* standard input: the fixture's ``document`` serialised as JSON (UTF-8);
+* standard input: the fixture's ``document`` serialised as JSON (UTF-8); every ``{file}`` in
+  the words is replaced by the path of a temporary file holding the same JSON (for a validator
+  that reads files, ``other-validator {file}``), removed after the run;
 * environment: the caller's, plus ``EVALPORT_DOCUMENT_TYPE`` = ``suite`` | ``testcase`` |
   ``grader`` | ``resultset``;
 * a time limit of :data:`COMMAND_TIMEOUT` seconds.
@@ -31,6 +33,7 @@ import json
 import os
 import shlex
 import subprocess
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +51,9 @@ __all__ = ["COMMAND_TIMEOUT", "ConformanceReport", "Disagreement", "Fixture", "O
 
 COMMAND_TIMEOUT = 10.0
 """Seconds one run of an external implementation may take per fixture."""
+
+FILE_PLACEHOLDER = "{file}"
+"""Replaced, in ``--command``'s words, by the path of a file holding the fixture's document."""
 
 @dataclass(frozen=True)
 class Disagreement:
@@ -132,14 +138,12 @@ def find_meta_schema(directory: Path) -> Path:
     raise InputError(f"no {META_SCHEMA_NAME} beside or above the fixtures folder", str(directory))
 
 
-def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathLike[str] | None = None,
-                  *, default_since: str | None = None) -> list[Fixture]:
+def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathLike[str] | None = None
+                  ) -> list[Fixture]:
     """Read every ``*.json`` in ``directory`` (sorted by name) as a :class:`Fixture`.
 
     Each file is parsed strictly and validated against the fixture meta-schema
-    (``meta_schema``, default :func:`find_meta_schema`). ``default_since``: the version given
-    to fixtures without ``since`` (an RFC proposal's, which arrive in the draft's version);
-    without it a fixture lacking ``since`` is refused by the meta-schema.
+    (``meta_schema``, default :func:`find_meta_schema`), which requires ``since``.
 
     Raises:
         InputError: unreadable or malformed file, a file that violates the meta-schema (at the
@@ -151,7 +155,7 @@ def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathL
         raise InputError("fixtures folder does not exist", str(directory))
     meta = load(meta_schema or find_meta_schema(directory))
     files = [(path.stem, load(path)) for path in sorted(directory.glob("*.json"))]
-    return parse_fixtures(files, meta.value, default_since)
+    return parse_fixtures(files, meta.value)
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -217,12 +221,17 @@ def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
         raise InputError("--command is empty")
     env = dict(os.environ, EVALPORT_DOCUMENT_TYPE=fixture.document_type)
     data = json.dumps(fixture.document, ensure_ascii=False).encode("utf-8")
-    try:
-        proc = subprocess.run(argv, input=data, capture_output=True, env=env, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None, f"no answer: timed out after {timeout:g} s"
-    except OSError as exc:
-        raise InputError(f"cannot run command {argv[0]!r}: {exc.strerror}") from None
+    with tempfile.TemporaryDirectory(prefix="evalport-conformance-") as tmp:
+        if any(FILE_PLACEHOLDER in word for word in argv):
+            path = Path(tmp) / f"{fixture.id}.json"
+            path.write_bytes(data)
+            argv = [word.replace(FILE_PLACEHOLDER, str(path)) for word in argv]
+        try:
+            proc = subprocess.run(argv, input=data, capture_output=True, env=env, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None, f"no answer: timed out after {timeout:g} s"
+        except OSError as exc:
+            raise InputError(f"cannot run command {argv[0]!r}: {exc.strerror}") from None
     try:
         answer = json.loads(proc.stdout.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):

@@ -96,12 +96,10 @@ class Fixture:
         return self.until is None or v < parse_semver(self.until)
 
 
-def _parse_one(loaded: Loaded, checker: Any, stem: str, default_since: str | None) -> Fixture:
+def _parse_one(loaded: Loaded, checker: Any, stem: str) -> Fixture:
     """One fixture from its parsed file (``checker``: a validator of the meta-schema); see
     :func:`parse_fixtures`."""
     value = loaded.value
-    if default_since is not None and isinstance(value, dict) and "since" not in value:
-        value = {**value, "since": default_since}
     error = next(iter(sorted(checker.iter_errors(value), key=lambda e: list(map(str, e.path)))), None)
     if error is not None:
         ptr = from_path(error.absolute_path)
@@ -121,17 +119,13 @@ def _parse_one(loaded: Loaded, checker: Any, stem: str, default_since: str | Non
                    tuple(value.get("rules", ())), loaded.source, since, until)
 
 
-def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any],
-                   default_since: str | None = None) -> list[Fixture]:
+def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any]) -> list[Fixture]:
     """Fixtures from ``(file stem, parsed file)`` pairs, in the order given.
 
     Args:
         files: each file's name without ``.json`` (it must equal the fixture's ``id``) and its
             strictly parsed content.
         meta: the fixture meta-schema.
-        default_since: the ``since`` given to a fixture whose file has none, before the
-            meta-schema check (an RFC proposal's fixtures arrive in the draft's version; ``rfc
-            apply`` writes it into them).
 
     Raises:
         InputError: a file violates the meta-schema (at the offending location), its ``id``
@@ -144,7 +138,7 @@ def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any],
     out: list[Fixture] = []
     seen: dict[str, str] = {}
     for stem, loaded in files:
-        fixture = _parse_one(loaded, checker, stem, default_since)
+        fixture = _parse_one(loaded, checker, stem)
         if fixture.id in seen:
             raise InputError(f"fixture id {fixture.id!r} is also used by {seen[fixture.id]}",
                              loaded.source, loaded.line("/id"), None, "/id")

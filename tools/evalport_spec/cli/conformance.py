@@ -36,8 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="fixtures folder (default: the fixtures of --spec-version: a release's frozen "
                         "set, the draft's spec/conformance/fixtures)")
     p.add_argument("--command", metavar="CMD", default=None,
-                   help="another implementation: run per fixture with the document on stdin and "
-                        "EVALPORT_DOCUMENT_TYPE set; prints {\"valid\", \"errors\"}")
+                   help="another implementation: run per fixture with the document on stdin ({file} "
+                        "in CMD: the path of a file holding it) and EVALPORT_DOCUMENT_TYPE set; "
+                        "prints {\"valid\", \"errors\"}")
     p.add_argument("--spec-version", default=DRAFT, metavar="V",
                    help="spec version whose schemas, rules and fixtures apply (default: draft)")
     p.add_argument("--compute-since", action="store_true",

@@ -458,8 +458,8 @@ _OPTION = re.compile(r"^\s*(?:#{3,6}\s+|[-*]\s+)?(?:\*\*)?Option ([A-Z0-9][A-Za-
 _STILL_OPEN = (
     re.compile(r"\bno decision (?:has been|was|is) (?:recorded|taken|made)", re.I),
     re.compile(r"\b(?:all|every|each|the) (?:\w+ )?options? (?:\w+ ){0,12}?(?:is|are|remains?|stays?) "
-               r"(?:\w+ )?(?:open|undecided|on the table)\b", re.I),
-    re.compile(r"\boptions [A-Z](?:, [A-Z])*,? and [A-Z]\b[^.]*?\b(?:are|remain)\b[^.]*?\b(?:open|undecided)\b"),
+               r"(?:\w+ ){0,2}?(?:open|undecided|on the table)\b", re.I),
+    re.compile(r"\b[Oo]ptions [A-Z](?:, [A-Z])*,? and [A-Z]\b[^.]*?\b(?:are|remain)\b[^.]*?\b(?:open|undecided)\b"),
 )
 """Sentences that say an RFC's options are still open (``rfc-options-open``)."""
 

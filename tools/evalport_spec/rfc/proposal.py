@@ -5,10 +5,13 @@ A proposal (``rfcs/NNNN-slug/``, docs/architecture.md) holds
 * ``patch.json``: ``{"<schema file>": [RFC 6902 operations]}``; ``add``, ``remove``,
   ``replace`` and ``test`` are supported (``move``/``copy`` are refused: whether they are already
   applied cannot be told from the draft alone);
-* ``rules.json``: catalogue entries the proposal adds (``since`` = the draft's version, ``rfc``
-  = the RFC's number; both are filled in when absent);
-* ``fixtures/*.json``: conformance fixtures. They may omit ``since``: a proposal's fixtures
-  arrive in the draft's version (``spec/VERSION``), which ``rfc apply`` writes into them.
+* ``rules.json``: catalogue entries the proposal adds;
+* ``fixtures/*.json``: conformance fixtures, which may omit ``since``.
+
+A proposal's rules and fixtures arrive in the draft's version (``spec/VERSION``): that version
+is their ``since`` once applied, whatever the proposal files say (a proposal written while the
+draft was 1.4.0 and applied after 1.4.0 shipped arrives in 1.5.0), and each rule's ``rfc`` is
+the RFC's number.
 
 :func:`plan` compares the proposal with the draft, part by part (each patch operation, each rule,
 each fixture): *unapplied* (no part is in the draft), *applied* (every part is), or *partial*.
@@ -55,9 +58,9 @@ class Proposal:
             arrive.
         patch: ``{schema file name: [operations]}``.
         rules: the catalogue entries, as parsed, and ``raw_rules`` as they will be written
-            (``since`` and ``rfc`` filled in).
-        fixtures: the proposal's fixtures (``since`` filled in) and ``fixture_json`` the JSON each
-            becomes in ``spec/conformance/fixtures/`` (``since`` after ``rules``).
+            (``since`` = :attr:`since`, ``rfc`` = the RFC's number).
+        fixtures: the proposal's fixtures (``since`` = :attr:`since`) and ``fixture_json`` the
+            JSON each becomes in ``spec/conformance/fixtures/`` (``since`` after ``rules``).
     """
 
     rfc: Rfc
@@ -138,8 +141,7 @@ def read_proposal(root: Path, rfc: Rfc) -> Proposal:
         InputError (one line naming the file and location): no proposal folder; no
             ``spec/VERSION``; ``patch.json`` not an object of operation lists, naming a schema
             the draft lacks, or using an unsupported operation; ``rules.json`` malformed, or an
-            entry whose ``since`` is not the draft's version or whose ``rfc`` is another RFC; a
-            malformed fixture, or one whose ``since`` is not the draft's version.
+            entry whose ``rfc`` is another RFC; a malformed fixture.
     """
     pdir = rfc.proposal_dir
     label = f"rfcs/{pdir.name}"
@@ -176,14 +178,10 @@ def read_proposal(root: Path, rfc: Rfc) -> Proposal:
         proposal.rules = parse_catalogue(loaded).rules
         proposal.rules_source = loaded
         for i, (entry, raw) in enumerate(zip(proposal.rules, loaded.value["rules"], strict=True)):
-            if entry.since != since:
-                raise InputError(f"rule {entry.code} says since {entry.since}, but a proposal's rules arrive "
-                                 f"in the draft's version {since} (spec/VERSION)", loaded.source,
-                                 loaded.line(f"/rules/{i}/since"), None, f"/rules/{i}/since")
             if entry.rfc not in (None, rfc.number):
                 raise InputError(f"rule {entry.code} names RFC {entry.rfc}, not RFC {rfc.number}",
                                  loaded.source, loaded.line(f"/rules/{i}/rfc"), None, f"/rules/{i}/rfc")
-            proposal.raw_rules.append({**raw, "rfc": rfc.number})
+            proposal.raw_rules.append({**raw, "since": since, "rfc": rfc.number})
     fdir = pdir / "fixtures"
     if fdir.is_dir():
         _read_fixtures(root, fdir, f"{label}/fixtures", proposal)
@@ -198,13 +196,11 @@ def _read_fixtures(root: Path, fdir: Path, label: str, proposal: Proposal) -> No
         raise InputError(f"the draft has no {FIXTURES_DIR}/{META_SCHEMA_NAME} to check the proposal's "
                          "fixtures with", f"spec/{FIXTURES_DIR}")
     files = [(p.stem, _load(p, f"{label}/{p.name}")) for p in sorted(fdir.glob("*.json"))]
-    proposal.fixtures = parse_fixtures(files, load(meta).value, default_since=proposal.since)
+    files = [(stem, Loaded(with_since(loaded.value, proposal.since), loaded.source, loaded.text)
+              if isinstance(loaded.value, dict) else loaded) for stem, loaded in files]
+    proposal.fixtures = parse_fixtures(files, load(meta).value)
     for (_, loaded), fx in zip(files, proposal.fixtures, strict=True):
-        if fx.since != proposal.since:
-            raise InputError(f"fixture {fx.id} says since {fx.since}, but a proposal's fixtures arrive in "
-                             f"the draft's version {proposal.since} (spec/VERSION); leave since out",
-                             loaded.source, loaded.line("/since"), None, "/since")
-        proposal.fixture_json[fx.id] = with_since(loaded.value, proposal.since)
+        proposal.fixture_json[fx.id] = loaded.value
 
 
 def with_since(value: dict[str, Any], since: str) -> dict[str, Any]:
