@@ -21,8 +21,7 @@ It refuses (an :class:`~evalport_spec.errors.InputError` naming the file, nothin
 a draft fixture is malformed or lacks ``since``, and (:class:`ReleaseRefused`, nothing written)
 when the version exists, is not the next major, minor or patch version, is not the version
 ``spec/VERSION`` declares (SPEC.md "Governance": "Cutting a release freezes the draft under the
-version in ``VERSION``"), is lower
-than the computed class since the last release needs
+version in ``VERSION``"), is lower than the computed class since the last release needs
 (:func:`evalport_spec.gate.policy.version_problem`), when the date is earlier than the previous
 release's (its changelog heading) or later than tomorrow, when the gate fails, or when an RFC in
 the release is not accepted. A release is atomic: everything is staged in a temporary folder inside

@@ -98,16 +98,6 @@ def apply_proposal(root: Path, rfc: Rfc) -> tuple[SpecVersion, SpecVersion, list
     return p.draft, p.proposed, p.proposal.rules
 
 
-def classify_proposal(root: Path, rfc: Rfc) -> engines.Classification | None:
-    """The diff engine's verdict on draft -> proposed, or ``None`` if the engine is missing.
-
-    Raises:
-        InputError: as :func:`apply_proposal`.
-    """
-    draft, proposed, _ = apply_proposal(root, rfc)
-    return engines.classify(draft, proposed, candidates=engines.repo_documents(root))
-
-
 def _info(kind: str, rfc: Rfc, line: int, message: str, severity: Severity = Severity.INFO,
           **extra: Any) -> Finding:
     return Finding(kind, message, severity=severity, new=Location(rfc.rel, None, line),
