@@ -163,8 +163,9 @@ def parse(text: str, source: str) -> FrontMatter:
 
 # --- writing -----------------------------------------------------------------------------------
 
-KEY_ORDER = ("number", "title", "status", "authors", "created", "comment_period", "discussion",
-             "references", "affected_documents", "declared_class", "implemented_in", "decision_date",
+KEY_ORDER = ("number", "title", "status", "authors", "created", "comment_period", "period_history",
+             "waiting_on", "discussion", "references", "affected_documents", "declared_class",
+             "implemented_in", "decision_date", "resolution", "chosen_option", "approvers",
              "superseded_by")
 """Canonical order of front matter keys when the tools write them."""
 
@@ -192,8 +193,9 @@ def _scalar(v: Any) -> str:
 def dump(data: dict[str, Any]) -> str:
     """Render front matter (without the ``---`` fences) in :data:`KEY_ORDER`, block style.
 
-    Supports the shapes RFC front matter uses: scalars, lists of scalars, and one level of
-    nested mapping (``comment_period``). Round-trips through :func:`parse`.
+    Supports the shapes RFC front matter uses: scalars, lists of scalars or of flat mappings
+    (``approvers``, ``period_history``), and one level of nested mapping (``comment_period``).
+    Round-trips through :func:`parse`.
     """
     keys = [k for k in KEY_ORDER if k in data] + [k for k in data if k not in KEY_ORDER]
     out: list[str] = []
@@ -207,7 +209,12 @@ def dump(data: dict[str, Any]) -> str:
                 out.append(f"{k}: []")
             else:
                 out.append(f"{k}:")
-                out.extend(f"  - {_scalar(x)}" for x in v)
+                for x in v:
+                    if isinstance(x, dict):
+                        out.extend(f"  {'- ' if i == 0 else '  '}{kk}: {_scalar(vv)}"
+                                   for i, (kk, vv) in enumerate(x.items()))
+                    else:
+                        out.append(f"  - {_scalar(x)}")
         else:
             out.append(f"{k}: {_scalar(v)}")
     return "\n".join(out) + "\n"
