@@ -61,7 +61,8 @@ class Validators:
         format_assertion: ``format`` asserted (both validators) or an annotation.
 
     Raises nothing on a schema either validator cannot compile: that validator then answers
-    ``None`` for every document (recorded in :attr:`errors`).
+    ``None`` for every document (recorded in :attr:`errors`). ``schema``, ``base_uri`` and
+    ``registry`` (python-jsonschema's) are kept for generators.
     """
 
     def __init__(self, files: Any, name: str = SINGLE, *, format_assertion: bool = True) -> None:
@@ -76,9 +77,11 @@ class Validators:
                 else "https://json-schema.org/draft/2020-12/schema",
                 default=referencing.jsonschema.DRAFT202012)
             resources.append((_uri(n, s), spec.create_resource(s)))
+        self.schema, self.base_uri = schema, _uri(name, schema)
+        self.registry: referencing.Registry | None = None
         self._py = None
         try:
-            registry = referencing.Registry(retrieve=_no_retrieve).with_resources(resources).crawl()
+            registry = self.registry = referencing.Registry(retrieve=_no_retrieve).with_resources(resources).crawl()
             cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
             kw: dict[str, Any] = {"registry": registry}
             if format_assertion:
@@ -89,10 +92,9 @@ class Validators:
         self._rs = None
         try:
             rs_registry = jsonschema_rs.Registry([(_uri(n, s), s) for n, s in files.items()])
-            base = _uri(name, schema)
             self._rs = jsonschema_rs.validator_for(
                 schema, registry=rs_registry, validate_formats=format_assertion, offline=True,
-                base_uri=None if base.startswith("urn:") else base)
+                base_uri=None if self.base_uri.startswith("urn:") else self.base_uri)
         except Exception as exc:  # noqa: BLE001
             self.errors.append(f"jsonschema-rs: {type(exc).__name__}: {exc}"[:200])
 
