@@ -6,7 +6,7 @@ operators of ``compat_corpus.mutate``), runs the classifier on each in its own p
 limit ``--limit`` s, 3 GiB address space) and checks every verdict with python-jsonschema and
 jsonschema-rs: a MAJOR's witnesses must be lost by both (else *bad witness*), a MINOR/PATCH is
 searched for a lost document (*unsound* when one is found). Prints the figures table, then a
-few examples of each problem; ``--json FILE`` keeps every record.
+few examples of each problem; ``--jsonl FILE`` keeps every record, written as each pair is judged.
 
 Targets (issue 11): UNDECIDED under 1% of the pairs; no unsound verdict, bad witness, crash or
 refusal. Exit 1 when one is missed.
@@ -36,22 +36,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--limit", type=float, default=30.0, help="classifier seconds per pair")
-    ap.add_argument("--search-limit", type=float, default=8.0, help="counter-example search seconds per pair")
-    ap.add_argument("--json", metavar="FILE", help="write every pair's record here")
+    ap.add_argument("--search-limit", type=float, default=6.0, help="counter-example search seconds per pair")
+    ap.add_argument("--generated", type=int, default=6,
+                    help="documents asked of the repository's generator per search (twice as many candidates)")
+    ap.add_argument("--jsonl", metavar="FILE", help="append every pair's record here as it is judged")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     pairs = build(args.pairs, args.seed)
     built = time.perf_counter() - t0
 
+    out = open(args.jsonl, "a", encoding="utf-8") if args.jsonl else None  # noqa: SIM115 - closed below
+
     def progress(done: int, rec: dict) -> None:
+        if out:
+            out.write(json.dumps(rec, default=repr) + "\n")
+            out.flush()
         if done % 100 == 0 or done == len(pairs):
             print(f"  {done}/{len(pairs)} pairs judged ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
 
-    records = run(pairs, jobs=args.jobs, limit=args.limit, search_limit=args.search_limit, progress=progress)
+    try:
+        records = run(pairs, jobs=args.jobs, limit=args.limit, search_limit=args.search_limit,
+                      search_kw={"generated": args.generated}, progress=progress)
+    finally:
+        if out:
+            out.close()
     s = summarize(records)
     n = s["pairs"]
-    if args.json:
-        Path(args.json).write_text(json.dumps(records, default=repr, indent=1), encoding="utf-8")
     pct = (lambda k: f"{k} ({100 * k / n:.2f}%)") if n else str
     rows = [[f"pairs (seed {args.seed})", str(n), " ".join(f"{k} {v}" for k, v in sorted(s["sources"].items()))],
             ["verdicts", "", " ".join(f"{k} {v}" for k, v in sorted(s["verdicts"].items()))],

@@ -42,8 +42,10 @@ MEMORY_LIMIT = 3 << 30
 """Address-space limit of each pair's process (bytes): a blow-up is a crash, not a dead machine."""
 
 
-def judge(pair: Pair, send: Callable[[dict], None], *, search_limit: float = 8.0) -> None:
-    """Judge one pair; ``send`` receives the classification record, then the search record."""
+def judge(pair: Pair, send: Callable[[dict], None], *, search_limit: float = 8.0,
+          search_kw: dict | None = None) -> None:
+    """Judge one pair; ``send`` receives the classification record, then the search record
+    (``search_kw``: extra arguments of :func:`.search.find_lost`)."""
     t0 = time.perf_counter()
     try:
         result = classify(pair.old, pair.new, focus=pair.focus, format_assertion=pair.format_assertion)
@@ -82,17 +84,18 @@ def judge(pair: Pair, send: Callable[[dict], None], *, search_limit: float = 8.0
     out: dict[str, Any] = {"phase": "searched"}
     if not rec["abstained"] and (verdict != "MAJOR" or rec["undecided"]):
         deadline = time.monotonic() + search_limit
-        hit = find_lost(vo, vn, pair.old, format_assertion=pair.format_assertion, deadline=deadline)
+        kw = {"format_assertion": pair.format_assertion, "deadline": deadline, **(search_kw or {})}
+        hit = find_lost(vo, vn, pair.old, **kw)
         if hit is not None:
             out["lost"] = hit[0]
         if verdict == "PATCH" and str(result.forward_class) == "PATCH" and time.monotonic() < deadline:
-            gain = find_lost(vn, vo, pair.new, format_assertion=pair.format_assertion, deadline=deadline)
+            gain = find_lost(vn, vo, pair.new, **kw)
             if gain is not None:
                 out["gained"] = gain[0]
     send(out)
 
 
-def _child(pair: Pair, fd: int, search_limit: float) -> None:
+def _child(pair: Pair, fd: int, search_limit: float, search_kw: dict | None) -> None:
     try:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     except (ValueError, OSError):
@@ -102,16 +105,17 @@ def _child(pair: Pair, fd: int, search_limit: float) -> None:
             w.write(json.dumps(d, default=repr) + "\n")
             w.flush()
         try:
-            judge(pair, send, search_limit=search_limit)
+            judge(pair, send, search_limit=search_limit, search_kw=search_kw)
         except BaseException as exc:  # noqa: BLE001 - report, then exit
             send({"phase": "error", "detail": f"{type(exc).__name__}: {str(exc)[:200]}"})
 
 
 def run(pairs: list[Pair], *, jobs: int = 1, limit: float = 30.0, search_limit: float = 8.0,
-        progress: Callable[[int, dict], None] | None = None) -> list[dict]:
+        search_kw: dict | None = None, progress: Callable[[int, dict], None] | None = None) -> list[dict]:
     """Judge every pair, ``jobs`` at a time, each in a forked process; one record per pair, in
     order. ``limit``: classifier seconds before the pair is a timeout; ``search_limit``: the
-    counter-example search's seconds (past them the search is cut, and recorded as cut)."""
+    counter-example search's seconds (past them the search is cut, and recorded as cut);
+    ``search_kw``: extra arguments of :func:`.search.find_lost`; ``progress(done, record)``."""
     records: list[dict | None] = [None] * len(pairs)
     todo = list(range(len(pairs)))[::-1]
     running: dict[int, dict] = {}  # read fd -> state
@@ -124,7 +128,7 @@ def run(pairs: list[Pair], *, jobs: int = 1, limit: float = 30.0, search_limit: 
             if pid == 0:  # the child: judge, report through the pipe, leave without cleanup
                 os.close(r)
                 try:
-                    _child(pairs[i], w, search_limit)
+                    _child(pairs[i], w, search_limit, search_kw)
                 finally:
                     os._exit(0)
             os.close(w)
