@@ -42,12 +42,13 @@ def _no_retrieve(uri: str) -> referencing.Resource:
 
 
 def _uri(name: str, schema: Any) -> str:
-    """The URI a file is registered under: its own ``$id`` (``id`` in draft-04) or a URN."""
+    """The URI a file is registered under: its own absolute ``$id`` (``id`` in draft-04), else one
+    under a reserved host (a relative ``$id`` such as ``"something"`` then resolves against it)."""
     if isinstance(schema, dict):
         for key in ("$id", "id"):
             if isinstance(schema.get(key), str) and "://" in schema[key]:
                 return schema[key].split("#")[0]
-    return f"urn:corpus:file:{name}"
+    return f"https://corpus.invalid/{name}"
 
 
 class Validators:
@@ -94,7 +95,7 @@ class Validators:
             rs_registry = jsonschema_rs.Registry([(_uri(n, s), s) for n, s in files.items()])
             self._rs = jsonschema_rs.validator_for(
                 schema, registry=rs_registry, validate_formats=format_assertion, offline=True,
-                base_uri=None if self.base_uri.startswith("urn:") else self.base_uri)
+                base_uri=self.base_uri)
         except Exception as exc:  # noqa: BLE001
             self.errors.append(f"jsonschema-rs: {type(exc).__name__}: {exc}"[:200])
 
