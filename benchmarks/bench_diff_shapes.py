@@ -187,8 +187,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             secs, verdict, found = f"{res['seconds']:.2f}", res["class"], problems(case, res)
             verdict += f" ({res['back']:,} backward)" if res["back"] else ""
-        ok = res is not None and not found and (case.seconds is None or res["seconds"] < case.seconds) and (
-            case.mib is None or peak < case.mib)
+        if res is not None and case.seconds is not None and res["seconds"] >= case.seconds:
+            found.append(f"{res['seconds']:.1f} s >= {case.seconds:g} s")
+        if case.mib is not None and peak >= case.mib:
+            found.append(f"{peak:.0f} MiB >= {case.mib:g} MiB")
+        ok = res is not None and not found
         target = " ".join(x for x in (f"< {case.seconds:g} s" if case.seconds else "",
                                       f"< {case.mib:g} MiB" if case.mib else "") if x) or "-"
         rows.append([case.label, target, secs, f"{peak:.0f}", verdict, "; ".join(found) or ("ok" if ok else "")])
