@@ -43,11 +43,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--generated", type=int, default=6,
                     help="documents asked of the repository's generator per search (twice as many candidates)")
     ap.add_argument("--jsonl", metavar="FILE", help="append every pair's record here as it is judged")
+    ap.add_argument("--resume", action="store_true",
+                    help="skip the pairs already recorded in --jsonl FILE; the figures cover them all")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     pairs = build(args.pairs, args.seed)
     random.Random(args.seed).shuffle(pairs)  # judged in a seeded order: any prefix is a fair sample
     built = time.perf_counter() - t0
+    earlier: list[dict] = []
+    if args.resume and args.jsonl and Path(args.jsonl).exists():
+        with open(args.jsonl, encoding="utf-8") as f:
+            earlier = [json.loads(line) for line in f if line.strip()]
+        ids = {r["id"] for r in earlier}
+        pairs = [p for p in pairs if p.id not in ids]
 
     out = open(args.jsonl, "a", encoding="utf-8") if args.jsonl else None  # noqa: SIM115 - closed below
 
@@ -64,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if out:
             out.close()
-    s = summarize(records)
+    s = summarize(earlier + records)
     n = s["pairs"]
     pct = (lambda k: f"{k} ({100 * k / n:.2f}%)") if n else str
     rows = [[f"pairs (seed {args.seed})", str(n), " ".join(f"{k} {v}" for k, v in sorted(s["sources"].items()))],

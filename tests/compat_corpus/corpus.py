@@ -18,11 +18,13 @@ that a local ``$ref`` points into are not made; no pair repeats.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,11 +141,16 @@ def build(n: int = 2000, seed: int = 0, *, vendored_max_bytes: int = 300_000) ->
     out: list[Pair] = []
     seen: set[str] = set()
 
+    ids: Counter[str] = Counter()
+
     def add(p: Pair) -> bool:
         k = _key(p)
         if k in seen or len(out) >= n:
             return False
         seen.add(k)
+        ids[p.id] += 1
+        if ids[p.id] > 1:  # the same operator at the same place, another edit: ids stay unique
+            p = dataclasses.replace(p, id=f"{p.id}#{ids[p.id]}")
         out.append(p)
         return True
 

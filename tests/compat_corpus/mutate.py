@@ -446,7 +446,7 @@ def _shell(s: dict) -> dict:
 def _not_not(s: dict, ctx: Ctx) -> dict | None:
     """``S`` -> ``{"not": {"not": S}}`` (meaning kept)."""
     core = _core(s)
-    if not core or _refs_in_place(core, ctx):
+    if not core or _refs_in_place(core):
         return None
     return {**_shell(s), "not": {"not": core}}
 
@@ -517,7 +517,7 @@ def _cases_to_if(s: dict, ctx: Ctx) -> dict | None:
 
 
 # ------------------------------------------------------------------ $ref refactors
-def _refs_in_place(s: Any, ctx: Ctx) -> bool:
+def _refs_in_place(s: Any) -> bool:
     """Whether moving ``s`` could change what references mean: it holds an ``$id``/``id``, an
     anchor or a dynamic reference (pointers into ``s`` are checked by :func:`refs_into`)."""
     text = json.dumps(s)
@@ -537,7 +537,7 @@ def ref_extract(root: Any, ptr: str, ctx: Ctx) -> Any:
     if ptr == "" or not isinstance(root, dict):
         return None
     node = get(root, ptr)
-    if not isinstance(node, dict) or not node or _refs_in_place(node, ctx) or "$ref" in node:
+    if not isinstance(node, dict) or not node or _refs_in_place(node) or "$ref" in node:
         return None
     key = _defs_key(root, ctx)
     defs = root.get(key, {})
@@ -558,7 +558,7 @@ def ref_inline(root: Any, ptr: str, ctx: Ctx) -> Any:
         target = get(root, node["$ref"][1:])
     except (KeyError, IndexError, ValueError, TypeError):
         return None
-    if not isinstance(target, (dict, bool)) or '"$ref"' in json.dumps(target) or _refs_in_place(target, ctx):
+    if not isinstance(target, (dict, bool)) or '"$ref"' in json.dumps(target) or _refs_in_place(target):
         return None
     rest = {k: v for k, v in node.items() if k != "$ref"}
     if rest and ctx.dialect <= 7:
@@ -570,9 +570,7 @@ def ref_inline(root: Any, ptr: str, ctx: Ctx) -> Any:
 def wrap_all_of(root: Any, ptr: str, ctx: Ctx) -> Any:
     """``S`` -> ``{"allOf": [S]}`` (meaning kept)."""
     node = get(root, ptr)
-    if not isinstance(node, dict) or not _core(node) or (ptr == "" and _refs_in_place(_core(node), ctx)):
-        return None
-    if _refs_in_place(_core(node), ctx):
+    if not isinstance(node, dict) or not _core(node) or _refs_in_place(_core(node)):
         return None
     return _with(root, ptr, {**_shell(node), "allOf": [_core(node)]})
 
@@ -647,7 +645,7 @@ MEANING_KEPT = frozenset({"reorder-list", "not-not", "reorder-branches", "if-to-
 oracle still checks, it does not assume)."""
 
 
-DRAFT04_FREE = frozenset({"const", "contains", "propertyNames", "if", "then", "else", "prefixItems",
+NOT_IN_DRAFT04 = frozenset({"const", "contains", "propertyNames", "if", "then", "else", "prefixItems",
                           "dependentRequired", "dependentSchemas", "unevaluatedItems",
                           "unevaluatedProperties", "$anchor", "$dynamicRef", "$dynamicAnchor",
                           "$recursiveRef", "$recursiveAnchor", "minContains", "maxContains", "$id",
@@ -661,7 +659,7 @@ def to_draft04(schema: Any) -> Any:
     if not isinstance(schema, dict) or dialect_of(schema) not in (6, 7):
         return None
     text = json.dumps(schema)
-    for kw in DRAFT04_FREE - {"const", "examples"}:
+    for kw in NOT_IN_DRAFT04 - {"const", "examples"}:
         if f'"{kw}"' in text:
             return None
     out = copy.deepcopy(schema)
