@@ -165,7 +165,7 @@ def parse(text: str, source: str) -> FrontMatter:
 
 KEY_ORDER = ("number", "title", "status", "authors", "created", "comment_period", "discussion",
              "references", "affected_documents", "declared_class", "implemented_in", "decision_date",
-             "superseded_by")
+             "superseded_by", "accepts")
 """Canonical order of front matter keys when the tools write them."""
 
 _PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _./()+,'-]*$")
@@ -189,11 +189,17 @@ def _scalar(v: Any) -> str:
     return json.dumps(s, ensure_ascii=False)
 
 
+def _item(v: Any) -> str:
+    """One list item: a scalar, or a mapping or list as a JSON flow value (JSON is YAML)."""
+    return json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else _scalar(v)
+
+
 def dump(data: dict[str, Any]) -> str:
     """Render front matter (without the ``---`` fences) in :data:`KEY_ORDER`, block style.
 
-    Supports the shapes RFC front matter uses: scalars, lists of scalars, and one level of
-    nested mapping (``comment_period``). Round-trips through :func:`parse`.
+    Supports the shapes RFC front matter uses: scalars, lists of scalars or of mappings (one
+    JSON flow mapping per item, as ``accepts`` is written), and one level of nested mapping
+    (``comment_period``). Round-trips through :func:`parse`.
     """
     keys = [k for k in KEY_ORDER if k in data] + [k for k in data if k not in KEY_ORDER]
     out: list[str] = []
@@ -207,7 +213,7 @@ def dump(data: dict[str, Any]) -> str:
                 out.append(f"{k}: []")
             else:
                 out.append(f"{k}:")
-                out.extend(f"  - {_scalar(x)}" for x in v)
+                out.extend(f"  - {_item(x)}" for x in v)
         else:
             out.append(f"{k}: {_scalar(v)}")
     return "\n".join(out) + "\n"
