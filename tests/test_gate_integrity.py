@@ -200,7 +200,8 @@ def test_acceptance_in_the_same_change_fails_and_before_it_passes(repo):
 def test_without_base_history_dates_the_acceptance(repo):
     """`check` on a release line: the acceptance must land in an earlier first-parent step."""
     remove_error_types(repo, "runner_error")
-    accepts = entries_for(repo)
+    accepts = entries_for(repo, base=None)  # the draft since the latest release
+    assert accepts == entries_for(repo)
     write_rfc(repo, 99, "accepted", accepts)
     (repo / "spec/VERSION").write_text("2.0.0\n")
     commit_all(repo, "accept and change at once")
@@ -337,3 +338,49 @@ def test_an_optional_field_documented_in_spec_md_passes_every_stage(repo):
     assert report.exit_code == 0, render(report, "text")
     assert report.stage("base").change_class.name == "MINOR"
     assert not [f for f in report.findings() if f.kind == "toolchain-changed"]
+
+
+# --- check --ignore, the fixture backfill ------------------------------------------------------
+
+def test_check_ignore_accepts_a_breaking_finding_only_by_its_fingerprint(repo, tmp_path):
+    remove_error_types(repo, "runner_error")
+    fp = entries_for(repo)[0]["fingerprint"]
+    ignore = tmp_path / "ignore.yml"
+    ignore.write_text("- {kind: enum-value-removed, reason: a kind names no finding}\n")
+    assert run_gate(repo, base="main", stages=["base"], ignore=ignore).stage("base").status == "fail"
+    ignore.write_text(f"- {{kind: enum-value-removed, fingerprint: '{fp}', reason: agreed, expires: 2999-01-01}}\n"
+                      "- {kind: type-narrowed, reason: long gone, expires: 2000-01-01}\n")
+    report = run_gate(repo, base="main", stages=["draft", "base"], ignore=ignore)
+    base = report.stage("base")
+    assert base.status == "warn", [f.message for f in base.errors]
+    shown = [f for f in base.findings if f.kind == "enum-value-removed"]
+    assert shown[0].message.endswith(f"ignored by the --ignore entry for [{fp}] (agreed) until 2999-01-01")
+    notes = {f.kind for f in report.stage("draft").findings if f.severity.name == "WARNING"}
+    assert "ignore-entry-expired" in notes
+    # an ignore file of the repository counts only with the entries it had at the base
+    inside = repo / "gate-ignore.yml"
+    inside.write_text(ignore.read_text())
+    stage = run_gate(repo, base="main", stages=["base"], ignore=inside).stage("base")
+    assert stage.status == "fail"
+
+
+def test_fixture_backfill_of_a_release_is_allowed_only_exactly(repo):
+    from evalport_spec.gate.releasecheck import frozen_fixture_files
+
+    files = frozen_fixture_files(repo / "spec", "1.2.0")
+    names = {n for n in files if n.startswith("conformance/fixtures/")}
+    since_13 = {f"conformance/fixtures/{p.name}" for p in (repo / "spec/conformance/fixtures").glob("*.json")
+                if '"since": "1.3.0"' in p.read_text()}
+    assert names and since_13 and not names & since_13 and "conformance/fixture.schema.json" in files
+    for rel, data in files.items():
+        (repo / "spec/releases/1.2.0" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / "spec/releases/1.2.0" / rel).write_bytes(data)
+    commit_all(repo, "backfill 1.2.0's fixtures")
+    assert not [f for f in run_gate(repo, base="main", stages=["base"]).stage("base").findings
+                if f.kind == "released-file-added"]
+    extra = repo / "spec/releases/1.2.0/conformance/fixtures" / sorted(since_13)[0].rsplit("/", 1)[1]
+    extra.write_bytes((repo / "spec/conformance/fixtures" / extra.name).read_bytes())
+    added = [f for f in run_gate(repo, base="main", stages=["base"]).stage("base").errors
+             if f.kind == "released-file-added"]
+    assert len(added) == 1 and f"spec/releases/1.2.0/conformance/fixtures/{extra.name}" in added[0].message
+    assert "must be exactly the base draft's fixtures that apply to 1.2.0" in added[0].message

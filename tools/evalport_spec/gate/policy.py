@@ -160,9 +160,15 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
             continue
         for n in listing:
             late.setdefault(n, []).append(f)
+        waiting = [] if ledger is None else sorted(
+            n for n, st in ledger.now.items() if f.fingerprint in st.fingerprints and not st.accepts_major)
         if listing:
             why = (f"not accepted: {', '.join(f'RFC {n:04d}' for n in listing)} lists it but was not "
                    f"accepted with it {ledger.before if ledger else ''}")
+        elif waiting:
+            why = "not accepted: " + ", ".join(
+                f"RFC {n:04d} lists it but is {ledger.now[n].status} declaring {ledger.now[n].declared_class}"
+                for n in waiting) + " (only an accepted MAJOR RFC accepts)"
         else:
             cands = ledger.candidates() if ledger is not None else []
             need_rfc = (", ".join(f"RFC {n:04d}" for n in cands) + " would need it (`evalport-spec rfc "
