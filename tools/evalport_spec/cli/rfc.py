@@ -138,10 +138,10 @@ def run_accept_findings(args: argparse.Namespace) -> int:
         return 0
     path, added, kept = write_accepts(root, args.number, findings)
     if args.format == "json":
-        print(json.dumps({"path": _rel(root, path), "number": args.number, "compared": label,
+        print(json.dumps({"path": relative(root, path), "number": args.number, "compared": label,
                           "added": added, "already_listed": kept}, indent=2, ensure_ascii=False))
         return 0
-    print(f"{_rel(root, path)}: {len(added)} breaking finding(s) {label} added to accepts, "
+    print(f"{relative(root, path)}: {len(added)} breaking finding(s) {label} added to accepts, "
           f"{len(kept)} already listed")
     for e in added + kept:
         item = f" item {json.dumps(e['item'], ensure_ascii=False)}" if "item" in e else ""
