@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -41,7 +42,7 @@ def ci_run(root, *args):
 def test_plain_full_clone_passes(origin, tmp_path):
     done = ci_run(clone(origin, tmp_path / "full"))
     assert done.returncode == 0, done.stdout
-    assert "ok   history" in done.stdout and "gate: passed" in done.stdout
+    assert re.search(r"^ok\s+history ", done.stdout, re.M) and "gate: passed" in done.stdout
 
 
 def test_shallow_clone_without_a_remote_is_refused(origin, tmp_path):
@@ -71,7 +72,7 @@ def test_shallow_pull_request_is_deepened_and_judged_by_the_base(origin, tmp_pat
     assert done.returncode == 1, out
     judged, own = out.split("ci: this tree's toolchain")
     assert "ci: the gate of record: origin/main's toolchain" in judged
-    assert "FAIL base" in judged and "not accepted: no accepted MAJOR RFC lists fingerprint" in judged
+    assert re.search(r"^FAIL\s+base ", judged, re.M) and "not accepted: no accepted MAJOR RFC lists fingerprint" in judged
     assert "toolchain or CI configuration differs from origin/main: tools/evalport_spec/gate/policy.py" in judged
     assert "policy: policy-additive" in own  # the gutted gate would have let it through
     assert os.path.isdir(root / ".git") and git(root, "rev-parse", "--is-shallow-repository").strip() == "false"
