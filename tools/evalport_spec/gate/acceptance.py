@@ -108,8 +108,9 @@ class Ledger:
         return sorted(n for n, s in self.now.items() if s.accepts(f.fingerprint))
 
     def predates(self, number: int, f: Finding) -> bool:
-        """Whether RFC ``number``'s acceptance of ``f`` predates the change introducing ``f``."""
-        raise NotImplementedError
+        """Whether RFC ``number``'s acceptance of ``f`` predates the change introducing ``f``;
+        this base ledger cannot date anything (outside git), so nothing predates."""
+        return False
 
     def candidates(self) -> list[int]:
         """RFCs declaring MAJOR that are not decided yet or accepted: the ones that would need a

@@ -144,7 +144,8 @@ class GateContext:
             source = self.version(self.repo.latest_release() or DRAFT)
             if self.base is not None:
                 versions.append(self.base_version())
-                folders.append((self.tree(self.base_sha or self.base, ("spec",)) / "spec", f"{self.base}:spec"))
+                base_tree = self.tree(self.base_sha or self.base, ("spec", "rfcs"))
+                folders.append((base_tree / "spec", f"{self.base}:spec"))
             return build_corpus(versions, folders, source)
         return self._memo("corpus", build)
 

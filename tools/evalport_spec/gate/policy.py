@@ -162,10 +162,10 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
             late.setdefault(n, []).append(f)
         waiting = [] if ledger is None else sorted(
             n for n, st in ledger.now.items() if f.fingerprint in st.fingerprints and not st.accepts_major)
-        if listing:
+        if listing and ledger is not None:
             why = (f"not accepted: {', '.join(f'RFC {n:04d}' for n in listing)} lists it but was not "
-                   f"accepted with it {ledger.before if ledger else ''}")
-        elif waiting:
+                   f"accepted with it {ledger.before}")
+        elif waiting and ledger is not None:
             why = "not accepted: " + ", ".join(
                 f"RFC {n:04d} lists it but is {ledger.now[n].status} declaring {ledger.now[n].declared_class}"
                 for n in waiting) + " (only an accepted MAJOR RFC accepts)"
@@ -184,12 +184,13 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
                            f"{version_file} declares {declared or 'nothing'}; a MAJOR change needs {need} "
                            "declared there and an accepted RFC listing each finding's fingerprint",
                            severity=Severity.ERROR, new=Location(version_file, None, 1)))
+    before = ledger.before if ledger is not None else ""
     for n, fs in sorted(late.items()):
         if rule == "policy-major-accepted":
             rule = "policy-acceptance-same-change"
         out.append(Finding("policy-acceptance-same-change",
                            f"policy: RFC {n:04d} accepts {len(fs)} breaking finding(s) {label} but was not "
-                           f"accepted with them {ledger.before if ledger else ''}: an RFC that becomes "
+                           f"accepted with them {before}: an RFC that becomes "
                            "accepted in the same change it excuses accepts nothing (land the decision first)",
                            severity=Severity.ERROR, extra={"rfc": n, "findings": [f.fingerprint for f in fs]}))
     if missing:

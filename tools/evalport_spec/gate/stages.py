@@ -237,10 +237,9 @@ def stage_draft(ctx: GateContext) -> StageOut:
             if need and computed < ChangeClass.MAJOR:
                 out.append(Finding("draft-version-too-low", f"spec/VERSION declares {declared}; {need}",
                                    severity=Severity.WARNING, new=Location("spec/VERSION", None, 1)))
-    tied = {n for f in out for n in (f.extra.get("accepted_by") or []) if isinstance(n, int)}
-    tied |= {n for f in out if f.kind == "policy-acceptance-same-change" for n in [f.extra["rfc"]]}
-    if not tied:
-        out += _change_without_rfc(ctx, latest, computed)
+    fingerprints = {f.fingerprint for f in breaking(changed)}
+    if not any(s.fingerprints & fingerprints for s in now_states(ctx)[0].values()):
+        out += _change_without_rfc(ctx, latest, computed)  # one truth: an RFC listing it is tied
     return out, summary, computed
 
 
