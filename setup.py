@@ -2,9 +2,12 @@
 pyproject.toml).
 
 ``build_py`` copies, from the repository's ``spec/`` into ``evalport_spec/_bundled/spec/`` of
-the build, the files ``evalport-spec validate`` needs outside a spec repository (the way
-check-jsonschema vendors the schemas it knows): ``VERSION``, the draft's ``rules.json`` and
-``schemas/*.json``, and the same for every ``releases/<X.Y.Z>/``. Editable installs skip the
+the build, the files ``evalport-spec validate`` and ``conformance`` need outside a spec
+repository (the way check-jsonschema vendors the schemas it knows): ``VERSION``, the draft's
+``rules.json``, ``schemas/*.json`` and ``conformance/`` (fixture meta-schema and fixtures), and
+the same for every ``releases/<X.Y.Z>/`` (a release's conformance folder is its frozen suite,
+so a second implementation can run ``conformance --spec-version X --command ...`` from the
+wheel). Editable installs skip the
 copy: the package then falls back to the repository it lives in
 (``evalport_spec.validation.bundled``).
 """
@@ -19,7 +22,9 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 BUNDLE_PATTERNS = ("VERSION", "rules.json", "schemas/*.json",
-                   "releases/*/rules.json", "releases/*/schemas/*.json")
+                   "conformance/fixture.schema.json", "conformance/fixtures/*.json",
+                   "releases/*/rules.json", "releases/*/schemas/*.json",
+                   "releases/*/conformance/fixture.schema.json", "releases/*/conformance/fixtures/*.json")
 """Files of ``spec/`` shipped in the package, as globs relative to ``spec/``."""
 
 

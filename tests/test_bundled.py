@@ -33,7 +33,12 @@ def test_bundle_spec_copies_schemas_rules_and_version_of_every_version(tmp_path:
     assert {"VERSION", "rules.json", "schemas/resultset.json", "schemas/suite.json"} <= rel
     for version in RELEASES:
         assert {f"releases/{version}/rules.json", f"releases/{version}/schemas/grader.json"} <= rel
-    assert not any(r.endswith("SPEC.md") or "conformance" in r for r in rel)
+    assert not any(r.endswith("SPEC.md") for r in rel)
+    for version in RELEASES:  # every release's frozen conformance suite ships too
+        frozen = {f"releases/{version}/conformance/fixtures/{p.name}"
+                  for p in (ROOT / "spec/releases" / version / "conformance/fixtures").glob("*.json")}
+        assert frozen and frozen <= rel
+        assert f"releases/{version}/conformance/fixture.schema.json" in rel
     repo = SpecRepo(tmp_path / "_bundled")
     assert repo.releases() == RELEASES
     assert repo.declared_draft_version() == SpecRepo(ROOT).declared_draft_version()

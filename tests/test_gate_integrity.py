@@ -365,9 +365,19 @@ def test_check_ignore_accepts_a_breaking_finding_only_by_its_fingerprint(repo, t
 
 
 def test_fixture_backfill_of_a_release_is_allowed_only_exactly(repo):
-    from evalport_spec.gate.releasecheck import frozen_fixture_files
+    from evalport_spec.release import release_conformance_files
+    from evalport_spec.spec import DRAFT, SpecRepo
 
-    files = frozen_fixture_files(repo / "spec", "1.2.0")
+    # a base where release 1.2.0 was cut before fixtures were frozen
+    shutil.rmtree(repo / "spec/releases/1.2.0/conformance")
+    sums = repo / "spec/releases/SHA256SUMS"
+    sums.write_text("".join(line for line in sums.read_text().splitlines(True)
+                            if "1.2.0/conformance/" not in line))
+    git(repo, "checkout", "-q", "main")
+    commit_all(repo, "1.2.0 as cut before fixtures were frozen")
+    git(repo, "checkout", "-q", "-B", "feature")
+
+    files = release_conformance_files(SpecRepo(repo).version(DRAFT), "1.2.0")
     names = {n for n in files if n.startswith("conformance/fixtures/")}
     since_13 = {f"conformance/fixtures/{p.name}" for p in (repo / "spec/conformance/fixtures").glob("*.json")
                 if '"since": "1.3.0"' in p.read_text()}

@@ -198,10 +198,15 @@ def test_dry_run_json_is_the_plan(repo, capsys, monkeypatch):
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "planned" and out["version"] == "1.4.0" and out["previous"] == "1.3.0"
     assert out["change_class"] == "MINOR" and out["date"] == today
-    assert out["files"][:5] == ["spec/releases/1.4.0/SPEC.md", "spec/releases/1.4.0/rules.json",
-                                "spec/releases/1.4.0/schemas/grader.json",
-                                "spec/releases/1.4.0/schemas/resultset.json",
-                                "spec/releases/1.4.0/schemas/suite.json"]
+    release_files = [f for f in out["files"] if f.startswith("spec/releases/1.4.0/")]
+    assert [f for f in release_files if "/conformance/" not in f] == [
+        "spec/releases/1.4.0/SPEC.md", "spec/releases/1.4.0/rules.json",
+        "spec/releases/1.4.0/schemas/grader.json", "spec/releases/1.4.0/schemas/resultset.json",
+        "spec/releases/1.4.0/schemas/suite.json", "spec/releases/1.4.0/schemas/testcase.json"]
+    fixtures = sorted(p.name for p in (repo / "spec/conformance/fixtures").glob("*.json"))
+    assert [f for f in release_files if "/conformance/" in f] == (
+        ["spec/releases/1.4.0/conformance/fixture.schema.json"]
+        + [f"spec/releases/1.4.0/conformance/fixtures/{n}" for n in fixtures])
     assert "spec/VERSION" in out["files"] and "spec/releases/SHA256SUMS" in out["files"]
     assert out["changelog_entry"].startswith(f"### 1.4.0 — {today} — MINOR\n")
     assert not (repo / "spec/releases/1.4.0").exists()

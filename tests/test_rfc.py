@@ -15,6 +15,7 @@ from evalport_spec.cli import main
 from evalport_spec.errors import InputError
 from evalport_spec.findings import Severity
 from evalport_spec.rfc import (
+    Change,
     index_findings,
     index_text,
     lint_rfcs,
@@ -49,6 +50,11 @@ cp
 ## Questions
 None open.
 """
+
+DECIDED_BODY = BODY.replace("## Questions", "## Decision\nAccepted as proposed.\n## Questions")
+"""An RFC body with the Decision section a decided RFC needs (rfc-decision-missing)."""
+
+RESOLUTION = "resolution: https://github.com/evalport/spec/discussions/1#decision"
 
 CHANGELOG = """# SPEC
 
@@ -92,6 +98,12 @@ def comment_rfc(n: int = 7, opens: str = "2026-09-27", closes: str = "2026-10-11
 
 @pytest.fixture()
 def repo(tmp_path: Path) -> Path:
+    return make_rfc_repo(tmp_path)
+
+
+def make_rfc_repo(tmp_path: Path) -> Path:
+    """A spec repository with one release (1.1.0, its SPEC.md holding :data:`CHANGELOG`), an empty
+    draft schemas folder and an empty ``rfcs/``."""
     rel = tmp_path / "spec" / "releases" / "1.1.0"
     (rel / "schemas").mkdir(parents=True)
     (rel / "SPEC.md").write_text(CHANGELOG, encoding="utf-8")
@@ -217,16 +229,18 @@ def test_period_shorter_than_14_days(repo):
 
 
 def test_accepted_before_period_closed_is_an_error(repo):
-    fm = comment_rfc(extra="decision_date: 2026-10-09").replace("status: comment", "status: accepted")
-    write_rfc(repo, "0007-x.md", fm)
+    fm = comment_rfc(extra=f"decision_date: 2026-10-09\n        {RESOLUTION}").replace("status: comment",
+                                                                                   "status: accepted")
+    write_rfc(repo, "0007-x.md", fm, DECIDED_BODY)
     findings = lint_rfcs(repo, today=D(2026, 11, 30))
     assert kinds(findings) == [("rfc-decided-early", 16)]
     assert "decision dated 2026-10-09, before its comment period closed (2026-10-11)" in findings[0].message
 
 
 def test_accepted_after_period_is_clean(repo):
-    fm = comment_rfc(extra="decision_date: 2026-10-12").replace("status: comment", "status: accepted")
-    write_rfc(repo, "0007-x.md", fm)
+    fm = comment_rfc(extra=f"decision_date: 2026-10-12\n        {RESOLUTION}").replace("status: comment",
+                                                                                   "status: accepted")
+    write_rfc(repo, "0007-x.md", fm, DECIDED_BODY)
     assert lint_rfcs(repo, today=D(2026, 11, 30)) == []
 
 
@@ -265,9 +279,9 @@ def implemented(n: int, version: str, decided: str = "2026-05-21") -> str:
 
 
 def test_implemented_release_must_exist_and_name_the_rfc(repo):
-    write_rfc(repo, "0002-ok.md", implemented(2, "1.1.0"))
-    write_rfc(repo, "0003-missing.md", implemented(3, "1.2.0"))
-    write_rfc(repo, "0004-unnamed.md", implemented(4, "1.1.0"))
+    write_rfc(repo, "0002-ok.md", implemented(2, "1.1.0"), DECIDED_BODY)
+    write_rfc(repo, "0003-missing.md", implemented(3, "1.2.0"), DECIDED_BODY)
+    write_rfc(repo, "0004-unnamed.md", implemented(4, "1.1.0"), DECIDED_BODY)
     findings = lint_rfcs(repo, today=D(2026, 11, 30), classes=False)
     assert [(f.new.file, f.kind) for f in findings] == [
         ("rfcs/0003-missing.md", "rfc-release-missing"),
@@ -277,7 +291,7 @@ def test_implemented_release_must_exist_and_name_the_rfc(repo):
 
 
 def test_released_before_decision(repo):
-    write_rfc(repo, "0002-ok.md", implemented(2, "1.1.0", decided="2026-06-20"))
+    write_rfc(repo, "0002-ok.md", implemented(2, "1.1.0", decided="2026-06-20"), DECIDED_BODY)
     findings = lint_rfcs(repo, today=D(2026, 11, 30), classes=False)
     assert kinds(findings) == [("rfc-released-before-decision", 15)]
 
@@ -346,22 +360,30 @@ def test_draft_to_comment_sets_a_14_day_period(repo):
 def test_comment_period_explicit_and_too_short(repo):
     write_rfc(repo, "0007-x.md", draft())
     with pytest.raises(InputError, match="lasts 10 days"):
-        set_status(repo, 7, "comment", opens="2026-12-01", closes="2026-12-11", today=D(2026, 12, 1))
-    set_status(repo, 7, "comment", opens="2026-12-03", closes="2026-12-20", today=D(2026, 12, 1))
+        set_status(repo, 7, "comment", Change(opens=D(2026, 12, 1), closes=D(2026, 12, 11)), today=D(2026, 12, 1))
+    set_status(repo, 7, "comment", Change(opens=D(2026, 12, 3), closes=D(2026, 12, 20)), today=D(2026, 12, 1))
     assert find_rfc(repo, 7).meta["comment_period"] == {"opens": "2026-12-03", "closes": "2026-12-20"}
 
 
 def test_accept_only_after_the_period_and_then_implement(repo):
-    write_rfc(repo, "0007-x.md", comment_rfc())
+    write_rfc(repo, "0007-x.md", comment_rfc(), DECIDED_BODY)
+    decision = Change(resolution="https://github.com/evalport/spec/discussions/1#accept")
     with pytest.raises(InputError, match="closes 2026-10-11; it can be accepted from 2026-10-12 on, not 2026-10-11"):
-        set_status(repo, 7, "accepted", today=D(2026, 10, 11))
-    set_status(repo, 7, "accepted", today=D(2026, 10, 12))
+        set_status(repo, 7, "accepted", decision, today=D(2026, 10, 11))
+    set_status(repo, 7, "accepted", decision, today=D(2026, 10, 12))
     assert find_rfc(repo, 7).meta["decision_date"] == "2026-10-12"
     with pytest.raises(InputError, match=r"no release 1\.2\.0"):
-        set_status(repo, 7, "implemented", release="1.2.0", today=D(2026, 11, 1))
-    set_status(repo, 7, "implemented", release="1.1.0", today=D(2026, 11, 1))
+        set_status(repo, 7, "implemented", Change(release="1.2.0"), today=D(2026, 11, 1))
+    # one rule set with lint: 1.1.0 (2026-06-15) predates the decision and does not name the RFC
+    with pytest.raises(InputError, match="refused: rfc lint would reject the result: implemented_in 1.1.0, "
+                                         "but the 1.1.0 changelog entry does not name RFC 0007"):
+        set_status(repo, 7, "implemented", Change(release="1.1.0"), today=D(2026, 11, 1))
+    rel = repo / "spec" / "releases" / "1.2.0"
+    (rel / "schemas").mkdir(parents=True)
+    (rel / "SPEC.md").write_text("# SPEC\n\n## Changelog\n\n### 1.2.0 — 2026-10-30 — MINOR\n\n- RFC 0007.\n")
+    set_status(repo, 7, "implemented", Change(release="1.2.0"), today=D(2026, 11, 1))
     meta = find_rfc(repo, 7).meta
-    assert (meta["status"], meta["implemented_in"]) == ("implemented", "1.1.0")
+    assert (meta["status"], meta["implemented_in"]) == ("implemented", "1.2.0")
 
 
 @pytest.mark.parametrize(("start", "to", "msg"), [
@@ -380,12 +402,18 @@ def test_extend_comment_period_and_supersede(repo):
     write_rfc(repo, "0007-x.md", comment_rfc())
     write_rfc(repo, "0008-y.md", draft(8))
     with pytest.raises(InputError, match="does not extend"):
-        set_status(repo, 7, "comment", closes="2026-10-01", today=D(2026, 10, 1))
-    set_status(repo, 7, "comment", closes="2026-12-14", today=D(2026, 10, 1))
-    assert find_rfc(repo, 7).meta["comment_period"] == {"opens": "2026-09-27", "closes": "2026-12-14"}
+        set_status(repo, 7, "comment", Change(closes=D(2026, 10, 1), reason="r"), today=D(2026, 10, 1))
+    with pytest.raises(InputError, match="extend it with --closes DATE --reason TEXT"):
+        set_status(repo, 7, "comment", Change(closes=D(2026, 12, 14)), today=D(2026, 10, 1))
+    set_status(repo, 7, "comment", Change(closes=D(2026, 12, 14), reason="a second implementer asked for time"),
+               today=D(2026, 10, 1))
+    meta = find_rfc(repo, 7).meta
+    assert meta["comment_period"] == {"opens": "2026-09-27", "closes": "2026-12-14"}
+    assert meta["period_history"] == [{"opens": "2026-09-27", "closes": "2026-10-11",
+                                       "reason": "a second implementer asked for time"}]
     with pytest.raises(InputError, match="--by 7: not another RFC"):
-        set_status(repo, 7, "superseded", by=7, today=D(2026, 10, 1))
-    set_status(repo, 7, "superseded", by=8, today=D(2026, 10, 1))
+        set_status(repo, 7, "superseded", Change(by=7), today=D(2026, 10, 1))
+    set_status(repo, 7, "superseded", Change(by=8), today=D(2026, 10, 1))
     assert find_rfc(repo, 7).meta["superseded_by"] == 8
     assert lint_rfcs(repo, [repo / "rfcs" / "0007-x.md"], today=D(2026, 10, 2)) == []
 
@@ -455,7 +483,7 @@ def test_period_that_closes_before_it_opens(repo):
     write_rfc(repo, "0007-x.md", draft())
     before = tree_digest(repo)
     with pytest.raises(InputError) as info:
-        set_status(repo, 7, "comment", opens="2026-12-10", closes="2026-12-01", today=D(2026, 11, 30))
+        set_status(repo, 7, "comment", Change(opens=D(2026, 12, 10), closes=D(2026, 12, 1)), today=D(2026, 11, 30))
     assert info.value.message == ("comment period 2026-12-10 to 2026-12-01 closes before it opens; the "
                                   "closing date must be at least 14 days after the opening date")
     assert tree_digest(repo) == before
@@ -493,21 +521,20 @@ def test_status_and_index_json_name_the_files_written(repo, capsys):
     assert code == 0 and json.loads(out) == {"path": "rfcs/README.md"}
 
 
-def test_rfc_0003_states_what_was_accepted():
-    """SPEC.md (Result; DUPLICATE_ATTEMPT) compares only Results carrying ``attempt`` and gives no
-    "write unknown rather than omit" advice; RFC 0003's accepted text must say the same, keeping
-    the first sketch only under a heading that marks it superseded."""
+def test_rfc_0003_states_the_threads_net_result():
+    """Issue 12: the thread kept the members as sketched and added three refinements; RFC 0003
+    says exactly that (the four clauses below, worded as the issue states them) and calls nothing
+    of it superseded. SPEC.md's DUPLICATE_ATTEMPT agrees: Results without ``attempt`` are not
+    compared."""
     root = Path(__file__).resolve().parents[1]
-    text = (root / "rfcs" / "0003-repetitions.md").read_text(encoding="utf-8")
+    text = " ".join((root / "rfcs" / "0003-repetitions.md").read_text(encoding="utf-8").split())
     spec = (root / "spec" / "SPEC.md").read_text(encoding="utf-8")
-    assert "Results without `attempt` are not compared." in spec and "rather than omit" not in spec
-    before, rest = text.split("\n### As first proposed (superseded)\n")
-    superseded, after = rest.split("\n## ", 1)
-    accepted = before + after
-    assert "absent means 1" not in accepted and "rather than omit" not in accepted
-    assert "Results without `attempt` are not compared" in accepted
-    assert "*\"`attempt` absent means 1.\"* Superseded" in superseded
-    assert "rather than omit the member" in superseded and "Not adopted" in superseded
+    assert "Results without `attempt` are not compared." in spec
+    assert "supersed" not in text.lower()
+    for clause in ("absent or 1 is a single attempt", "a producer that cannot tell says `unknown`",
+                   "uniqueness applies only where `attempt` is present",
+                   "isolation agrees within a group or is omitted by all"):
+        assert clause in text
 
 
 # --- an unfilled template warns (rfc-template-unfilled) ---------------------------------------------

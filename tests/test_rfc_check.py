@@ -1,6 +1,6 @@
-"""Tests of ``rfc check``: the proposal applied in memory, rules listed, fixtures run, examples
-validated. The diff engine is stubbed in the fast tests (it is slow and tested on its own); one
-``slow`` test runs it for real on RFC 0006."""
+"""Tests of ``rfc check``: the proposal applied in memory, rules listed, the gate's content stages
+run on the draft it produces, examples validated. The diff engine is stubbed in the fast tests
+(it is slow and tested on its own); one ``slow`` test runs it for real on RFC 0006."""
 
 from __future__ import annotations
 
@@ -31,12 +31,8 @@ def digest(folder: Path) -> str:
 
 @pytest.fixture()
 def repo(tmp_path: Path) -> Path:
-    """A copy of the real draft (schemas, catalogue, SPEC.md, fixture meta-schema) and RFCs 5 and 6."""
-    spec = tmp_path / "spec"
-    shutil.copytree(REPO / "spec" / "schemas", spec / "schemas")
-    for rel in ("rules.json", "SPEC.md", "VERSION", "conformance/fixture.schema.json"):
-        (spec / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / "spec" / rel, spec / rel)
+    """A copy of the real spec (draft, fixtures, releases) and RFCs 5 and 6."""
+    shutil.copytree(REPO / "spec", tmp_path / "spec")
     (tmp_path / "rfcs").mkdir()
     for name in ("0005-hard-constraints", "0006-rate-denominators"):
         shutil.copy(REPO / "rfcs" / f"{name}.md", tmp_path / "rfcs" / f"{name}.md")
@@ -58,9 +54,9 @@ def test_hard_constraints_proposal(repo, monkeypatch):
     assert digest(repo / "spec") == before  # the draft is never modified
     assert (report.declared, report.computed) == (ChangeClass.MINOR, ChangeClass.MINOR)
     assert [(r.code, r.additive, r.encoded) for r in report.rules] == [("CONSTRAINT_INVALIDATES_PASS", True, True)]
-    assert report.fixtures == 5 and report.examples == 1
+    assert report.fixtures == 8 and report.examples == 1
     assert report.ok, [f.message for f in report.findings if f.severity >= Severity.ERROR]
-    assert {f.kind for f in report.findings} == {"rfc-class", "rfc-rule-added", "rfc-fixtures", "rfc-examples"}
+    assert {f.kind for f in report.findings} == {"rfc-class", "rfc-rule-added", "rfc-gate", "rfc-examples"}
 
 
 def test_proposed_version_encodes_the_rule(repo):
@@ -102,15 +98,15 @@ def test_rate_denominators_rules_and_class_mismatch(repo, monkeypatch):
                                                             ("RATE_SCORE_MISMATCH", False)]
     errors = {f.kind for f in report.findings if f.severity >= Severity.ERROR}
     assert errors == {"rfc-class-mismatch", "rfc-rule-added", "rule-tightened"}  # MAJOR diff findings shown
-    assert report.fixtures == 7
-    assert not any(f.kind == "rfc-fixture" for f in report.findings)
+    assert report.fixtures == 9
+    assert [f.severity for f in report.findings if f.kind == "rfc-gate"] == [Severity.INFO]
 
 
 def test_lint_compares_declared_class_with_proposal(repo, monkeypatch):
     monkeypatch.setattr(engines, "classify", stub_classify(ChangeClass.MAJOR, []))
     findings = lint_rfcs(repo, today=dt.date(2026, 11, 30))
     mism = [(f.new.file, f.new.line) for f in findings if f.kind == "rfc-class-mismatch"]
-    assert mism == [("rfcs/0005-hard-constraints.md", 17), ("rfcs/0006-rate-denominators.md", 18)]
+    assert mism == [("rfcs/0005-hard-constraints.md", 18), ("rfcs/0006-rate-denominators.md", 18)]
 
 
 def test_patch_that_does_not_apply(repo):
@@ -136,8 +132,11 @@ def test_patch_naming_unknown_schema_and_duplicate_rule(repo):
     data = json.loads(rules.read_text())
     data["rules"][0]["code"] = "DUPLICATE_ATTEMPT"
     rules.write_text(json.dumps(data))
-    with pytest.raises(InputError, match="rule DUPLICATE_ATTEMPT is already in the draft's catalogue"):
+    with pytest.raises(InputError) as exc:
         check_rfc(repo, 6)
+    # the location is the draft's catalogue entry the code collides with, not the proposal
+    assert str(exc.value).startswith("spec/rules.json:")
+    assert "rule DUPLICATE_ATTEMPT is already in the draft's catalogue with another definition" in str(exc.value)
 
 
 @pytest.mark.slow
@@ -153,7 +152,8 @@ def test_lint_accepts_a_proposal_already_applied_to_the_draft(tmp_path) -> None:
     """The step before release: RFC 0005's proposal merged into the draft. Re-applying its patch
     changes nothing, so comparing draft -> proposed would say PATCH; lint must instead check the
     declared MINOR against the draft's class since 1.3.0 (MINOR: one optional property added)."""
-    from evalport_spec.rfc.check import apply_proposal, proposal_applied
+    from evalport_spec.rfc import proposal_applied
+    from evalport_spec.rfc.check import apply_proposal
     from evalport_spec.rfc.model import load_rfc
 
     root = tmp_path / "repo"

@@ -314,7 +314,7 @@ def test_rfc_proposals_are_listed_as_proposed_not_released(repo: Path) -> None:
     assert _row(text, "SELF_PARENT")[1:4] == ["released", "resultset", "1.3.0"]
     assert _row(text, "CONSTRAINT_INVALIDATES_PASS") == [
         "CONSTRAINT_INVALIDATES_PASS", "proposed (RFC 0005, comment)", "resultset", "-",
-        "encoded in schema", "-", "1 reject, 0 accept", "-", "raw schema rejects 1/1 rejecting fixtures"]
+        "encoded in schema", "-", "1 reject, 3 accept", "-", "raw schema rejects 1/1 rejecting fixtures"]
     assert _row(text, "SUCCESSES_EXCEED_TRIALS")[1:4] == ["proposed (RFC 0006, comment)", "resultset", "-"]
 
     data = {d["code"]: d for d in json.loads(rules_table(SpecRepo(repo), "json"))}
@@ -357,20 +357,23 @@ def test_proposed_rules_count_their_proposals_own_fixtures(repo: Path) -> None:
     """A rule only an RFC proposes is evidenced by rfcs/NNNN-slug/fixtures/, run against the
     proposed version (draft + patch.json + rules.json). RFC 0006 has one fixture rejecting with
     only RATE_SCORE_MISMATCH (rates-score-mismatch) and one with only SUCCESSES_EXCEED_TRIALS;
-    neither code has a schema keyword, so the raw schema accepts both (the gap holds)."""
+    neither code has a schema keyword, so the raw schema accepts both (the gap holds). Its valid
+    fixtures list the rules they are near neighbours of (4 for RATE_SCORE_MISMATCH, 3 for
+    SUCCESSES_EXCEED_TRIALS, by their ``rules`` members)."""
     text = rules_table(SpecRepo(repo))
     assert _row(text, "RATE_SCORE_MISMATCH")[6:] == [
-        "1 reject, 0 accept", "-", "raw schema accepts 1/1 rejecting fixtures (gap holds)"]
+        "1 reject, 4 accept", "-", "raw schema accepts 1/1 rejecting fixtures (gap holds)"]
     data = {d["code"]: d for d in json.loads(rules_table(SpecRepo(repo), "json"))}
     assert data["SUCCESSES_EXCEED_TRIALS"]["fixtures"] == {
         "rejecting": [{"id": "rates-successes-exceed-trials", "agrees": True, "raw_schema_valid": True}],
-        "accepting": []}
-    # a valid proposal fixture naming the rule in ``rules`` counts as an accepting neighbour
-    fx = repo / "rfcs/0006-rate-denominators/fixtures/rates-score-within-tolerance.json"
-    _rewrite(fx, lambda d: {**d, "rules": ["RATE_SCORE_MISMATCH"]})
+        "accepting": [{"id": i, "agrees": True} for i in ("rates-all-trials-succeed", "rates-counts-agree",
+                                                          "rates-trials-without-successes")]}
+    # a valid proposal fixture counts as an accepting neighbour only while it names the rule in ``rules``
+    fx = repo / "rfcs/0006-rate-denominators/fixtures/rates-within-tolerance.json"
+    _rewrite(fx, lambda d: {k: v for k, v in d.items() if k != "rules"})
     data = {d["code"]: d for d in json.loads(rules_table(SpecRepo(repo), "json"))}
-    assert data["RATE_SCORE_MISMATCH"]["fixtures"]["accepting"] == [
-        {"id": "rates-score-within-tolerance", "agrees": True}]
+    assert [a["id"] for a in data["RATE_SCORE_MISMATCH"]["fixtures"]["accepting"]] == [
+        "rates-all-trials-succeed", "rates-counts-agree", "rates-null-score-with-counts"]
     # the proposal's fixtures are not the draft's: without the proposal folder's fixtures, none
     shutil.rmtree(repo / "rfcs/0006-rate-denominators/fixtures")
     assert _row(rules_table(SpecRepo(repo)), "RATE_SCORE_MISMATCH")[6] == "0 reject, 0 accept"

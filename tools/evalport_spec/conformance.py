@@ -1,30 +1,18 @@
-"""Conformance fixtures: their model, loading, and a runner comparing an implementation to them.
+"""Conformance: loading fixture folders and running an implementation against fixtures.
 
-Fixture format (meta-schema ``spec/conformance/fixture.schema.json``; one fixture per file
-``<id>.json``, file stem == ``id``)::
-
-    {"id": "resultset-duplicate-attempt", "description": "...", "document_type": "resultset",
-     "rules": ["DUPLICATE_ATTEMPT"], "since": "1.2.0", "document": {...},
-     "expect": {"schema": {"valid": true},
-                "full": {"valid": false,
-                         "errors": [{"code": "DUPLICATE_ATTEMPT",
-                                     "instance_path": "/results/1/attempt"}]}}}
-
-``expect.schema`` is the raw JSON Schema alone (format asserted); ``expect.full`` the schema
-plus the catalogue's cross-field rules, with *exactly* the set of ``(code, instance_path)``
-pairs it must report (toolchain.md, "Conformance fixtures").
-
-``since`` (optional) is the first spec version from which the fixture holds in every later
-version (:func:`compute_since` finds it by running every version); a run against an older
-version skips it (SPEC.md, "Conformance": a validator agrees with every fixture *of the version
-it implements*).
+The fixture model (format, ``since``/``until``, meta-schema) is :mod:`evalport_spec.fixtures`;
+a version's own fixtures are :attr:`evalport_spec.spec.SpecVersion.fixtures` (a release's frozen
+set, SPEC.md "Conformance": a validator agrees with every fixture *of the version it
+implements*). :func:`run` skips fixtures that do not apply to the version run.
 
 Running another implementation (``--command CMD``)
 --------------------------------------------------
 ``CMD`` is split like a POSIX shell word list (:func:`shlex.split`, no shell involved) and run
 once per fixture, from the current directory, with:
 
-* standard input: the fixture's ``document`` serialised as JSON (UTF-8);
+* standard input: the fixture's ``document`` serialised as JSON (UTF-8); every ``{file}`` in
+  the words is replaced by the path of a temporary file holding the same JSON (for a validator
+  that reads files, ``other-validator {file}``), removed after the run;
 * environment: the caller's, plus ``EVALPORT_DOCUMENT_TYPE`` = ``suite`` | ``testcase`` |
   ``grader`` | ``resultset``;
 * a time limit of :data:`COMMAND_TIMEOUT` seconds.
@@ -45,75 +33,27 @@ import json
 import os
 import shlex
 import subprocess
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from .errors import InputError
 from .findings import Finding, Location
-from .jsonload import Loaded, load
-from .pointer import from_path
-from .spec import SpecVersion, parse_semver
+from .fixtures import META_SCHEMA_NAME, Fixture, Outcome, Pair, parse_fixtures
+from .jsonload import load
+from .spec import SpecVersion
 from .validation import Validator
+
+__all__ = ["COMMAND_TIMEOUT", "ConformanceReport", "Disagreement", "Fixture", "Outcome", "Pair",
+           "compute_since", "find_meta_schema", "load_fixtures", "run", "run_command"]
 
 COMMAND_TIMEOUT = 10.0
 """Seconds one run of an external implementation may take per fixture."""
 
-META_SCHEMA_NAME = "fixture.schema.json"
-
-Pair = tuple[str, str]
-"""``(code, instance_path)``."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A validity verdict with its error set (``errors`` is ``None`` when not compared)."""
-
-    valid: bool
-    errors: frozenset[Pair] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"valid": bool, "errors": [{"code", "instance_path"}]}`` (errors sorted; omitted
-        when ``None``)."""
-        out: dict[str, Any] = {"valid": self.valid}
-        if self.errors is not None:
-            out["errors"] = [{"code": c, "instance_path": p} for c, p in sorted(self.errors)]
-        return out
-
-
-@dataclass(frozen=True)
-class Fixture:
-    """One conformance case (see the module docstring for the format).
-
-    Attributes:
-        id, description, document_type, document: as in the file.
-        schema: expected outcome of the raw schema (validity only).
-        full: expected outcome of the full validator (validity and exact error set).
-        rules: rule codes the fixture exercises.
-        source: the file it was read from.
-        since: the first spec version (``X.Y.Z``) the fixture holds for, or ``None`` (all).
-    """
-
-    id: str
-    description: str
-    document_type: str
-    document: Any
-    schema: Outcome
-    full: Outcome
-    rules: tuple[str, ...] = ()
-    source: str = ""
-    since: str | None = None
-
-    def applies_to(self, version: str | None) -> bool:
-        """Whether the fixture holds for spec version ``version`` (``X.Y.Z``; ``None``: any):
-        ``since`` is absent or not newer than it (semver order)."""
-        if self.since is None or version is None:
-            return True
-        return parse_semver(self.since) <= parse_semver(version)
-
+FILE_PLACEHOLDER = "{file}"
+"""Replaced, in ``--command``'s words, by the path of a file holding the fixture's document."""
 
 @dataclass(frozen=True)
 class Disagreement:
@@ -157,8 +97,8 @@ def _show(outcome: Outcome) -> str:
 
 @dataclass
 class ConformanceReport:
-    """The result of :func:`run`: how many fixtures ran, how many were skipped (their ``since``
-    is newer than the version run), and every disagreement (fixture order)."""
+    """The result of :func:`run`: how many fixtures ran, how many were skipped (they do not
+    apply to the version run), and every disagreement (fixture order)."""
 
     fixtures: int
     disagreements: list[Disagreement] = field(default_factory=list)
@@ -203,46 +143,19 @@ def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathL
     """Read every ``*.json`` in ``directory`` (sorted by name) as a :class:`Fixture`.
 
     Each file is parsed strictly and validated against the fixture meta-schema
-    (``meta_schema``, default :func:`find_meta_schema`).
+    (``meta_schema``, default :func:`find_meta_schema`), which requires ``since``.
 
     Raises:
         InputError: unreadable or malformed file, a file that violates the meta-schema (at the
-            offending location), an ``id`` different from the file stem, a duplicate ``id``, or a
-            folder that does not exist.
+            offending location), an ``id`` different from the file stem, a duplicate ``id``, an
+            ``until`` not above ``since``, or a folder that does not exist.
     """
     directory = Path(directory)
     if not directory.is_dir():
         raise InputError("fixtures folder does not exist", str(directory))
     meta = load(meta_schema or find_meta_schema(directory))
-    checker = jsonschema.Draft202012Validator(meta.value)
-    fixtures: list[Fixture] = []
-    seen: dict[str, str] = {}
-    for path in sorted(directory.glob("*.json")):
-        loaded = load(path)
-        fixture = _parse(loaded, checker, path.stem)
-        if fixture.id in seen:
-            raise InputError(f"fixture id {fixture.id!r} is also used by {seen[fixture.id]}",
-                             loaded.source, loaded.line("/id"), None, "/id")
-        seen[fixture.id] = loaded.source
-        fixtures.append(fixture)
-    return fixtures
-
-
-def _parse(loaded: Loaded, checker: jsonschema.protocols.Validator, stem: str) -> Fixture:
-    error = next(iter(sorted(checker.iter_errors(loaded.value), key=lambda e: list(map(str, e.path)))), None)
-    if error is not None:
-        ptr = from_path(error.absolute_path)
-        raise InputError(f"not a valid fixture: {error.message[:160]}", loaded.source,
-                         *(loaded.position(ptr) or (None, None)), ptr)
-    v = loaded.value
-    if v["id"] != stem:
-        raise InputError(f"fixture id {v['id']!r} differs from the file name {stem!r}",
-                         loaded.source, loaded.line("/id"), None, "/id")
-    exp = v["expect"]
-    full_errors = frozenset((e["code"], e["instance_path"]) for e in exp["full"].get("errors", ()))
-    return Fixture(v["id"], v["description"], v["document_type"], v["document"],
-                   Outcome(exp["schema"]["valid"]), Outcome(exp["full"]["valid"], full_errors),
-                   tuple(v.get("rules", ())), loaded.source, v.get("since"))
+    files = [(path.stem, load(path)) for path in sorted(directory.glob("*.json"))]
+    return parse_fixtures(files, meta.value)
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -256,7 +169,8 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
     validity and exact ``(code, instance_path)`` set against ``expect.full``. With ``command``,
     the external implementation (module docstring protocol) is checked against ``expect.full``.
     ``version``: the semver of ``spec`` (a release's name, or the draft's declared version);
-    fixtures whose ``since`` is newer are skipped and counted. ``None`` runs every fixture.
+    fixtures that do not apply to it (``since`` newer, or ``until`` reached) are skipped and
+    counted. ``None`` runs every fixture.
 
     Returns:
         a :class:`ConformanceReport` with one :class:`Disagreement` per mismatching path.
@@ -307,12 +221,17 @@ def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
         raise InputError("--command is empty")
     env = dict(os.environ, EVALPORT_DOCUMENT_TYPE=fixture.document_type)
     data = json.dumps(fixture.document, ensure_ascii=False).encode("utf-8")
-    try:
-        proc = subprocess.run(argv, input=data, capture_output=True, env=env, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None, f"no answer: timed out after {timeout:g} s"
-    except OSError as exc:
-        raise InputError(f"cannot run command {argv[0]!r}: {exc.strerror}") from None
+    with tempfile.TemporaryDirectory(prefix="evalport-conformance-") as tmp:
+        if any(FILE_PLACEHOLDER in word for word in argv):
+            path = Path(tmp) / f"{fixture.id}.json"
+            path.write_bytes(data)
+            argv = [word.replace(FILE_PLACEHOLDER, str(path)) for word in argv]
+        try:
+            proc = subprocess.run(argv, input=data, capture_output=True, env=env, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None, f"no answer: timed out after {timeout:g} s"
+        except OSError as exc:
+            raise InputError(f"cannot run command {argv[0]!r}: {exc.strerror}") from None
     try:
         answer = json.loads(proc.stdout.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):

@@ -4,18 +4,24 @@ What a release writes (toolchain.md, "Versions and releases"; SPEC.md "Governanc
 
 * ``spec/releases/VERSION/``: the draft's ``schemas/*.json`` with the ``$id`` version segment
   rewritten from ``draft`` to ``VERSION`` (``.../spec/draft/schemas/x.json`` ->
-  ``.../spec/1.4.0/schemas/x.json``), ``rules.json``, and ``SPEC.md`` with the status line saying
-  it is released and frozen;
-* the changelog entry ``### VERSION — DATE — CLASS`` (bullets from the computed findings and the
-  RFCs in the release) at the top of ``## Changelog`` of both the draft's and the release's SPEC.md;
+  ``.../spec/1.4.0/schemas/x.json``), ``rules.json``, ``SPEC.md`` with the status line saying
+  it is released and frozen, and ``conformance/``: the fixture meta-schema (its ``$id``
+  rewritten the same way) and, byte for byte, every draft fixture that applies to ``VERSION``
+  (``since <= VERSION < until``; :func:`release_conformance_files`), as JSON-Schema-Test-Suite
+  keeps one folder of tests per draft. A later change to the draft's fixtures never changes
+  what an older version's implementers must pass;
+* the changelog entry ``### VERSION — DATE — CLASS`` (bullets: the draft's unreleased lines that
+  ``rfc apply`` wrote, the other RFCs in the release, the computed findings) at the top of
+  ``## Changelog`` of both the draft's and the release's SPEC.md, the unreleased block removed;
 * the RFCs in the release marked ``status: implemented``, ``implemented_in: VERSION``, and the
   ``rfcs/README.md`` index regenerated;
 * ``spec/releases/SHA256SUMS`` with the new files; ``spec/VERSION`` bumped to the next minor.
 
-It refuses (:class:`ReleaseRefused`, nothing written) when the version exists, is not the next
-major, minor or patch version, is not the version ``spec/VERSION`` declares (SPEC.md
-"Governance": "Cutting a release freezes the draft under the version in ``VERSION``"), is lower
-than the computed class since the last release needs
+It refuses (an :class:`~evalport_spec.errors.InputError` naming the file, nothing written) when
+a draft fixture is malformed or lacks ``since``, and (:class:`ReleaseRefused`, nothing written)
+when the version exists, is not the next major, minor or patch version, is not the version
+``spec/VERSION`` declares (SPEC.md "Governance": "Cutting a release freezes the draft under the
+version in ``VERSION``"), is lower than the computed class since the last release needs
 (:func:`evalport_spec.gate.policy.version_problem`), when the date is earlier than the previous
 release's (its changelog heading) or later than tomorrow, when the gate fails, or when an RFC in
 the release is not accepted. A release is atomic: everything is staged in a temporary folder inside
@@ -38,16 +44,20 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .compat import compare_versions
 from .errors import EvalportError, InputError
 from .findings import ChangeClass, Finding
+from .fixtures import META_SCHEMA_NAME
 from .fsutil import repo_lock
 from .gate import run_gate
-from .gate.context import engine
 from .gate.manifest import MANIFEST_NAME, parse_manifest, render_manifest, sha256
 from .gate.policy import effective_class, version_problem
 from .gate.spectext import changelog
 from .jsonload import loads
-from .spec import DRAFT, SpecRepo, parse_semver
+from .rfc import index_text, load_rfcs, proposal_applied
+from .rfc.frontmatter import render
+from .rfc.specrows import take_pending
+from .spec import DRAFT, FIXTURES_DIR, SpecRepo, SpecVersion, parse_semver
 
 
 class ReleaseRefused(EvalportError):
@@ -90,13 +100,44 @@ class ReleasePlan:
                 "changelog_entry": self.entry}
 
 
-_DRAFT_ID = re.compile(r"(https?://[^\"\s]*?/spec/)draft(/schemas/)")
+_DRAFT_ID = re.compile(r"(https?://[^\"\s]*?/spec/)draft(/schemas/|/conformance/)")
 _STATUS = re.compile(r"^\*\*Status:\*\*.*$", re.M)
 
 
 def rewrite_ids(text: str, version: str) -> str:
-    """Replace the ``draft`` version segment of every ``.../spec/draft/schemas/...`` URL."""
+    """Replace the ``draft`` version segment of every ``.../spec/draft/schemas/...`` and
+    ``.../spec/draft/conformance/...`` URL."""
     return _DRAFT_ID.sub(lambda m: f"{m.group(1)}{version}{m.group(2)}", text)
+
+
+def release_conformance_files(draft: SpecVersion, version: str) -> dict[str, bytes]:
+    """The ``conformance/`` files a release ``version`` freezes from ``draft``: the fixture
+    meta-schema with its ``$id`` moved to ``version`` (:func:`rewrite_ids`) and every stored
+    draft fixture that applies to ``version`` (:meth:`~evalport_spec.fixtures.Fixture.applies_to`),
+    unchanged byte for byte.
+
+    Returns:
+        ``{path inside spec/releases/VERSION: bytes}`` (``conformance/fixture.schema.json``,
+        ``conformance/fixtures/<id>.json``); empty when the draft has no fixtures.
+
+    Raises:
+        InputError: a draft fixture is malformed or lacks ``since`` (the message names the file
+            and location), or the meta-schema is missing.
+    """
+    fixtures = draft.stored_fixtures
+    if not fixtures:
+        return {}
+    meta_rel = f"{FIXTURES_DIR}/{META_SCHEMA_NAME}"
+    meta = draft.read(meta_rel)
+    assert meta is not None  # stored_fixtures refuses fixtures without it
+    out = {meta_rel: rewrite_ids(meta.decode("utf-8"), version).encode("utf-8")}
+    for fx in fixtures:
+        if fx.applies_to(version):
+            rel = f"{FIXTURES_DIR}/fixtures/{fx.id}.json"
+            data = draft.read(rel)
+            assert data is not None
+            out[rel] = data
+    return out
 
 
 def set_status_line(spec_md: str, line: str) -> str:
@@ -128,11 +169,14 @@ def add_changelog_entry(spec_md: str, entry: str) -> str:
 
 
 def changelog_entry(version: str, date: str, change_class: str, findings: list[Finding],
-                    rfcs: list[Any]) -> str:
-    """``### VERSION — DATE — CLASS`` and one bullet per RFC (``RFC 000N: title (declared X)``)
-    and per distinct computed finding of class PATCH or above (``CLASS `kind`: message``)."""
-    bullets = [f"- RFC {r.number:04d}: {r.meta.get('title', '')} (declared {r.meta.get('declared_class', '?')})."
-               for r in rfcs]
+                    rfcs: list[Any], pending: list[str] = ()) -> str:
+    """``### VERSION — DATE — CLASS`` and its bullets: the draft's unreleased lines
+    (``pending``, written by ``rfc apply``), one bullet per other RFC (``RFC 000N: title
+    (declared X)``) and per distinct computed finding of class PATCH or above (``CLASS `kind`:
+    message``)."""
+    bullets = list(pending)
+    bullets += [f"- RFC {r.number:04d}: {r.meta.get('title', '')} (declared {r.meta.get('declared_class', '?')})."
+                for r in rfcs if not any(f"RFC {r.number:04d}" in line for line in pending)]
     seen = set()
     for f in findings:
         if f.change_class < ChangeClass.PATCH and not f.undecided or _only_version_segment(f):
@@ -155,7 +199,6 @@ def _only_version_segment(f: Finding) -> bool:
 def rfcs_in_release(repo: SpecRepo, previous: str | None, accepted_by_policy: set[int]) -> list[Any]:
     """RFCs in the release (module docstring), by number; implemented/rejected/withdrawn/superseded
     RFCs are never in it."""
-    load_rfcs = engine("rfc", "load_rfcs")
     draft = repo.version(DRAFT)
     old_codes = set(repo.version(previous).catalogue.codes()) if previous else set()
     named = {r.rfc for r in draft.catalogue.rules if r.code not in old_codes and r.rfc is not None}
@@ -163,13 +206,12 @@ def rfcs_in_release(repo: SpecRepo, previous: str | None, accepted_by_policy: se
     for rfc in load_rfcs(repo):
         if rfc.meta.get("status") not in ("draft", "comment", "accepted"):
             continue
-        if rfc.number in named or rfc.number in accepted_by_policy or engine("rfc.check", "proposal_applied")(repo.root, rfc):
+        if rfc.number in named or rfc.number in accepted_by_policy or proposal_applied(repo.root, rfc):
             out.append(rfc)
     return out
 
 
 def _mark_implemented(rfc: Any, version: str) -> bytes:
-    render = engine("rfc.frontmatter", "render")
     data = dict(rfc.meta)
     data["status"] = "implemented"
     data["implemented_in"] = version
@@ -177,7 +219,6 @@ def _mark_implemented(rfc: Any, version: str) -> bytes:
 
 
 def _index_after(repo: SpecRepo, rfc_writes: dict[str, bytes]) -> bytes:
-    index_text = engine("rfc", "index_text")
     with tempfile.TemporaryDirectory(prefix=".evalport-index-", dir=repo.root) as tmp:
         shutil.copytree(repo.root / "rfcs", Path(tmp) / "rfcs")
         for rel, data in rfc_writes.items():
@@ -256,7 +297,8 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
             for (with it, they come from the gate's report).
 
     Raises:
-        InputError: ``version`` is not semver, ``date`` is not a calendar date.
+        InputError: ``version`` is not semver, ``date`` is not a calendar date, a draft fixture
+            is malformed or lacks ``since``.
         ReleaseRefused: version exists, is not an exact successor of the latest release, differs
             from ``spec/VERSION`` (:func:`declared_version_problem`), disagrees with the class;
             date out of range (:func:`date_problem`); gate fails; RFC not accepted.
@@ -287,6 +329,7 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     problem = declared_version_problem(repo, version) or date_problem(repo, previous, day, today)
     if problem:
         raise ReleaseRefused(problem)
+    conformance_files = release_conformance_files(repo.version(DRAFT), version)
     report = run_gate(repo) if run_checks else None
     if report is not None and not report.ok:
         failed = ", ".join(s.name for s in report.stages if s.status == "fail")
@@ -304,8 +347,7 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
                     if f.kind == "policy-major-accepted":
                         policy_rfcs.update(f.extra.get("rfcs", []))
         else:
-            compare = engine("compat", "compare_versions")
-            cls = compare(repo.version(previous), repo.version(DRAFT))
+            cls = compare_versions(repo.version(previous), repo.version(DRAFT))
         findings = list(cls.findings)
         computed = max(effective_class(cls.change_class, findings), ChangeClass.PATCH)
         problem = version_problem(previous, version, computed)
@@ -317,7 +359,8 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     if pending:
         raise ReleaseRefused("RFC(s) in this release are not accepted: " + ", ".join(
             f"{r.rel} ({r.meta.get('status')})" for r in pending))
-    entry = changelog_entry(version, date, cls_name, findings, rfcs)
+    draft_md, pending = take_pending((repo.spec_dir / "SPEC.md").read_text("utf-8"))
+    entry = changelog_entry(version, date, cls_name, findings, rfcs, pending)
     draft_dir = repo.spec_dir
     release_files: dict[str, bytes] = {}
     for p in sorted((draft_dir / "schemas").glob("*.json")):
@@ -326,7 +369,7 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         release_files[f"schemas/{p.name}"] = text.encode("utf-8")
     if (draft_dir / "rules.json").is_file():
         release_files["rules.json"] = (draft_dir / "rules.json").read_bytes()
-    draft_md = (draft_dir / "SPEC.md").read_text("utf-8")
+    release_files.update(conformance_files)
     with_entry = add_changelog_entry(draft_md, entry)
     major, minor, _ = parse_semver(version)
     next_version = f"{major}.{minor + 1}.0"

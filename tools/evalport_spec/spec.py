@@ -6,6 +6,8 @@ A repository (:class:`SpecRepo`) holds the working draft in ``spec/`` and frozen
     SPEC.md          normative text
     rules.json       rule catalogue (see :mod:`evalport_spec.catalogue`)
     schemas/*.json   JSON Schemas (2020-12), cross-referenced by $id
+    conformance/     fixture.schema.json and fixtures/*.json (a release: the fixtures frozen
+                     for it; the draft: every fixture, each with its since/until)
 
 A :class:`SpecVersion` can be read from such a folder or from a git revision
 (:mod:`evalport_spec.gitsource`), so engines never touch files themselves.
@@ -13,7 +15,6 @@ A :class:`SpecVersion` can be read from such a folder or from a git revision
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,8 +23,10 @@ from typing import TYPE_CHECKING
 
 from .catalogue import Catalogue, parse_catalogue
 from .errors import InputError
+from .fixtures import META_SCHEMA_NAME, Fixture, parse_fixtures
 from .fsutil import read_limited
 from .jsonload import MAX_BYTES, Loaded, load, loads
+from .semver import SEMVER, parse_semver  # noqa: F401 - SEMVER re-exported for callers of spec
 
 if TYPE_CHECKING:  # imported lazily: jsonschema costs ~130 ms and `--help` needs none of it
     from .schemaset import SchemaSet
@@ -32,6 +35,9 @@ DOC_TYPES = ("suite", "testcase", "grader", "resultset")
 """EvalPort document types, each with a schema file ``<type>.json`` (SPEC.md, "Documents")."""
 
 SCHEMA_FILE = {t: f"{t}.json" for t in DOC_TYPES}
+
+FIXTURES_DIR = "conformance"
+"""Folder of a version holding the fixture meta-schema and ``fixtures/*.json``."""
 
 
 def detect_type(value: object) -> str | None:
@@ -53,13 +59,6 @@ def detect_type(value: object) -> str | None:
         return "grader"
     return None
 
-SEMVER = re.compile(
-    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
-    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
-)
-"""Semantic Versioning 2.0.0, the regular expression given at semver.org."""
-
 DRAFT = "draft"
 
 
@@ -71,14 +70,6 @@ def display_path(path: Path | str) -> str:
         return str(p.relative_to(Path.cwd())) or "."
     except ValueError:
         return str(p)
-
-
-def parse_semver(text: str) -> tuple[int, int, int]:
-    """``"1.2.3"`` -> ``(1, 2, 3)``. Raises ``ValueError`` for anything but a release semver."""
-    m = SEMVER.match(text)
-    if not m or m.group(4) or m.group(5):
-        raise ValueError(f"not a release version (MAJOR.MINOR.PATCH): {text!r}")
-    return int(m.group(1)), int(m.group(2)), int(m.group(3))
 
 
 # A reader maps a path relative to the version folder to its bytes (None when absent).
@@ -140,6 +131,11 @@ class SpecVersion:
             return None
         return loads(data, f"{self.label}/{rel}")
 
+    def read(self, rel: str) -> bytes | None:
+        """The bytes of ``rel`` inside this version (``None`` when absent), read with the
+        version's limits (size, symlink fence)."""
+        return self._read(rel)
+
     def path_label(self, rel: str) -> str:
         """The label used in messages for ``rel`` inside this version."""
         return f"{self.label}/{rel}"
@@ -171,6 +167,58 @@ class SpecVersion:
         """SPEC.md text ('' if absent)."""
         data = self._read("SPEC.md")
         return data.decode("utf-8", "replace") if data is not None else ""
+
+    @cached_property
+    def semver(self) -> str | None:
+        """The version's semver: a release's name, else the ``VERSION`` file in the version
+        folder (the draft declares the version it will be released as), else ``None``."""
+        try:
+            parse_semver(self.name)
+            return self.name
+        except ValueError:
+            pass
+        data = self._read("VERSION")
+        text = data.decode("utf-8", "replace").strip() if data is not None else ""
+        try:
+            parse_semver(text)
+        except ValueError:
+            return None
+        return text
+
+    @cached_property
+    def stored_fixtures(self) -> list[Fixture]:
+        """Every conformance fixture stored in ``conformance/fixtures/*.json`` (by file name),
+        validated against ``conformance/fixture.schema.json`` (:mod:`evalport_spec.fixtures`).
+        A release holds the fixtures frozen for it; the draft holds every fixture, retired ones
+        (``until`` reached) included. Empty when the folder is absent.
+
+        Raises:
+            InputError: a malformed fixture, or fixtures without the meta-schema.
+        """
+        names = [n for n in self._list(f"{FIXTURES_DIR}/fixtures") if n.endswith(".json")]
+        if not names:
+            return []
+        meta = self._load(f"{FIXTURES_DIR}/{META_SCHEMA_NAME}")
+        if meta is None:
+            raise InputError(f"fixtures without their meta-schema {FIXTURES_DIR}/{META_SCHEMA_NAME}",
+                             self.path_label(FIXTURES_DIR))
+        files = []
+        for n in names:
+            doc = self._load(f"{FIXTURES_DIR}/fixtures/{n}")
+            assert doc is not None
+            files.append((n[:-len(".json")], doc))
+        return parse_fixtures(files, meta.value)
+
+    @property
+    def fixtures(self) -> list[Fixture]:
+        """The fixtures of this version: the stored ones that apply to :attr:`semver`
+        (``since <= semver < until``; all when the version has no semver). For a release this is
+        its frozen set, which its validator must agree with (SPEC.md, "Conformance").
+
+        Raises:
+            InputError: as :attr:`stored_fixtures`.
+        """
+        return [fx for fx in self.stored_fixtures if fx.applies_to(self.semver)]
 
     def schema_name(self, doc_type: str) -> str:
         """Schema file name for a document type. Raises :class:`InputError` for unknown types."""

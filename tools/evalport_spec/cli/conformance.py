@@ -1,8 +1,13 @@
 """``evalport-spec conformance``: run the conformance fixtures against this validator or
 another implementation (``--command``). Exit 0 all agree, 1 any disagreement, 2 input error.
 
-Fixtures whose ``since`` is newer than the version run are skipped (and counted);
-``--compute-since`` prints, per fixture, the ``since`` the runner finds over every version.
+``--spec-version X`` runs X's own fixtures: a release's frozen set
+(``spec/releases/X/conformance/``), or the draft's fixtures that apply to its declared version.
+Outside a spec repository the copy shipped in the package is used (as ``validate`` does), so a
+second implementation can run a release's suite from an installed wheel. With ``--fixtures DIR``
+the folder's fixtures run instead; those that do not apply to the version are skipped and
+counted. ``--compute-since`` prints, per fixture, the ``since`` the runner finds over every
+version.
 """
 
 from __future__ import annotations
@@ -28,12 +33,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                           "Fixtures whose 'since' is newer than the version "
                                           "run are skipped.")
     p.add_argument("--fixtures", metavar="DIR", default=None,
-                   help="fixtures folder (default: spec/conformance/fixtures)")
+                   help="fixtures folder (default: the fixtures of --spec-version: a release's frozen "
+                        "set, the draft's spec/conformance/fixtures)")
     p.add_argument("--command", metavar="CMD", default=None,
-                   help="another implementation: run per fixture with the document on stdin and "
-                        "EVALPORT_DOCUMENT_TYPE set; prints {\"valid\", \"errors\"}")
+                   help="another implementation: run per fixture with the document on stdin ({file} "
+                        "in CMD: the path of a file holding it) and EVALPORT_DOCUMENT_TYPE set; "
+                        "prints {\"valid\", \"errors\"}")
     p.add_argument("--spec-version", default=DRAFT, metavar="V",
-                   help="spec version whose schemas and rules apply (default: draft)")
+                   help="spec version whose schemas, rules and fixtures apply (default: draft)")
     p.add_argument("--compute-since", action="store_true",
                    help="run every version and print each fixture's computed 'since' "
                         "(the oldest version from which it holds in every later one)")
@@ -50,17 +57,25 @@ def run(args: argparse.Namespace) -> int:
     """Load the fixtures, run them, print the report; return 0 or 1 (InputError: 2)."""
     from .. import conformance
     from ..report import Report, emit
+    from ..validation.bundled import find_spec
 
-    repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
-    folder = Path(args.fixtures) if args.fixtures else repo.spec_dir / "conformance" / "fixtures"
-    fixtures = conformance.load_fixtures(folder)
+    repo = find_spec(args.repo)
     if args.compute_since:
-        return _compute_since(repo, fixtures, args.format)
+        folder = Path(args.fixtures) if args.fixtures else repo.spec_dir / "conformance" / "fixtures"
+        return _compute_since(repo, conformance.load_fixtures(folder), args.format)
     spec = repo.version(args.spec_version)
-    version = _semver(repo, args.spec_version)
+    version = spec.semver
+    folder = Path(args.fixtures) if args.fixtures else spec.root / "conformance" / "fixtures"
+    if args.fixtures:
+        fixtures = conformance.load_fixtures(Path(args.fixtures))
+    else:
+        fixtures = spec.stored_fixtures
+        if not fixtures:
+            raise InputError(f"version {args.spec_version} has no conformance fixtures",
+                             spec.path_label("conformance/fixtures"))
     report = conformance.run(spec, fixtures, command=args.command, version=version)
     bad = len({d.fixture_id for d in report.disagreements})
-    skipped = f", {report.skipped} skipped (since newer than {version})" if report.skipped else ""
+    skipped = f", {report.skipped} skipped (not applying to {version})" if report.skipped else ""
     emit(Report.of([d.to_finding(relative(repo.root, folder)) for d in report.disagreements],
                    stage="conformance", command="conformance", data=report.to_json(),
                    verdict=f"{report.fixtures} fixtures: {report.fixtures - bad} agree, "

@@ -55,8 +55,13 @@ def run(args: argparse.Namespace) -> int:
     verb = "would release" if args.dry_run else "released"
     print(f"{verb} {plan.version} ({plan.change_class} since {plan.previous or 'nothing'}) "
           f"as spec/releases/{plan.version}/")
+    fixtures = f"spec/releases/{plan.version}/conformance/fixtures/"
+    frozen = [rel for rel in plan.paths() if rel.startswith(fixtures)]
     for rel in plan.paths():
-        print(f"  {rel}")
+        if rel not in frozen:
+            print(f"  {rel}")
+        elif rel == frozen[0]:
+            print(f"  {fixtures} ({len(frozen)} fixture(s) frozen)")
     print()
     print(plan.entry, end="")
     return 0

@@ -1,11 +1,16 @@
-"""``evalport-spec rfc new|lint|index|status|accept-findings|check``: a thin layer over
+"""``evalport-spec rfc new|lint|index|status|check|apply|accept-findings``: a thin layer over
 :mod:`evalport_spec.rfc` (``accept-findings`` asks :func:`evalport_spec.gate.change_to_accept`
 for the change's breaking findings and writes them with :mod:`evalport_spec.rfc.accept`).
 
 ``lint``, ``index --check`` and ``check`` print findings in any report format (``--format``);
-``new``, ``index`` and ``status`` print what they wrote (``--format text|json``; JSON: ``{"path", ...}`` with
-repository-relative paths). ``rfc new`` warns on stderr (and in JSON ``warnings``) when another
-RFC already uses the new file's slug.
+``new``, ``index``, ``status`` and ``apply`` print what they wrote (``--format text|json``; JSON:
+``{"path", ...}`` with repository-relative paths). ``rfc new`` warns on stderr (and in JSON
+``warnings``) when another RFC already uses the new file's slug.
+
+The commands work on the spec repository around the working directory (or ``-C DIR``) and
+refuse to run outside one, so that nothing creates an ``rfcs/`` folder in an unrelated place;
+``--rfcs-only`` asks for an RFC-only folder explicitly (the working directory, or ``-C DIR``,
+holds ``rfcs/`` and no spec).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..errors import InputError
 from ..findings import Finding, Severity
 from ..spec import SpecRepo
 from .options import add_format_option, relative
@@ -23,27 +29,40 @@ from .options import add_format_option, relative
 # Only the help text needs the statuses at registration; the rfc engine is imported in the run
 # functions so that `--help` stays fast. tests/test_cli_imports.py asserts this equals
 # rfc.model.STATUSES.
-STATUSES = ("draft", "comment", "accepted", "rejected", "withdrawn", "implemented", "superseded")
+STATUSES = ("draft", "comment", "accepted", "rejected", "deferred", "withdrawn", "implemented",
+            "superseded")
 
 
 def _repo(args: argparse.Namespace) -> Path:
-    if args.repo:
-        return Path(args.repo)
+    """The repository root: the spec repository around ``-C DIR`` or the working directory;
+    with ``--rfcs-only``, that folder itself.
+
+    Raises:
+        InputError: no spec repository there and ``--rfcs-only`` not given.
+    """
+    where = Path(args.repo) if args.repo else Path.cwd()
+    if getattr(args, "rfcs_only", False):
+        return where
     try:
-        return SpecRepo.discover().root
-    except Exception:  # noqa: BLE001 - an RFC-only checkout: fall back to the working directory
-        return Path.cwd()
+        return SpecRepo.discover(where).root
+    except InputError:
+        raise InputError("not inside an EvalPort spec repository (no spec/schemas/ here or above); "
+                         "pass --rfcs-only to work on an RFC-only folder here", str(where)) from None
 
 
 def _today(args: argparse.Namespace) -> dt.date | None:
-    if getattr(args, "today", None) is None:
+    return _date(getattr(args, "today", None), "--today")
+
+
+def _date(value: str | None, flag: str) -> dt.date | None:
+    """``value`` as a date (``None`` stays ``None``). Raises :class:`InputError` naming ``flag``."""
+    if value is None:
         return None
     from ..rfc.dates import parse_date
 
-    d = parse_date(args.today)
+    d = parse_date(value)
     if d is None:
-        from ..errors import UsageError
-        raise UsageError(f"--today {args.today!r} is not an ISO date (YYYY-MM-DD)")
+        raise InputError(f"{flag} {value!r} is not an ISO date (YYYY-MM-DD)")
     return d
 
 
@@ -64,7 +83,9 @@ def run_new(args: argparse.Namespace) -> int:
     from ..rfc import new_rfc, same_slug, write_index
 
     root = _repo(args)
-    path = new_rfc(root, args.title, args.author, _today(args), number=args.number)
+    documents = [d for part in args.documents for d in part.split(",") if d] if args.documents else None
+    path = new_rfc(root, args.title, args.author, _today(args), number=args.number,
+                   declared_class=args.change_class, documents=documents)
     index = write_index(root)
     rel = relative(root, path)
     warnings = [f"{relative(root, other)} already uses the slug {path.name[5:-3]!r}; {rel} was created "
@@ -105,11 +126,15 @@ def run_index(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
-    from ..rfc import set_status, write_index
+    from ..rfc import Change, set_status, write_index
 
     root = _repo(args)
-    path = set_status(root, args.number, args.status, opens=args.opens, closes=args.closes, date=args.date,
-                      release=args.release, by=args.by, today=_today(args))
+    approvers = [(n, "maintainer") for n in args.approver or []] + [(n, "spec-lead") for n in args.spec_lead or []]
+    change = Change(opens=_date(args.opens, "--opens"), closes=_date(args.closes, "--closes"),
+                    date=_date(args.date, "--date"), release=args.release, by=args.by, reason=args.reason,
+                    waiting_on=args.waiting_on, resolution=args.resolution, option=args.option,
+                    approvers=approvers)
+    path = set_status(root, args.number, args.status, change, today=_today(args))
     index = write_index(root)
     if args.format == "json":
         print(json.dumps({"path": relative(root, path), "number": args.number, "status": args.status,
@@ -125,6 +150,23 @@ def run_check(args: argparse.Namespace) -> int:
     report = check_rfc(_repo(args), args.number)
     _emit(report.findings, args.format, f"rfc check {args.number}")
     return 0 if report.ok else 1
+
+
+def run_apply(args: argparse.Namespace) -> int:
+    from ..rfc import apply_rfc
+
+    root = _repo(args)
+    result = apply_rfc(root, args.number)
+    if args.format == "json":
+        print(json.dumps({"number": result.number, "already": result.already, "written": result.written},
+                         indent=2))
+    elif result.already:
+        print(f"RFC {args.number:04d}: its proposal is already in the draft; nothing written")
+    else:
+        print(f"RFC {args.number:04d}: applied to the draft ({len(result.written)} file(s)):")
+        for rel in result.written:
+            print(f"  {rel}")
+    return 0
 
 
 def run_accept_findings(args: argparse.Namespace) -> int:
@@ -164,12 +206,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     def add(name: str, fn, help_: str) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help_, description=help_)
         sp.set_defaults(func=run, rfc_func=fn)
+        sp.add_argument("--rfcs-only", action="store_true",
+                        help="work on an RFC-only folder (the working directory or -C DIR holds rfcs/ "
+                             "and no spec); without it the command refuses outside a spec repository")
         return sp
 
     sp = add("new", run_new, "create rfcs/NNNN-slug.md (next free number, status draft) from the template")
     sp.add_argument("title")
     sp.add_argument("--author", default=None, help="author name for the front matter")
     sp.add_argument("--number", type=int, default=None, help="use this number instead of the next free one")
+    sp.add_argument("--class", dest="change_class", choices=("PATCH", "MINOR", "MAJOR"), default="MINOR",
+                    help="declared change class (default MINOR; the proposal's computed class is checked "
+                         "against it)")
+    sp.add_argument("--documents", action="append", metavar="TYPE[,TYPE]",
+                    help="affected document types: suite, testcase, grader, resultset (repeatable or "
+                         "comma-separated)")
     sp.add_argument("--format", choices=("text", "json"), default="text",
                     help="text: the path written; json: {path, number, status, index, warnings}")
     sp.add_argument("--today", default=None, help=argparse.SUPPRESS)
@@ -191,9 +242,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp.add_argument("--date", metavar="DATE", help="decision date (default: today)")
     sp.add_argument("--release", metavar="X.Y.Z", help="release that implements it (for implemented)")
     sp.add_argument("--by", type=int, metavar="N", help="superseding RFC (for superseded)")
+    sp.add_argument("--reason", metavar="TEXT",
+                    help="why the comment period is extended (with --closes) or reopened (from deferred)")
+    sp.add_argument("--waiting-on", metavar="WHAT",
+                    help="extend the comment period with no closing date until WHAT arrives")
+    sp.add_argument("--resolution", metavar="URL",
+                    help="link to the post that records the decision (accepted, rejected, deferred)")
+    sp.add_argument("--option", metavar="X", help="the option accepted (an RFC with an Options section)")
+    sp.add_argument("--approver", action="append", metavar="NAME", help="a maintainer who approved (repeatable)")
+    sp.add_argument("--spec-lead", action="append", metavar="NAME",
+                    help="the spec lead's sign-off (needed to accept a MAJOR change)")
     sp.add_argument("--format", choices=("text", "json"), default="text",
                     help="text: 'FILE: STATUS'; json: {path, number, status, index}")
     sp.add_argument("--today", default=None, help=argparse.SUPPRESS)
+
+    sp = add("check", run_check, "judge an RFC's proposal as the gate would judge the draft it produces "
+             "(in memory, before or after rfc apply): class, rules, the gate's content stages, examples")
+    sp.add_argument("number", type=int)
+    add_format_option(sp)
+
+    sp = add("apply", run_apply, "write an accepted RFC's proposal into the draft: schema patch, rules, "
+             "fixtures (since = the draft's version), SPEC.md rows and rule sections, a changelog line; "
+             "all files or none; a no-op when already applied")
+    sp.add_argument("number", type=int)
+    sp.add_argument("--format", choices=("text", "json"), default="text",
+                    help="text: what was written; json: {number, already, written}")
 
     sp = add("accept-findings", run_accept_findings,
              "list the current change's breaking findings, by fingerprint, in the accepts of a MAJOR RFC")
@@ -203,8 +276,3 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          "since the latest release")
     sp.add_argument("--format", choices=("text", "json"), default="text",
                     help="text: one line per entry; json: {path, number, compared, added, already_listed}")
-
-    sp = add("check", run_check, "apply an RFC's proposal to the draft in memory; classify; run its "
-             "fixtures; validate its examples")
-    sp.add_argument("number", type=int)
-    add_format_option(sp)

@@ -9,19 +9,17 @@ that was accepted and declared MAJOR in the base.
 
 Files added to a release folder that already existed are refused, except the one-time fixture
 backfill of releases 1.0.0 to 1.3.0 (contracts.md, "Release integrity"): exactly
-:func:`frozen_fixture_files` of the base's draft for that version.
+:func:`evalport_spec.release.release_conformance_files` of the base's draft for that version
+(the same function ``release`` freezes fixtures with).
 """
 
 from __future__ import annotations
 
 import datetime
-from pathlib import Path
-from typing import Any
 
 from ..errors import EvalportError
 from ..findings import Finding, Location
-from ..jsonload import loads
-from ..spec import DRAFT, SpecRepo, parse_semver
+from ..spec import DRAFT, SpecRepo
 from .acceptance import states_at
 from .context import GateContext, engine
 from .manifest import released_files
@@ -33,37 +31,6 @@ BACKFILL = ("1.0.0", "1.1.0", "1.2.0", "1.3.0")
 
 SHOWN = 5
 """Paths named in one finding before "and N more"."""
-
-
-def applies(fixture: Any, version: str) -> bool:
-    """Whether a fixture (parsed JSON) applies to release ``version``: ``since`` <= version and,
-    when it has ``until`` (the first version it no longer applies to), version < ``until``."""
-    try:
-        v = parse_semver(version)
-        if parse_semver(str(fixture["since"])) > v:
-            return False
-        return "until" not in fixture or v < parse_semver(str(fixture["until"]))
-    except (KeyError, TypeError, ValueError):
-        return False
-
-
-def frozen_fixture_files(spec_dir: Path, version: str) -> dict[str, bytes]:
-    """What freezing ``spec_dir``'s conformance fixtures into release ``version`` writes:
-    ``conformance/fixture.schema.json`` and ``conformance/fixtures/<id>.json`` for every draft
-    fixture that :func:`applies` to it, each byte for byte as in the draft.
-
-    Raises:
-        InputError: a fixture file is not strict JSON.
-    """
-    folder = spec_dir / "conformance"
-    out: dict[str, bytes] = {}
-    if (folder / "fixture.schema.json").is_file():
-        out["conformance/fixture.schema.json"] = (folder / "fixture.schema.json").read_bytes()
-    for p in sorted((folder / "fixtures").glob("*.json")):
-        data = p.read_bytes()
-        if applies(loads(data.decode("utf-8", "replace"), str(p)).value, version):
-            out[f"conformance/fixtures/{p.name}"] = data
-    return out
 
 
 def _paths(names: list[str], folder: str) -> str:
@@ -148,8 +115,8 @@ def release_findings(ctx: GateContext, commit: str, base: str) -> list[Finding]:
         if not added:
             continue
         folder = f"spec/releases/{version}"
-        fill = frozen_fixture_files(base_repo.spec_dir, version) if version in BACKFILL and not any(
-            r.startswith("conformance/") for r in before) else None
+        fill = engine("release", "release_conformance_files")(base_repo.version(DRAFT), version) \
+            if version in BACKFILL and not any(r.startswith("conformance/") for r in before) else None
         if fill is not None and added == fill:
             continue
         why = ("files are never added to a release" if fill is None else

@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
 from ..jsonload import load
 from ..rfc.accept import OPEN_STATUSES, accepts_of
-from ..spec import DRAFT
+from ..spec import DRAFT, parse_semver
 from . import history
 from .acceptance import HistoryLedger, Ledger, RfcState, release_line, states
 from .behaviour import Side, compare_behaviour, merge_with_classification
@@ -83,17 +83,42 @@ def stage_manifest(ctx: GateContext) -> StageOut:
 
 
 def stage_conformance(ctx: GateContext) -> StageOut:
-    """Every conformance fixture (``spec/conformance/fixtures``) agrees with the draft's
-    validator on both paths (raw schema; full validator with exact codes and instance paths)."""
-    load_fixtures, run = engine("conformance", "load_fixtures", "run")
-    folder = ctx.repo.spec_dir / "conformance" / "fixtures"
-    if not folder.is_dir():
+    """Every version's own fixtures agree with that version's validator on both paths (raw
+    schema; full validator with exact codes and instance paths): the draft's fixtures that apply
+    to its declared version, and each release's frozen set (``spec/releases/X/conformance``).
+    A draft fixture without ``since`` (the meta-schema requires it) fails the stage, as does one
+    whose ``since`` is above the declared version (no version would run it) and a release that
+    freezes no fixtures."""
+    run = engine("conformance", "run")
+    if not (ctx.repo.spec_dir / "conformance" / "fixtures").is_dir():
         return [Finding("conformance-fixtures-missing", "no spec/conformance/fixtures/ folder",
                         new=Location("spec/conformance/fixtures"))], "", None
-    fixtures = load_fixtures(folder)
-    report = run(ctx.version(DRAFT), fixtures)
-    out = [d.to_finding("spec/conformance/fixtures") for d in report.disagreements]
-    return out, f"{report.fixtures} fixture(s)", None
+    out: list[Finding] = []
+    counts = []
+    for name in ctx.repo.all_versions():
+        version = ctx.version(name)
+        folder = f"{ctx.label(name)}/conformance/fixtures"
+        try:
+            fixtures = version.fixtures
+            stored = version.stored_fixtures
+        except InputError as exc:
+            out.append(input_finding(exc))
+            continue
+        if name == DRAFT and version.semver is not None:
+            out += [Finding("conformance-since-ahead", f"fixture {fx.id}: since {fx.since} is above "
+                            f"the draft's version {version.semver} (spec/VERSION), so no version runs it",
+                            new=Location(f"{folder}/{fx.id}.json", "/since"))
+                    for fx in stored if fx.since and parse_semver(fx.since) > parse_semver(version.semver)]
+        elif name != DRAFT and not stored:
+            out.append(Finding("conformance-release-unfrozen", f"release {name} freezes no "
+                               "conformance fixtures (conformance/fixtures/ is missing or empty)",
+                               new=Location(folder)))
+        report = run(version, fixtures)
+        for d in report.disagreements:
+            out.append(d.to_finding(folder))
+            out[-1].extra["version"] = name
+        counts.append(f"{report.fixtures} {name}")
+    return out, "fixture(s): " + ", ".join(counts), None
 
 
 def stage_rules(ctx: GateContext) -> StageOut:

@@ -1,41 +1,47 @@
-"""``rfc check N``: apply an RFC's proposal to the draft in memory and judge it.
+"""``rfc check N``: judge an RFC's proposal as the gate would judge the draft it produces.
 
 Steps (toolchain.md, "RFCs": "the toolchain applies it to the draft, classifies it, lists the
 rules it adds, and validates the example documents in the RFC's text, without merging it"):
 
-1. copy the draft's files (``spec/SPEC.md``, ``spec/rules.json``, ``spec/schemas/*.json``) into a
-   mapping, apply ``patch.json`` (RFC 6902 JSON Patch, one list of operations per schema file
-   name) with :mod:`jsonpatch`, append ``rules.json``'s entries to the catalogue, and build a
-   :class:`~evalport_spec.spec.SpecVersion` with
-   :func:`~evalport_spec.spec.versions_from_mapping`; the draft on disk is never written;
-2. classify draft -> proposed with the diff engine and compare with ``declared_class``;
-3. list the rules the proposal adds, each additive or not according to the diff findings
-   that carry its code;
-4. run the proposal's ``fixtures/*.json`` on the proposed version (conformance engine);
+1. read the proposal folder and compare it with the draft (:func:`evalport_spec.rfc.proposal.plan`):
+   not yet applied, applied (``rfc apply`` ran, or the same change was made by hand), or partly
+   applied (an error);
+2. not yet applied: classify draft -> proposed with the diff engine and compare with
+   ``declared_class``; applied: the declared class may not exceed the draft's class since the
+   latest release (which may hold other RFCs' changes too);
+3. list the rules the proposal adds, each additive or not according to the diff findings that
+   carry its code;
+4. run the gate's content stages (:data:`GATE_STAGES`: schemas, SPEC.md structure, conformance,
+   rules, examples) on the draft as ``rfc apply`` would leave it, built in a temporary copy of
+   the repository (the repository itself when applied): a proposal whose rules lack a
+   near-neighbour fixture, expect a code at a path the catalogue does not allow, or disagree with
+   the validator fails here, not after it is applied;
 5. validate every ```json evalport-TYPE example in the RFC text on the proposed version.
+
+The repository is never written.
 """
 
 from __future__ import annotations
 
-import json
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonpatch
-import jsonpointer
-
-from ..catalogue import parse_catalogue
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
-from ..jsonload import Loaded, load, loads
-from ..spec import SpecRepo, SpecVersion, versions_from_mapping
+from ..jsonload import loads
+from ..spec import SpecRepo, SpecVersion
 from . import engines
-from .lint import examples
+from .lint import applied_proposal_class, examples
 from .model import Rfc, find_rfc, repo_root
+from .proposal import APPLIED, PARTIAL, ApplyPlan, plan
 
-MAX_PROPOSAL_FILE = 8 * 1024 * 1024
-"""Largest proposal file (patch, rules, fixture) accepted, in bytes."""
+GATE_STAGES = ("schemas", "spec-text", "conformance", "rules", "examples")
+"""The gate's stages about the draft's content, run on the draft a proposal produces. The
+others judge governance (release history, RFC states, the MAJOR rule) and are not the
+proposal's to pass."""
 
 
 @dataclass
@@ -76,106 +82,19 @@ class CheckReport:
         return not any(f.severity >= Severity.ERROR for f in self.findings)
 
 
-def _load_proposal_file(path: Path, label: str) -> Loaded:
-    if path.is_file() and path.stat().st_size > MAX_PROPOSAL_FILE:
-        raise InputError(f"file is larger than {MAX_PROPOSAL_FILE // (1024 * 1024)} MiB", label)
-    return load(path, label=label)
-
-
-def draft_files(root: Path) -> dict[str, bytes]:
-    """The draft's version files as ``{path relative to spec/: bytes}`` (SPEC.md, rules.json, schemas)."""
-    spec = root / "spec"
-    files: dict[str, bytes] = {}
-    for rel in ("SPEC.md", "rules.json"):
-        if (spec / rel).is_file():
-            files[rel] = (spec / rel).read_bytes()
-    schemas = spec / "schemas"
-    if not schemas.is_dir():
-        raise InputError("the draft has no schemas folder", str(schemas))
-    for p in sorted(schemas.glob("*.json")):
-        files[f"schemas/{p.name}"] = p.read_bytes()
-    return files
-
-
 def apply_proposal(root: Path, rfc: Rfc) -> tuple[SpecVersion, SpecVersion, list[Any]]:
-    """Build ``(draft, proposed, added rule entries)`` for an RFC with a proposal folder.
+    """``(draft, proposed, added rule entries)`` for an RFC whose proposal is not yet in the
+    draft (:func:`evalport_spec.rfc.proposal.plan`, in memory).
 
     Raises:
-        InputError: no proposal folder; ``patch.json`` not an object of operation lists, naming
-            a schema file the draft lacks, or with an operation that does not apply (the message
-            gives the operation's pointer inside patch.json); ``rules.json`` malformed or
-            re-defining a code the draft already has.
+        InputError: as :func:`~evalport_spec.rfc.proposal.plan`, or the proposal is already
+            (partly) in the draft.
     """
-    pdir = rfc.proposal_dir
-    plabel = f"rfcs/{pdir.name}"
-    if not pdir.is_dir():
-        raise InputError(f"RFC {rfc.number} has no proposal folder", plabel)
-    files = draft_files(root)
-    draft = versions_from_mapping("draft", dict(files), "spec")
-    patch_path = pdir / "patch.json"
-    if patch_path.exists():
-        patch = _load_proposal_file(patch_path, f"{plabel}/patch.json")
-        if not isinstance(patch.value, dict):
-            raise InputError("patch.json must be an object {\"<schema file>\": [JSON Patch operations]}",
-                             patch.source, 1, 1)
-        for name, ops in patch.value.items():
-            ptr = "/" + name.replace("~", "~0").replace("/", "~1")
-            key = f"schemas/{name}"
-            if key not in files:
-                raise InputError(f"patch names {name!r}, which is not a schema file of the draft",
-                                 patch.source, patch.line(ptr), None, ptr)
-            if not isinstance(ops, list):
-                raise InputError("expected a list of JSON Patch operations", patch.source, patch.line(ptr), None, ptr)
-            doc = loads(files[key], f"spec/{key}").value
-            for i, op in enumerate(ops):
-                try:
-                    doc = jsonpatch.JsonPatch([op]).apply(doc, in_place=False)
-                except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException, TypeError,
-                        KeyError, AttributeError) as exc:
-                    opptr = f"{ptr}/{i}"
-                    raise InputError(f"JSON Patch operation does not apply: {exc}", patch.source,
-                                     patch.line(opptr), None, opptr) from None
-            files[key] = json.dumps(doc, indent=2, ensure_ascii=False).encode("utf-8")
-    added: list[Any] = []
-    rules_path = pdir / "rules.json"
-    if rules_path.exists():
-        loaded = _load_proposal_file(rules_path, f"{plabel}/rules.json")
-        added = parse_catalogue(loaded).rules
-        base = json.loads(files["rules.json"]) if "rules.json" in files else {"rules": []}
-        existing = {r.get("code") for r in base.get("rules", []) if isinstance(r, dict)}
-        for i, (entry, raw) in enumerate(zip(added, loaded.value["rules"], strict=True)):
-            if entry.code in existing:
-                raise InputError(f"rule {entry.code} is already in the draft's catalogue",
-                                 loaded.source, loaded.line(f"/rules/{i}"), None, f"/rules/{i}")
-            base.setdefault("rules", []).append(raw)
-        files["rules.json"] = json.dumps(base, indent=2, ensure_ascii=False).encode("utf-8")
-    proposed = versions_from_mapping(f"rfc-{rfc.number:04d}", files, f"{plabel} (proposed)")
-    return draft, proposed, added
-
-
-def proposal_applied(root: Path, rfc: Rfc) -> bool:
-    """Whether the RFC's proposal is already in the draft: applying ``patch.json`` changes no
-    schema and ``rules.json`` adds no rule (or re-defines codes the draft already has).
-    ``False`` for an RFC without a proposal folder."""
-    if not rfc.has_proposal():
-        return False
-    try:
-        draft, proposed, added = apply_proposal(root, rfc)
-    except InputError as exc:
-        return "already in the draft" in exc.message
-    same = all(json.loads(proposed._read(f"schemas/{n}") or b"null") == draft.schemas.files[n].schema
-               for n in draft.schemas.files)
-    return same and not added
-
-
-def classify_proposal(root: Path, rfc: Rfc) -> engines.Classification | None:
-    """The diff engine's verdict on draft -> proposed, or ``None`` if the engine is missing.
-
-    Raises:
-        InputError: as :func:`apply_proposal`.
-    """
-    draft, proposed, _ = apply_proposal(root, rfc)
-    return engines.classify(draft, proposed, candidates=engines.repo_documents(root))
+    p = plan(root, rfc)
+    if p.present:
+        raise InputError(f"RFC {rfc.number}'s proposal is already {'partly ' if p.missing else ''}in the "
+                         f"draft ({', '.join(p.present)})", p.proposal.label)
+    return p.draft, p.proposed, p.proposal.rules
 
 
 def _info(kind: str, rfc: Rfc, line: int, message: str, severity: Severity = Severity.INFO,
@@ -199,34 +118,49 @@ def _rules_additive(added: list[Any], classification: engines.Classification | N
     return out
 
 
-def _fixture_findings(rfc: Rfc, proposed: SpecVersion, report: CheckReport) -> None:
-    fdir = rfc.proposal_dir / "fixtures"
-    if not fdir.is_dir():
-        return
-    label = f"rfcs/{rfc.proposal_dir.name}/fixtures"
-    report.fixtures = len(list(fdir.glob("*.json")))
-    lines = engines.run_fixtures(proposed, fdir)
-    if lines is not None:
-        for text in lines:
-            report.findings.append(Finding("rfc-fixture", text, new=Location(label), extra={"rfc": rfc.number}))
-        if not lines:
-            report.findings.append(_info("rfc-fixtures", rfc, 1, f"{report.fixtures} proposal fixture(s) agree "
-                                         "with the proposed version (schema path and full validator)"))
-        return
-    # No conformance engine: check what the raw schema can, and say the rest was not checked.
-    for p in sorted(fdir.glob("*.json")):
-        doc = _load_proposal_file(p, f"{label}/{p.name}")
-        fx = doc.value if isinstance(doc.value, dict) else {}
-        want = (fx.get("expect") or {}).get("schema", {}).get("valid")
-        errs = engines.schema_only(proposed, str(fx.get("document_type", "")), fx.get("document"))
-        if want is not None and (not errs) != want:
+def _gate_findings(root: Path, p: ApplyPlan, report: CheckReport) -> None:
+    """Run :data:`GATE_STAGES` on the draft as ``rfc apply`` leaves it; each error becomes an
+    ERROR finding naming the stage (its location as the gate gives it, a proposal fixture's
+    at the proposal's file)."""
+    from ..gate import run_gate  # rfc check composes the gate; the gate reads rfc front matter
+
+    number = p.proposal.rfc.number
+    if p.state == APPLIED:
+        result = run_gate(root, stages=GATE_STAGES)
+    else:
+        with tempfile.TemporaryDirectory(prefix="evalport-rfc-check-") as tmp:
+            copy = Path(tmp) / "repo"
+            shutil.copytree(root / "spec", copy / "spec")
+            if (root / "rfcs").is_dir():
+                shutil.copytree(root / "rfcs", copy / "rfcs")
+            for rel, data in p.writes.items():
+                (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+                (copy / rel).write_bytes(data)
+            result = run_gate(copy, stages=GATE_STAGES)
+    moved = {f"spec/conformance/fixtures/{fx.id}.json": f"{p.proposal.label}/fixtures/{fx.id}.json"
+             for fx in p.proposal.fixtures}
+    rules = p.proposal.rules_source
+    codes = {r.code: f"/rules/{i}" for i, r in enumerate(p.proposal.rules)}
+    failed = []
+    for stage in result.stages:
+        if stage.status != "fail":
+            continue
+        failed.append(stage.name)
+        for f in stage.errors:
+            where = f.where()
+            loc = Location(moved.get(where.file, where.file), where.pointer, where.line) if where else None
+            if where and where.file == "spec/rules.json" and f.code in codes and rules is not None:
+                loc = Location(rules.source, codes[f.code], rules.line(codes[f.code]))
             report.findings.append(Finding(
-                "rfc-fixture", f"fixture {fx.get('id')}: schema-only path {'accepts' if not errs else 'rejects'} "
-                f"the document, the fixture expects it {'valid' if want else 'invalid'}",
-                new=Location(doc.source, "/expect/schema/valid", doc.line("/expect/schema/valid"))))
-    report.findings.append(_info("rfc-engine-missing", rfc, 1, "fixtures checked on the schema path only: the "
-                                 "conformance engine (evalport_spec.conformance) is not available",
-                                 Severity.WARNING))
+                "rfc-gate", f"once applied, `check` fails its {stage.name} stage: {f.message}",
+                severity=Severity.ERROR, code=f.code, new=loc,
+                extra={"rfc": number, "stage": stage.name, "kind": f.kind}))
+    if not failed:
+        line = p.proposal.rfc.fm.line("declared_class")
+        what = "applied to the draft" if p.state == APPLIED else f"once `rfc apply {number}` writes it"
+        report.findings.append(_info("rfc-gate", p.proposal.rfc, line,
+                                     f"{what}, `check` passes its content stages ({', '.join(GATE_STAGES)}; "
+                                     f"{len(p.proposal.fixtures)} proposal fixture(s) among the draft's)"))
 
 
 def _example_findings(rfc: Rfc, proposed: SpecVersion | None, root: Path, report: CheckReport) -> None:
@@ -291,15 +225,16 @@ def _marker(err: Any) -> str | None:
 
 
 def check_rfc(repo: SpecRepo | str | Path, number: int) -> CheckReport:
-    """Check RFC ``number`` (see the module docstring).
+    """Check RFC ``number`` (see the module docstring), before or after ``rfc apply``.
 
     Returns:
-        A :class:`CheckReport`; ``report.ok`` is False when any finding is an ERROR (class
-        mismatch, a rule that is not additive in a non-MAJOR RFC, a fixture disagreement, an
-        invalid example, or no diff engine to classify with).
+        A :class:`CheckReport`; ``report.ok`` is False when any finding is an ERROR (a class
+        mismatch, a rule that is not additive in a non-MAJOR RFC, a proposal partly in the
+        draft, a gate content stage that would fail, an invalid example, or no diff engine).
 
     Raises:
-        InputError: no such RFC, unsafe front matter, or a proposal that cannot be applied.
+        InputError: no such RFC, unsafe front matter, or a proposal that cannot be read or
+            applied (malformed patch, catalogue or fixture; the message names the file).
     """
     root = repo_root(repo)
     rfc = find_rfc(root, number)
@@ -307,39 +242,57 @@ def check_rfc(repo: SpecRepo | str | Path, number: int) -> CheckReport:
     dc = rfc.meta.get("declared_class")
     report.declared = ChangeClass[dc] if dc in ("PATCH", "MINOR", "MAJOR") else None
     line = rfc.fm.line("declared_class")
-    proposed = None
-    if rfc.has_proposal():
-        draft, proposed, added = apply_proposal(root, rfc)
-        classification = engines.classify(draft, proposed, candidates=engines.repo_documents(root))
-        if classification is None:
-            report.findings.append(_info("rfc-engine-missing", rfc, line, "proposal not classified: the diff "
-                                         "engine (evalport_spec.compat) is not available", Severity.ERROR))
-        else:
-            report.computed = classification.change_class
-            if report.declared is not None and report.computed != report.declared:
-                report.findings.append(_info("rfc-class-mismatch", rfc, line,
-                                             f"declared_class {report.declared} but the proposal computes as "
-                                             f"{report.computed}", Severity.ERROR))
-            else:
-                report.findings.append(_info("rfc-class", rfc, line,
-                                             f"proposal computes as {report.computed} "
-                                             f"(declared {report.declared})"))
-            for f in classification.findings:
-                if f.undecided or f.change_class >= ChangeClass.MAJOR:
-                    report.findings.append(f)
-        report.rules = _rules_additive(added, classification)
-        for r in report.rules:
-            verdict = {True: "additive", False: "NOT additive", None: "additivity not decided"}[r.additive]
-            sev = Severity.INFO if r.additive or report.declared == ChangeClass.MAJOR else Severity.ERROR
-            if r.additive is None and classification is None:
-                sev = Severity.INFO
-            how = "encoded in the schema" if r.encoded else ("expressible" if r.expressible else "hand-rolled")
-            report.findings.append(_info("rfc-rule-added", rfc, line,
-                                         f"adds rule {r.code} ({r.document}, {how}): {verdict}", sev,
-                                         code=r.code, additive=r.additive))
-        _fixture_findings(rfc, proposed, report)
-    else:
+    if not rfc.has_proposal():
         report.findings.append(_info("rfc-no-proposal", rfc, line, f"no proposal folder rfcs/{rfc.path.stem}/; "
                                      "nothing to classify"))
-    _example_findings(rfc, proposed, root, report)
+        _example_findings(rfc, None, root, report)
+        return report
+    p = plan(root, rfc)
+    report.fixtures = len(p.proposal.fixtures)
+    if p.state == PARTIAL:
+        report.findings.append(_info("rfc-proposal-partial", rfc, line,
+                                     f"the proposal is partly in the draft: {', '.join(p.present)} "
+                                     f"already, {', '.join(p.missing)} not; `rfc apply {number}` applies "
+                                     "all or nothing, so finish or undo the hand edit", Severity.ERROR))
+        _example_findings(rfc, None, root, report)
+        return report
+    if p.state == APPLIED:
+        report.findings += applied_proposal_class(rfc, root)
+        report.rules = [RuleAdded(r.code, r.document, None, r.expressible, r.encoded) for r in p.proposal.rules]
+    else:
+        _classify(rfc, p, root, report)
+    _gate_findings(root, p, report)
+    _example_findings(rfc, p.proposed if p.state != APPLIED else None, root, report)
     return report
+
+
+def _classify(rfc: Rfc, p: ApplyPlan, root: Path, report: CheckReport) -> None:
+    """Class of draft -> proposed against the declared class, and each added rule's additivity."""
+    line = rfc.fm.line("declared_class")
+    classification = engines.classify(p.draft, p.proposed, candidates=engines.repo_documents(root))
+    if classification is None:
+        report.findings.append(_info("rfc-engine-missing", rfc, line, "proposal not classified: the diff "
+                                     "engine (evalport_spec.compat) is not available", Severity.ERROR))
+    else:
+        report.computed = classification.change_class
+        if report.declared is not None and report.computed != report.declared:
+            report.findings.append(_info("rfc-class-mismatch", rfc, line,
+                                         f"declared_class {report.declared} but the proposal computes as "
+                                         f"{report.computed}", Severity.ERROR))
+        else:
+            report.findings.append(_info("rfc-class", rfc, line,
+                                         f"proposal computes as {report.computed} "
+                                         f"(declared {report.declared})"))
+        for f in classification.findings:
+            if f.undecided or f.change_class >= ChangeClass.MAJOR:
+                report.findings.append(f)
+    report.rules = _rules_additive(p.proposal.rules, classification)
+    for r in report.rules:
+        verdict = {True: "additive", False: "NOT additive", None: "additivity not decided"}[r.additive]
+        sev = Severity.INFO if r.additive or report.declared == ChangeClass.MAJOR else Severity.ERROR
+        if r.additive is None and classification is None:
+            sev = Severity.INFO
+        how = "encoded in the schema" if r.encoded else ("expressible" if r.expressible else "hand-rolled")
+        report.findings.append(_info("rfc-rule-added", rfc, line,
+                                     f"adds rule {r.code} ({r.document}, {how}): {verdict}", sev,
+                                     code=r.code, additive=r.additive))

@@ -1,6 +1,6 @@
 """Adapters to the engines the RFC commands call but do not own: the diff engine
 (:mod:`evalport_spec.compat`), the validator (:mod:`evalport_spec.validation`) and the
-conformance runner (:mod:`evalport_spec.conformance`).
+reporters (:mod:`evalport_spec.report`).
 
 Each adapter returns ``None`` when its engine is not importable, so callers can report
 "not checked" as a finding instead of failing or, worse, passing silently (fail closed:
@@ -93,22 +93,6 @@ def schema_only(version: SpecVersion, doc_type: str, document: Any) -> list[Any]
     ``jsonschema`` errors. Always available (it needs only :mod:`evalport_spec.schemaset`)."""
     name = version.schema_name(doc_type)
     return list(version.schemas.validator(name).iter_errors(document))
-
-
-def run_fixtures(version: SpecVersion, directory: Path) -> list[str] | None:
-    """Run the conformance fixtures in ``directory`` against ``version`` (both paths, with the
-    validator on ``version``): one line per disagreement (empty when all agree), or ``None`` if
-    :mod:`evalport_spec.conformance` is not importable.
-
-    Raises:
-        InputError: a fixture file that is malformed or violates the fixture meta-schema.
-    """
-    mod = _import("evalport_spec.conformance")
-    if mod is None or not hasattr(mod, "load_fixtures") or not hasattr(mod, "run"):
-        return None
-    fixtures = mod.load_fixtures(directory)
-    report = mod.run(version, fixtures)
-    return [d.describe() for d in report.disagreements]
 
 
 def render(findings: list[Finding], fmt: str) -> str | None:

@@ -163,8 +163,9 @@ def parse(text: str, source: str) -> FrontMatter:
 
 # --- writing -----------------------------------------------------------------------------------
 
-KEY_ORDER = ("number", "title", "status", "authors", "created", "comment_period", "discussion",
-             "references", "affected_documents", "declared_class", "implemented_in", "decision_date",
+KEY_ORDER = ("number", "title", "status", "authors", "created", "comment_period", "period_history",
+             "waiting_on", "discussion", "references", "affected_documents", "declared_class",
+             "implemented_in", "decision_date", "resolution", "chosen_option", "approvers",
              "superseded_by", "accepts")
 """Canonical order of front matter keys when the tools write them."""
 
@@ -197,9 +198,10 @@ def _item(v: Any) -> str:
 def dump(data: dict[str, Any]) -> str:
     """Render front matter (without the ``---`` fences) in :data:`KEY_ORDER`, block style.
 
-    Supports the shapes RFC front matter uses: scalars, lists of scalars or of mappings (one
-    JSON flow mapping per item, as ``accepts`` is written), and one level of nested mapping
-    (``comment_period``). Round-trips through :func:`parse`.
+    Supports the shapes RFC front matter uses: scalars, lists of scalars, of flat mappings
+    (``approvers``, ``period_history``: block style) or of nested mappings (one JSON flow mapping
+    per item, as ``accepts`` is written), and one level of nested mapping (``comment_period``).
+    Round-trips through :func:`parse`.
     """
     keys = [k for k in KEY_ORDER if k in data] + [k for k in data if k not in KEY_ORDER]
     out: list[str] = []
@@ -213,7 +215,12 @@ def dump(data: dict[str, Any]) -> str:
                 out.append(f"{k}: []")
             else:
                 out.append(f"{k}:")
-                out.extend(f"  - {_item(x)}" for x in v)
+                for x in v:
+                    if isinstance(x, dict) and not any(isinstance(vv, (dict, list)) for vv in x.values()):
+                        out.extend(f"  {'- ' if i == 0 else '  '}{kk}: {_scalar(vv)}"
+                                   for i, (kk, vv) in enumerate(x.items()))
+                    else:
+                        out.append(f"  - {_item(x)}")
         else:
             out.append(f"{k}: {_scalar(v)}")
     return "\n".join(out) + "\n"

@@ -1,6 +1,7 @@
 """``rfc index``: the generated ``rfcs/README.md`` table of every RFC.
 
-Columns: number (linked), title, status, comment period, declared class, implemented in.
+Columns: number (linked), title, status, comment period (marked when extended with no closing
+date while the RFC waits on something), declared class, implemented in.
 :func:`index_text` is pure (the gate compares it with the file on disk to fail a stale index);
 :func:`write_index` writes it atomically.
 """
@@ -31,6 +32,8 @@ def _row(rfc: Rfc) -> str:
     m = rfc.meta
     period = m.get("comment_period")
     period_text = f"{period.get('opens', '?')} to {period.get('closes', '?')}" if isinstance(period, dict) else "—"
+    if isinstance(period, dict) and m.get("waiting_on"):
+        period_text += ", extended with no closing date (waiting)"
     status = str(m.get("status", "?"))
     if status == "superseded" and m.get("superseded_by"):
         status += f" by {int(m['superseded_by']):04d}"

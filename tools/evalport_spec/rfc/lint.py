@@ -14,7 +14,11 @@ Rules (toolchain.md, "RFCs": "Dates, statuses and declared classes are checked, 
 * ``rfc-decided-early``: accepted, rejected or implemented with a decision dated on or before
   the day the comment period closes.
 * ``rfc-period-closed-undecided`` (WARNING): status ``comment`` and the period closed, with no
-  decision recorded; the message says for how many days.
+  decision recorded and nothing it waits on; the message says for how many days. With
+  ``waiting_on`` (the period extended with no closing date) it is ``rfc-waiting`` (INFO).
+* ``rfc-period-history``: every earlier period in ``period_history`` lasted at least 14 days, and
+  each closes before the next one (the one in force last) and opens no later: a period is
+  extended or reopened, never shortened.
 * ``rfc-status-dates``: status and dates disagree (``draft`` whose comment period already opened;
   ``comment`` whose period has not opened yet is fine).
 * ``rfc-release-missing`` / ``rfc-not-in-changelog`` / ``rfc-released-before-decision``:
@@ -24,6 +28,16 @@ Rules (toolchain.md, "RFCs": "Dates, statuses and declared classes are checked, 
   or (implemented RFCs) does not exceed the class of the release it went into; and each
   release's class is declared by at least one of its RFCs (``rfc-release-class-undeclared``).
 * ``rfc-section-missing``: the required H2 sections exist.
+* ``rfc-decision-missing``: an accepted, rejected, deferred or implemented RFC has a non-empty
+  ``## Decision`` section.
+* ``rfc-option-missing``: an accepted or implemented RFC with an ``## Options`` section records
+  ``chosen_option``, one of the options that section names (``Option X``).
+* ``rfc-options-open``: an accepted or implemented RFC whose text still says its options are
+  open or undecided, or that no decision is recorded.
+* ``rfc-approval-missing``: an accepted or implemented MAJOR RFC lists an approver with role
+  ``spec-lead`` (SPEC.md "Governance": a MAJOR change needs the spec lead's sign-off).
+* ``rfc-superseded-unknown`` / ``rfc-supersession-cycle``: ``superseded_by`` names an RFC of
+  ``rfcs/``, and following ``superseded_by`` never leads back to the RFC.
 * ``rfc-reference``: links are ``https``; issue references are ``#N`` with N >= 1.
 * ``rfc-example``: every ```json evalport-TYPE block parses as strict JSON and names a known type.
 """
@@ -48,7 +62,18 @@ from ..jsonload import loads
 from ..spec import DOC_TYPES, SpecRepo, SpecVersion, parse_semver
 from . import engines
 from .dates import ChangelogEntry, days, parse_changelog, parse_date
-from .model import REQUIRED_SECTIONS, Rfc, load_rfc, load_rfcs, repo_root, rfc_paths
+from .frontmatter import parse
+from .model import (
+    DECISION_SECTION,
+    NEEDS_DECISION,
+    REQUIRED_SECTIONS,
+    RFC_FILE,
+    Rfc,
+    load_rfc,
+    load_rfcs,
+    repo_root,
+    rfc_paths,
+)
 
 MIN_PERIOD_DAYS = 14
 """Shortest comment period, in days (spec Governance section: at least two weeks)."""
@@ -183,7 +208,12 @@ def _date_findings(rfc: Rfc, today: dt.date) -> list[Finding]:
             out.append(_finding("rfc-decided-early", rfc, line("decision_date"),
                                 f"{status} with a decision dated {decided}, before its comment period "
                                 f"closed ({closes}); a decision comes after the period"))
-    if status == "comment" and closes and closes < today and decided is None:
+    waiting = rfc.meta.get("waiting_on")
+    if status == "comment" and closes and closes < today and isinstance(waiting, str):
+        out.append(_finding("rfc-waiting", rfc, rfc.fm.line("waiting_on"),
+                            f"comment period closed {closes} and stays open with no closing date, waiting on "
+                            f"{waiting}", Severity.INFO))
+    elif status == "comment" and closes and closes < today and decided is None:
         n = (today - closes).days
         out.append(_finding("rfc-period-closed-undecided", rfc, line("status"),
                             f"comment period closed {closes}, {days(n)} ago, and no decision is recorded "
@@ -397,6 +427,160 @@ def _example_findings(rfc: Rfc) -> list[Finding]:
     return out
 
 
+def _history_findings(rfc: Rfc) -> list[Finding]:
+    """``rfc-period-history`` and short earlier periods (module docstring)."""
+    history = rfc.meta.get("period_history")
+    if not isinstance(history, list):
+        return []
+    line = rfc.fm.line("period_history")
+    chain = [e for e in history if isinstance(e, dict)]
+    if isinstance(rfc.meta.get("comment_period"), dict):
+        chain.append(rfc.meta["comment_period"])
+    out = []
+    for i, e in enumerate(chain[:len(history)]):
+        o, c = parse_date(e.get("opens")), parse_date(e.get("closes"))
+        if o and c and (c - o).days < MIN_PERIOD_DAYS:
+            out.append(_finding("rfc-period-too-short", rfc, line,
+                                f"period_history entry {i + 1} ({o} to {c}) lasts {days((c - o).days)}; "
+                                f"at least {MIN_PERIOD_DAYS} are required"))
+    for a, b in zip(chain, chain[1:], strict=False):
+        ao, ac, bo, bc = (parse_date(a.get("opens")), parse_date(a.get("closes")),
+                          parse_date(b.get("opens")), parse_date(b.get("closes")))
+        if ao and ac and bo and bc and (ac >= bc or ao > bo):
+            out.append(_finding("rfc-period-history", rfc, line,
+                                f"the period {ao} to {ac} is followed by {bo} to {bc}: a later period must close "
+                                "after the earlier one and not open before it (extended or reopened, never "
+                                "shortened)"))
+    return out
+
+
+_OPTION = re.compile(r"^\s*(?:#{3,6}\s+|[-*]\s+)?(?:\*\*)?Option ([A-Z0-9][A-Za-z0-9-]*)\b")
+_STILL_OPEN = (
+    re.compile(r"\bno decision (?:has been|was|is) (?:recorded|taken|made)", re.I),
+    re.compile(r"\b(?:all|every|each|the) (?:\w+ )?options? (?:\w+ ){0,12}?(?:is|are|remains?|stays?) "
+               r"(?:\w+ ){0,2}?(?:open|undecided|on the table)\b", re.I),
+    re.compile(r"\b[Oo]ptions [A-Z](?:, [A-Z])*,? and [A-Z]\b[^.]*?\b(?:are|remain)\b[^.]*?\b(?:open|undecided)\b"),
+)
+"""Sentences that say an RFC's options are still open (``rfc-options-open``)."""
+
+
+def _section_lines(rfc: Rfc, name: str) -> list[tuple[int, str]] | None:
+    """``(file line, text)`` of the body of H2 ``name`` (None when absent)."""
+    heads = rfc.headings()
+    lines = rfc.fm.body.split("\n")
+    for k, (level, line, text) in enumerate(heads):
+        if level == 2 and text.strip().lower() == name.lower():
+            end = next((ln for lv, ln, _ in heads[k + 1:] if lv <= 2), rfc.fm.body_offset + len(lines) + 1)
+            return [(n, lines[n - rfc.fm.body_offset - 1]) for n in range(line + 1, end)]
+    return None
+
+
+def _paragraphs(rfc: Rfc) -> list[tuple[int, str]]:
+    """``(first file line, text)`` of every prose paragraph of the body (code fences skipped)."""
+    out: list[tuple[int, str]] = []
+    start, buf, fence = 0, [], False
+    for n, text in enumerate(rfc.fm.body.split("\n"), start=rfc.fm.body_offset + 1):
+        if text.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        if fence or not text.strip() or text.startswith("#"):
+            if buf:
+                out.append((start, " ".join(buf)))
+            buf = []
+            continue
+        if not buf:
+            start = n
+        buf.append(text.strip())
+    if buf:
+        out.append((start, " ".join(buf)))
+    return out
+
+
+def _decision_findings(rfc: Rfc) -> list[Finding]:
+    """The decision record (module docstring: ``rfc-decision-missing``, ``rfc-option-missing``,
+    ``rfc-options-open``, ``rfc-approval-missing``)."""
+    status = rfc.meta.get("status")
+    if status not in NEEDS_DECISION:
+        return []
+    out = []
+    body = _section_lines(rfc, DECISION_SECTION)
+    if body is None or not any(t.strip() for _, t in body):
+        out.append(_finding("rfc-decision-missing", rfc, rfc.fm.line("status"),
+                            f"status is {status} but there is no {'non-empty ' if body is not None else ''}"
+                            f"'## {DECISION_SECTION}' section: state the outcome, its date and link, and why"))
+    if status not in ("accepted", "implemented"):
+        return out
+    options = [m.group(1) for _, t in (_section_lines(rfc, "Options") or []) if (m := _OPTION.match(t))]
+    options = list(dict.fromkeys(options))
+    chosen = rfc.meta.get("chosen_option")
+    if options and chosen is None:
+        out.append(_finding("rfc-option-missing", rfc, rfc.fm.line("status"),
+                            f"{status}, but chosen_option is not recorded (the Options section names "
+                            f"{', '.join(options)})"))
+    elif options and chosen not in options:
+        out.append(_finding("rfc-option-missing", rfc, rfc.fm.line("chosen_option"),
+                            f"chosen_option {chosen!r} is not one of the options the Options section names "
+                            f"({', '.join(options)})"))
+    for line, text in _paragraphs(rfc):
+        hit = next((m for rx in _STILL_OPEN if (m := rx.search(text))), None)
+        if hit:
+            out.append(_finding("rfc-options-open", rfc, line,
+                                f"{status}, but the text still says the options are open: '{hit.group(0)}'"))
+    approvers = rfc.meta.get("approvers")
+    roles = {a.get("role") for a in approvers if isinstance(a, dict)} if isinstance(approvers, list) else set()
+    if rfc.meta.get("declared_class") == "MAJOR" and "spec-lead" not in roles:
+        out.append(_finding("rfc-approval-missing", rfc, rfc.fm.line("approvers", rfc.fm.line("status")),
+                            f"a MAJOR RFC is {status} without the spec lead's sign-off: list an approver with "
+                            "role spec-lead (SPEC.md, Governance)"))
+    return out
+
+
+def _supersession_findings(every: list[Rfc], targets: list[Rfc]) -> list[Finding]:
+    """``rfc-superseded-unknown`` and ``rfc-supersession-cycle`` for ``targets``."""
+    by_number = {r.number: r for r in every}
+    out = []
+    for rfc in targets:
+        by = rfc.meta.get("superseded_by")
+        if not isinstance(by, int) or isinstance(by, bool):
+            continue
+        line = rfc.fm.line("superseded_by")
+        if by not in by_number:
+            out.append(_finding("rfc-superseded-unknown", rfc, line, f"superseded_by {by}: no RFC {by} in rfcs/"))
+            continue
+        path, n = [rfc.number], by
+        while n in by_number and n not in path:
+            path.append(n)
+            n = by_number[n].meta.get("superseded_by")
+        if n == rfc.number:
+            chain = " -> ".join(f"RFC {k:04d}" for k in [*path, n])
+            out.append(_finding("rfc-supersession-cycle", rfc, line,
+                                f"superseded_by leads back to this RFC ({chain}): a supersession chain ends "
+                                "in an RFC that is not superseded"))
+    return out
+
+
+def refusals(root: Path, path: Path, text: str, today: dt.date) -> list[Finding]:
+    """The errors ``rfc lint`` would report for the RFC file ``path`` if it held ``text``: the
+    per-file rules (:func:`lint_rfc`, proposal classes aside) and the supersession rules against
+    the other RFCs of ``rfcs/``. ``rfc new`` and ``rfc status`` refuse to write such a file,
+    so the commands and the linter apply one rule set.
+
+    Raises:
+        InputError: ``text`` has unsafe or broken front matter.
+    """
+    root = Path(root)
+    m = RFC_FILE.match(path.name)
+    if not m:
+        raise InputError("RFC file name must be NNNN-slug.md", str(path))
+    rel = f"rfcs/{path.name}"
+    rfc = Rfc(path, rel, int(m.group(1)), m.group(2), parse(text, rel), text)
+    found = [f for f in lint_rfc(rfc, today, _Context(root)) if f.severity >= Severity.ERROR]
+    others, _ = _load_others(root, [])
+    every = [r for r in others if r.path.resolve() != path.resolve()] + [rfc]
+    found += _supersession_findings(every, [rfc])
+    return found
+
+
 def lint_rfc(rfc: Rfc, today: dt.date, ctx: _Context, proposal_class: ChangeClass | None = None) -> list[Finding]:
     """Every per-file lint finding for one loaded RFC (see the module docstring for the rules)."""
     out = _schema_findings(rfc)
@@ -406,7 +590,9 @@ def lint_rfc(rfc: Rfc, today: dt.date, ctx: _Context, proposal_class: ChangeClas
     out += _date_findings(rfc, today)
     out += _release_findings(rfc, ctx)
     out += _class_findings(rfc, ctx, proposal_class)
+    out += _history_findings(rfc)
     out += _section_findings(rfc)
+    out += _decision_findings(rfc)
     out += _template_findings(rfc)
     out += _reference_findings(rfc)
     out += _example_findings(rfc)
@@ -417,15 +603,20 @@ def _proposal_class(rfc: Rfc, root: Path) -> tuple[ChangeClass | None, list[Find
     """The computed class of an open RFC's proposal (None: no proposal, decided RFC, or no engine)."""
     if not rfc.has_proposal() or rfc.meta.get("status") not in ("draft", "comment", "accepted"):
         return None, []
-    from .check import classify_proposal, proposal_applied  # local: check imports lint's helpers
+    from .proposal import UNAPPLIED, plan  # local: proposal imports the spec text helpers
 
     try:
-        if proposal_applied(root, rfc):
-            return None, _applied_proposal_class(rfc, root)
-        result = classify_proposal(root, rfc)
+        p = plan(root, rfc)
     except InputError as exc:
         return None, [_finding("rfc-proposal", rfc, rfc.fm.line("declared_class"),
                                f"proposal cannot be applied: {exc}")]
+    if p.change_applied:
+        return None, applied_proposal_class(rfc, root)
+    if p.state != UNAPPLIED:
+        return None, [_finding("rfc-proposal", rfc, rfc.fm.line("declared_class"),
+                               f"proposal is partly in the draft ({', '.join(p.present)}); "
+                               f"`rfc check {rfc.number}` says what is missing")]
+    result = engines.classify(p.draft, p.proposed, candidates=engines.repo_documents(root))
     if result is None:
         return None, [_finding("rfc-class-unchecked", rfc, rfc.fm.line("declared_class"),
                                "declared_class not checked: the diff engine (evalport_spec.compat) is not "
@@ -433,7 +624,7 @@ def _proposal_class(rfc: Rfc, root: Path) -> tuple[ChangeClass | None, list[Find
     return result.change_class, []
 
 
-def _applied_proposal_class(rfc: Rfc, root: Path) -> list[Finding]:
+def applied_proposal_class(rfc: Rfc, root: Path) -> list[Finding]:
     """An RFC whose proposal is already applied to the draft (the step before release): its
     declared class may not exceed the draft's class since the latest release, which may hold
     other RFCs' changes too (so only "not more than" is checkable)."""
@@ -531,6 +722,7 @@ def lint_rfcs(repo: SpecRepo | str | Path, files: Iterable[str | Path] | None = 
         if other is not None and rfc is not None:
             out.append(_finding("rfc-duplicate-number", rfc, 1, f"RFC number {number} is also used by {other}"))
         seen.setdefault(number, f"rfcs/{path.name}")
+    out += _supersession_findings(every, targets)
     if classes and files is None:
         out += _release_class_declared(every, ctx)
     out.sort(key=lambda f: (f.new.file or "", f.new.line or 0, f.kind) if f.new else ("", 0, f.kind))

@@ -19,8 +19,16 @@ from .frontmatter import MAX_RFC_BYTES, FrontMatter, parse
 RFC_FILE = re.compile(r"^(\d{4})-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
 """File name of an RFC: four-digit number, a slug of lowercase ASCII words joined by hyphens."""
 
-STATUSES = ("draft", "comment", "accepted", "rejected", "withdrawn", "implemented", "superseded")
-"""RFC lifecycle statuses (toolchain.md, "RFCs")."""
+STATUSES = ("draft", "comment", "accepted", "rejected", "deferred", "withdrawn", "implemented",
+            "superseded")
+"""RFC lifecycle statuses (toolchain.md, "RFCs"; ``deferred`` as in PEP 1: the decision is
+postponed, with a record of why)."""
+
+DECISION_SECTION = "Decision"
+"""The H2 section that records the outcome, once an RFC is decided."""
+
+NEEDS_DECISION = ("accepted", "rejected", "deferred", "implemented")
+"""Statuses whose RFC has a ``## Decision`` section (an implemented RFC was accepted first)."""
 
 REQUIRED_SECTIONS = ("Summary", "The gap", ("Proposal", "Options"), "Validation rules", "Compatibility",
                      "Non-goals", "Comment period", "Questions")

@@ -12,6 +12,7 @@ from ..fsutil import atomic_write, repo_lock
 from ..spec import SpecRepo
 from .frontmatter import render
 from .model import repo_root, rfc_paths, rfcs_dir
+from .status import refuse
 
 MAX_SLUG = 60
 """Longest slug kept from a title, in characters (cut at a word boundary)."""
@@ -96,21 +97,26 @@ def same_slug(repo: SpecRepo | str | Path, path: str | Path) -> list[Path]:
 
 
 def new_rfc(repo: SpecRepo | str | Path, title: str, author: str | None = None,
-            today: dt.date | None = None, number: int | None = None) -> Path:
+            today: dt.date | None = None, number: int | None = None, *,
+            declared_class: str = "MINOR", documents: list[str] | None = None) -> Path:
     """Create ``rfcs/NNNN-slug.md`` with status ``draft`` and the required sections.
 
     Args:
         title: the RFC title (one line).
         author: added to ``authors`` (default ``"TODO"``, which the author replaces).
         number: a specific number instead of the next free one.
+        declared_class: ``PATCH``, ``MINOR`` or ``MAJOR`` (``declared_class``).
+        documents: the affected document types (``affected_documents``; default none yet,
+            which ``rfc lint`` warns about).
 
     Returns:
         The path written.
 
     Raises:
-        InputError: a bad title (see :func:`slugify`), a number already taken, or the file
+        InputError: a bad title (see :func:`slugify`), a number already taken, the file
             already exists (nothing is overwritten; written atomically, exclusively, under the
-            repository lock).
+            repository lock), or an RFC that ``rfc lint`` would reject (a title over 200
+            characters, an unknown class or document type: one rule set for both).
     """
     title = title.strip()
     if not title or "\n" in title:
@@ -127,10 +133,14 @@ def new_rfc(repo: SpecRepo | str | Path, title: str, author: str | None = None,
         path = rfcs_dir(root) / f"{n:04d}-{slug}.md"
         if path.resolve().parent != rfcs_dir(root).resolve():
             raise InputError(f"refusing to write outside rfcs/: {path}")
+        today = today or dt.date.today()
         meta = {
             "number": n, "title": title, "status": "draft", "authors": [author or "TODO"],
-            "created": (today or dt.date.today()).isoformat(), "discussion": "https://github.com/evalport/spec/discussions",
-            "affected_documents": [], "declared_class": "MINOR", "implemented_in": None,
+            "created": today.isoformat(), "discussion": "https://github.com/evalport/spec/discussions",
+            "affected_documents": list(dict.fromkeys(documents or [])), "declared_class": declared_class,
+            "implemented_in": None,
         }
-        atomic_write(path, render(meta, f"\n# RFC {n:04d}: {title}\n{TEMPLATE}"), exclusive=True)
+        text = render(meta, f"\n# RFC {n:04d}: {title}\n{TEMPLATE}")
+        refuse(root, path, text, today, "rfc new")
+        atomic_write(path, text, exclusive=True)
     return path

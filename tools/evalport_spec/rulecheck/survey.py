@@ -244,7 +244,7 @@ def _proposal_fixtures(ctx: RuleContext, proposed: list[RuleStatus], raw: _RawCa
     """Fill ``rejecting`` / ``neighbours`` of rules only an RFC proposes from that proposal's
     own fixtures (``rfcs/NNNN-slug/fixtures/*.json``), each run against the *proposed* version
     (the draft with the proposal's ``patch.json`` and ``rules.json`` applied, as
-    :func:`evalport_spec.rfc.check.apply_proposal` builds it, which ``rfc check`` also runs).
+    :func:`evalport_spec.rfc.proposal.plan` builds it, which ``rfc check`` also runs).
 
     A proposal that does not apply (bad patch, a code already in the draft) or whose RFC file is
     missing adds no fixture: ``rfc check`` and ``rfc lint`` report those.
@@ -262,9 +262,8 @@ def _proposal_fixtures(ctx: RuleContext, proposed: list[RuleStatus], raw: _RawCa
             by_folder.setdefault(folder, []).extend(hits)
     if not by_folder:
         return
-    from ..conformance import load_fixtures
-    from ..rfc.check import apply_proposal
     from ..rfc.model import load_rfc
+    from ..rfc.proposal import UNAPPLIED, plan
     from ..validation import Validator
 
     alive = []  # raw outcomes are cached by id(schemas): keep each proposed version alive
@@ -273,10 +272,13 @@ def _proposal_fixtures(ctx: RuleContext, proposed: list[RuleStatus], raw: _RawCa
         if not rfc_file.is_file():
             continue
         try:
-            _, version, _ = apply_proposal(ctx.root, load_rfc(ctx.root, rfc_file))
+            p = plan(ctx.root, load_rfc(ctx.root, rfc_file))
         except InputError:
             continue
-        views = [_view(fx) for fx in load_fixtures(folder / "fixtures")]
+        if p.state != UNAPPLIED:
+            continue
+        version = p.proposed
+        views = [_view(fx) for fx in p.proposal.fixtures]
         validator = Validator(version, rules=ctx.registry)
         schemas = version.schemas
         alive.append(version)

@@ -6,8 +6,9 @@ Resolution order (:func:`find_spec`):
 1. ``-C/--repo DIR``: the spec repository containing ``DIR`` (an error when there is none);
 2. the spec repository containing the working directory;
 3. the bundled copy: ``evalport_spec/_bundled/spec/`` inside an installed wheel, written at
-   build time by ``setup.py``'s ``build_py`` hook (``VERSION``, the draft's ``rules.json`` and
-   ``schemas/*.json``, and the same for every ``releases/<X.Y.Z>/``); in an editable install,
+   build time by ``setup.py``'s ``build_py`` hook (``VERSION``, the draft's ``rules.json``,
+   ``schemas/*.json`` and ``conformance/``, and the same for every ``releases/<X.Y.Z>/``); in an
+   editable install,
    the repository the package lives in (``<package>/../../spec``).
 """
 
