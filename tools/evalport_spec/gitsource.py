@@ -136,6 +136,19 @@ def _git(root: Path, *args: str, input: bytes | None = None, check: bool = True
     return proc
 
 
+def git(root: str | os.PathLike[str], *args: str, input: bytes | None = None, check: bool = True
+        ) -> subprocess.CompletedProcess[bytes]:
+    """Run ``git -C root ARGS`` offline and bounded: no ``GIT_*`` variables of the caller, no
+    terminal prompt, no optional locks, ``LC_ALL=C``, :data:`GIT_TIMEOUT` seconds at most. The
+    caller passes only arguments it built itself (revisions through :func:`check_ref`).
+
+    Raises:
+        InputError: git missing, too slow, or (with ``check``) failed: the message is git's last
+            line of standard error.
+    """
+    return _git(Path(root), *args, input=input, check=check)
+
+
 def _remotes(root: Path) -> list[str]:
     proc = _git(root, "remote", check=False)
     names = proc.stdout.decode("utf-8", "replace").split()

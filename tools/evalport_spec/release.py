@@ -283,7 +283,8 @@ def date_problem(repo: SpecRepo, previous: str | None, date: datetime.date,
 
 
 def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None,
-                 run_checks: bool = True, today: datetime.date | None = None) -> ReleasePlan:
+                 run_checks: bool = True, today: datetime.date | None = None,
+                 accepted_rfcs: set[int] | None = None) -> ReleasePlan:
     """Compute a release without writing anything.
 
     Args:
@@ -292,6 +293,8 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         date: ``YYYY-MM-DD`` (default: today, UTC).
         run_checks: run the gate first (refuse if it fails).
         today: the date ``date`` is judged against (default: today, UTC).
+        accepted_rfcs: without ``run_checks``, the RFCs the gate's MAJOR rule accepted findings
+            for (with it, they come from the gate's report).
 
     Raises:
         InputError: ``version`` is not semver, ``date`` is not a calendar date, a draft fixture
@@ -332,7 +335,7 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         failed = ", ".join(s.name for s in report.stages if s.status == "fail")
         raise ReleaseRefused(f"the gate fails ({failed}): run `evalport-spec check` and fix it first")
     findings: list[Finding] = []
-    policy_rfcs: set[int] = set()
+    policy_rfcs: set[int] = set(accepted_rfcs or ())
     if previous is None:
         cls_name = "INITIAL"
     else:
