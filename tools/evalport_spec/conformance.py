@@ -27,7 +27,8 @@ once per fixture, from the current directory, with:
 * standard input: the fixture's ``document`` serialised as JSON (UTF-8);
 * environment: the caller's, plus ``EVALPORT_DOCUMENT_TYPE`` = ``suite`` | ``testcase`` |
   ``grader`` | ``resultset``;
-* a time limit of :data:`COMMAND_TIMEOUT` seconds.
+* a time limit of :data:`COMMAND_TIMEOUT` seconds and an output limit of
+  :data:`MAX_ANSWER_BYTES` bytes (standard output and error together).
 
 It must exit (any status) after printing one JSON object on standard output::
 
@@ -35,8 +36,8 @@ It must exit (any status) after printing one JSON object on standard output::
 
 The output is compared with ``expect.full`` only (an implementation reports one verdict). A
 time-out, unparsable output or a wrong shape is a disagreement for that fixture whose
-``detail`` says what went wrong; a command that cannot be started at all is an
-:class:`~evalport_spec.errors.InputError`.
+``detail`` says what went wrong; a command that cannot be started at all, or that writes more
+than the output limit (``--command yes``), is an :class:`~evalport_spec.errors.InputError`.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ import jsonschema
 
 from .errors import InputError
 from .findings import Finding, Location
+from .fsutil import run_bounded
 from .jsonload import Loaded, load
 from .pointer import from_path
 from .spec import SpecVersion, parse_semver
@@ -61,6 +63,10 @@ from .validation import Validator
 
 COMMAND_TIMEOUT = 10.0
 """Seconds one run of an external implementation may take per fixture."""
+
+MAX_ANSWER_BYTES = 16 * 1024 * 1024
+"""Most output (bytes, standard output and error together) one run of an external
+implementation may write; it is stopped beyond that (:func:`~evalport_spec.fsutil.run_bounded`)."""
 
 META_SCHEMA_NAME = "fixture.schema.json"
 
@@ -300,7 +306,8 @@ def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
         not the expected JSON object.
 
     Raises:
-        InputError: the command is empty or cannot be started.
+        InputError: the command is empty, cannot be started, or writes more than
+            :data:`MAX_ANSWER_BYTES` bytes.
     """
     argv = shlex.split(command)
     if not argv:
@@ -308,7 +315,8 @@ def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
     env = dict(os.environ, EVALPORT_DOCUMENT_TYPE=fixture.document_type)
     data = json.dumps(fixture.document, ensure_ascii=False).encode("utf-8")
     try:
-        proc = subprocess.run(argv, input=data, capture_output=True, env=env, timeout=timeout)
+        proc = run_bounded(argv, input=data, env=env, timeout=timeout, max_bytes=MAX_ANSWER_BYTES,
+                           label=f"--command {argv[0]!r}")
     except subprocess.TimeoutExpired:
         return None, f"no answer: timed out after {timeout:g} s"
     except OSError as exc:

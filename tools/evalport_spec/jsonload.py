@@ -20,10 +20,10 @@ import math
 import os
 import re
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .fsutil import read_limited
 from .pointer import join
 
 try:  # optional accelerator; the strict standard-library path is always available
@@ -123,8 +123,8 @@ class Loaded:
             raw = self._raw
             if raw is None and self._path is not None:
                 try:
-                    raw = Path(self._path).read_bytes()
-                except OSError:
+                    raw = read_limited(self._path, max_bytes=MAX_BYTES)
+                except InputError:
                     raw = b""
             self._text = (raw or b"").decode("utf-8", "replace")
             self._raw = None
@@ -288,8 +288,6 @@ def load(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES,
         InputError: missing/unreadable file, a directory, too large, a symlink leaving
             ``within``, or any :func:`loads` error.
     """
-    from .fsutil import read_limited
-
     data = read_limited(path, max_bytes=max_bytes, label=label, within=within)
     return loads(data, label or str(path), max_depth=max_depth, path=path)
 

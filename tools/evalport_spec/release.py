@@ -40,13 +40,13 @@ from typing import Any
 
 from .errors import EvalportError, InputError
 from .findings import ChangeClass, Finding
-from .fsutil import repo_lock
+from .fsutil import read_optional, repo_lock
 from .gate import run_gate
 from .gate.context import engine
 from .gate.manifest import MANIFEST_NAME, parse_manifest, render_manifest, sha256
 from .gate.policy import effective_class, version_problem
 from .gate.spectext import changelog
-from .jsonload import loads
+from .jsonload import MAX_BYTES, loads
 from .spec import DRAFT, SpecRepo, parse_semver
 
 
@@ -209,9 +209,10 @@ def previous_release_date(repo: SpecRepo, previous: str) -> datetime.date | None
     """The date of release ``previous`` from its changelog heading ``### X.Y.Z — DATE — CLASS``
     (its own frozen SPEC.md first, else the draft's), or ``None`` when neither has one."""
     for md in (repo.releases_dir / previous / "SPEC.md", repo.spec_dir / "SPEC.md"):
-        if not md.is_file():
+        data = read_optional(md, max_bytes=MAX_BYTES, label=str(md.relative_to(repo.root)))
+        if data is None:
             continue
-        for e in changelog(md.read_text("utf-8", "replace")):
+        for e in changelog(data.decode("utf-8", "replace")):
             if e.version == previous:
                 try:
                     return datetime.date.fromisoformat(e.date)
@@ -317,13 +318,17 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     entry = changelog_entry(version, date, cls_name, findings, rfcs)
     draft_dir = repo.spec_dir
     release_files: dict[str, bytes] = {}
+    def read(rel: str) -> bytes | None:
+        return read_optional(draft_dir / rel, max_bytes=MAX_BYTES, label=f"spec/{rel}", within=repo.root)
+
     for p in sorted((draft_dir / "schemas").glob("*.json")):
-        text = rewrite_ids(p.read_text("utf-8"), version)
+        text = rewrite_ids(read(f"schemas/{p.name}").decode("utf-8"), version)
         loads(text, f"spec/schemas/{p.name}")  # still strict JSON
         release_files[f"schemas/{p.name}"] = text.encode("utf-8")
-    if (draft_dir / "rules.json").is_file():
-        release_files["rules.json"] = (draft_dir / "rules.json").read_bytes()
-    draft_md = (draft_dir / "SPEC.md").read_text("utf-8")
+    rules = read("rules.json")
+    if rules is not None:
+        release_files["rules.json"] = rules
+    draft_md = (read("SPEC.md") or b"").decode("utf-8")
     with_entry = add_changelog_entry(draft_md, entry)
     major, minor, _ = parse_semver(version)
     next_version = f"{major}.{minor + 1}.0"
@@ -337,7 +342,8 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         "spec/VERSION": f"{next_version}\n".encode(),
     }
     mpath = repo.manifest_path
-    entries, _ = parse_manifest(mpath.read_text("utf-8") if mpath.is_file() else "", "SHA256SUMS")
+    manifest = read_optional(mpath, max_bytes=MAX_BYTES, label=f"spec/releases/{MANIFEST_NAME}")
+    entries, _ = parse_manifest((manifest or b"").decode("utf-8"), "SHA256SUMS")
     digests = {e.path: e.digest for e in entries}
     digests.update({f"{version}/{rel}": sha256(data) for rel, data in release_files.items()})
     writes[f"spec/releases/{MANIFEST_NAME}"] = render_manifest(digests).encode()

@@ -13,7 +13,8 @@ from typing import Any
 
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
-from ..jsonload import load
+from ..fsutil import read_optional
+from ..jsonload import MAX_BYTES, load
 from ..spec import DRAFT
 from .context import GateContext, StageSkipped, engine, input_finding
 from .manifest import verify_manifest
@@ -63,7 +64,8 @@ def stage_spec_text(ctx: GateContext) -> StageOut:
     names = _versions(ctx)
     for name in names:
         p = (ctx.repo.spec_dir if name == DRAFT else ctx.repo.releases_dir / name) / "SPEC.md"
-        text = p.read_text("utf-8", "replace") if p.is_file() else ""
+        text = (read_optional(p, max_bytes=MAX_BYTES, label=f"{ctx.label(name)}/SPEC.md")
+                or b"").decode("utf-8", "replace")
         out += check_spec_text(text, f"{ctx.label(name)}/SPEC.md")
     return out, f"{len(names)} SPEC.md file(s)", None
 

@@ -28,7 +28,8 @@ import jsonpointer
 from ..catalogue import parse_catalogue
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
-from ..jsonload import Loaded, load, loads
+from ..fsutil import read_limited, read_optional
+from ..jsonload import MAX_BYTES, Loaded, load, loads
 from ..spec import SpecRepo, SpecVersion, versions_from_mapping
 from . import engines
 from .lint import examples
@@ -87,13 +88,15 @@ def draft_files(root: Path) -> dict[str, bytes]:
     spec = root / "spec"
     files: dict[str, bytes] = {}
     for rel in ("SPEC.md", "rules.json"):
-        if (spec / rel).is_file():
-            files[rel] = (spec / rel).read_bytes()
+        data = read_optional(spec / rel, max_bytes=MAX_BYTES, label=f"spec/{rel}", within=root)
+        if data is not None:
+            files[rel] = data
     schemas = spec / "schemas"
     if not schemas.is_dir():
         raise InputError("the draft has no schemas folder", str(schemas))
     for p in sorted(schemas.glob("*.json")):
-        files[f"schemas/{p.name}"] = p.read_bytes()
+        files[f"schemas/{p.name}"] = read_limited(p, max_bytes=MAX_BYTES, label=f"spec/schemas/{p.name}",
+                                                  within=root)
     return files
 
 

@@ -16,7 +16,6 @@ import functools
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -30,12 +29,14 @@ from typing import Any
 import yaml
 
 from ..errors import InputError
-from ..fsutil import check_within, refuse_escaping_symlinks
+from ..fsutil import check_within, refuse_escaping_symlinks, run_bounded
 from ..spec import DRAFT, SpecRepo, parse_semver
 from .history import VersionSet
 from .pages import generate_version, load_rfcs_or_empty
 
 LATEST = "latest"
+MAX_CHILD_OUTPUT = 64 * 1024 * 1024
+"""Most output (bytes) one git, mkdocs or mike process may write (:func:`~evalport_spec.fsutil.run_bounded`)."""
 FENCED = ("spec", "rfcs", "docs")
 """Repository folders the generator reads or copies from: no symlink in them may leave the
 repository (:func:`fence`)."""
@@ -71,10 +72,10 @@ def child_env(repo: SpecRepo) -> dict[str, str]:
 
 def _git(root: Path, *args: str) -> str | None:
     try:
-        r = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
-    except OSError:
+        r = run_bounded(["git", "-C", str(root), *args], max_bytes=MAX_CHILD_OUTPUT)
+    except (OSError, InputError):
         return None
-    return r.stdout.strip() if r.returncode == 0 else None
+    return r.stdout.decode("utf-8", "replace").strip() if r.returncode == 0 else None
 
 
 @dataclass
@@ -123,12 +124,13 @@ def prepared_version(repo: SpecRepo, vs: VersionSet, name: str, rfcs: list[Any])
 
 def mkdocs_build(cfg: Path, out: Path, env: dict[str, str]) -> tuple[bool, list[str]]:
     """Run ``mkdocs build --strict`` for ``cfg`` into ``out``. Returns ``(ok, warning lines)``."""
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--clean",
-                        "-f", str(cfg), "-d", str(out)], capture_output=True, text=True, env=env, check=False)
-    lines = [ln.strip() for ln in (r.stderr + r.stdout).splitlines()
+    r = run_bounded([sys.executable, "-m", "mkdocs", "build", "--strict", "--clean",
+                     "-f", str(cfg), "-d", str(out)], env=env, max_bytes=MAX_CHILD_OUTPUT, label="mkdocs")
+    stdout, stderr = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+    lines = [ln.strip() for ln in (stderr + stdout).splitlines()
              if ln.strip().startswith(("WARNING", "ERROR", "Error", "Aborted"))]
     if r.returncode != 0 and not lines:
-        lines = [ln for ln in r.stderr.splitlines() if ln.strip()][-5:]
+        lines = [ln for ln in stderr.splitlines() if ln.strip()][-5:]
     return r.returncode == 0, lines
 
 
