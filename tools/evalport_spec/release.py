@@ -18,9 +18,9 @@ major, minor or patch version, is not the version ``spec/VERSION`` declares (SPE
 than the computed class since the last release needs
 (:func:`evalport_spec.gate.policy.version_problem`), when the date is earlier than the previous
 release's (its changelog heading) or later than tomorrow, when the gate fails, or when an RFC in
-the release is not accepted. A release is atomic: everything is staged in a temporary folder inside
-the repository and moved into place; a failure part-way restores every file, so the repository
-is exactly as it was. The repository lock (:func:`evalport_spec.fsutil.repo_lock`) is held.
+the release is not accepted. A release is atomic: it is written as one journalled transaction
+(:mod:`evalport_spec.journal`), so an interruption at any point leaves the repository either as it
+was or fully released. The repository lock (:func:`evalport_spec.fsutil.repo_lock`) is held.
 
 An RFC is *in the release* when it is not yet implemented and either a catalogue rule new since
 the last release names it (``"rfc": N``), its proposal (``rfcs/NNNN-slug/``) is already applied
@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import os
 import re
 import shutil
 import tempfile
@@ -46,6 +45,7 @@ from .gate.context import engine
 from .gate.manifest import MANIFEST_NAME, parse_manifest, render_manifest, sha256
 from .gate.policy import effective_class, version_problem
 from .gate.spectext import changelog
+from .journal import transaction
 from .jsonload import MAX_BYTES, loads
 from .spec import DRAFT, SpecRepo, parse_semver
 
@@ -81,6 +81,13 @@ class ReleasePlan:
         """Every repository-relative path the plan writes, sorted (release folder first)."""
         return ([f"spec/releases/{self.version}/{rel}" for rel in sorted(self.release_files)]
                 + sorted(self.writes))
+
+    def data(self, path: str) -> bytes:
+        """The bytes the plan writes at repository-relative ``path`` (one of :meth:`paths`)."""
+        prefix = f"spec/releases/{self.version}/"
+        if path.startswith(prefix) and path[len(prefix):] in self.release_files:
+            return self.release_files[path[len(prefix):]]
+        return self.writes[path]
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready summary: ``version``, ``date``, ``previous``, ``change_class``, ``rfcs``
@@ -178,7 +185,7 @@ def _mark_implemented(rfc: Any, version: str) -> bytes:
 
 def _index_after(repo: SpecRepo, rfc_writes: dict[str, bytes]) -> bytes:
     index_text = engine("rfc", "index_text")
-    with tempfile.TemporaryDirectory(prefix=".evalport-index-", dir=repo.root) as tmp:
+    with tempfile.TemporaryDirectory(prefix="evalport-index-") as tmp:
         shutil.copytree(repo.root / "rfcs", Path(tmp) / "rfcs")
         for rel, data in rfc_writes.items():
             (Path(tmp) / rel).write_bytes(data)
@@ -355,60 +362,23 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
                        [r.number for r in rfcs], entry)
 
 
-def _install(src: Path, dst: Path) -> None:
-    """Move one staged file or folder into place (``os.replace``: atomic on one file system)."""
-    os.replace(src, dst)
-
-
 def apply_plan(repo: SpecRepo | str | Path, plan: ReleasePlan) -> None:
-    """Write a plan atomically: stage every file under a temporary folder in the repository,
-    then move each into place; if any step fails, restore the originals and remove the new
-    release folder, and re-raise.
+    """Write a plan as one journalled transaction (:mod:`evalport_spec.journal`): every file is
+    staged beside the repository, then one atomic switch commits the release and the files are
+    moved into place. An interruption before the switch leaves the repository as it was; after
+    it, the release completes (the next command finishes it after a SIGKILL).
 
     Raises:
-        ReleaseRefused: the release folder appeared meanwhile. OSError: the file system failed
-            (the repository is restored first).
+        ReleaseRefused: the release folder appeared meanwhile. InputError: the repository is
+            locked or not writable (nothing was written).
+        CompletedInterrupt: Ctrl-C during the switch (the release was written completely).
     """
     root = Path(repo.root if isinstance(repo, SpecRepo) else repo)
-    target = root / "spec" / "releases" / plan.version
-    staging = Path(tempfile.mkdtemp(prefix=".evalport-release-", dir=root))
-    try:
-        for rel, data in plan.release_files.items():
-            p = staging / "release" / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_bytes(data)
-        for rel, data in plan.writes.items():
-            p = staging / "files" / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_bytes(data)
-        if target.exists():
+    with transaction(root, "release") as txn:
+        if (root / "spec" / "releases" / plan.version).exists():
             raise ReleaseRefused(f"spec/releases/{plan.version} already exists")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        done: list[tuple[str, bool]] = []
-        moved = False
-        try:
-            _install(staging / "release", target)
-            moved = True
-            for rel in plan.writes:
-                dst = root / rel
-                existed = dst.exists()
-                if existed:
-                    backup = staging / "backup" / rel
-                    backup.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(dst, backup)
-                _install(staging / "files" / rel, dst)
-                done.append((rel, existed))
-        except BaseException:
-            for rel, existed in reversed(done):
-                if existed:
-                    os.replace(staging / "backup" / rel, root / rel)
-                else:
-                    (root / rel).unlink(missing_ok=True)
-            if moved:
-                shutil.rmtree(target, ignore_errors=True)
-            raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        for rel in plan.paths():
+            txn.write(rel, plan.data(rel))
 
 
 def release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None,
