@@ -58,6 +58,7 @@ from .findings import Finding, Location
 from .fsutil import run_bounded
 from .jsonload import Loaded, load
 from .pointer import from_path
+from .schemaset import SchemaSet
 from .spec import SpecVersion, parse_semver
 from .validation import Validator
 
@@ -212,7 +213,8 @@ def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathL
     (``meta_schema``, default :func:`find_meta_schema`).
 
     Raises:
-        InputError: unreadable or malformed file, a file that violates the meta-schema (at the
+        InputError: unreadable or malformed file, a fixture meta-schema that is not a valid
+            schema, a file that violates the meta-schema (at the
             offending location), an ``id`` different from the file stem, a duplicate ``id``, or a
             folder that does not exist.
     """
@@ -220,7 +222,8 @@ def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathL
     if not directory.is_dir():
         raise InputError("fixtures folder does not exist", str(directory))
     meta = load(meta_schema or find_meta_schema(directory))
-    checker = jsonschema.Draft202012Validator(meta.value)
+    checker = SchemaSet.from_loaded({META_SCHEMA_NAME: meta}, meta.source).validator(META_SCHEMA_NAME,
+                                                                                  format_assertion=False)
     fixtures: list[Fixture] = []
     seen: dict[str, str] = {}
     for path in sorted(directory.glob("*.json")):

@@ -20,6 +20,7 @@ import selectors
 import stat
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -356,8 +357,9 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, exclusive: 
         raise
 
 
-_HELD: dict[Path, int] = {}
-"""Lock files this process holds, with how many nested :func:`repo_lock` blocks hold each."""
+_HELD: dict[tuple[Path, int], int] = {}
+"""``(lock file, thread id)`` pairs this process holds, with how many nested :func:`repo_lock`
+blocks of that thread hold each."""
 
 
 @contextlib.contextmanager
@@ -365,8 +367,9 @@ def repo_lock(root: str | os.PathLike[str], what: str = "evalport-spec") -> Iter
     """Hold an exclusive, non-blocking lock on ``<root>/.git/evalport-spec.lock`` (or
     ``<root>/.evalport-spec.lock`` outside git) for the duration of the block.
 
-    Re-entrant within one process: a block nested in another on the same repository (a
-    :mod:`~evalport_spec.journal` transaction inside ``release``) shares the lock.
+    Re-entrant within one thread: a block nested in another on the same repository (a
+    :mod:`~evalport_spec.journal` transaction inside ``release``) shares the lock; another
+    thread or process is refused.
 
     Raises:
         InputError: another command holds the lock (the message says which file), or the lock
@@ -375,12 +378,13 @@ def repo_lock(root: str | os.PathLike[str], what: str = "evalport-spec") -> Iter
     root = Path(root)
     lock_dir = root / ".git" if (root / ".git").is_dir() else root
     lock_path = (lock_dir / "evalport-spec.lock").absolute()
-    if lock_path in _HELD:
-        _HELD[lock_path] += 1
+    key = (lock_path, threading.get_ident())
+    if key in _HELD:
+        _HELD[key] += 1
         try:
             yield
         finally:
-            _HELD[lock_path] -= 1
+            _HELD[key] -= 1
         return
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -395,10 +399,10 @@ def repo_lock(root: str | os.PathLike[str], what: str = "evalport-spec") -> Iter
                 raise InputError(f"another {what} command is writing this repository; "
                                  "try again when it has finished", str(lock_path)) from None
             raise
-        _HELD[lock_path] = 1
+        _HELD[key] = 1
         try:
             yield
         finally:
-            del _HELD[lock_path]
+            del _HELD[key]
     finally:
         os.close(fd)

@@ -88,11 +88,20 @@ def refocus(s: FileSet, name: str) -> FileSet:
 
 
 def resolve_input(arg: str, repo_root: str | None = None) -> SpecVersion | SchemaSet:
-    """The version or schema set ``arg`` names.
+    """The version or schema set ``arg`` names, every schema of it checked against its
+    meta-schema (:meth:`~evalport_spec.schemaset.SchemaSet.require_valid`): an invalid schema
+    is refused, never classified.
 
     Raises:
-        InputError: nothing by that name, an unsafe revision, unreadable or invalid JSON.
+        InputError: nothing by that name, an unsafe revision, unreadable or invalid JSON, a
+            schema invalid against its meta-schema.
     """
+    found = _resolve(arg, repo_root)
+    (found.schemas if isinstance(found, SpecVersion) else found).require_valid()
+    return found
+
+
+def _resolve(arg: str, repo_root: str | None) -> SpecVersion | SchemaSet:
     if arg.startswith("-"):
         raise InputError(f"not a schema, folder, version or REF:PATH: {arg!r}")
     p = Path(arg)
