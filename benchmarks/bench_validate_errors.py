@@ -4,29 +4,38 @@ rebuilt a set of all the others).
 
 Makes ResultSets of 8,000 and 50,000 Results with ``benchmarks/make_large_resultset.py`` into
 ``bench-artifacts/``, gives *every* Result the same mistake (its first grader score set to 1.5,
-above the ``maximum`` of 1), and times ``evalport-spec validate`` on each (median of three whole
-processes; a run is stopped after :data:`LIMIT` seconds).
+above the ``maximum`` of 1), then measures
 
-Targets: 8k errors in < 10 s, 50k errors in < 45 s; each run exits 1 and reports exactly N
-MAXIMUM errors, each on its own line (the text output's per-error lines). Exit 1 when a target
-is missed.
+* ``positions``: :func:`evalport_spec.jsonpos.positions` for the N error pointers, in process
+  (the part that was quadratic);
+* ``validate``: one whole ``evalport-spec validate`` process (stopped after :data:`LIMIT` s),
+  which also counts the ``MAXIMUM`` lines of its text output.
+
+Targets: positions for 8k errors < 4 s and for 50k < 25 s; both scale linearly (seconds per
+error at 50k at most 1.5 times those at 8k, for positions and for the whole validate); each
+validate exits 1 with exactly N ``MAXIMUM`` lines. Exit 1 when a target is missed.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _measure import report_checks, run_process, table  # noqa: E402
+from _measure import report_checks, table  # noqa: E402
+
+from evalport_spec.jsonpos import positions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench-artifacts"
-CASES = ((8_000, 10.0), (50_000, 45.0))  # (errors, target seconds)
-LIMIT = 600
+CASES = ((8_000, 4.0), (50_000, 25.0))  # (errors, positions target in seconds)
+LIMIT = 1800
+LINEAR = 1.5
 _SCORE = re.compile(r'"score": (?:null|[0-9.]+)')
 
 
@@ -44,27 +53,46 @@ def make_all_bad(n: int) -> Path:
     return bad
 
 
+def error_pointers(text: str) -> set[str]:
+    """The instance location of every score of 1.5 (one per Result)."""
+    out = set()
+    for i, result in enumerate(json.loads(text)["results"]):
+        for j, g in enumerate(result["grader_results"]):
+            if g.get("score") == 1.5:
+                out.add(f"/results/{i}/grader_results/{j}/score")
+                break
+    return out
+
+
 def main() -> int:
     """Generate (once), measure, print the table, return 1 if a target is missed."""
     exe = shutil.which("evalport-spec") or "evalport-spec"
-    rows, checks = [], {}
+    rows, checks, per_error = [], {}, {}
     for n, target in CASES:
         data = make_all_bad(n)
-        size = data.stat().st_size / 1e6
-        label = f"{n} errors, {size:.1f} MB"
-        try:  # once with a time limit (the quadratic version never finished 50k), counting lines
-            out = subprocess.run([exe, "validate", str(data)], capture_output=True, text=True,
-                                 timeout=LIMIT).stdout
+        label = f"{n} errors, {data.stat().st_size / 1e6:.1f} MB"
+        text = data.read_text(encoding="utf-8")
+        wanted = error_pointers(text)
+        start = time.perf_counter()
+        found = positions(text, wanted)
+        pos_s = time.perf_counter() - start
+        start = time.perf_counter()
+        try:
+            proc = subprocess.run([exe, "validate", str(data)], capture_output=True, text=True,
+                                  timeout=LIMIT)
+            val_s, code = time.perf_counter() - start, proc.returncode
+            lines = len(re.findall(r": MAXIMUM ", proc.stdout))
         except subprocess.TimeoutExpired:
-            rows.append([label, f"> {LIMIT}", f"{target:.0f}", "-", "-"])
-            checks[f"{label}: < {target:.0f} s"] = False
-            continue
-        errors = len(re.findall(r": MAXIMUM ", out))
-        run = run_process([exe, "validate", str(data)], label=label)
-        rows.append([label, f"{run.seconds:.2f}", f"{target:.0f}", f"{run.peak_mib:.0f}", str(errors)])
-        checks[f"{label}: < {target:.0f} s"] = run.seconds < target
-        checks[f"{label}: exit 1 with {n} MAXIMUM lines"] = set(run.exit_codes) == {1} and errors == n
-    print(table(rows, ["file", "median s", "target s", "peak MiB", "MAXIMUM lines"]))
+            val_s, code, lines = float("inf"), None, 0
+        per_error[n] = (pos_s / n, val_s / n)
+        rows.append([label, f"{pos_s:.2f}", f"{target:.0f}", f"{val_s:.1f}", str(lines)])
+        checks[f"{label}: positions < {target:.0f} s"] = pos_s < target and len(found) == n
+        checks[f"{label}: validate exits 1 with {n} MAXIMUM lines"] = code == 1 and lines == n
+    (small, _), (big, _) = CASES
+    for i, what in enumerate(("positions", "validate")):
+        ratio = per_error[big][i] / per_error[small][i]
+        checks[f"{what}: seconds per error at {big} / at {small} = {ratio:.2f} <= {LINEAR}"] = ratio <= LINEAR
+    print(table(rows, ["file", "positions s", "target s", "validate s", "MAXIMUM lines"]))
     return report_checks(checks)
 
 

@@ -41,7 +41,7 @@ def _offset_to_line_col(text: str) -> Callable[[int], tuple[int, int]]:
 
 
 _TOKEN = re.compile(r"""[ \t\r\n]*(?:
-    ("(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*")     # 1 string
+    ("(?:[^"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+")  # 1 string (possessive: runs in C)
   | ([{\[])                                                          # 2 opener
   | ([}\]])                                                          # 3 closer
   | (,)                                                              # 4 comma

@@ -144,7 +144,11 @@ def apply_proposal(root: Path, rfc: Rfc) -> tuple[SpecVersion, SpecVersion, list
     if rules_path.exists():
         loaded = _load_proposal_file(rules_path, f"{plabel}/rules.json")
         added = parse_catalogue(loaded).rules
-        base = json.loads(files["rules.json"]) if "rules.json" in files else {"rules": []}
+        base: dict[str, Any] = {"rules": []}
+        if "rules.json" in files:  # the draft's own catalogue, checked (InputError naming it)
+            draft_rules = loads(files["rules.json"], "spec/rules.json")
+            parse_catalogue(draft_rules)
+            base = draft_rules.value
         existing = {r.get("code") for r in base.get("rules", []) if isinstance(r, dict)}
         for i, (entry, raw) in enumerate(zip(added, loaded.value["rules"], strict=True)):
             if entry.code in existing:
