@@ -73,6 +73,8 @@ def fetch_pip_wheel(dest: Path) -> Path:
     """
     for index in configured_indexes():
         page = index.rstrip("/") + "/pip/"
+        if page.startswith("file:"):  # a local index is a folder tree: the page is its index.html
+            page += "index.html"
         try:
             with urllib.request.urlopen(page, timeout=60) as resp:
                 parser = _Links()

@@ -15,6 +15,7 @@ import nox
 nox.options.sessions = ["lint", "tests", "check"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
+nox.options.download_python = "never"  # no interpreter fetched from the network
 PYTHON = None
 """The interpreter running nox (no fixed version: a machine with only 3.12 or 3.13 runs too)."""
 MIN_PYTHON = (3, 11)

@@ -105,7 +105,7 @@ def _resolve(arg: str, repo_root: str | None) -> SpecVersion | SchemaSet:
     if arg.startswith("-"):
         raise InputError(f"not a schema, folder, version or REF:PATH: {arg!r}")
     p = Path(arg)
-    if p.is_file():
+    if p.is_file() or (os.path.lexists(p) and not p.is_dir()):  # a FIFO or device: load refuses it
         siblings = {x.name: (lambda x=x: load(x)) for x in p.parent.iterdir()
                     if x.suffix == ".json" and x.is_file() and not x.is_symlink()}
         return file_set(p.name, load(p), siblings, str(p))
