@@ -49,8 +49,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .errors import InputError
-from .fsutil import repo_lock, run_bounded
+from .errors import EvalportError, InputError
+from .fsutil import read_limited, repo_lock, run_bounded
 
 RECORD = "journal.json"
 """The commit record inside the journal folder: ``{"what": str, "ops": [[kind, ...], ...]}``."""
@@ -60,6 +60,8 @@ STAGING_REFS = "staging-refs.json"
 """Git refs a transaction stages into (``refs/heads/evalport-staging/...``), deleted on discard."""
 STAGING_REF_PREFIX = "refs/heads/evalport-staging/"
 DEFERRED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+"""Largest journal record (or staging-ref list) read back; a bigger one is damaged."""
 
 _fault_hook: Callable[[int, str], None] | None = None
 """Called as ``hook(step index, step name)`` before every step of a transaction (staging each
@@ -255,8 +257,8 @@ def _discard(root: Path, folder: Path) -> None:
     """Delete the journal folder and any staging git ref it lists."""
     refs = folder / STAGING_REFS
     if refs.is_file():
-        with contextlib.suppress(OSError, ValueError):
-            for ref in json.loads(refs.read_text("utf-8")):
+        with contextlib.suppress(OSError, ValueError, EvalportError):
+            for ref in json.loads(read_limited(refs, max_bytes=MAX_RECORD_BYTES)):
                 if isinstance(ref, str) and ref.startswith(STAGING_REF_PREFIX) and ".." not in ref:
                     _git(root, "update-ref", "-d", ref)
     with contextlib.suppress(FileNotFoundError):
@@ -307,7 +309,7 @@ def _load_record(root: Path, folder: Path) -> dict[str, Any]:
     regular file (not a symlink), every ref a plain ``refs/heads/`` name with hex ids."""
     where = str(folder / RECORD)
     try:
-        record = json.loads((folder / RECORD).read_bytes())
+        record = json.loads(read_limited(folder / RECORD, max_bytes=MAX_RECORD_BYTES))
         ops = record["ops"]
         if not isinstance(record.get("what"), str) or not isinstance(ops, list):
             raise TypeError
@@ -326,7 +328,7 @@ def _load_record(root: Path, folder: Path) -> dict[str, Any]:
     except InputError as exc:
         raise InputError(f"damaged journal, not replayed: {exc.message}; inspect it and delete the "
                          "folder by hand", where) from None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, EvalportError):
         raise InputError("damaged journal, not replayed: not a list of write/remove/ref operations; "
                          "inspect it and delete the folder by hand", where) from None
     return record
