@@ -766,8 +766,8 @@ def test_docs_publish_refuses_source_branches(repo, branch, message):
     (["docs", "build", "--out", "rfcs/site"], "--out is inside rfcs/ of the repository"),
     (["docs", "build", "--out", ".git/site"], "--out is inside .git/ of the repository"),
     (["docs", "build", "--out", "."], "--out is the repository itself"),
-    (["docs", "serve", "--port", "99999"], "argument --port: 99999 is not a TCP port"),
-    (["docs", "serve", "--port", "http"], "argument --port: 'http' is not a port number"),
+    (["docs", "serve", "--port", "99999"], "--port 99999 is not a TCP port (0-65535"),
+    (["docs", "serve", "--port", "http"], "argument --port: invalid int value: 'http'"),
 ], ids=["out-file", "out-frozen-release", "out-rfcs", "out-git", "out-repo", "port-range", "port-word"])
 def test_docs_output_guards(repo, args, message):
     write(repo / "README.md", "# readme\n")

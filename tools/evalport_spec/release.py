@@ -324,10 +324,11 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
             f"{r.rel} ({r.meta.get('status')})" for r in pending))
     entry = changelog_entry(version, date, cls_name, findings, rfcs)
     draft_dir = repo.spec_dir
-    release_files: dict[str, bytes] = {}
-    def read(rel: str) -> bytes | None:
+
+    def read(rel: str) -> bytes | None:  # a draft file through the bounded reader (None: absent)
         return read_optional(draft_dir / rel, max_bytes=MAX_BYTES, label=f"spec/{rel}", within=repo.root)
 
+    release_files: dict[str, bytes] = {}
     for p in sorted((draft_dir / "schemas").glob("*.json")):
         text = rewrite_ids(read(f"schemas/{p.name}").decode("utf-8"), version)
         loads(text, f"spec/schemas/{p.name}")  # still strict JSON

@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        description="Build every version (or one) into a temporary folder and serve it on "
                                    "127.0.0.1 until interrupted.")
     s.add_argument("--version", metavar="V", default=None, help="only this version (X.Y.Z or draft)")
-    s.add_argument("--port", type=_port, default=8000, help="port on 127.0.0.1 (0: any free port)")
+    s.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0: any free port)")
     s.set_defaults(func=run_serve)
     pub = sub.add_parser("publish", help="deploy every release and the draft to gh-pages with mike",
                          description="Deploy every release and the draft with mike (alias latest on the newest "
@@ -48,17 +48,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="publish even with uncommitted changes (mike deploys the working tree as it is)")
     pub.set_defaults(func=run_publish)
     p.set_defaults(func=lambda args: (p.print_help(sys.stderr), 2)[1])
-
-
-def _port(text: str) -> int:
-    """``--port``: an integer 0-65535 (argparse reports anything else in one line, exit 2)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a TCP port (0-65535; 0 picks a free one)")
-    return value
 
 
 def _report(results: list) -> int:
