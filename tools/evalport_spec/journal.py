@@ -132,15 +132,17 @@ class Transaction:
     Attributes:
         root: the repository root. what: the command, for messages (``"release"``).
         folder: the journal folder (:func:`journal_dir`).
-        ops: the operations recorded so far, in order (``["write", rel]``, ``["remove", rel]``,
-            ``["ref", refname, new, old]``).
+        ops: the operations recorded so far, one per target, in order (``["write", rel]``,
+            ``["remove", rel]``, ``["ref", refname, new, old]``; a later operation on the same
+            target replaces the earlier one).
     """
 
     def __init__(self, root: Path, what: str, folder: Path) -> None:
         self.root = root
         self.what = what
         self.folder = folder
-        self.ops: list[list[str]] = []
+        self._ops: dict[str, list[str]] = {}
+        self._staged_dirs: set[Path] = set()
         self._steps = 0
         self._staged_refs: list[str] = []
 
@@ -170,7 +172,8 @@ class Transaction:
                 os.fsync(fh.fileno())
         except OSError as exc:
             raise InputError(f"cannot stage {rel}: {exc.strerror or exc}", str(self.folder)) from None
-        self.ops = [op for op in self.ops if op[1] != rel] + [["write", rel]]
+        self._staged_dirs.add(dst.parent)
+        self._record(["write", rel])
 
     def remove(self, rel: str) -> None:
         """Remove repository file ``rel`` at the switch (nothing happens if it is absent then).
@@ -179,7 +182,7 @@ class Transaction:
             InputError: ``rel`` is not a plain path inside the repository.
         """
         rel = _check_rel(rel)
-        self.ops = [op for op in self.ops if op[1] != rel] + [["remove", rel]]
+        self._record(["remove", rel])
 
     def staging_ref(self, name: str) -> str:
         """A git branch to build new commits on beside the real one (``docs publish`` deploys
@@ -193,7 +196,16 @@ class Transaction:
     def move_ref(self, ref: str, new: str, old: str | None) -> None:
         """Point git ref ``ref`` at commit ``new`` at the switch, provided it still points at
         ``old`` (``None``: provided it does not exist), like ``git update-ref REF NEW OLD``."""
-        self.ops.append(["ref", ref, new, old or ""])
+        self._record(["ref", ref, new, old or ""])
+
+    @property
+    def ops(self) -> list[list[str]]:
+        """The operations recorded so far (see the class docstring)."""
+        return list(self._ops.values())
+
+    def _record(self, op: list[str]) -> None:
+        self._ops.pop(op[1], None)  # moved to the end: the last word on a target wins
+        self._ops[op[1]] = op
 
     def commit(self) -> None:
         """Write the record, switch, install and clean up (module docstring, steps 2 and 3)."""
@@ -201,7 +213,8 @@ class Transaction:
         self.step("record")
         tmp = self.folder / f"{RECORD}.tmp"
         _write_json(tmp, record)
-        _fsync_dir(self.folder / STAGED)
+        for d in self._staged_dirs:  # the staged files' names are durable before the switch
+            _fsync_dir(d)
         with deferred_signals(what=self.what):
             self.step("switch")
             os.replace(tmp, self.folder / RECORD)
