@@ -4,7 +4,7 @@ Tests that commit (throwaway repositories, mike's site branch, git plumbing) nee
 identity; a fresh machine (empty HOME, no ``user.name``) has none. It is given here through
 git's environment configuration (``GIT_CONFIG_COUNT``/``KEY``/``VALUE``, git 2.31), which every
 git process the tests start reads, mike's included, without touching any configuration file.
-An identity the tests set themselves (``-c user.name=...``, ``GIT_AUTHOR_NAME``) still wins.
+An author or committer a test sets itself (``GIT_AUTHOR_NAME``, ``GIT_COMMITTER_NAME``) still wins.
 """
 
 from __future__ import annotations
