@@ -18,6 +18,10 @@ from typing import Any
 
 from ..errors import InputError
 from ..findings import Finding
+from ..fsutil import read_limited
+
+MAX_IGNORE_BYTES = 8 * 1024 * 1024
+"""Largest ignore file accepted (8 MiB; counted as read, see :func:`~evalport_spec.fsutil.read_limited`)."""
 
 
 def load_ignore(path: str | Path) -> list[dict[str, Any]]:
@@ -31,9 +35,9 @@ def load_ignore(path: str | Path) -> list[dict[str, Any]]:
 
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_limited(p, max_bytes=MAX_IGNORE_BYTES, label=str(p)).decode("utf-8")
         data = yaml.safe_load(text)
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise InputError(f"cannot read ignore file: {exc}", str(p)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)

@@ -19,6 +19,8 @@ from __future__ import annotations
 from .. import gitsource
 from ..errors import InputError
 from ..findings import Finding, Location
+from ..fsutil import read_optional
+from ..jsonload import MAX_BYTES
 from ..spec import DRAFT
 from .acceptance import BaseLedger, states_at
 from .behaviour import Side
@@ -38,16 +40,17 @@ def released_changes(ctx: GateContext) -> list[Finding]:
         path = ctx.repo.releases_dir / rel
         label = f"spec/releases/{rel}"
         if rel == MANIFEST_NAME:
-            now = path.read_text("utf-8", "replace").splitlines() if path.is_file() else []
+            now = (read_optional(path, max_bytes=MAX_BYTES, label=label) or b"").decode("utf-8", "replace").splitlines()
             missing = [ln for ln in data.decode("utf-8", "replace").splitlines() if ln.strip() and ln not in now]
             for ln in missing:
                 out.append(Finding("manifest-line-removed", f"{label} lost the line '{ln}' present at "
                                    f"{ctx.base}: released files are frozen", new=Location(label)))
             continue
-        if not path.is_file():
+        now_data = read_optional(path, max_bytes=MAX_BYTES, label=label)
+        if now_data is None:
             out.append(Finding("released-file-changed", f"released file {label} was removed since {ctx.base}",
                                old=Location(f"{ctx.base}:{label}"), new=Location(label)))
-        elif path.read_bytes() != data:
+        elif now_data != data:
             out.append(Finding("released-file-changed", f"released file {label} was changed since {ctx.base}; "
                                "released files are frozen (correct them in a new release)",
                                old=Location(f"{ctx.base}:{label}"), new=Location(label)))

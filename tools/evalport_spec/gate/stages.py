@@ -13,7 +13,8 @@ from collections.abc import Callable
 from .. import gitsource
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
-from ..jsonload import load
+from ..fsutil import read_optional
+from ..jsonload import MAX_BYTES, load
 from ..rfc.accept import OPEN_STATUSES, accepts_of
 from ..spec import DRAFT, parse_semver
 from . import history
@@ -69,7 +70,8 @@ def stage_spec_text(ctx: GateContext) -> StageOut:
     names = _versions(ctx)
     for name in names:
         p = (ctx.repo.spec_dir if name == DRAFT else ctx.repo.releases_dir / name) / "SPEC.md"
-        text = p.read_text("utf-8", "replace") if p.is_file() else ""
+        text = (read_optional(p, max_bytes=MAX_BYTES, label=f"{ctx.label(name)}/SPEC.md")
+                or b"").decode("utf-8", "replace")
         out += check_spec_text(text, f"{ctx.label(name)}/SPEC.md")
     return out, f"{len(names)} SPEC.md file(s)", None
 
