@@ -139,7 +139,7 @@ def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any],
     try:
         jsonschema.Draft202012Validator.check_schema(meta)
     except jsonschema.SchemaError as exc:
-        raise InputError(f"the fixture meta-schema is not a valid JSON Schema: {exc.message[:160]}",
+        raise InputError(f"the fixture meta-schema is not a valid schema (JSON Schema 2020-12): {exc.message[:160]}",
                          meta_source) from None
     checker = jsonschema.Draft202012Validator(meta)
     out: list[Fixture] = []
