@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..jsonnum import exact
 from ..pointer import join
-from .nodes import D4, D6, D7, D2019, Node, Side, Unresolvable, synthetic
+from .nodes import D4, D6, D7, D2019, D2020, Node, Side, Unresolvable, synthetic
 
 ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated",
                          "readOnly", "writeOnly", "$id", "id", "$anchor", "$defs", "definitions",
@@ -37,11 +38,7 @@ Part = tuple[bool, Node]  # (negated, node)
 
 def num(x: Any) -> Fraction:
     """A JSON number as an exact :class:`~fractions.Fraction` (``0.1`` is 1/10)."""
-    if isinstance(x, bool):
-        raise TypeError("not a number")
-    if isinstance(x, int):
-        return Fraction(x)
-    return Fraction(repr(float(x)))
+    return exact(x)
 
 
 
@@ -113,6 +110,10 @@ class Canon:
     false: bool = False
     types: set[str] | None = None
     type_src: tuple[Node, str] | None = None
+    int_literal: tuple[Node, str] | None = None
+    """Where a draft-04 ``type: integer`` (without ``number``) excludes integral floats such as
+    ``1.0``: draft-04's ``integer`` is a JSON number written without a fraction or exponent
+    (the validators agree), 2020-12's any number with a zero fractional part."""
     enum: list[Any] | None = None
     enum_src: tuple[Node, str] | None = None
     lo: Bound | None = None
@@ -241,7 +242,7 @@ class Canonizer:
                 c.undecided.append((node, join(p, k), f"{k} (dynamic scope) is not compared"))
         for i, _ in enumerate(v.get("allOf", []) if isinstance(v.get("allOf"), list) else []):
             self._add(c, Node(node.side, node.file, join(p, "allOf", i)), seen)
-        self._types(c, node, v)
+        self._types(c, node, v, d)
         self._enum(c, node, v, d)
         self._numbers(c, node, v, d)
         self._strings(c, node, v)
@@ -252,7 +253,9 @@ class Canonizer:
                 g = Group(node, k, [Node(node.side, node.file, join(p, k, i)) for i in range(len(v[k]))])
                 if g.marker not in c.done:
                     c.groups.append(g)
-        if "not" in v:
+        if "not" in v and accepts_all(v["not"]):
+            c.false = True  # {"not": {}} accepts nothing, in every dialect
+        elif "not" in v:
             c.nots.append((Node(node.side, node.file, join(p, "not")), join(p, "not")))
         if d >= D7 and "if" in v and ("then" in v or "else" in v):
             cond = Cond(node, join(p, "if"), Node(node.side, node.file, join(p, "if")),
@@ -264,7 +267,7 @@ class Canonizer:
             if d >= D2019 and k in v:
                 self._unevaluated(c, node, v, k)
 
-    def _types(self, c: Canon, node: Node, v: dict) -> None:
+    def _types(self, c: Canon, node: Node, v: dict, d: int) -> None:
         t = v.get("type")
         if t is None:
             return
@@ -273,6 +276,8 @@ class Canonizer:
             return
         if "number" in ts:
             ts.add("integer")
+        elif d == D4 and "integer" in ts:
+            c.int_literal = (node, join(node.ptr, "type"))
         c.types = ts if c.types is None else c.types & ts
         c.type_src = (node, join(node.ptr, "type"))
 
@@ -433,10 +438,13 @@ class Canonizer:
             c.undecided.append((node, ptr, f"{kw} next to anyOf/oneOf/if/dependentSchemas "
                                            "depends on annotations this engine does not track"))
             return
+        others = [val for n, val in closure if n != node]
+        if any(kw in val for val in others):
+            return  # an adjacent unevaluated* evaluates every member/item first: no effect here
         target = Node(node.side, node.file, ptr)
+        d = side.dialect(node)
         if kw == "unevaluatedProperties":
-            if any("additionalProperties" in val for _, val in closure if val is not v) or \
-                    "additionalProperties" in v:
+            if any("additionalProperties" in val for _, val in closure):
                 return
             clause = ObjClause(node, add=target)
             for _n, val in closure:
@@ -445,18 +453,34 @@ class Canonizer:
                 for pat in val.get("patternProperties", {}) if isinstance(val.get("patternProperties"), dict) else {}:
                     clause.pats[pat] = synthetic(node.side, True)
             c.obj.append(clause)
-        else:
-            if any(k in val for _, val in closure for k in ("contains", "additionalItems")) or \
-                    any("items" in val and not isinstance(val["items"], list) for _, val in closure):
-                if any(k in val for _, val in closure for k in ("contains",)):
-                    c.undecided.append((node, ptr, "unevaluatedItems next to contains is not compared"))
-                return
-            n_prefix = 0
-            for _, val in closure:
-                pre = val.get("prefixItems", val.get("items"))
-                if isinstance(pre, list):
-                    n_prefix = max(n_prefix, len(pre))
-            c.arr.append(ArrClause(node, [synthetic(node.side, True)] * n_prefix, target))
+            return
+        # unevaluatedItems: which items do the adjacent keywords evaluate, by dialect
+        # (2020-12: prefixItems, items; 2019-09: items as array or schema, additionalItems)
+        if any("contains" in val for _, val in closure):
+            c.undecided.append((node, ptr, "unevaluatedItems next to contains is not compared"))
+            return
+        n_prefix = 0
+        for _, val in closure:
+            if d >= D2020:
+                if "items" in val:
+                    return  # every item evaluated
+                pre = val.get("prefixItems")
+            else:
+                items = val.get("items")
+                if items is not None and not isinstance(items, list):
+                    return
+                if isinstance(items, list) and "additionalItems" in val:
+                    return
+                pre = items
+            if isinstance(pre, list):
+                n_prefix = max(n_prefix, len(pre))
+        c.arr.append(ArrClause(node, [synthetic(node.side, True)] * n_prefix, target))
+
+
+def accepts_all(schema: Any) -> bool:
+    """Whether ``schema`` accepts every instance by its form alone: ``true``, ``{}``, or an
+    object of annotations only (no assertion, applicator or reference)."""
+    return schema is True or (isinstance(schema, dict) and all(k in ANNOTATIONS for k in schema))
 
 
 def _member(x: Any, values: list[Any]) -> bool:

@@ -20,8 +20,9 @@ from urllib.parse import quote, unquote, urldefrag, urljoin
 import jsonschema
 from jsonschema.validators import validator_for
 
+from ..jsonnum import exact_validator
 from ..pointer import join, resolve
-from ..schemaset import SchemaSet
+from ..schemaset import META_SCHEMAS, SchemaSet
 
 D4, D6, D7, D2019, D2020 = 4, 6, 7, 2019, 2020
 
@@ -153,6 +154,7 @@ class Side:
         self._refs: dict[tuple[Node, str], Node] = {}
         self._file_validators: dict[str, Any] = {}
         self._fast: dict[str, Any] = {}
+        self.meta: dict[str, Any] = {}  # meta-schema URI -> meta-schema, indexed as extra files
         for f in schemas:
             raw = f.schema.get("$schema") if isinstance(f.schema, dict) else None
             try:
@@ -188,6 +190,28 @@ class Side:
                 self.anchors[f"{base}#{anchor}"] = (fname, ptr)
             stack.extend((p, v, base) for p, v in subschemas(value, ptr))
 
+    def schema_of(self, fname: str) -> Any:
+        """The whole schema of file ``fname`` (a file of the set, or a meta-schema URI)."""
+        meta = self.meta.get(fname)
+        return meta if meta is not None else self.set.files[fname].schema
+
+    def uri_of(self, fname: str) -> str:
+        """The base URI of file ``fname``."""
+        return fname if fname in self.meta else self.set.files[fname].uri
+
+    def _add_meta(self, uri: str) -> bool:
+        """Index the meta-schema at ``uri`` (a dialect's, as python-jsonschema ships it) as an
+        extra file named by its URI; ``False`` when ``uri`` names none."""
+        try:
+            schema = META_SCHEMAS.contents(uri)
+        except LookupError:
+            return False
+        self.meta[uri] = schema
+        raw = schema.get("$schema") if isinstance(schema, dict) else None
+        self.dialects[uri] = dialect_of(raw) if raw else D2020
+        self._index(uri, uri, schema)
+        return True
+
     def dialect(self, node: Node) -> int:
         """Dialect of the file holding ``node``."""
         return self.dialects.get(node.file, D2020)
@@ -202,7 +226,7 @@ class Side:
         if node.syn is not None:
             v = json.loads(node.syn)
         else:
-            v = resolve(self.set.files[node.file].schema, node.ptr)
+            v = resolve(self.schema_of(node.file), node.ptr)
         self._values[node] = v
         return v
 
@@ -211,7 +235,7 @@ class Side:
         p = node.ptr
         while (node.file, p) not in self.bases:
             if not p:
-                return self.set.files[node.file].uri
+                return self.uri_of(node.file)
             p = p.rsplit("/", 1)[0]
         return self.bases[(node.file, p)]
 
@@ -234,7 +258,7 @@ class Side:
         doc, frag = urldefrag(absolute)
         if not doc:
             doc = self.base(node)
-        if doc not in self.ids:
+        if doc not in self.ids and not self._add_meta(doc):
             raise Unresolvable(f"$ref {ref!r}: no schema with $id {doc!r} in this set (offline)")
         fname, root = self.ids[doc]
         if frag == "" or frag.startswith("/"):
@@ -245,7 +269,7 @@ class Side:
                 raise Unresolvable(f"$ref {ref!r}: no anchor {frag!r} in {doc}")
             fname, ptr = self.anchors[key]
         try:
-            resolve(self.set.files[fname].schema, ptr)
+            resolve(self.schema_of(fname), ptr)
         except KeyError:
             raise Unresolvable(f"$ref {ref!r}: pointer {ptr!r} does not exist in {fname}") from None
         return Node(self.name, fname, ptr)
@@ -264,16 +288,16 @@ class Side:
                D7: "http://json-schema.org/draft-07/schema#",
                D2019: "https://json-schema.org/draft/2019-09/schema"}.get(
             d, "https://json-schema.org/draft/2020-12/schema")
-        cls = validator_for({"$schema": uri}, default=jsonschema.Draft202012Validator)
+        cls = exact_validator(validator_for({"$schema": uri}, default=jsonschema.Draft202012Validator))
         if node.syn is not None:
             schema: Any = json.loads(node.syn)
             if isinstance(schema, dict):
                 schema = {"$schema": uri, **schema}
         else:
-            f = self.set.files[node.file]
-            schema = {"$schema": uri, "$ref": f.uri + "#" + quote(node.ptr, safe="/~!$&'()*+,;=:@")}
-            if node.ptr == "" and d >= D2019 and not isinstance(f.schema, bool):
-                schema = f.schema
+            whole = self.schema_of(node.file)
+            schema = {"$schema": uri, "$ref": self.uri_of(node.file) + "#" + quote(node.ptr, safe="/~!$&'()*+,;=:@")}
+            if node.ptr == "" and d >= D2019 and not isinstance(whole, bool) and node.file not in self.meta:
+                schema = whole
         kwargs: dict[str, Any] = {"registry": self.set.registry}
         if self.format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER
@@ -311,6 +335,18 @@ def _fast_check(schemas: SchemaSet, fname: str, format_checker: Any) -> Any:
     except Exception:  # noqa: BLE001 - no fast backend: the reference validator decides
         return None
     return FastCheck(schemas, fname, format_checker)
+
+
+_VALIDATORS = {D4: jsonschema.Draft4Validator, D6: jsonschema.Draft6Validator, D7: jsonschema.Draft7Validator,
+               D2019: jsonschema.Draft201909Validator, D2020: jsonschema.Draft202012Validator}
+
+
+@cache
+def asserted_formats(dialect: int) -> frozenset[str]:
+    """The ``format`` names the validators assert in ``dialect`` (python-jsonschema's format
+    checker for that draft: ``uuid`` and ``duration`` from 2019-09 on, ``date`` from draft-07;
+    other names are annotations there)."""
+    return frozenset(_VALIDATORS.get(dialect, jsonschema.Draft202012Validator).FORMAT_CHECKER.checkers)
 
 
 @cache

@@ -153,15 +153,21 @@ class Sampler:
             k = -(-base // m)
             vals.extend([k * m, (k + 1) * m, m, 2 * m, 3 * m, 0])
         seen: set[Fraction] = set()
+        whole: list[Fraction] = []
         for v in vals:
             if v in seen:
                 continue
             seen.add(v)
-            if t == "integer" and v.denominator != 1:
+            if v.denominator == 1:
+                whole.append(v)
+            elif t == "integer":
                 continue
-            if t == "number" and v.denominator == 1 and c.allows("integer") and hint.get("type") != "number":
-                pass
             yield _emit(v)
+        # integral numbers written with a fraction (1.0): an integer in 2020-12, not in draft-04
+        if not c.int_literal:
+            for v in whole:
+                if abs(v) < 2 ** 53:  # exact as a double
+                    yield float(v)
 
     def _strings(self, c: Canon, hint: dict) -> Iterator[str]:
         lo = c.min_len[0] if c.min_len else 0

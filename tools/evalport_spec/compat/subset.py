@@ -23,8 +23,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..jsontypes import json_type
+from ..pointer import join
 from .canon import ANNOTATIONS, Canon, Canonizer, json_equal
-from .nodes import Node, synthetic
+from .nodes import Node, asserted_formats, synthetic
 from .sample import Sampler, is_json_type, item_nodes, prop_nodes
 
 SCHEMA_KW = frozenset({"additionalProperties", "not", "if", "then", "else", "contains",
@@ -34,6 +35,8 @@ MAP_KW = frozenset({"properties", "patternProperties", "dependentSchemas"})
 LIST_KW = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 SET_KW = frozenset({"enum", "required", "type"})
 FRESH = "x-evalport-fresh-name"
+MAX_CELL_PATTERNS = 8
+"""Most ``patternProperties`` regexes (both sides together) whose 2**n combinations are compared."""
 
 
 @dataclass
@@ -81,20 +84,34 @@ class Checker:
         self.cases = 0
         self.memo: dict[tuple, list[Fail]] = {}
         self.active: set[tuple] = set()
+        self.assumed: set[tuple] = set()
         self.eq_memo: dict[tuple[Node, Node], bool] = {}
+        self.eq_active: set[tuple[Node, Node]] = set()
+        self.eq_assumed: set[tuple[Node, Node]] = set()
         self.disj_memo: dict[tuple, bool] = {}
-        from jsonschema import Draft202012Validator
-        self.known_formats = set(Draft202012Validator.FORMAT_CHECKER.checkers)
 
     # ------------------------------------------------------------------ structural equality
     def equal(self, a: Node, b: Node) -> bool:
         """Whether two nodes are the same schema (``$ref`` followed, annotations ignored)."""
         key = (a, b)
-        if key in self.eq_memo:
-            return self.eq_memo[key]
-        self.eq_memo[key] = True  # co-inductive assumption on cycles
-        sa, sb = self.canon.side(a), self.canon.side(b)
-        res = sa.dialect(a) == sb.dialect(b) and self._eq(a, sa.value(a), b, sb.value(b))
+        hit = self.eq_memo.get(key)
+        if hit is not None:
+            return hit
+        if key in self.eq_active:  # co-inductive assumption on cycles
+            self.eq_assumed.add(key)
+            return True
+        self.eq_active.add(key)
+        mark = len(self.eq_memo)
+        ok = False
+        try:
+            sa, sb = self.canon.side(a), self.canon.side(b)
+            res = sa.dialect(a) == sb.dialect(b) and self._eq(a, sa.value(a), b, sb.value(b))
+            ok = True
+        finally:
+            self.eq_active.discard(key)
+            if not ok or (key in self.eq_assumed and not res):
+                _forget_since(self.eq_memo, mark)  # entries built on the failed assumption
+            self.eq_assumed.discard(key)
         self.eq_memo[key] = res
         return res
 
@@ -163,15 +180,24 @@ class Checker:
     def check(self, A: Canon, B: Canon) -> list[Fail]:
         """Reasons why ``A ⊆ B`` fails (``[]`` when it holds); see the module docstring."""
         key = (A.key, B.key)
-        if key in self.memo:
-            return self.memo[key]
-        if key in self.active:
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if key in self.active:  # co-inductive assumption: a pair under comparison holds
+            self.assumed.add(key)
             return []
         self.active.add(key)
+        mark = len(self.memo)
+        out = None
         try:
             out = self._check(A, B)
         finally:
             self.active.discard(key)
+            if out is None or (out and key in self.assumed):
+                # results memoised since this pair became active may rest on its assumption,
+                # which failed (or was never settled): forget them all
+                _forget_since(self.memo, mark)
+            self.assumed.discard(key)
         seen: dict[tuple, Fail] = {}
         for f in out:
             k = f.key()
@@ -254,9 +280,10 @@ class Checker:
     def _combinators(self, A: Canon, B: Canon) -> list[Fail]:
         fails: list[Fail] = []
         for g in B.groups:
-            if any(h.kind == g.kind and self._same_branches(h.branches, g.branches) for h in A.groups):
-                continue
-            if any(self._same_branches(h.branches, g.branches) for h in self._a_groups(A)):
+            # an A group with the same branches implies g when it is as strong: a oneOf implies
+            # the anyOf of its branches, but an anyOf never implies a oneOf (overlapping branches)
+            if any(_implies(h.kind, g.kind) and self._same_branches(h.branches, g.branches)
+                   for h in [*A.groups, *self._a_groups(A)]):
                 continue
             fails.extend(self._group(A, B, g))
         for cond in B.conds:
@@ -321,10 +348,14 @@ class Checker:
         if len(types) <= 1:
             cases = [(None, A)]
         pending = []
+        subs: dict[str | None, list[list[Fail]]] = {}
         for t, case in cases:
             ok = None
+            subs[t] = []
             for j, br in enumerate(branches):
-                if not self.check(case, br):
+                sub = self.check(case, br)
+                subs[t].append(sub)
+                if not sub:
                     if g.kind == "oneOf" and not all(self.disjoint(case, other)
                                                      for k, other in enumerate(branches) if k != j):
                         ok = ("overlap", j)
@@ -349,8 +380,12 @@ class Checker:
                 f.witness = [w for w in cands if self.sampler.valid(A, w)][:2]
             else:
                 f = Fail(g.kind, f"a document of the {{A}} schema{' of type ' + t if t else ''} matches no '{g.kind}' "
-                         "branch of the {{B}} schema", _loc(A), (g.owner, g.owner.ptr + "/" + g.kind))
-                f.witness = self.local_witnesses(case, B, {"type": t} if t else None)
+                         "branch of the {B} schema", _loc(A), (g.owner, g.owner.ptr + "/" + g.kind))
+                # a document breaking every branch: first from each branch's own failures
+                cands = [w for br, sub in zip(branches, subs.get(t, ()), strict=False) for f2 in sub
+                         for w in self.verified_witnesses(f2, case, br)]
+                f.witness = [w for w in cands if self.sampler.valid(A, w) and not self.sampler.valid(B, w)][:2] \
+                    or self.local_witnesses(case, B, {"type": t} if t else None)
             fails.append(f)
         return fails
 
@@ -502,6 +537,12 @@ class Checker:
         if gate:
             return [gate]
         fails = []
+        if B.int_literal and not A.int_literal:
+            # draft-04 integer: 1.0 is not one; the A side accepts integral floats
+            fails.append(self._fail("type", "integral numbers written with a fraction (such as 1.0) are "
+                                    "accepted by the {A} schema and rejected by the {B} schema (draft-04 "
+                                    "'integer')", A, B, A.type_src, B.int_literal,
+                                    {"type": "number", "floats": True}))
         hint = {"type": t, "numbers": [b.value for b in (A.lo, A.hi, B.lo, B.hi) if b]}
         if B.lo and not _covers_lo(A.lo, B.lo, ints_only):
             fails.append(self._fail("minimum", f"lower bound {_show(A.lo)} in the {{A}} schema, {_show(B.lo)} in the {{B}} schema", A, B,
@@ -547,7 +588,7 @@ class Checker:
         if self.format_assertion:
             a_fmts = {f for f, _, _ in A.formats}
             for fmt, node, ptr in B.formats:
-                if fmt in a_fmts or fmt not in self.known_formats:
+                if fmt in a_fmts or fmt not in asserted_formats(self.canon.side(node).dialect(node)):
                     continue
                 fails.append(self._fail("format", f"format {fmt!r} (asserted) of the {{B}} schema rejects strings the {{A}} schema accepts",
                                         A, B, A.formats[0][1:] if A.formats else None, (node, ptr), hint))
@@ -616,29 +657,69 @@ class Checker:
         names = sorted({n for c in A.obj + B.obj for n in c.props})
         for name in names:
             fails.extend(self._member(A, B, name))
-        a_pats = {p for c in A.obj for p in c.pats}
-        b_pats = {p for c in B.obj for p in c.pats}
-        fresh = FRESH
-        fails.extend(self._member(A, B, fresh))
-        for pat in sorted(a_pats | b_pats):
-            for sample in self.sampler.regex_samples(pat)[:1]:
-                if sample not in names:
-                    fails.extend(self._member(A, B, sample))
-        a_closed = any(cl.add is not None and self.canon.nodes(cl.add).false and not cl.pats for cl in A.obj)
-        if a_pats != b_pats and b_pats and not a_closed:
-            b_pat_owner = next(c.owner for c in B.obj if c.pats)
-            if not any(f.code.startswith("pattern") or f.code.startswith("prop") for f in fails):
-                fails.append(Fail("undecided", "patternProperties changed: names matching one regex but "
-                                  "not the other are not enumerated", _loc(A),
-                                  (b_pat_owner, b_pat_owner.ptr + "/patternProperties"),
-                                  undecided="patternProperties regexes differ between the versions"))
+        fails.extend(self._undeclared(A, B, set(names)))
         for pn in B.prop_names:
             if any(self.equal(pn, an) for an in A.prop_names):
                 continue
             fails.extend(self._prop_names(A, B, pn))
         return fails
 
-    def _member(self, A: Canon, B: Canon, name: str) -> list[Fail]:
+    def _undeclared(self, A: Canon, B: Canon, declared: set[str]) -> list[Fail]:
+        """Member names no ``properties`` of either side declares, as a partition: a name falls in
+        the cell of the set S of ``patternProperties`` regexes it matches (both sides' regexes),
+        and within one cell every name gets the same subschemas on each side (the S entries, or
+        ``additionalProperties`` where a clause has none of them; JSON Schema 2020-12 10.3.2).
+        Each cell is compared once; a failing cell needs a name in it for its witness, else it is
+        undecided (whether such a name exists is a question about the regexes)."""
+        if not any(cl.add is not None or cl.pats for cl in B.obj):
+            return []  # the B side puts nothing on undeclared members
+        pats = sorted({p for cl in A.obj + B.obj for p in cl.pats})
+        if len(pats) > MAX_CELL_PATTERNS:
+            owner = next(cl.owner for cl in A.obj + B.obj if cl.pats)
+            why = (f"{len(pats)} patternProperties regexes: their {2 ** len(pats)} combinations are not "
+                   "enumerated")
+            return [Fail("undecided", why, _loc(A), (owner, join(owner.ptr, "patternProperties")), undecided=why)]
+        fails: list[Fail] = []
+        for bits in range(2 ** len(pats)):
+            cell = frozenset(p for i, p in enumerate(pats) if bits >> i & 1)
+            an, bn = _cell_nodes(A, cell), _cell_nodes(B, cell)
+            if not bn or (len(an) == len(bn) and all(self.equal(x, y) for x, y in zip(an, bn, strict=True))):
+                continue
+            ac = self.canon.nodes(*an)
+            if ac.false or not self.check(ac, self.canon.nodes(*bn)):
+                continue
+            name = self._cell_name(A, cell, pats, declared)
+            if name is not None:
+                fails.extend(self._member(A, B, name, undeclared=True))
+                continue
+            owner = next((n for n in bn if n.syn is None), None)
+            why = ("no member name was found matching exactly the patternProperties regexes "
+                   f"{sorted(cell)} (of {pats}) and no declared name; such names may not exist")
+            fails.append(Fail("undecided", why, _loc(A), (owner, owner.ptr) if owner else _loc(B), undecided=why))
+        return fails
+
+    def _cell_name(self, A: Canon, cell: frozenset, pats: list[str], declared: set[str]) -> str | None:
+        """A member name that matches exactly the regexes of ``cell`` among ``pats`` and is not
+        ``declared``, preferring one that ``A``'s ``propertyNames`` accept; ``None`` if none is
+        found among the sampled candidates."""
+        cands: list[str] = [FRESH, "x", "a", "", "A", "0", "_", "-", " ", "\n"]
+        for p in sorted(cell):
+            samples = list(self.sampler.regex_samples(p))
+            for q in pats:
+                if q not in cell:
+                    samples += self.sampler.regex_samples(p, reject=q)
+            # a sample may be a declared name: its neighbours match an anchored regex as well
+            cands += [t for x in samples for t in (x, x + "_", x + "x", "x" + x, x + "0")]
+        fallback = None
+        for name in dict.fromkeys(cands):
+            if name in declared or not all(_search(p, name) is (p in cell) for p in pats):
+                continue
+            if all(self.sampler.node_valid(n, name) for n in A.prop_names):
+                return name
+            fallback = fallback if fallback is not None else name
+        return fallback
+
+    def _member(self, A: Canon, B: Canon, name: str, undeclared: bool = False) -> list[Fail]:
         bn = prop_nodes(B, name)
         if not bn:
             return []
@@ -656,8 +737,8 @@ class Checker:
         if bc.false:
             code = "prop-forbidden-declared" if declared_a else "prop-forbidden-additional"
             what = (f"property {name!r} is accepted by the {{A}} schema and forbidden by the {{B}} schema" if declared_a else
-                    "undeclared properties are accepted by the {A} schema and forbidden by the {B} schema" + (f" (e.g. {name!r})" if name != FRESH else ""))
-        elif not declared_a and name != FRESH and all(self.canon.side(n).value(n) in (True, {}) for n in an):
+                    "undeclared properties are accepted by the {A} schema and forbidden by the {B} schema" + f" (e.g. {name!r})")
+        elif not declared_a and not undeclared and all(self.canon.side(n).value(n) in (True, {}) for n in an):
             code, what = "prop-typed", (f"property {name!r} is declared with a schema in the {{B}} schema, on an object "
                                         "whose {A} schema accepts any value for it")
         else:
@@ -761,6 +842,41 @@ class Checker:
         f = Fail("propertyNames", "propertyNames of the {B} schema rejects member names the {A} schema accepts", _loc(A), (pn, pn.ptr))
         f.witness = [o for o in objs if self.sampler.valid(A, o) and not self.sampler.valid(B, o)][:2]
         return [f]
+
+
+def _cell_nodes(c: Canon, cell: frozenset) -> list[Node]:
+    """Subschemas applying to an undeclared member name that matches exactly the regexes in
+    ``cell``: per object clause, its ``patternProperties`` entries in ``cell``, else its
+    ``additionalProperties``."""
+    out: list[Node] = []
+    for cl in c.obj:
+        hit = [node for p, node in cl.pats.items() if p in cell]
+        out.extend(hit)
+        if not hit and cl.add is not None:
+            out.append(cl.add)
+    return out
+
+
+def _search(pattern: str, s: str) -> bool:
+    """Whether ``s`` contains a match of ``pattern`` (Python ``re``; a regex it cannot read
+    matches nothing)."""
+    try:
+        return re.search(pattern, s) is not None
+    except re.error:
+        return False
+
+
+def _implies(kind_a: str, kind_b: str) -> bool:
+    """Whether a group of kind ``kind_a`` implies one of kind ``kind_b`` over the same branches."""
+    return kind_a == kind_b or kind_b == "anyOf"
+
+
+def _forget_since(memo: dict, mark: int) -> None:
+    """Drop the entries inserted into ``memo`` after its first ``mark`` ones (dicts keep
+    insertion order)."""
+    if len(memo) > mark:
+        for k in list(memo)[mark:]:
+            del memo[k]
 
 
 def _where(loc: tuple[Node, str] | None) -> tuple | None:
