@@ -19,8 +19,10 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from jsonschema import ValidationError
+from jsonschema import ValidationError, _keywords
 from jsonschema.validators import extend
+
+from .canonjson import canonical
 
 
 def exact(x: int | float) -> Fraction:
@@ -53,10 +55,41 @@ def _multiple_of(validator: Any, m: Any, instance: Any, schema: Any):
         yield ValidationError(f"{instance!r} is not a multiple of {m}")
 
 
+_ENUM_KEYS: dict[int, tuple[list, frozenset[str]]] = {}
+
+
+def enum_keys(values: list) -> frozenset[str]:
+    """The canonical texts of an ``enum`` list (memoised per list object, which is kept alive):
+    membership by JSON Schema equality (``1`` and ``1.0`` alike, ``true`` not ``1``) in O(1)."""
+    hit = _ENUM_KEYS.get(id(values))
+    if hit is not None and hit[0] is values:
+        return hit[1]
+    keys = frozenset(canonical(v) for v in values)
+    if len(_ENUM_KEYS) > 4096:
+        _ENUM_KEYS.clear()
+    _ENUM_KEYS[id(values)] = (values, keys)
+    return keys
+
+
+def _enum(validator: Any, enums: Any, instance: Any, schema: Any):
+    if not isinstance(enums, list) or len(enums) < 8:
+        yield from _keywords.enum(validator, enums, instance, schema)
+        return
+    try:
+        ok = canonical(instance) in enum_keys(enums)
+    except (TypeError, ValueError):  # not a JSON value: the reference check decides
+        yield from _keywords.enum(validator, enums, instance, schema)
+        return
+    if not ok:
+        shown = ", ".join(repr(v) for v in enums[:5])
+        yield ValidationError(f"{instance!r} is not one of [{shown}, ...] ({len(enums)} values)")
+
+
 @cache
 def exact_validator(cls: Any) -> Any:
-    """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals
-    (memoised per class; the format checker and everything else are ``cls``'s)."""
+    """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals and
+    ``enum`` by hashed canonical JSON (the same equality, linear instead of quadratic); memoised per
+    class; the format checker and everything else are ``cls``'s."""
     if "multipleOf" not in cls.VALIDATORS:
         return cls
-    return extend(cls, {"multipleOf": _multiple_of})
+    return extend(cls, {"multipleOf": _multiple_of, "enum": _enum})

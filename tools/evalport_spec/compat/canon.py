@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..canonjson import canonical
 from ..jsonnum import exact
+from ..jsontypes import json_type
 from ..pointer import join
 from .nodes import D4, D6, D7, D2019, D2020, Node, Side, Unresolvable, synthetic
 
@@ -115,7 +117,12 @@ class Canon:
     ``1.0``: draft-04's ``integer`` is a JSON number written without a fraction or exponent
     (the validators agree), 2020-12's any number with a zero fractional part."""
     enum: list[Any] | None = None
+    enum_keys: dict[str, Any] | None = None
+    """``enum``/``const`` values by canonical JSON text, once each (``1`` and ``1.0`` are one)."""
     enum_src: tuple[Node, str] | None = None
+    plain: bool = True
+    """Whether every positive part asserts only ``type``/``enum``/``const`` (annotations, ``$ref``
+    and ``allOf`` aside) and nothing is negated: validity of a value is then read off the canon."""
     lo: Bound | None = None
     hi: Bound | None = None
     mult: list[tuple[Fraction, Node, str]] = field(default_factory=list)
@@ -139,6 +146,16 @@ class Canon:
     negs: list[Node] = field(default_factory=list)
     undecided: list[tuple[Node, str, str]] = field(default_factory=list)
     positives: list[Node] = field(default_factory=list)
+
+    def admits(self, x: Any) -> bool:
+        """Whether value ``x`` satisfies this canon's ``type`` and ``enum``/``const`` (exactly its
+        validity when :attr:`plain`)."""
+        t = json_type(x)
+        if not self.allows(t):
+            return False
+        if self.int_literal and isinstance(x, float) and "number" not in (self.types or ()):
+            return False  # draft-04 integer: 1.0 is not one
+        return self.enum_keys is None or canonical(x) in self.enum_keys
 
     def allows(self, t: str) -> bool:
         """Whether JSON type ``t`` is allowed by the ``type`` keywords (``integer`` ⊂ ``number``)."""
@@ -174,6 +191,7 @@ class Canonizer:
             for neg, node in sorted(parts, key=lambda p: (p[0], p[1].id)):
                 if neg:
                     c.negs.append(node)
+                    c.plain = False
                 else:
                     self._add(c, node, seen)
             self.memo[key] = c
@@ -228,6 +246,8 @@ class Canonizer:
             if v is not True:
                 c.undecided.append((node, p, "a schema must be an object or a boolean"))
             return
+        if c.plain and any(k not in ANNOTATIONS and k not in PLAIN_KEYWORDS for k in v):
+            c.plain = False
         if "$ref" in v and isinstance(v["$ref"], str):
             try:
                 target = side.resolve_ref(node, v["$ref"])
@@ -282,17 +302,18 @@ class Canonizer:
         c.type_src = (node, join(node.ptr, "type"))
 
     def _enum(self, c: Canon, node: Node, v: dict, d: int) -> None:
-        vals: list[Any] | None = None
+        vals: dict[str, Any] | None = None  # canonical text -> value (JSON Schema equality)
         if "const" in v and d >= D6:
-            vals = [v["const"]]
+            vals = _keyed([v["const"]])
             src = join(node.ptr, "const")
         if isinstance(v.get("enum"), list):
-            e = v["enum"]
-            vals = e if vals is None else [x for x in vals if _member(x, e)]
+            e = _keyed(v["enum"])
+            vals = e if vals is None else {k: x for k, x in vals.items() if k in e}
             src = join(node.ptr, "enum")
         if vals is None:
             return
-        c.enum = list(vals) if c.enum is None else [x for x in c.enum if _member(x, vals)]
+        c.enum_keys = vals if c.enum_keys is None else {k: x for k, x in c.enum_keys.items() if k in vals}
+        c.enum = list(c.enum_keys.values())
         c.enum_src = (node, src)
 
     def _numbers(self, c: Canon, node: Node, v: dict, d: int) -> None:
@@ -483,9 +504,15 @@ def accepts_all(schema: Any) -> bool:
     return schema is True or (isinstance(schema, dict) and all(k in ANNOTATIONS for k in schema))
 
 
-def _member(x: Any, values: list[Any]) -> bool:
-    """JSON equality membership (``1 == 1.0``, but ``true != 1``)."""
-    return any(json_equal(x, y) for y in values)
+def _keyed(values: list[Any]) -> dict[str, Any]:
+    """``{canonical text: value}`` for ``values``, the first spelling of each kept."""
+    out: dict[str, Any] = {}
+    for x in values:
+        out.setdefault(canonical(x), x)
+    return out
+
+
+PLAIN_KEYWORDS = frozenset({"type", "enum", "const", "$ref", "allOf"})
 
 
 def json_equal(a: Any, b: Any) -> bool:

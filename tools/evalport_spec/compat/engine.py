@@ -400,7 +400,7 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
         elif not hit:
             extra["proof"] = "unverified"
     out = Finding(kind_name(f.code, direction) if not f.undecided else "undecided", msg, cls,
-                  old=old, new=new, undecided=undecided, direction=direction, extra=extra)
+                  old=old, new=new, undecided=undecided, direction=direction, item=f.item, extra=extra)
     if hit:
         stats["witnesses_verified"] += 1
         _set_witness(out, hit[0])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from ..canonjson import canonical
 from ..errors import InputError
 from ..pointer import join
 from ..schemaset import SchemaSet
@@ -155,3 +156,25 @@ def check_dialects(schemas: SchemaSet, only: Collection[str] | None = None) -> N
             raise InputError("draft-03 schemas are not supported (the classifier reads draft-04, "
                              "draft-06, draft-07, 2019-09 and 2020-12)", f.loaded.source,
                              f.loaded.line("/$schema"), None, "/$schema")
+        if isinstance(d, str) and "draft-04" in d:
+            dup = _duplicate_enum_value(f.schema)
+            if dup is not None:
+                raise InputError("enum lists a value twice (the draft-04 meta-schema requires unique "
+                                 "values)", f.loaded.source, f.loaded.line(dup), None, dup)
+
+
+def _duplicate_enum_value(schema: object) -> str | None:
+    """Pointer of the first ``enum`` element equal (JSON Schema equality: ``1`` and ``1.0``) to an
+    earlier one, in ``schema`` or any subschema; ``None`` when there is none."""
+    stack = [("", schema)]
+    while stack:
+        ptr, value = stack.pop()
+        if isinstance(value, dict) and isinstance(value.get("enum"), list):
+            seen: set[str] = set()
+            for i, x in enumerate(value["enum"]):
+                k = canonical(x)
+                if k in seen:
+                    return join(ptr, "enum", i)
+                seen.add(k)
+        stack.extend(subschemas(value, ptr))
+    return None

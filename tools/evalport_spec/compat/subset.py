@@ -18,10 +18,12 @@ without further work.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from ..canonjson import canonical
+from ..findings import NO_ITEM
 from ..jsontypes import json_type
 from ..pointer import join
 from .canon import ANNOTATIONS, Canon, Canonizer, json_equal
@@ -55,12 +57,16 @@ class Fail:
     ``key`` of an object, or item ``key`` of an array): its witnesses are built on demand by
     :meth:`Checker.witnesses`, only along this one instance path."""
     cache: dict = field(default_factory=dict, repr=False, compare=False)
+    item: Any = NO_ITEM
+    """The one lost item when the keyword holds alternatives (an ``enum`` value, a ``type``
+    member, a ``required`` name, a dropped branch): each is its own failure (issue 20)."""
 
     def key(self) -> tuple:
-        """Identity of the failure by schema locations (not instance path): the same changed
-        subschema reached along many instance paths (a shared ``$defs`` entry) is one failure,
-        reported at the first path found; this keeps deep ``$ref`` graphs linear."""
-        return (self.code, _where(self.a), _where(self.b), self.undecided is not None)
+        """Identity of the failure by schema locations and item (not instance path): the same
+        changed subschema reached along many instance paths (a shared ``$defs`` entry) is one
+        failure, reported at the first path found; this keeps deep ``$ref`` graphs linear."""
+        item = None if self.item is NO_ITEM else canonical(self.item)
+        return (self.code, _where(self.a), _where(self.b), self.undecided is not None, item)
 
 
 class Budget(Exception):
@@ -155,8 +161,10 @@ class Checker:
                 if not all(self.equal(ch(a, k, i), ch(b, k, i)) for i in range(len(x))):
                     return False
             elif k in SET_KW and isinstance(x, list) and isinstance(y, list):
-                if len(x) != len(y) or not all(any(json_equal(p, q) for q in y) for p in x) or \
-                        not all(any(json_equal(p, q) for q in x) for p in y):
+                try:
+                    if {canonical(p) for p in x} != {canonical(q) for q in y}:
+                        return False
+                except (TypeError, ValueError):
                     return False
             elif not json_equal(x, y):
                 return False
@@ -256,9 +264,13 @@ class Checker:
         # split A's disjunctions into cases
         if A.groups:
             g = A.groups[0]
+            side = self.canon.side(g.owner)
             for br in g.branches:
                 sub = self.canon.of(A.parts | {(False, br)}, A.done | {g.marker})
-                fails.extend(self.check(sub, B))
+                for f in self.check(sub, B):
+                    if f.code in ("anyOf", "oneOf") and f.item is NO_ITEM and not f.path:
+                        f = replace(f, item=side.value(br))  # the A branch no B branch covers
+                    fails.append(f)
             return fails
         if A.conds and B.conds:
             cond = A.conds[0]
@@ -408,7 +420,7 @@ class Checker:
                 continue
             g = Fail(cond.origin, f"under the {cond.origin} at {cond.ptr}: {f.message}", f.a,
                      (cond.owner if cond.owner.syn is None else f.b[0], cond.ptr), f.path,
-                     [w for w in f.witness], via=f.via)
+                     [w for w in f.witness], via=f.via, item=f.item)
             if not f.path:
                 g.witness = [w for w in f.witness if self.sampler.valid(A, w) and not self.sampler.valid(B, w)]
             out.append(g)
@@ -486,15 +498,18 @@ class Checker:
     # ------------------------------------------------------------------ per type
     def _types(self, A: Canon, B: Canon) -> list[Fail]:
         fails: list[Fail] = []
-        if A.enum is not None:
+        if A.enum is not None:  # linear: plain canons are read off their hashed enum
             for v in A.enum:
-                if self.sampler.valid(A, v) and not self.sampler.valid(B, v):
+                if not (A.admits(v) if A.plain else self.sampler.valid(A, v)):
+                    continue
+                if not (B.admits(v) if B.plain else B.admits(v) and self.sampler.valid(B, v)):
                     fails.append(self._value_fail(A, B, v))
             return fails
         for t in ("null", "boolean"):
             if A.allows(t):
                 for v in ([None] if t == "null" else [True, False]):
-                    if self.sampler.valid(A, v) and not self.sampler.valid(B, v):
+                    # rejected by B's own type/enum here; B's combinators report their own
+                    if not B.admits(v) and self.sampler.valid(A, v):
                         fails.append(self._value_fail(A, B, v))
         if A.allows("integer") or A.allows("number"):
             fails.extend(self._numbers(A, B))
@@ -508,20 +523,24 @@ class Checker:
 
     def _value_fail(self, A: Canon, B: Canon, v: Any) -> Fail:
         t = json_type(v)
-        if not B.allows(t):
-            code, msg, b = "type", f"type {t} (value {v!r}) is accepted by the {{A}} schema and rejected by the {{B}} schema", B.type_src
-        elif B.enum is not None and not any(json_equal(v, x) for x in B.enum):
-            code, msg, b = "enum", f"value {v!r} is in the {{A}} enum/const and not in the {{B}} one", B.enum_src
+        item: Any = v
+        if not B.allows(t) or (B.int_literal and isinstance(v, float) and not B.allows("number")):
+            code, msg, b = "type", f"type {t} (value {_short(v)}) is accepted by the {{A}} schema and rejected by the {{B}} schema", B.int_literal or B.type_src
+            item = "number" if B.allows(t) else t  # B allows t: a draft-04 integer rejects 1.0
+        elif B.enum_keys is not None and canonical(v) not in B.enum_keys:
+            code, msg, b = "enum", f"value {_short(v)} is in the {{A}} enum/const and not in the {{B}} one", B.enum_src
         else:
-            code, msg, b = "value", f"value {v!r} is accepted by the {{A}} schema and rejected by the {{B}} schema", None
-        f = Fail(code, msg, A.enum_src or A.type_src or _loc(A), b or _loc(B))
+            code, msg, b = "value", f"value {_short(v)} is accepted by the {{A}} schema and rejected by the {{B}} schema", None
+        f = Fail(code, msg, A.enum_src or A.type_src or _loc(A), b or _loc(B), item=item)
         f.witness = [v]
         return f
 
     def _type_gate(self, A: Canon, B: Canon, t: str, hint_t: str) -> Fail | None:
         if not B.allows(t):
-            return self._fail("type", f"type {t} is accepted by the {{A}} schema and rejected by the {{B}} schema", A, B, A.type_src, B.type_src,
-                              {"type": hint_t})
+            f = self._fail("type", f"type {t} is accepted by the {{A}} schema and rejected by the {{B}} schema", A, B, A.type_src, B.type_src,
+                           {"type": hint_t})
+            f.item = t
+            return f
         if B.enum is not None:
             return self._fail("enum-new", f"an enum/const in the {{B}} schema restricts {t} values the {{A}} schema accepts", A, B, A.type_src,
                               B.enum_src, {"type": hint_t, "values": B.enum})
@@ -531,8 +550,10 @@ class Checker:
         ints_only = not A.allows("number") or any(m.denominator == 1 for m, _, _ in A.mult)
         t = "integer" if ints_only else "number"
         if not ints_only and not B.allows("number") and B.allows("integer"):
-            return [self._fail("type", "non-integer numbers are accepted by the {A} schema and rejected by the {B} schema", A, B, A.type_src,
-                               B.type_src, {"type": "number", "values": [0.5, 1.5]})]
+            f = self._fail("type", "non-integer numbers are accepted by the {A} schema and rejected by the {B} schema", A, B, A.type_src,
+                           B.type_src, {"type": "number", "values": [0.5, 1.5]})
+            f.item = "number"
+            return [f]
         gate = self._type_gate(A, B, t, t)
         if gate:
             return [gate]
@@ -543,6 +564,7 @@ class Checker:
                                     "accepted by the {A} schema and rejected by the {B} schema (draft-04 "
                                     "'integer')", A, B, A.type_src, B.int_literal,
                                     {"type": "number", "floats": True}))
+            fails[-1].item = "number"
         hint = {"type": t, "numbers": [b.value for b in (A.lo, A.hi, B.lo, B.hi) if b]}
         if B.lo and not _covers_lo(A.lo, B.lo, ints_only):
             fails.append(self._fail("minimum", f"lower bound {_show(A.lo)} in the {{A}} schema, {_show(B.lo)} in the {{B}} schema", A, B,
@@ -647,6 +669,7 @@ class Checker:
             if r in A.required:
                 continue
             fails.append(self._fail("required", f"property {r!r} is required by the {{B}} schema and optional in the {{A}} schema", A, B, None, (node, ptr), hint))
+            fails[-1].item = r
         a_min = max(A.min_props[0] if A.min_props else 0, len(A.required))
         if B.min_props and a_min < B.min_props[0]:
             fails.append(self._fail("minProperties", f"minProperties {a_min} in the {{A}} schema, {B.min_props[0]} in the {{B}} schema", A, B,
@@ -690,7 +713,10 @@ class Checker:
                 continue
             name = self._cell_name(A, cell, pats, declared)
             if name is not None:
-                fails.extend(self._member(A, B, name, undeclared=True))
+                lost = sorted(p for p in cell if any(p in cl.pats for cl in A.obj)
+                              and not any(p in cl.pats for cl in B.obj))
+                for f in self._member(A, B, name, undeclared=True):
+                    fails.append(replace(f, item=lost[0]) if len(lost) == 1 and f.item is NO_ITEM else f)
                 continue
             owner = next((n for n in bn if n.syn is None), None)
             why = ("no member name was found matching exactly the patternProperties regexes "
@@ -752,7 +778,7 @@ class Checker:
         return [self._wrap(inner, A, B, name, "prop")]
 
     def _wrap(self, f: Fail, A: Canon, B: Canon, key: Any, how: str) -> Fail:
-        g = Fail(f.code, f.message, f.a, f.b, (key,) + f.path, [], f.undecided)
+        g = Fail(f.code, f.message, f.a, f.b, (key,) + f.path, [], f.undecided, item=f.item)
         if not f.undecided:
             g.via = (f, A, B, key, how)
         return g
@@ -864,6 +890,12 @@ def _search(pattern: str, s: str) -> bool:
         return re.search(pattern, s) is not None
     except re.error:
         return False
+
+
+def _short(v: Any, limit: int = 80) -> str:
+    """``repr`` of a value for a one-line message, cut at ``limit`` characters."""
+    r = repr(v)
+    return r if len(r) <= limit else r[:limit - 3] + "..."
 
 
 def _implies(kind_a: str, kind_b: str) -> bool:
