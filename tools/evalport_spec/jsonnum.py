@@ -55,20 +55,23 @@ def _multiple_of(validator: Any, m: Any, instance: Any, schema: Any):
         yield ValidationError(f"{instance!r} is not a multiple of {m}")
 
 
-_ENUM_KEYS: dict[int, tuple[list, frozenset[str]]] = {}
+_ENUM_INDEX: dict[int, tuple[list, dict[str, Any]]] = {}
 
 
-def enum_keys(values: list) -> frozenset[str]:
-    """The canonical texts of an ``enum`` list (memoised per list object, which is kept alive):
-    membership by JSON Schema equality (``1`` and ``1.0`` alike, ``true`` not ``1``) in O(1)."""
-    hit = _ENUM_KEYS.get(id(values))
+def enum_index(values: list) -> dict[str, Any]:
+    """``{canonical JSON text: first value so spelled}`` of an ``enum`` list, memoised per list
+    object (kept alive while cached): membership by JSON Schema equality (``1`` and ``1.0`` alike,
+    ``true`` not ``1``) in O(1). Callers must not modify the result."""
+    hit = _ENUM_INDEX.get(id(values))
     if hit is not None and hit[0] is values:
         return hit[1]
-    keys = frozenset(canonical(v) for v in values)
-    if len(_ENUM_KEYS) > 4096:
-        _ENUM_KEYS.clear()
-    _ENUM_KEYS[id(values)] = (values, keys)
-    return keys
+    index: dict[str, Any] = {}
+    for v in values:
+        index.setdefault(canonical(v), v)
+    if len(_ENUM_INDEX) > 4096:
+        _ENUM_INDEX.clear()
+    _ENUM_INDEX[id(values)] = (values, index)
+    return index
 
 
 def _enum(validator: Any, enums: Any, instance: Any, schema: Any):
@@ -76,7 +79,7 @@ def _enum(validator: Any, enums: Any, instance: Any, schema: Any):
         yield from _keywords.enum(validator, enums, instance, schema)
         return
     try:
-        ok = canonical(instance) in enum_keys(enums)
+        ok = canonical(instance) in enum_index(enums)
     except (TypeError, ValueError):  # not a JSON value: the reference check decides
         yield from _keywords.enum(validator, enums, instance, schema)
         return

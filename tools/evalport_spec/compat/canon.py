@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..canonjson import canonical
-from ..jsonnum import exact
+from ..jsonnum import enum_index, exact
 from ..jsontypes import json_type
 from ..pointer import join
 from .nodes import D4, D6, D7, D2019, D2020, Node, Side, Unresolvable, synthetic
@@ -147,15 +147,17 @@ class Canon:
     undecided: list[tuple[Node, str, str]] = field(default_factory=list)
     positives: list[Node] = field(default_factory=list)
 
-    def admits(self, x: Any) -> bool:
-        """Whether value ``x`` satisfies this canon's ``type`` and ``enum``/``const`` (exactly its
-        validity when :attr:`plain`)."""
-        t = json_type(x)
-        if not self.allows(t):
-            return False
-        if self.int_literal and isinstance(x, float) and "number" not in (self.types or ()):
-            return False  # draft-04 integer: 1.0 is not one
-        return self.enum_keys is None or canonical(x) in self.enum_keys
+    def admits(self, x: Any, key: str | None = None) -> bool:
+        """Whether value ``x`` (whose canonical JSON text is ``key``, computed when not given)
+        satisfies this canon's ``type`` and ``enum``/``const`` (exactly its validity when
+        :attr:`plain`)."""
+        if self.types is not None:
+            t = json_type(x)
+            if not self.allows(t):
+                return False
+            if self.int_literal and isinstance(x, float) and "number" not in self.types:
+                return False  # draft-04 integer: 1.0 is not one
+        return self.enum_keys is None or (key if key is not None else canonical(x)) in self.enum_keys
 
     def allows(self, t: str) -> bool:
         """Whether JSON type ``t`` is allowed by the ``type`` keywords (``integer`` ⊂ ``number``)."""
@@ -304,10 +306,10 @@ class Canonizer:
     def _enum(self, c: Canon, node: Node, v: dict, d: int) -> None:
         vals: dict[str, Any] | None = None  # canonical text -> value (JSON Schema equality)
         if "const" in v and d >= D6:
-            vals = _keyed([v["const"]])
+            vals = {canonical(v["const"]): v["const"]}
             src = join(node.ptr, "const")
         if isinstance(v.get("enum"), list):
-            e = _keyed(v["enum"])
+            e = enum_index(v["enum"])
             vals = e if vals is None else {k: x for k, x in vals.items() if k in e}
             src = join(node.ptr, "enum")
         if vals is None:
@@ -502,14 +504,6 @@ def accepts_all(schema: Any) -> bool:
     """Whether ``schema`` accepts every instance by its form alone: ``true``, ``{}``, or an
     object of annotations only (no assertion, applicator or reference)."""
     return schema is True or (isinstance(schema, dict) and all(k in ANNOTATIONS for k in schema))
-
-
-def _keyed(values: list[Any]) -> dict[str, Any]:
-    """``{canonical text: value}`` for ``values``, the first spelling of each kept."""
-    out: dict[str, Any] = {}
-    for x in values:
-        out.setdefault(canonical(x), x)
-    return out
 
 
 PLAIN_KEYWORDS = frozenset({"type", "enum", "const", "$ref", "allOf"})

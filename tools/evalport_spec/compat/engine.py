@@ -372,7 +372,9 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
     for careful in (False, True):  # the fast path-only embedding first, then the careful one
         for w in checker.witnesses(f, careful):
             try:
-                ok = (hit is None or w is not None) and sa.file_valid(name, w) and not sb.file_valid(name, w)
+                # confirmed by both validators: python-jsonschema and jsonschema-rs
+                ok = (hit is None or w is not None) and sa.file_confirms(name, w) is True \
+                    and sb.file_confirms(name, w) is False
             except RecursionError:  # TooDeep included: too deep to verify, not a witness
                 ok = False
             if ok:

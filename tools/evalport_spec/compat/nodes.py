@@ -155,6 +155,8 @@ class Side:
         self._file_validators: dict[str, Any] = {}
         self._fast: dict[str, Any] = {}
         self.meta: dict[str, Any] = {}  # meta-schema URI -> meta-schema, indexed as extra files
+        self._fast_node: dict[Node, Any] = {}
+        self._rs_registry: Any = False
         for f in schemas:
             raw = f.schema.get("$schema") if isinstance(f.schema, dict) else None
             try:
@@ -306,8 +308,37 @@ class Side:
         return v
 
     def valid(self, node: Node, instance: Any) -> bool:
-        """Whether ``instance`` is valid against ``node`` (real validator, registry, offline)."""
+        """Whether ``instance`` is valid against ``node`` as the toolchain validates: jsonschema-rs
+        trusted when it says valid, else python-jsonschema decides (the rule of
+        :meth:`file_valid`); offline, through the set's registry."""
+        if self._node_fast(node) is True and self._fast_node[node].is_valid(instance) is True:
+            return True
         return _guarded(self.validator(node).is_valid, instance)
+
+    def quick_valid(self, node: Node, instance: Any) -> bool:
+        """jsonschema-rs' verdict on ``instance`` at ``node`` (python-jsonschema's where the fast
+        backend cannot decide): for screening candidate instances, never for a verdict."""
+        if self._node_fast(node) is True:
+            r = self._fast_node[node].is_valid(instance)
+            if r is not None:
+                return r
+        return _guarded(self.validator(node).is_valid, instance)
+
+    def confirms(self, node: Node, instance: Any) -> bool | None:
+        """``True`` when python-jsonschema and jsonschema-rs both accept ``instance`` at ``node``,
+        ``False`` when both reject it, ``None`` when they disagree (or the fast backend cannot
+        decide and the reference alone would)."""
+        ref = _guarded(self.validator(node).is_valid, instance)
+        if self._node_fast(node) is not True:
+            return None
+        fast = self._fast_node[node].is_valid(instance)
+        return ref if fast is ref else None
+
+    def _node_fast(self, node: Node) -> bool:
+        """Whether a compiled fast check exists for ``node`` (built on first use)."""
+        if node not in self._fast_node:
+            self._fast_node[node] = _node_fast_check(self, node)
+        return self._fast_node[node] is not None
 
     def file_valid(self, fname: str, instance: Any) -> bool:
         """Whether ``instance`` is valid against file ``fname`` with :meth:`SchemaSet.validator`.
@@ -316,25 +347,71 @@ class Side:
         is asked first and trusted when it says valid (the rule
         ``Validator.validate_schema_only`` uses); any other answer is checked by the reference
         validator. Raises :class:`TooDeep` when validation recurses too deeply."""
-        v = self._file_validators.get(fname)
-        if v is None:
-            v = self._file_validators[fname] = self.set.validator(fname, format_assertion=self.format_assertion)
-        fast = self._fast.get(fname, False)
-        if fast is False:
-            fast = self._fast[fname] = _fast_check(self.set, fname, v.format_checker if self.format_assertion else None)
+        v = self._file_validator(fname)
+        fast = self._file_fast(fname)
         if fast is not None and fast.is_valid(instance) is True:
             return True
         return _guarded(v.is_valid, instance)
 
+    def file_confirms(self, fname: str, instance: Any) -> bool | None:
+        """Like :meth:`confirms` for the whole file ``fname``: ``True``/``False`` when both
+        validators agree, ``None`` when they disagree or only one can decide."""
+        v = self._file_validator(fname)
+        ref = _guarded(v.is_valid, instance)
+        fast = self._file_fast(fname)
+        got = fast.is_valid(instance) if fast is not None else None
+        return ref if got is ref else None
 
-def _fast_check(schemas: SchemaSet, fname: str, format_checker: Any) -> Any:
-    """A :class:`~evalport_spec.validation.fast.FastCheck` for ``fname``, or ``None`` when the
-    fast backend is not importable."""
+    def _file_validator(self, fname: str) -> Any:
+        v = self._file_validators.get(fname)
+        if v is None:
+            v = self._file_validators[fname] = self.set.validator(fname, format_assertion=self.format_assertion)
+        return v
+
+    def _file_fast(self, fname: str) -> Any:
+        fast = self._fast.get(fname, False)
+        if fast is False:
+            v = self._file_validator(fname)
+            fast = self._fast[fname] = _fast_check(self.set, fname, v.format_checker if self.format_assertion else None,
+                                                   registry=self.rs_registry())
+        return fast
+
+    def rs_registry(self) -> Any:
+        """The set's ``jsonschema_rs`` registry, built once (``None`` without the backend)."""
+        if self._rs_registry is False:
+            try:
+                from ..validation.fast import rs_registry
+                self._rs_registry = rs_registry(self.set)
+            except Exception:  # noqa: BLE001 - no fast backend, or a set it cannot register
+                self._rs_registry = None
+        return self._rs_registry
+
+
+def _fast_check(schemas: SchemaSet, fname: str, format_checker: Any, schema: Any = None,
+                registry: Any = None) -> Any:
+    """A :class:`~evalport_spec.validation.fast.FastCheck` for ``fname`` (or for ``schema`` in
+    its set), or ``None`` when the fast backend is not importable or has no registry."""
     try:
         from ..validation.fast import FastCheck
     except Exception:  # noqa: BLE001 - no fast backend: the reference validator decides
         return None
-    return FastCheck(schemas, fname, format_checker)
+    if registry is None:
+        return None
+    return FastCheck(schemas, fname, format_checker, schema=schema, registry=registry)
+
+
+def _node_fast_check(side: Side, node: Node) -> Any:
+    """A fast check for ``node``: its inline schema (synthetic) or ``{"$ref": URI#pointer}`` in
+    the node's dialect, compiled against the side's registry; ``None`` when not possible (the
+    reference validator then decides)."""
+    registry = side.rs_registry()
+    if registry is None:
+        return None
+    ref = side.validator(node)  # the reference's schema for the node, with its dialect
+    fmt = ref.format_checker if side.format_assertion else None
+    fname = node.file if node.file in side.set.files else next(iter(side.set.files))
+    check = _fast_check(side.set, fname, fmt, schema=ref.schema, registry=registry)
+    return check if check is not None and check.compiled else None
 
 
 _VALIDATORS = {D4: jsonschema.Draft4Validator, D6: jsonschema.Draft6Validator, D7: jsonschema.Draft7Validator,

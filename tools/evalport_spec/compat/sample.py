@@ -51,7 +51,17 @@ class Sampler:
 
     # -- validity ----------------------------------------------------------------------------
     def valid(self, c: Canon, x: Any) -> bool:
-        """Whether ``x`` satisfies every part of ``c`` (negated parts: is rejected by them)."""
+        """Whether ``x`` satisfies every part of ``c`` (negated parts: is rejected by them), by
+        jsonschema-rs where it can tell (fast; for screening candidates and witnesses, which the
+        engine confirms with both validators before reporting)."""
+        for neg, node in c.parts:
+            if self.canon.side(node).quick_valid(node, x) == neg:
+                return False
+        return True
+
+    def holds(self, c: Canon, x: Any) -> bool:
+        """Whether ``x`` satisfies ``c`` as the toolchain validates (a verdict a proof may rest on:
+        :meth:`~.nodes.Side.valid`)."""
         for neg, node in c.parts:
             if self.canon.side(node).valid(node, x) == neg:
                 return False

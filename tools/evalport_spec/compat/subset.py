@@ -18,12 +18,14 @@ without further work.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from ..canonjson import canonical
 from ..findings import NO_ITEM
+from ..jsonnum import enum_index
 from ..jsontypes import json_type
 from ..pointer import join
 from .canon import ANNOTATIONS, Canon, Canonizer, json_equal
@@ -162,7 +164,7 @@ class Checker:
                     return False
             elif k in SET_KW and isinstance(x, list) and isinstance(y, list):
                 try:
-                    if {canonical(p) for p in x} != {canonical(q) for q in y}:
+                    if enum_index(x).keys() != enum_index(y).keys():
                         return False
                 except (TypeError, ValueError):
                     return False
@@ -219,14 +221,17 @@ class Checker:
         return out
 
     def _fail(self, code: str, msg: str, A: Canon, B: Canon, a: tuple | None, b: tuple | None,
-              hint: dict | None = None, path: tuple = ()) -> Fail:
-        f = Fail(code, msg, a or _loc(A), b or _loc(B), path)
-        f.witness = self.local_witnesses(A, B, hint)
+              hint: dict | None = None, path: tuple = (), item: Any = NO_ITEM,
+              must: Callable[[Any], bool] | None = None) -> Fail:
+        f = Fail(code, msg, a or _loc(A), b or _loc(B), path, item=item)
+        f.witness = self.local_witnesses(A, B, hint, must=must)
         return f
 
     def local_witnesses(self, A: Canon, B: Canon, hint: dict | None = None, limit: int = 2,
-                        tries: int = 400) -> list[Any]:
-        """Values valid under ``A`` and invalid under ``B`` from the sampler's candidates."""
+                        tries: int = 400, must: Callable[[Any], bool] | None = None) -> list[Any]:
+        """Values valid under ``A`` and invalid under ``B`` from the sampler's candidates; with
+        ``must``, only values showing this very failure (``must(value)``: e.g. the object lacks
+        the newly required name), so a witness never stands for another change."""
         out: list[Any] = []
         seen: set[str] = set()
         for n, x in enumerate(self.sampler.candidates(A, 0, hint)):
@@ -236,7 +241,7 @@ class Checker:
             if k in seen:
                 continue
             seen.add(k)
-            if self.sampler.valid(A, x) and not self.sampler.valid(B, x):
+            if (must is None or must(x)) and self.sampler.valid(A, x) and not self.sampler.valid(B, x):
                 out.append(x)
                 if len(out) >= limit:
                     break
@@ -261,28 +266,54 @@ class Checker:
             return fails
         if B.false:
             return [self._fail("false", "the {B} schema accepts nothing here", A, B, None, None)]
-        # split A's disjunctions into cases
-        if A.groups:
-            g = A.groups[0]
-            side = self.canon.side(g.owner)
-            for br in g.branches:
-                sub = self.canon.of(A.parts | {(False, br)}, A.done | {g.marker})
+        # Lazy case split: first compare with A's disjunctions kept whole (A without them accepts
+        # more, so a pass is a proof). Only failures no verified witness backs are worth a split;
+        # A's groups and conditionals that B repeats are cancelled (A implies them) and split last.
+        flat = self._flat(A, B)
+        group, cond, fresh = self._split_point(A, B)
+        if not flat or (all(self._witnessed(f, A, B) for f in flat)
+                        and not (fresh and group is not None and any(f.code in ("anyOf", "oneOf") for f in flat))):
+            return flat  # proved, or every failure is real (a B group failing against a group of A
+            # that B does not repeat is split all the same: each dropped branch is its own finding)
+        if group is not None:
+            side = self.canon.side(group.owner)
+            for br in group.branches:
+                sub = self.canon.of(A.parts | {(False, br)}, A.done | {group.marker})
                 for f in self.check(sub, B):
                     if f.code in ("anyOf", "oneOf") and f.item is NO_ITEM and not f.path:
                         f = replace(f, item=side.value(br))  # the A branch no B branch covers
                     fails.append(f)
             return fails
-        if A.conds and B.conds:
-            cond = A.conds[0]
+        if cond is not None:
             done = A.done | {cond.marker}
             case1 = {(False, cond.if_)} | ({(False, cond.then)} if cond.then else set())
             case2 = {(True, cond.if_)} | ({(False, cond.else_)} if cond.else_ else set())
             for case in (case1, case2):
                 fails.extend(self.check(self.canon.of(A.parts | case, done), B))
             return fails
-        fails.extend(self._combinators(A, B))
-        fails.extend(self._types(A, B))
-        return fails
+        return flat
+
+    def _flat(self, A: Canon, B: Canon) -> list[Fail]:
+        """``A ⊆ B`` compared without splitting ``A``'s disjunctions (they only narrow ``A``)."""
+        return [*self._combinators(A, B), *self._types(A, B)]
+
+    def _witnessed(self, f: Fail, A: Canon, B: Canon) -> bool:
+        """Whether failure ``f`` of ``A ⊆ B`` has a witness the real validators confirm."""
+        return f.undecided is None and bool(self.verified_witnesses(f, A, B))
+
+    def _split_point(self, A: Canon, B: Canon) -> tuple[Any, Any, bool]:
+        """``(group, None, fresh)`` or ``(None, conditional, fresh)``: the disjunction of ``A`` to
+        split next, those ``B`` does not repeat first (``fresh``); ``(None, None, False)`` when
+        nothing is left to split. ``A``'s conditionals are split only when ``B`` has
+        conditionals of its own."""
+        fresh = [g for g in A.groups if not any(_implies(g.kind, h.kind) and self._same_branches(g.branches, h.branches)
+                                                for h in B.groups)]
+        if A.groups:
+            return (fresh or A.groups)[0], None, bool(fresh)
+        if B.conds and A.conds:
+            fresh_c = [c for c in A.conds if not any(self._same_cond(c, d) for d in B.conds)]
+            return None, (fresh_c or A.conds)[0], bool(fresh_c)
+        return None, None, False
 
     def _empty(self, A: Canon) -> bool:
         pos = {n for neg, n in A.parts if not neg}
@@ -392,7 +423,8 @@ class Checker:
                 f.witness = [w for w in cands if self.sampler.valid(A, w)][:2]
             else:
                 f = Fail(g.kind, f"a document of the {{A}} schema{' of type ' + t if t else ''} matches no '{g.kind}' "
-                         "branch of the {B} schema", _loc(A), (g.owner, g.owner.ptr + "/" + g.kind))
+                         "branch of the {B} schema", _loc(A), (g.owner, g.owner.ptr + "/" + g.kind),
+                         item=t if t else NO_ITEM)
                 # a document breaking every branch: first from each branch's own failures
                 cands = [w for br, sub in zip(branches, subs.get(t, ()), strict=False) for f2 in sub
                          for w in self.verified_witnesses(f2, case, br)]
@@ -455,7 +487,7 @@ class Checker:
             return True
         for E, other in ((A, X), (X, A)):
             if E.enum is not None:
-                return all(not (self.sampler.valid(E, v) and self.sampler.valid(other, v)) for v in E.enum)
+                return all(not (self.sampler.holds(E, v) and self.sampler.holds(other, v)) for v in E.enum)
         common = [t for t in self._types_of(A) if t in self._types_of(X)]
         for t in common:
             if not self._disjoint_type(A, X, t, depth):
@@ -465,7 +497,7 @@ class Checker:
     def _disjoint_type(self, A: Canon, X: Canon, t: str, depth: int) -> bool:
         if t in ("null", "boolean"):
             vals = [None] if t == "null" else [True, False]
-            return all(not (self.sampler.valid(A, v) and self.sampler.valid(X, v)) for v in vals)
+            return all(not (self.sampler.holds(A, v) and self.sampler.holds(X, v)) for v in vals)
         if t == "number":
             for lo_c, hi_c in ((A, X), (X, A)):
                 lo, hi = lo_c.lo, hi_c.hi
@@ -498,18 +530,18 @@ class Checker:
     # ------------------------------------------------------------------ per type
     def _types(self, A: Canon, B: Canon) -> list[Fail]:
         fails: list[Fail] = []
-        if A.enum is not None:  # linear: plain canons are read off their hashed enum
-            for v in A.enum:
-                if not (A.admits(v) if A.plain else self.sampler.valid(A, v)):
+        if A.enum_keys is not None:  # linear: plain canons are read off their hashed enum
+            for k, v in A.enum_keys.items():
+                if not (A.admits(v, k) if A.plain else self.sampler.holds(A, v)):
                     continue
-                if not (B.admits(v) if B.plain else B.admits(v) and self.sampler.valid(B, v)):
+                if not (B.admits(v, k) if B.plain else B.admits(v, k) and self.sampler.holds(B, v)):
                     fails.append(self._value_fail(A, B, v))
             return fails
         for t in ("null", "boolean"):
             if A.allows(t):
                 for v in ([None] if t == "null" else [True, False]):
                     # rejected by B's own type/enum here; B's combinators report their own
-                    if not B.admits(v) and self.sampler.valid(A, v):
+                    if not B.admits(v) and self.sampler.holds(A, v):
                         fails.append(self._value_fail(A, B, v))
         if A.allows("integer") or A.allows("number"):
             fails.extend(self._numbers(A, B))
@@ -537,10 +569,8 @@ class Checker:
 
     def _type_gate(self, A: Canon, B: Canon, t: str, hint_t: str) -> Fail | None:
         if not B.allows(t):
-            f = self._fail("type", f"type {t} is accepted by the {{A}} schema and rejected by the {{B}} schema", A, B, A.type_src, B.type_src,
-                           {"type": hint_t})
-            f.item = t
-            return f
+            return self._fail("type", f"type {t} is accepted by the {{A}} schema and rejected by the {{B}} schema", A, B, A.type_src, B.type_src,
+                              {"type": hint_t}, item=t, must=lambda w: is_json_type(w, t))
         if B.enum is not None:
             return self._fail("enum-new", f"an enum/const in the {{B}} schema restricts {t} values the {{A}} schema accepts", A, B, A.type_src,
                               B.enum_src, {"type": hint_t, "values": B.enum})
@@ -550,10 +580,9 @@ class Checker:
         ints_only = not A.allows("number") or any(m.denominator == 1 for m, _, _ in A.mult)
         t = "integer" if ints_only else "number"
         if not ints_only and not B.allows("number") and B.allows("integer"):
-            f = self._fail("type", "non-integer numbers are accepted by the {A} schema and rejected by the {B} schema", A, B, A.type_src,
-                           B.type_src, {"type": "number", "values": [0.5, 1.5]})
-            f.item = "number"
-            return [f]
+            return [self._fail("type", "non-integer numbers are accepted by the {A} schema and rejected by the {B} schema", A, B, A.type_src,
+                               B.type_src, {"type": "number", "values": [0.5, 1.5]}, item="number",
+                               must=lambda w: json_type(w) == "number")]
         gate = self._type_gate(A, B, t, t)
         if gate:
             return [gate]
@@ -563,8 +592,8 @@ class Checker:
             fails.append(self._fail("type", "integral numbers written with a fraction (such as 1.0) are "
                                     "accepted by the {A} schema and rejected by the {B} schema (draft-04 "
                                     "'integer')", A, B, A.type_src, B.int_literal,
-                                    {"type": "number", "floats": True}))
-            fails[-1].item = "number"
+                                    {"type": "number", "floats": True}, item="number",
+                                    must=lambda w: isinstance(w, float)))
         hint = {"type": t, "numbers": [b.value for b in (A.lo, A.hi, B.lo, B.hi) if b]}
         if B.lo and not _covers_lo(A.lo, B.lo, ints_only):
             fails.append(self._fail("minimum", f"lower bound {_show(A.lo)} in the {{A}} schema, {_show(B.lo)} in the {{B}} schema", A, B,
@@ -668,8 +697,8 @@ class Checker:
         for r, (node, ptr) in B.required.items():
             if r in A.required:
                 continue
-            fails.append(self._fail("required", f"property {r!r} is required by the {{B}} schema and optional in the {{A}} schema", A, B, None, (node, ptr), hint))
-            fails[-1].item = r
+            fails.append(self._fail("required", f"property {r!r} is required by the {{B}} schema and optional in the {{A}} schema", A, B, None, (node, ptr), hint,
+                                    item=r, must=lambda w, r=r: isinstance(w, dict) and r not in w))
         a_min = max(A.min_props[0] if A.min_props else 0, len(A.required))
         if B.min_props and a_min < B.min_props[0]:
             fails.append(self._fail("minProperties", f"minProperties {a_min} in the {{A}} schema, {B.min_props[0]} in the {{B}} schema", A, B,
