@@ -28,9 +28,11 @@ from ..findings import NO_ITEM
 from ..jsonnum import enum_index
 from ..jsontypes import json_type
 from ..pointer import join
+from ..regular import Lang, Unsupported
 from .canon import ANNOTATIONS, Canon, Canonizer, json_equal
-from .nodes import Node, asserted_formats, synthetic
+from .nodes import Node, synthetic
 from .sample import Sampler, is_json_type, item_nodes, prop_nodes
+from .strings import StringLangs, shortest
 
 SCHEMA_KW = frozenset({"additionalProperties", "not", "if", "then", "else", "contains",
                        "propertyNames", "unevaluatedProperties", "unevaluatedItems",
@@ -90,6 +92,7 @@ class Checker:
         self.format_assertion = format_assertion
         self.max_cases = max_cases
         self.cases = 0
+        self.strings = StringLangs(canon.side, format_assertion)
         self.memo: dict[tuple, list[Fail]] = {}
         self.active: set[tuple] = set()
         self.assumed: set[tuple] = set()
@@ -612,38 +615,61 @@ class Checker:
         return fails
 
     def _strings(self, A: Canon, B: Canon) -> list[Fail]:
+        """Strings: each string keyword of ``B`` against the language of ``A``'s (regular
+        languages, :mod:`.strings`): inclusion is a proof, a member of the difference the
+        witness candidate. A ``B`` keyword with no language here (a backreference, a format that
+        is not regular) is proved only by the same keyword in ``A``."""
         gate = self._type_gate(A, B, "string", "string")
         if gate:
             return [gate]
         fails = []
-        hint: dict[str, Any] = {"type": "string"}
-        if B.min_len and (not A.min_len or A.min_len[0] < B.min_len[0]):
-            fails.append(self._fail("minLength", f"minLength {A.min_len[0] if A.min_len else 0} in the {{A}} schema, {B.min_len[0]} in the {{B}} schema", A, B,
-                                    A.min_len[1:] if A.min_len else None, B.min_len[1:], hint))
-        if B.max_len and (not A.max_len or A.max_len[0] > B.max_len[0]):
-            fails.append(self._fail("maxLength", f"maxLength {A.max_len[0] if A.max_len else 'unbounded'} in the {{A}} schema, {B.max_len[0]} in the {{B}} schema", A, B,
-                                    A.max_len[1:] if A.max_len else None, B.max_len[1:], hint))
-        a_pats = {p for p, _, _ in A.patterns}
-        for pat, node, ptr in B.patterns:
-            if pat in a_pats:
-                continue
-            lo = A.min_len[0] if A.min_len else 0
-            hi = A.max_len[0] if A.max_len else None
-            strings = []
-            for ap, _, _ in A.patterns:
-                strings += self.sampler.regex_samples(ap, lo, hi, reject=pat)
-            code = "pattern" if A.patterns else "pattern-new"
-            fails.append(self._fail(code, f"pattern {pat!r} of the {{B}} schema rejects strings the {{A}} schema accepts", A, B,
-                                    A.patterns[0][1:] if A.patterns else None, (node, ptr),
-                                    {"type": "string", "strings": strings}))
-        if self.format_assertion:
-            a_fmts = {f for f, _, _ in A.formats}
-            for fmt, node, ptr in B.formats:
-                if fmt in a_fmts or fmt not in asserted_formats(self.canon.side(node).dialect(node)):
+        la, _ = self.strings.over(A)
+        a_same = {(kw.code, kw.text) for kw in self.strings.keywords(A, "over")}
+        for kw in self.strings.keywords(B, "under"):
+            if (kw.code, kw.text) in a_same and kw.code in ("pattern", "format"):
+                continue  # the same keyword on both sides
+            if kw.lang is not None:
+                try:
+                    if la <= kw.lang:
+                        continue
+                    strings = shortest(la - kw.lang)
+                except Unsupported:
+                    strings = []
+                if not strings and kw.code in ("minLength", "maxLength") and self._length_implied(A, kw):
                     continue
-                fails.append(self._fail("format", f"format {fmt!r} (asserted) of the {{B}} schema rejects strings the {{A}} schema accepts",
-                                        A, B, A.formats[0][1:] if A.formats else None, (node, ptr), hint))
+            else:
+                strings = self._sampled_strings(A, kw)
+            code = "pattern-new" if kw.code == "pattern" and not A.patterns else kw.code
+            a_loc = {"minLength": A.min_len[1:] if A.min_len else None,
+                     "maxLength": A.max_len[1:] if A.max_len else None,
+                     "pattern": A.patterns[0][1:] if A.patterns else None,
+                     "format": A.formats[0][1:] if A.formats else None}[kw.code]
+            lang = kw.lang
+            fails.append(self._fail(code, _string_message(kw, A), A, B, a_loc, (kw.node, kw.ptr),
+                                    {"type": "string", "strings": strings},
+                                    must=(lambda w, lang=lang: isinstance(w, str) and w not in lang) if lang is not None else None))
+            if kw.lang is None and not fails[-1].witness:
+                fails[-1].message += f" (no regular language: {kw.why})"
         return fails
+
+    @staticmethod
+    def _length_implied(A: Canon, kw) -> bool:
+        """Whether ``A``'s own length bounds imply the ``B`` bound ``kw`` (the language check
+        could not answer)."""
+        n = int(kw.text)
+        if kw.code == "minLength":
+            return bool(A.min_len) and A.min_len[0] >= n
+        return bool(A.max_len) and A.max_len[0] <= n
+
+    def _sampled_strings(self, A: Canon, kw) -> list[str]:
+        """Candidate strings of ``A`` that break a ``B`` keyword with no language here."""
+        lo = A.min_len[0] if A.min_len else 0
+        hi = A.max_len[0] if A.max_len else None
+        strings: list[str] = []
+        if kw.code == "pattern":
+            for ap, _, _ in A.patterns:
+                strings += self.sampler.regex_samples(ap, lo, hi, reject=kw.text)
+        return strings
 
     def _arrays(self, A: Canon, B: Canon) -> list[Fail]:
         gate = self._type_gate(A, B, "array", "array")
@@ -721,26 +747,27 @@ class Checker:
         the cell of the set S of ``patternProperties`` regexes it matches (both sides' regexes),
         and within one cell every name gets the same subschemas on each side (the S entries, or
         ``additionalProperties`` where a clause has none of them; JSON Schema 2020-12 10.3.2).
-        Each cell is compared once; a failing cell needs a name in it for its witness, else it is
-        undecided (whether such a name exists is a question about the regexes)."""
+        Cells are languages (:mod:`.strings`): an empty cell needs nothing, a non-empty one is
+        compared once, with its least name for the witness. Without a language for some regex,
+        cells are enumerated blindly and a failing cell with no sampled name is undecided."""
         if not any(cl.add is not None or cl.pats for cl in B.obj):
             return []  # the B side puts nothing on undeclared members
         pats = sorted({p for cl in A.obj + B.obj for p in cl.pats})
-        if len(pats) > MAX_CELL_PATTERNS:
+        cells = self._cells(A, pats, declared)
+        if cells is None:
             owner = next(cl.owner for cl in A.obj + B.obj if cl.pats)
-            why = (f"{len(pats)} patternProperties regexes: their {2 ** len(pats)} combinations are not "
-                   "enumerated")
+            why = (f"{len(pats)} patternProperties regexes: their combinations are not enumerated")
             return [Fail("undecided", why, _loc(A), (owner, join(owner.ptr, "patternProperties")), undecided=why)]
         fails: list[Fail] = []
-        for bits in range(2 ** len(pats)):
-            cell = frozenset(p for i, p in enumerate(pats) if bits >> i & 1)
+        for cell, name in cells:
             an, bn = _cell_nodes(A, cell), _cell_nodes(B, cell)
             if not bn or (len(an) == len(bn) and all(self.equal(x, y) for x, y in zip(an, bn, strict=True))):
                 continue
             ac = self.canon.nodes(*an)
             if ac.false or not self.check(ac, self.canon.nodes(*bn)):
                 continue
-            name = self._cell_name(A, cell, pats, declared)
+            if name is None:
+                name = self._cell_name(A, cell, pats, declared)
             if name is not None:
                 lost = sorted(p for p in cell if any(p in cl.pats for cl in A.obj)
                               and not any(p in cl.pats for cl in B.obj))
@@ -752,6 +779,37 @@ class Checker:
                    f"{sorted(cell)} (of {pats}) and no declared name; such names may not exist")
             fails.append(Fail("undecided", why, _loc(A), (owner, owner.ptr) if owner else _loc(B), undecided=why))
         return fails
+
+    def _cells(self, A: Canon, pats: list[str], declared: set[str]) -> list[tuple[frozenset, str | None]] | None:
+        """``[(cell, least name or None)]``: the non-empty cells of the partition by ``pats``
+        (with their least member name), found by splitting languages regex by regex and
+        pruning empty intersections; every one of the ``2**n`` cells with ``None`` names when a
+        regex has no language here (``None`` beyond :data:`MAX_CELL_PATTERNS` regexes then)."""
+        try:
+            langs = [Lang.pattern(p) for p in pats]
+            names = Lang.any()
+            for n in sorted(declared):
+                names = names - Lang.literal(n)
+            if A.prop_names:
+                names = names & self.strings.over(self.canon.nodes(*A.prop_names))[0]
+            out: list[tuple[frozenset, str | None]] = []
+            stack = [(0, frozenset(), names)]
+            while stack:
+                i, cell, lang = stack.pop()
+                if lang.is_empty():
+                    continue
+                if i == len(pats):
+                    out.append((cell, lang.example()))
+                    if len(out) > 2 ** MAX_CELL_PATTERNS:
+                        return None
+                    continue
+                stack.append((i + 1, cell, lang - langs[i]))
+                stack.append((i + 1, cell | {pats[i]}, lang & langs[i]))
+            return out
+        except Unsupported:
+            if len(pats) > MAX_CELL_PATTERNS:
+                return None
+            return [(frozenset(p for k, p in enumerate(pats) if bits >> k & 1), None) for bits in range(2 ** len(pats))]
 
     def _cell_name(self, A: Canon, cell: frozenset, pats: list[str], declared: set[str]) -> str | None:
         """A member name that matches exactly the regexes of ``cell`` among ``pats`` and is not
@@ -919,6 +977,16 @@ def _search(pattern: str, s: str) -> bool:
         return re.search(pattern, s) is not None
     except re.error:
         return False
+
+
+def _string_message(kw, A: Canon) -> str:
+    if kw.code == "minLength":
+        return f"minLength {A.min_len[0] if A.min_len else 0} in the {{A}} schema, {kw.text} in the {{B}} schema"
+    if kw.code == "maxLength":
+        return f"maxLength {A.max_len[0] if A.max_len else 'unbounded'} in the {{A}} schema, {kw.text} in the {{B}} schema"
+    if kw.code == "format":
+        return f"format {kw.text!r} (asserted) of the {{B}} schema rejects strings the {{A}} schema accepts"
+    return f"pattern {kw.text!r} of the {{B}} schema rejects strings the {{A}} schema accepts"
 
 
 def _short(v: Any, limit: int = 80) -> str:
