@@ -155,7 +155,7 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
     so = Side("old", old, format_assertion=format_assertion, default_dialect=default_dialect)
     sn = Side("new", new, format_assertion=format_assertion, default_dialect=default_dialect)
     canon = Canonizer({"old": so, "new": sn})
-    sampler = Sampler(canon)
+    sampler = Sampler(canon, format_assertion=format_assertion)
     checker = Checker(canon, sampler, format_assertion=format_assertion, max_cases=max_cases)
     findings: list[Finding] = []
     stats = {"files": 0, "witnesses_verified": 0, "documents_searched": 0}

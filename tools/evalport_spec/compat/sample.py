@@ -18,6 +18,7 @@ from typing import Any
 from ..jsontypes import json_type
 from .canon import Canon, Canonizer
 from .nodes import Node
+from .strings import StringLangs, shortest
 
 FORMAT_SAMPLES = {
     "date-time": "2024-01-02T03:04:05Z", "date": "2024-01-02", "time": "03:04:05Z",
@@ -43,11 +44,12 @@ class Sampler:
     ``max_depth`` bounds the nesting of generated containers.
     """
 
-    def __init__(self, canon: Canonizer, max_depth: int = 12) -> None:
+    def __init__(self, canon: Canonizer, max_depth: int = 12, format_assertion: bool = True) -> None:
         self.canon = canon
         self.max_depth = max_depth
         self._one: dict[tuple, Any] = {}
         self._regex: dict[str, list[str]] = {}
+        self.strings = StringLangs(canon.side, format_assertion)
 
     # -- validity ----------------------------------------------------------------------------
     def valid(self, c: Canon, x: Any) -> bool:
@@ -183,6 +185,8 @@ class Sampler:
         lo = c.min_len[0] if c.min_len else 0
         hi = c.max_len[0] if c.max_len else None
         yield from hint.get("strings", ())
+        lang, _ = self.strings.over(c)  # least members and boundary cases ("", "\n", longest)
+        yield from shortest(lang, 6)
         for f, _, _ in c.formats:
             if f in FORMAT_SAMPLES:
                 yield FORMAT_SAMPLES[f]

@@ -92,7 +92,7 @@ class Checker:
         self.format_assertion = format_assertion
         self.max_cases = max_cases
         self.cases = 0
-        self.strings = StringLangs(canon.side, format_assertion)
+        self.strings = sampler.strings if sampler is not None else StringLangs(canon.side, format_assertion)
         self.memo: dict[tuple, list[Fail]] = {}
         self.active: set[tuple] = set()
         self.assumed: set[tuple] = set()
@@ -402,9 +402,9 @@ class Checker:
                 sub = self.check(case, br)
                 subs[t].append(sub)
                 if not sub:
-                    if g.kind == "oneOf" and not all(self.disjoint(case, other)
-                                                     for k, other in enumerate(branches) if k != j):
-                        ok = ("overlap", j)
+                    overlap = [k for k, other in enumerate(branches) if k != j and not self.disjoint(case, other)]
+                    if g.kind == "oneOf" and overlap:
+                        ok = ("overlap", j, overlap)
                         continue
                     ok = ("ok", j)
                     break
@@ -420,17 +420,20 @@ class Checker:
             if ok and ok[0] == "overlap":
                 f = Fail("oneOf-overlap", "a document of the {A} schema can match more than one 'oneOf' branch of "
                          "the {B} schema", _loc(A), (g.owner, g.owner.ptr + "/oneOf"))
-                cands = []
-                for br in g.branches:
-                    cands += self.local_witnesses(self.canon.of(case.parts | {(False, br)}), B)
+                _, j, overlap = ok
+                cands = []  # documents of the case matching branch j and another one
+                for k in overlap:
+                    both = self.canon.of(case.parts | {(False, g.branches[j]), (False, g.branches[k])})
+                    cands += self.local_witnesses(both, B)
                 f.witness = [w for w in cands if self.sampler.valid(A, w)][:2]
             else:
                 f = Fail(g.kind, f"a document of the {{A}} schema{' of type ' + t if t else ''} matches no '{g.kind}' "
                          "branch of the {B} schema", _loc(A), (g.owner, g.owner.ptr + "/" + g.kind),
                          item=t if t else NO_ITEM)
                 # a document breaking every branch: first from each branch's own failures
-                cands = [w for br, sub in zip(branches, subs.get(t, ()), strict=False) for f2 in sub
-                         for w in self.verified_witnesses(f2, case, br)]
+                per_branch = [[w for f2 in sub for w in self.verified_witnesses(f2, case, br)][:2]
+                              for br, sub in zip(branches, subs.get(t, ()), strict=False)]
+                cands = [w for ws in per_branch for w in ws] + _merged(per_branch)
                 f.witness = [w for w in cands if self.sampler.valid(A, w) and not self.sampler.valid(B, w)][:2] \
                     or self.local_witnesses(case, B, {"type": t} if t else None)
             fails.append(f)
@@ -513,7 +516,10 @@ class Checker:
             for s, o in ((A, X), (X, A)):
                 if s.min_len and o.max_len and s.min_len[0] > o.max_len[0]:
                     return True
-            return False
+            try:  # no string in both languages (each over-approximated: a proof)
+                return (self.strings.over(A)[0] & self.strings.over(X)[0]).is_empty()
+            except Unsupported:
+                return False
         if t == "array":
             for s, o in ((A, X), (X, A)):
                 if s.min_items and o.max_items and s.min_items[0] > o.max_items[0]:
@@ -987,6 +993,33 @@ def _string_message(kw, A: Canon) -> str:
     if kw.code == "format":
         return f"format {kw.text!r} (asserted) of the {{B}} schema rejects strings the {{A}} schema accepts"
     return f"pattern {kw.text!r} of the {{B}} schema rejects strings the {{A}} schema accepts"
+
+
+def _merged(per_branch: list[list[Any]], limit: int = 16) -> list[Any]:
+    """Objects combining one witness of each branch (members merged, objects recursively): a
+    document may break every branch of an ``anyOf`` only through different members."""
+    combos: list[Any] = [{}]
+    for ws in per_branch:
+        objs = [w for w in ws if isinstance(w, dict)]
+        if not objs:
+            return []
+        combos = [m for c in combos for w in objs if (m := _merge_objects(c, w)) is not None][:limit]
+    return combos
+
+
+def _merge_objects(a: dict, b: dict) -> dict | None:
+    out = dict(a)
+    for k, v in b.items():
+        if k not in out or out[k] == v:
+            out[k] = v
+        elif isinstance(out[k], dict) and isinstance(v, dict):
+            m = _merge_objects(out[k], v)
+            if m is None:
+                return None
+            out[k] = m
+        else:
+            return None
+    return out
 
 
 def _short(v: Any, limit: int = 80) -> str:
