@@ -120,6 +120,10 @@ class Canon:
     enum_keys: dict[str, Any] | None = None
     """``enum``/``const`` values by canonical JSON text, once each (``1`` and ``1.0`` are one)."""
     enum_src: tuple[Node, str] | None = None
+    excluded: dict[str, Any] | None = None
+    """Values a ``not`` of an ``enum``/``const`` rejects, by canonical JSON text."""
+    neg_patterns: list[tuple[str, Node, str]] = field(default_factory=list)
+    """Patterns a ``not`` forbids strings to match (their complement languages)."""
     plain: bool = True
     """Whether every positive part asserts only ``type``/``enum``/``const`` (annotations, ``$ref``
     and ``allOf`` aside) and nothing is negated: validity of a value is then read off the canon."""
@@ -157,7 +161,10 @@ class Canon:
                 return False
             if self.int_literal and isinstance(x, float) and "number" not in self.types:
                 return False  # draft-04 integer: 1.0 is not one
-        return self.enum_keys is None or (key if key is not None else canonical(x)) in self.enum_keys
+        if self.enum_keys is None and self.excluded is None:
+            return True
+        k = key if key is not None else canonical(x)
+        return (self.enum_keys is None or k in self.enum_keys) and (self.excluded is None or k not in self.excluded)
 
     def allows(self, t: str) -> bool:
         """Whether JSON type ``t`` is allowed by the ``type`` keywords (``integer`` ⊂ ``number``)."""
@@ -194,10 +201,48 @@ class Canonizer:
                 if neg:
                     c.negs.append(node)
                     c.plain = False
+                    self._negate(c, node, seen)
                 else:
                     self._add(c, node, seen)
+            _settle(c)
             self.memo[key] = c
         return c
+
+    # -- not-elimination ------------------------------------------------------------------
+    def _negate(self, c: Canon, target: Node, seen: set[Node]) -> bool:
+        """Fold ``not target`` into ``c`` as positive constraints when ``target``'s canon is a
+        conjunction of invertible atoms (``type``, ``enum``/``const``, bounds, lengths,
+        ``pattern``, ``required``): not (a1 and ... and an) = (not a1) or ... or (not an), each
+        not ai a keyword again (not minimum 0 = a number below 0; not minLength 2 = a string of at
+        most 1 code point; not pattern p = a string outside p's language; not required [r] = an
+        object without r). One atom is added in place, several become an ``anyOf`` group split
+        like any other. Returns whether ``target`` was eliminated (else it stays a ``not``)."""
+        n = self.nodes(target)
+        side = target.side
+        if n.false:
+            return True  # not false: no constraint
+        atoms = _atoms(n)
+        if atoms is None:
+            return False
+        if not atoms:
+            c.false = True  # not of a schema that accepts everything
+            return True
+        if len(atoms) == 1 and atoms[0][0] in ("enum", "pattern"):
+            kind, value = atoms[0]
+            if kind == "enum":
+                c.excluded = {**(c.excluded or {}), **value}
+            else:
+                c.neg_patterns.append((value, target, target.ptr))
+                self._add(c, synthetic(side, {"type": "string"}), seen)
+            return True
+        schemas = [_atom_schema(kind, value) for kind, value in atoms]
+        if len(schemas) == 1:
+            self._add(c, synthetic(side, schemas[0]), seen)
+            return True
+        g = Group(target, "anyOf", [synthetic(side, x) for x in schemas])
+        if g.marker not in c.done:
+            c.groups.append(g)
+        return True
 
     def deref(self, node: Node) -> Node:
         """``node`` with pure ``$ref`` hops followed: a schema whose only assertion is ``$ref``
@@ -263,7 +308,7 @@ class Canonizer:
             if k in v:
                 c.undecided.append((node, join(p, k), f"{k} (dynamic scope) is not compared"))
         for i, _ in enumerate(v.get("allOf", []) if isinstance(v.get("allOf"), list) else []):
-            self._add(c, Node(node.side, node.file, join(p, "allOf", i)), seen)
+            self._add(c, child(node, v, "allOf", i), seen)
         self._types(c, node, v, d)
         self._enum(c, node, v, d)
         self._numbers(c, node, v, d)
@@ -272,17 +317,19 @@ class Canonizer:
         self._objects(c, node, v, d)
         for k in ("anyOf", "oneOf"):
             if isinstance(v.get(k), list):
-                g = Group(node, k, [Node(node.side, node.file, join(p, k, i)) for i in range(len(v[k]))])
+                g = Group(node, k, [child(node, v, k, i) for i in range(len(v[k]))])
                 if g.marker not in c.done:
                     c.groups.append(g)
         if "not" in v and accepts_all(v["not"]):
             c.false = True  # {"not": {}} accepts nothing, in every dialect
         elif "not" in v:
-            c.nots.append((Node(node.side, node.file, join(p, "not")), join(p, "not")))
+            target = child(node, v, "not")
+            if not self._negate(c, self.deref(target), seen):
+                c.nots.append((target, join(p, "not")))
         if d >= D7 and "if" in v and ("then" in v or "else" in v):
-            cond = Cond(node, join(p, "if"), Node(node.side, node.file, join(p, "if")),
-                        Node(node.side, node.file, join(p, "then")) if "then" in v else None,
-                        Node(node.side, node.file, join(p, "else")) if "else" in v else None)
+            cond = Cond(node, join(p, "if"), child(node, v, "if"),
+                        child(node, v, "then") if "then" in v else None,
+                        child(node, v, "else") if "else" in v else None)
             if cond.marker not in c.done:
                 c.conds.append(cond)
         for k in ("unevaluatedProperties", "unevaluatedItems"):
@@ -356,7 +403,7 @@ class Canonizer:
 
     def _arrays(self, c: Canon, node: Node, v: dict, d: int) -> None:
         p = node.ptr
-        mk = lambda *t: Node(node.side, node.file, join(p, *t))  # noqa: E731
+        mk = lambda *t: child(node, v, *t)  # noqa: E731
         clause = ArrClause(node)
         if d >= 2020:
             if isinstance(v.get("prefixItems"), list):
@@ -389,7 +436,7 @@ class Canonizer:
 
     def _objects(self, c: Canon, node: Node, v: dict, d: int) -> None:
         p = node.ptr
-        mk = lambda *t: Node(node.side, node.file, join(p, *t))  # noqa: E731
+        mk = lambda *t: child(node, v, *t)  # noqa: E731
         clause = ObjClause(node)
         if isinstance(v.get("properties"), dict):
             clause.props = {k: mk("properties", k) for k in v["properties"]}
@@ -427,7 +474,7 @@ class Canonizer:
                     continue
                 then = synthetic(node.side, {"required": [x for x in s if isinstance(x, str)]})
             else:
-                then = Node(node.side, node.file, ptr)
+                then = synthetic(node.side, s) if node.syn is not None else Node(node.side, node.file, ptr)
             cond = Cond(node, ptr, if_, then, None, kw)
             if cond.marker not in c.done:
                 c.conds.append(cond)
@@ -464,7 +511,7 @@ class Canonizer:
         others = [val for n, val in closure if n != node]
         if any(kw in val for val in others):
             return  # an adjacent unevaluated* evaluates every member/item first: no effect here
-        target = Node(node.side, node.file, ptr)
+        target = child(node, v, kw)
         d = side.dialect(node)
         if kw == "unevaluatedProperties":
             if any("additionalProperties" in val for _, val in closure):
@@ -498,6 +545,84 @@ class Canonizer:
             if isinstance(pre, list):
                 n_prefix = max(n_prefix, len(pre))
         c.arr.append(ArrClause(node, [synthetic(node.side, True)] * n_prefix, target))
+
+
+ALL_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+
+
+def _settle(c: Canon) -> None:
+    """Normalise a built canon: ``enum`` values its other ``type``/``not`` constraints reject are
+    dropped, and a canon with no type or no value left accepts nothing."""
+    if c.types is not None and not c.types:
+        c.false = True
+    if c.enum_keys is not None:
+        kept = {k: v for k, v in c.enum_keys.items() if c.admits(v, k)}
+        if len(kept) != len(c.enum_keys):
+            c.enum_keys, c.enum = kept, list(kept.values())
+        if not kept:
+            c.false = True
+
+
+def _atoms(n: Canon) -> list[tuple[str, Any]] | None:
+    """The invertible atoms of canon ``n`` (``None`` when ``n`` holds anything else): ``("type",
+    types)``, ``("enum", values)``, ``("excluded", values)``, ``("lo"|"hi", Bound)``,
+    ``("minLength"|"maxLength", n)``, ``("pattern"|"neg_pattern", regex)``, ``("required", name)``."""
+    if (n.groups or n.conds or n.nots or n.negs or n.obj or n.arr or n.contains or n.prop_names
+            or n.mult or n.formats or n.undecided or n.unique or n.min_items or n.max_items
+            or n.min_props or n.max_props or n.int_literal):
+        return None
+    atoms: list[tuple[str, Any]] = []
+    if n.types is not None:
+        if "integer" in n.types and "number" not in n.types:
+            return None  # "a number that is not an integer" has no type keyword
+        atoms.append(("type", n.types))
+    if n.enum_keys is not None:
+        atoms.append(("enum", dict(n.enum_keys)))
+    if n.excluded:
+        atoms.append(("excluded", dict(n.excluded)))
+    atoms += [(k, b) for k, b in (("lo", n.lo), ("hi", n.hi)) if b is not None]
+    if n.min_len:
+        atoms.append(("minLength", n.min_len[0]))
+    if n.max_len:
+        atoms.append(("maxLength", n.max_len[0]))
+    atoms += [("pattern", p) for p, _, _ in n.patterns] + [("neg_pattern", p) for p, _, _ in n.neg_patterns]
+    atoms += [("required", r) for r in sorted(n.required)]
+    return atoms
+
+
+def _atom_schema(kind: str, value: Any) -> Any:
+    """A schema accepting exactly the instances that atom ``(kind, value)`` rejects."""
+    if kind == "type":
+        rest = ALL_TYPES - value - ({"integer"} if "number" in value else set())
+        return {"type": sorted(rest)} if rest else False
+    if kind == "enum":
+        return {"not": {"enum": list(value.values())}}
+    if kind == "excluded":
+        return {"enum": list(value.values())}
+    if kind in ("lo", "hi"):
+        x = int(value.value) if value.value.denominator == 1 else float(value.value)
+        if kind == "lo":
+            return {"type": "number", ("maximum" if value.excl else "exclusiveMaximum"): x}
+        return {"type": "number", ("minimum" if value.excl else "exclusiveMinimum"): x}
+    if kind == "minLength":
+        return {"type": "string", "maxLength": value - 1}
+    if kind == "maxLength":
+        return {"type": "string", "minLength": value + 1}
+    if kind == "pattern":
+        return {"type": "string", "not": {"pattern": value}}
+    if kind == "neg_pattern":
+        return {"type": "string", "pattern": value}
+    return {"type": "object", "properties": {value: False}}  # required
+
+
+def child(node: Node, value: Any, *path: str | int) -> Node:
+    """The node of the subschema at ``path`` inside ``node`` (whose schema is ``value``): a
+    pointer below ``node``'s, or for a synthetic node a synthetic node of the inline value."""
+    if node.syn is None:
+        return Node(node.side, node.file, join(node.ptr, *path))
+    for key in path:
+        value = value[key]
+    return synthetic(node.side, value)
 
 
 def accepts_all(schema: Any) -> bool:

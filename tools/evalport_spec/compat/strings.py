@@ -65,6 +65,8 @@ class StringLangs:
             out.append(StringKeyword("maxLength", str(n), node, ptr, Lang.length(0, n)))
         for pat, node, ptr in c.patterns:
             out.append(_keyword("pattern", pat, node, ptr, lambda p=pat: Lang.pattern(p)))
+        for pat, node, ptr in c.neg_patterns:  # from a `not` of a pattern: its complement
+            out.append(_keyword("not", pat, node, ptr, lambda p=pat: ~Lang.pattern(p)))
         if self.format_assertion:
             for fmt, node, ptr in c.formats:
                 side: Side = self.side_of(node)

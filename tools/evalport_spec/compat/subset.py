@@ -307,13 +307,12 @@ class Checker:
     def _split_point(self, A: Canon, B: Canon) -> tuple[Any, Any, bool]:
         """``(group, None, fresh)`` or ``(None, conditional, fresh)``: the disjunction of ``A`` to
         split next, those ``B`` does not repeat first (``fresh``); ``(None, None, False)`` when
-        nothing is left to split. ``A``'s conditionals are split only when ``B`` has
-        conditionals of its own."""
+        nothing is left to split."""
         fresh = [g for g in A.groups if not any(_implies(g.kind, h.kind) and self._same_branches(g.branches, h.branches)
                                                 for h in B.groups)]
         if A.groups:
             return (fresh or A.groups)[0], None, bool(fresh)
-        if B.conds and A.conds:
+        if A.conds:
             fresh_c = [c for c in A.conds if not any(self._same_cond(c, d) for d in B.conds)]
             return None, (fresh_c or A.conds)[0], bool(fresh_c)
         return None, None, False
@@ -546,6 +545,10 @@ class Checker:
                 if not (B.admits(v, k) if B.plain else B.admits(v, k) and self.sampler.holds(B, v)):
                     fails.append(self._value_fail(A, B, v))
             return fails
+        for k, v in (B.excluded or {}).items():  # values a `not` of B rejects
+            if A.admits(v, k) and self.sampler.holds(A, v):
+                fails.append(Fail("not", f"value {_short(v)} is excluded by a 'not' of the {{B}} schema and accepted "
+                                  "by the {A} schema", _loc(A), _loc(B), witness=[v], item=v))
         for t in ("null", "boolean"):
             if A.allows(t):
                 for v in ([None] if t == "null" else [True, False]):
@@ -649,7 +652,7 @@ class Checker:
             a_loc = {"minLength": A.min_len[1:] if A.min_len else None,
                      "maxLength": A.max_len[1:] if A.max_len else None,
                      "pattern": A.patterns[0][1:] if A.patterns else None,
-                     "format": A.formats[0][1:] if A.formats else None}[kw.code]
+                     "format": A.formats[0][1:] if A.formats else None, "not": None}[kw.code]
             lang = kw.lang
             fails.append(self._fail(code, _string_message(kw, A), A, B, a_loc, (kw.node, kw.ptr),
                                     {"type": "string", "strings": strings},
@@ -992,6 +995,8 @@ def _string_message(kw, A: Canon) -> str:
         return f"maxLength {A.max_len[0] if A.max_len else 'unbounded'} in the {{A}} schema, {kw.text} in the {{B}} schema"
     if kw.code == "format":
         return f"format {kw.text!r} (asserted) of the {{B}} schema rejects strings the {{A}} schema accepts"
+    if kw.code == "not":
+        return f"a 'not' of pattern {kw.text!r} in the {{B}} schema rejects strings the {{A}} schema accepts"
     return f"pattern {kw.text!r} of the {{B}} schema rejects strings the {{A}} schema accepts"
 
 
