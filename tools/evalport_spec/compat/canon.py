@@ -526,9 +526,16 @@ class Canonizer:
             return
         # unevaluatedItems: which items do the adjacent keywords evaluate, by dialect
         # (2020-12: prefixItems, items; 2019-09: items as array or schema, additionalItems)
-        if any("contains" in val for _, val in closure):
-            c.undecided.append((node, ptr, "unevaluatedItems next to contains is not compared"))
-            return
+        holders = [(n, val) for n, val in closure if "contains" in val]
+        rest = target
+        if holders:
+            # 2020-12: items matched by contains are evaluated; with unevaluatedItems false every
+            # item past the tuple must match the one contains schema
+            if d < D2020 or len(holders) > 1 or v.get(kw) not in (False, {"not": {}}):
+                c.undecided.append((node, ptr, "unevaluatedItems next to contains is compared only "
+                                               "as false beside one 2020-12 contains"))
+                return
+            rest = child(holders[0][0], holders[0][1], "contains")
         n_prefix = 0
         for _, val in closure:
             if d >= D2020:
@@ -544,7 +551,7 @@ class Canonizer:
                 pre = items
             if isinstance(pre, list):
                 n_prefix = max(n_prefix, len(pre))
-        c.arr.append(ArrClause(node, [synthetic(node.side, True)] * n_prefix, target))
+        c.arr.append(ArrClause(node, [synthetic(node.side, True)] * n_prefix, rest))
 
 
 ALL_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})

@@ -268,6 +268,8 @@ class Checker:
         if fails:
             return fails
         if B.false:
+            if not self._inhabited(A):
+                return []
             return [self._fail("false", "the {B} schema accepts nothing here", A, B, None, None)]
         # Lazy case split: first compare with A's disjunctions kept whole (A without them accepts
         # more, so a pass is a proof). Only failures no verified witness backs are worth a split;
@@ -545,6 +547,10 @@ class Checker:
                 if not (B.admits(v, k) if B.plain else B.admits(v, k) and self.sampler.holds(B, v)):
                     fails.append(self._value_fail(A, B, v))
             return fails
+        finite = self._finite_objects(A)
+        if finite is not None:  # a small closed object of finite members: every document checked
+            return [self._value_fail(A, B, doc) for doc in finite
+                    if self.sampler.holds(A, doc) and not self.sampler.holds(B, doc)]
         for k, v in (B.excluded or {}).items():  # values a `not` of B rejects
             if A.admits(v, k) and self.sampler.holds(A, v):
                 fails.append(Fail("not", f"value {_short(v)} is excluded by a 'not' of the {{B}} schema and accepted "
@@ -564,6 +570,28 @@ class Checker:
         if A.allows("object"):
             fails.extend(self._objects(A, B))
         return fails
+
+    def _finite_objects(self, A: Canon, limit: int = 256) -> list[dict] | None:
+        """Every document of ``A`` when ``A`` accepts only closed objects (no member beyond its
+        ``properties``) whose members each take finitely many values (``enum``/``const``), at
+        most ``limit`` of them; ``None`` otherwise. Candidates still to be validated."""
+        if A.types != {"object"} or A.groups or A.conds:
+            return None
+        closed = [cl for cl in A.obj if cl.add is not None and not cl.pats and self.canon.nodes(cl.add).false]
+        if not closed:
+            return None
+        names = sorted(set.intersection(*(set(cl.props) for cl in closed)))
+        docs: list[dict] = [{}]
+        for name in names:
+            c = self.canon.nodes(*prop_nodes(A, name))
+            values = [] if c.false else c.enum
+            if values is None:
+                return None
+            options = [(name, v) for v in values] + ([] if name in A.required else [None])
+            docs = [{**d, name: o[1]} if o else d for d in docs for o in options]
+            if len(docs) > limit:
+                return None
+        return docs
 
     def _value_fail(self, A: Canon, B: Canon, v: Any) -> Fail:
         t = json_type(v)
@@ -681,34 +709,32 @@ class Checker:
         return strings
 
     def _arrays(self, A: Canon, B: Canon) -> list[Fail]:
+        """Arrays: length bounds (``items: false`` after a tuple bounds the length too), then
+        ``uniqueItems`` (implied where items can never be equal: at most one item, pairwise
+        disjoint tuple positions; arrays of A impossible where the item domain is smaller than
+        ``minItems``), ``contains`` by counting (items that must match, items that cannot), and
+        every position's item schema."""
         gate = self._type_gate(A, B, "array", "array")
         if gate:
             return [gate]
         fails: list[Fail] = []
         hint = {"type": "array"}
-        a_max = A.max_items[0] if A.max_items else None
-        if B.min_items and (not A.min_items or A.min_items[0] < B.min_items[0]):
-            fails.append(self._fail("minItems", f"minItems {A.min_items[0] if A.min_items else 0} in the {{A}} schema, {B.min_items[0]} in the {{B}} schema", A, B,
+        if self._no_arrays(A):
+            return []  # A accepts no array
+        a_lo, a_max, n = self._array_bounds(A)
+        if B.min_items and a_lo < B.min_items[0]:
+            fails.append(self._fail("minItems", f"minItems {a_lo} in the {{A}} schema, {B.min_items[0]} in the {{B}} schema", A, B,
                                     A.min_items[1:] if A.min_items else None, B.min_items[1:], hint))
         if B.max_items and (a_max is None or a_max > B.max_items[0]):
             fails.append(self._fail("maxItems", f"maxItems {a_max} in the {{A}} schema, {B.max_items[0]} in the {{B}} schema", A, B,
                                     A.max_items[1:] if A.max_items else None, B.max_items[1:], hint))
-        if B.unique and not A.unique and (a_max is None or a_max > 1):
-            fails.append(self._fail("uniqueItems", "uniqueItems is asserted by the {B} schema and not by the {A} schema", A, B, None, B.unique, hint))
+        if B.unique and not A.unique and (a_max is None or a_max > 1) and not self._never_equal(A, a_max):
+            fails.append(self._fail("uniqueItems", "uniqueItems is asserted by the {B} schema and not by the {A} schema", A, B, None, B.unique, hint,
+                                    must=lambda w: isinstance(w, list) and len({canonical(x) for x in w}) < len(w)))
         for node, mn, mx, ptr in B.contains:
-            if mn == 0 and mx is None:
-                continue
-            ok = False
-            for an, amn, amx, _ in A.contains:
-                if amn >= mn and not self.check(self.canon.nodes(an), self.canon.nodes(node)) and \
-                        (mx is None or (amx is not None and amx <= mx and
-                                        not self.check(self.canon.nodes(node), self.canon.nodes(an)))):
-                    ok = True
-                    break
-            if not ok:
+            if not self._contains_holds(A, a_lo, a_max, n, node, mn, mx):
                 fails.append(self._fail("contains", "'contains' of the {B} schema rejects arrays the {A} schema accepts", A, B,
                                         None, (node, ptr), hint))
-        n = max([len(c.prefix) for c in A.arr + B.arr] + [0])
         for i in range(n + 1):
             if a_max is not None and i >= a_max:
                 break
@@ -722,6 +748,90 @@ class Checker:
             for f in self.check(ai, bi):
                 fails.append(self._wrap(f, A, B, i, "item"))
         return fails
+
+    def _inhabited(self, A: Canon) -> bool:
+        """``False`` only when ``A`` provably accepts nothing: arrays are its only type and no
+        array fits its length bounds or its ``uniqueItems`` over a small item domain."""
+        return A.types is None or bool(A.types - {"array"}) or not self._no_arrays(A)
+
+    def _no_arrays(self, A: Canon) -> bool:
+        """Whether no array satisfies ``A``'s array keywords (length bounds, or ``uniqueItems``
+        over fewer distinct item values than ``minItems``)."""
+        lo, hi, _ = self._array_bounds(A)
+        if hi is not None and lo > hi:
+            return True
+        size = self._domain_size(A, hi if hi is not None else lo) if A.unique else None
+        return size is not None and size < lo
+
+    def _array_bounds(self, A: Canon) -> tuple[int, int | None, int]:
+        """``(least length, greatest length or None, tuple length)`` of ``A``'s arrays: minItems
+        and minContains raise the least; maxItems and the first position whose item schema
+        accepts nothing bound the greatest."""
+        n = max([len(c.prefix) for c in A.arr] + [0])
+        lo = max([A.min_items[0] if A.min_items else 0] + [mn for _, mn, _, _ in A.contains])
+        hi = A.max_items[0] if A.max_items else None
+        for i in range(n + 1):
+            if hi is not None and i >= hi:
+                break
+            if item_nodes(A, i) and self.canon.nodes(*item_nodes(A, i)).false:
+                hi = i
+                break
+        return lo, hi, max(n, max([len(c.prefix) for c in A.arr] + [0]))
+
+    def _item_canons(self, A: Canon, upto: int) -> list[Canon]:
+        """The item canons of positions ``0..upto`` (the last one stands for every later item)."""
+        return [self.canon.nodes(*item_nodes(A, i)) for i in range(upto + 1)]
+
+    def _never_equal(self, A: Canon, a_max: int | None) -> bool:
+        """Whether no two items of an ``A`` array can be equal: a closed tuple whose positions
+        are pairwise disjoint."""
+        if a_max is None:
+            return False
+        items = self._item_canons(A, a_max - 1)
+        return all(self.disjoint(items[i], items[j]) for i in range(len(items)) for j in range(i + 1, len(items)))
+
+    def _domain_size(self, A: Canon, upto: int) -> int | None:
+        """How many distinct values the items of ``A`` can take, when finite (``null`` 1,
+        ``boolean`` 2, an ``enum`` its values); ``None`` when infinite or unknown."""
+        values: set[str] = set()
+        for c in self._item_canons(A, min(upto, max(len(cl.prefix) for cl in A.arr) if A.arr else 0)):
+            if c.false:
+                continue
+            if c.enum_keys is not None:
+                values |= set(c.enum_keys)
+            elif c.types is not None and c.types <= {"null", "boolean"}:
+                values |= {canonical(v) for v in ([None] if "null" in c.types else []) + ([True, False] if "boolean" in c.types else [])}
+            else:
+                return None
+        return len(values) if A.arr else None
+
+    def _contains_holds(self, A: Canon, a_lo: int, a_max: int | None, n: int, node: Node, mn: int, mx: int | None) -> bool:
+        """Whether every array of ``A`` has between ``mn`` and ``mx`` items matching ``node``, by
+        counting: items whose schema implies the ``contains`` schema always count (at least
+        ``minItems`` of them when every position does), items disjoint from it never do; an
+        ``A`` ``contains`` implying it (or implied by it, for the maximum) counts the same way."""
+        c = self.canon.nodes(node)
+        items = self._item_canons(A, n)
+        ok_min = mn <= 0
+        if not ok_min:
+            if all(it.false or not self.check(it, c) for it in items):
+                ok_min = a_lo >= mn  # every item matches
+            else:  # the positions every array has
+                must = sum(1 for i in range(a_lo) if not self.check(items[min(i, n)], c))
+                ok_min = must >= mn
+            ok_min = ok_min or any(amn >= mn and not self.check(self.canon.nodes(an), c) for an, amn, _, _ in A.contains)
+        if ok_min and mx is None:
+            return True
+        if not ok_min:
+            return False
+        if a_max is not None and a_max <= mx:
+            return True
+        # items that can match: tuple positions not disjoint from the schema, and the rest
+        if self.disjoint(items[-1], c):
+            can = sum(1 for i in range(n) if not self.disjoint(items[i], c))
+            if can <= mx:
+                return True
+        return any(amx is not None and amx <= mx and not self.check(c, self.canon.nodes(an)) for an, _, amx, _ in A.contains)
 
     def _objects(self, A: Canon, B: Canon) -> list[Fail]:
         gate = self._type_gate(A, B, "object", "object")
