@@ -735,7 +735,7 @@ class Checker:
             if not self._contains_holds(A, a_lo, a_max, n, node, mn, mx):
                 fails.append(self._fail("contains", "'contains' of the {B} schema rejects arrays the {A} schema accepts", A, B,
                                         None, (node, ptr), hint))
-        for i in range(n + 1):
+        for i in range(max([n] + [len(cl.prefix) for cl in B.arr]) + 1):
             if a_max is not None and i >= a_max:
                 break
             bn = item_nodes(B, i)
@@ -776,7 +776,7 @@ class Checker:
             if item_nodes(A, i) and self.canon.nodes(*item_nodes(A, i)).false:
                 hi = i
                 break
-        return lo, hi, max(n, max([len(c.prefix) for c in A.arr] + [0]))
+        return lo, hi, n
 
     def _item_canons(self, A: Canon, upto: int) -> list[Canon]:
         """The item canons of positions ``0..upto`` (the last one stands for every later item)."""
