@@ -219,3 +219,25 @@ def test_formats_are_asserted_per_dialect():
     c = diff({"type": "string"}, {"type": "string", "format": "uuid"})
     assert c.change_class == MAJOR
     confirmed(c, {"type": "string"}, {"type": "string", "format": "uuid"})
+
+
+def test_equal_dynamic_refs_are_compared_by_their_targets():
+    # "$dynamicRef": "#node" reads alike on both sides, but "node" is an integer in old and a
+    # string in new (one dynamic anchor in each set): {"t": 1} is lost
+    def schema(t):
+        return {"properties": {"t": {"$dynamicRef": "#node"}},
+                "$defs": {"n": {"$dynamicAnchor": "node", "type": t}}}
+    old, new = schema("integer"), schema("string")
+    c = diff(old, new)
+    assert c.change_class == MAJOR
+    confirmed(c, old, new)
+
+
+def test_two_dynamic_anchors_are_undecided_with_the_reason():
+    # two places carry the anchor: the target depends on the dynamic scope
+    s = {"$dynamicAnchor": "node", "properties": {"t": {"$dynamicRef": "#node"}},
+         "$defs": {"n": {"$id": "other", "$dynamicAnchor": "node", "type": "integer"}}}
+    new = {**s, "properties": {"t": {"$dynamicRef": "#node"}, "u": {"type": "string"}}}
+    c = diff(s, new)
+    reasons = [f.extra.get("reason", "") for f in c.findings if f.undecided]
+    assert c.change_class == MAJOR and any("dynamic scope" in r for r in reasons), reasons

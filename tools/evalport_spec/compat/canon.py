@@ -305,8 +305,11 @@ class Canonizer:
             if d < D2019:
                 return  # draft-07 and older: siblings of $ref are ignored
         for k in ("$dynamicRef", "$recursiveRef"):
-            if k in v:
-                c.undecided.append((node, join(p, k), f"{k} (dynamic scope) is not compared"))
+            if isinstance(v.get(k), str) and node.syn is None:
+                try:
+                    self._add(c, side.resolve_dynamic(node, k, v[k]), seen)
+                except Unresolvable as exc:
+                    c.undecided.append((node, join(p, k), str(exc)))
         for i, _ in enumerate(v.get("allOf", []) if isinstance(v.get("allOf"), list) else []):
             self._add(c, child(node, v, "allOf", i), seen)
         self._types(c, node, v, d)

@@ -155,6 +155,8 @@ class Side:
         self._file_validators: dict[str, Any] = {}
         self._fast: dict[str, Any] = {}
         self.meta: dict[str, Any] = {}  # meta-schema URI -> meta-schema, indexed as extra files
+        self.dynamic_anchors: dict[str, list[tuple[str, str]]] = {}  # $dynamicAnchor name -> places
+        self.recursive_anchors: list[tuple[str, str]] = []  # resources with "$recursiveAnchor": true
         self._fast_node: dict[Node, Any] = {}
         self._rs_registry: Any = False
         for f in schemas:
@@ -190,6 +192,12 @@ class Side:
             anchor = value.get("$anchor")
             if isinstance(anchor, str):
                 self.anchors[f"{base}#{anchor}"] = (fname, ptr)
+            dyn = value.get("$dynamicAnchor")
+            if isinstance(dyn, str) and d >= D2020:  # also a plain anchor for $ref
+                self.anchors.setdefault(f"{base}#{dyn}", (fname, ptr))
+                self.dynamic_anchors.setdefault(dyn, []).append((fname, ptr))
+            if value.get("$recursiveAnchor") is True and d == D2019:
+                self.recursive_anchors.append((fname, ptr))
             stack.extend((p, v, base) for p, v in subschemas(value, ptr))
 
     def schema_of(self, fname: str) -> Any:
@@ -275,6 +283,35 @@ class Side:
         except KeyError:
             raise Unresolvable(f"$ref {ref!r}: pointer {ptr!r} does not exist in {fname}") from None
         return Node(self.name, fname, ptr)
+
+    def resolve_dynamic(self, node: Node, keyword: str, ref: str) -> Node:
+        """The node a ``$dynamicRef`` (2020-12) or ``$recursiveRef`` (2019-09) written at ``node``
+        resolves to, where that does not depend on the dynamic scope: it resolves first like
+        ``$ref``; when that target carries the matching dynamic anchor, the outermost resource
+        of the dynamic scope carrying it wins (Core 8.2.3.2; 2019-09 8.2.4.2), and that is
+        known statically when exactly one place of the whole set carries it.
+
+        Raises:
+            Unresolvable: the reference does not resolve, or several places carry the anchor
+                (the target depends on the evaluation path: not compared).
+        """
+        target = self.resolve_ref(node, ref)
+        value = self.value(target)
+        if keyword == "$dynamicRef":
+            name = ref.split("#", 1)[1] if "#" in ref else None
+            if not (isinstance(value, dict) and name is not None and value.get("$dynamicAnchor") == name):
+                return target  # no dynamic anchor at the target: a plain $ref
+            places = self.dynamic_anchors.get(name, [])
+            what = f"$dynamicAnchor {name!r}"
+        else:
+            if not (isinstance(value, dict) and value.get("$recursiveAnchor") is True):
+                return target
+            places = self.recursive_anchors
+            what = '"$recursiveAnchor": true'
+        if len(places) != 1:
+            raise Unresolvable(f"{keyword} {ref!r}: {len(places)} places carry {what}, so the target "
+                               "depends on the dynamic scope (not compared)")
+        return Node(self.name, *places[0])
 
     def root(self, fname: str) -> Node:
         """The root node of file ``fname``."""

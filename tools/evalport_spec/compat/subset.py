@@ -141,9 +141,11 @@ class Checker:
             return json_equal({k: va[k] for k in ka}, {k: vb[k] for k in kb}) and "$ref" not in ka
         for k in ka:
             x, y = va[k], vb[k]
-            if k == "$ref":
+            if k in ("$ref", "$dynamicRef", "$recursiveRef"):
                 try:
-                    if not self.equal(sa.resolve_ref(a, x), sb.resolve_ref(b, y)):
+                    ta = sa.resolve_ref(a, x) if k == "$ref" else sa.resolve_dynamic(a, k, x)
+                    tb = sb.resolve_ref(b, y) if k == "$ref" else sb.resolve_dynamic(b, k, y)
+                    if not self.equal(ta, tb):
                         return False
                 except Exception:
                     return False
