@@ -24,12 +24,13 @@ from ..findings import ChangeClass, Finding, Location
 from ..pointer import from_path, join
 from ..report.progress import track
 from ..schemaset import SchemaSet
-from .canon import Canonizer
+from .canon import ANNOTATIONS, Canonizer
+from .fail import Budget, Fail
 from .kinds import kind_name
 from .nodes import D2020, LISTS, MAPS, SINGLE, Node, Side, TooDeep, Unresolvable, line_of
 from .refs import check_set
 from .sample import Sampler
-from .subset import ANNOTATIONS, Budget, Checker, Fail
+from .subset import Checker
 
 REPORT_SCHEMA = "diff-report.schema.json"
 
