@@ -29,12 +29,12 @@ class ArrayRules:
         if self._no_arrays(A):
             return []  # A accepts no array
         a_lo, a_max, n = self._array_bounds(A)
-        if B.min_items and a_lo < B.min_items[0]:
-            fails.append(self._fail("minItems", f"minItems {a_lo} in the {{A}} schema, {B.min_items[0]} in the {{B}} schema", A, B,
-                                    A.min_items[1:] if A.min_items else None, B.min_items[1:], hint))
-        if B.max_items and (a_max is None or a_max > B.max_items[0]):
-            fails.append(self._fail("maxItems", f"maxItems {a_max} in the {{A}} schema, {B.max_items[0]} in the {{B}} schema", A, B,
-                                    A.max_items[1:] if A.max_items else None, B.max_items[1:], hint))
+        if B.min_items and a_lo < B.min_items.value:
+            fails.append(self._fail("minItems", f"minItems {a_lo} in the {{A}} schema, {B.min_items.value} in the {{B}} schema", A, B,
+                                    A.min_items.at if A.min_items else None, B.min_items.at, hint))
+        if B.max_items and (a_max is None or a_max > B.max_items.value):
+            fails.append(self._fail("maxItems", f"maxItems {a_max} in the {{A}} schema, {B.max_items.value} in the {{B}} schema", A, B,
+                                    A.max_items.at if A.max_items else None, B.max_items.at, hint))
         if B.unique and not A.unique and (a_max is None or a_max > 1) and not self._never_equal(A, a_max):
             fails.append(self._fail("uniqueItems", "uniqueItems is asserted by the {B} schema and not by the {A} schema", A, B, None, B.unique, hint,
                                     must=lambda w: isinstance(w, list) and len({canonical(x) for x in w}) < len(w)))
@@ -75,8 +75,8 @@ class ArrayRules:
         and minContains raise the least; maxItems and the first position whose item schema
         accepts nothing bound the greatest."""
         n = max([len(c.prefix) for c in A.arr] + [0])
-        lo = max([A.min_items[0] if A.min_items else 0] + [mn for _, mn, _, _ in A.contains])
-        hi = A.max_items[0] if A.max_items else None
+        lo = max([A.min_items.value if A.min_items else 0] + [mn for _, mn, _, _ in A.contains])
+        hi = A.max_items.value if A.max_items else None
         for i in range(n + 1):
             if hi is not None and i >= hi:
                 break

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..canonjson import canonical
 from ..jsonnum import enum_index, exact
@@ -42,6 +42,43 @@ def num(x: Any) -> Fraction:
     """A JSON number as an exact :class:`~fractions.Fraction` (``0.1`` is 1/10)."""
     return exact(x)
 
+
+
+class Limit(NamedTuple):
+    """A size bound (``minLength``, ``maxItems``, ``minProperties``, ...): its ``value`` and where
+    it is written (``node``, ``ptr``)."""
+
+    value: int
+    node: Node
+    ptr: str
+
+    @property
+    def at(self) -> tuple[Node, str]:
+        """``(node, ptr)``: the location of the keyword."""
+        return (self.node, self.ptr)
+
+
+class Keyword(NamedTuple):
+    """A keyword with a string value (``pattern``, ``format``) and where it is written."""
+
+    text: str
+    node: Node
+    ptr: str
+
+    @property
+    def at(self) -> tuple[Node, str]:
+        """``(node, ptr)``: the location of the keyword."""
+        return (self.node, self.ptr)
+
+
+class Contains(NamedTuple):
+    """A ``contains`` subschema (``node``) with its ``minContains``/``maxContains`` (``max``
+    ``None``: unbounded) and the pointer of the ``contains`` keyword."""
+
+    node: Node
+    min: int
+    max: int | None
+    ptr: str
 
 
 @dataclass
@@ -122,7 +159,7 @@ class Canon:
     enum_src: tuple[Node, str] | None = None
     excluded: dict[str, Any] | None = None
     """Values a ``not`` of an ``enum``/``const`` rejects, by canonical JSON text."""
-    neg_patterns: list[tuple[str, Node, str]] = field(default_factory=list)
+    neg_patterns: list[Keyword] = field(default_factory=list)
     """Patterns a ``not`` forbids strings to match (their complement languages)."""
     plain: bool = True
     """Whether every positive part asserts only ``type``/``enum``/``const`` (annotations, ``$ref``
@@ -130,19 +167,19 @@ class Canon:
     lo: Bound | None = None
     hi: Bound | None = None
     mult: list[tuple[Fraction, Node, str]] = field(default_factory=list)
-    min_len: tuple[int, Node, str] | None = None
-    max_len: tuple[int, Node, str] | None = None
-    patterns: list[tuple[str, Node, str]] = field(default_factory=list)
-    formats: list[tuple[str, Node, str]] = field(default_factory=list)
+    min_len: Limit | None = None
+    max_len: Limit | None = None
+    patterns: list[Keyword] = field(default_factory=list)
+    formats: list[Keyword] = field(default_factory=list)
     arr: list[ArrClause] = field(default_factory=list)
-    min_items: tuple[int, Node, str] | None = None
-    max_items: tuple[int, Node, str] | None = None
+    min_items: Limit | None = None
+    max_items: Limit | None = None
     unique: tuple[Node, str] | None = None
-    contains: list[tuple[Node, int, int | None, str]] = field(default_factory=list)
+    contains: list[Contains] = field(default_factory=list)
     obj: list[ObjClause] = field(default_factory=list)
     required: dict[str, tuple[Node, str]] = field(default_factory=dict)
-    min_props: tuple[int, Node, str] | None = None
-    max_props: tuple[int, Node, str] | None = None
+    min_props: Limit | None = None
+    max_props: Limit | None = None
     prop_names: list[Node] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     conds: list[Cond] = field(default_factory=list)
@@ -232,7 +269,7 @@ class Canonizer:
             if kind == "enum":
                 c.excluded = {**(c.excluded or {}), **value}
             else:
-                c.neg_patterns.append((value, target, target.ptr))
+                c.neg_patterns.append(Keyword(value, target, target.ptr))
                 self._add(c, synthetic(side, {"type": "string"}), seen)
             return True
         schemas = [_atom_schema(kind, value) for kind, value in atoms]
@@ -394,15 +431,15 @@ class Canonizer:
     def _strings(self, c: Canon, node: Node, v: dict) -> None:
         p = node.ptr
         if _is_int(v.get("minLength")) and v["minLength"] > 0:
-            if c.min_len is None or v["minLength"] > c.min_len[0]:
-                c.min_len = (int(v["minLength"]), node, join(p, "minLength"))
+            if c.min_len is None or v["minLength"] > c.min_len.value:
+                c.min_len = Limit(int(v["minLength"]), node, join(p, "minLength"))
         if _is_int(v.get("maxLength")):
-            if c.max_len is None or v["maxLength"] < c.max_len[0]:
-                c.max_len = (int(v["maxLength"]), node, join(p, "maxLength"))
+            if c.max_len is None or v["maxLength"] < c.max_len.value:
+                c.max_len = Limit(int(v["maxLength"]), node, join(p, "maxLength"))
         if isinstance(v.get("pattern"), str):
-            c.patterns.append((v["pattern"], node, join(p, "pattern")))
+            c.patterns.append(Keyword(v["pattern"], node, join(p, "pattern")))
         if isinstance(v.get("format"), str):
-            c.formats.append((v["format"], node, join(p, "format")))
+            c.formats.append(Keyword(v["format"], node, join(p, "format")))
 
     def _arrays(self, c: Canon, node: Node, v: dict, d: int) -> None:
         p = node.ptr
@@ -424,18 +461,18 @@ class Canonizer:
         if clause.prefix or clause.rest is not None:
             c.arr.append(clause)
         if _is_int(v.get("minItems")) and v["minItems"] > 0:
-            if c.min_items is None or v["minItems"] > c.min_items[0]:
-                c.min_items = (int(v["minItems"]), node, join(p, "minItems"))
+            if c.min_items is None or v["minItems"] > c.min_items.value:
+                c.min_items = Limit(int(v["minItems"]), node, join(p, "minItems"))
         if _is_int(v.get("maxItems")):
-            if c.max_items is None or v["maxItems"] < c.max_items[0]:
-                c.max_items = (int(v["maxItems"]), node, join(p, "maxItems"))
+            if c.max_items is None or v["maxItems"] < c.max_items.value:
+                c.max_items = Limit(int(v["maxItems"]), node, join(p, "maxItems"))
         if v.get("uniqueItems") is True:
             c.unique = (node, join(p, "uniqueItems"))
         if d >= D6 and "contains" in v:
             lo = v.get("minContains", 1) if d >= D2019 else 1
             hi = v.get("maxContains") if d >= D2019 else None
             if _is_int(lo) and (hi is None or _is_int(hi)):
-                c.contains.append((mk("contains"), int(lo), hi, join(p, "contains")))
+                c.contains.append(Contains(mk("contains"), int(lo), hi, join(p, "contains")))
 
     def _objects(self, c: Canon, node: Node, v: dict, d: int) -> None:
         p = node.ptr
@@ -454,11 +491,11 @@ class Canonizer:
                 if isinstance(r, str):
                     c.required.setdefault(r, (node, join(p, "required", i)))
         if _is_int(v.get("minProperties")) and v["minProperties"] > 0:
-            if c.min_props is None or v["minProperties"] > c.min_props[0]:
-                c.min_props = (int(v["minProperties"]), node, join(p, "minProperties"))
+            if c.min_props is None or v["minProperties"] > c.min_props.value:
+                c.min_props = Limit(int(v["minProperties"]), node, join(p, "minProperties"))
         if _is_int(v.get("maxProperties")):
-            if c.max_props is None or v["maxProperties"] < c.max_props[0]:
-                c.max_props = (int(v["maxProperties"]), node, join(p, "maxProperties"))
+            if c.max_props is None or v["maxProperties"] < c.max_props.value:
+                c.max_props = Limit(int(v["maxProperties"]), node, join(p, "maxProperties"))
         if d >= D6 and "propertyNames" in v:
             c.prop_names.append(mk("propertyNames"))
         deps: list[tuple[str, Any, str]] = []
@@ -592,9 +629,9 @@ def _atoms(n: Canon) -> list[tuple[str, Any]] | None:
         atoms.append(("excluded", dict(n.excluded)))
     atoms += [(k, b) for k, b in (("lo", n.lo), ("hi", n.hi)) if b is not None]
     if n.min_len:
-        atoms.append(("minLength", n.min_len[0]))
+        atoms.append(("minLength", n.min_len.value))
     if n.max_len:
-        atoms.append(("maxLength", n.max_len[0]))
+        atoms.append(("maxLength", n.max_len.value))
     atoms += [("pattern", p) for p, _, _ in n.patterns] + [("neg_pattern", p) for p, _, _ in n.neg_patterns]
     atoms += [("required", r) for r in sorted(n.required)]
     return atoms

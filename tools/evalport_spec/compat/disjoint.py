@@ -63,7 +63,7 @@ class DisjointRules:
             return False
         if t == "string":
             for s, o in ((A, X), (X, A)):
-                if s.min_len and o.max_len and s.min_len[0] > o.max_len[0]:
+                if s.min_len and o.max_len and s.min_len.value > o.max_len.value:
                     return True
             try:  # no string in both languages (each over-approximated: a proof)
                 return (self.strings.over(A)[0] & self.strings.over(X)[0]).is_empty()
@@ -71,7 +71,7 @@ class DisjointRules:
                 return False
         if t == "array":
             for s, o in ((A, X), (X, A)):
-                if s.min_items and o.max_items and s.min_items[0] > o.max_items[0]:
+                if s.min_items and o.max_items and s.min_items.value > o.max_items.value:
                     return True
             return False
         if t == "object" and depth < 4:

@@ -95,7 +95,7 @@ class WitnessRules:
                 yield {**cand, name: w}
 
     def _arrays_with(self, A: Canon, i: int, w: Any):
-        lo = A.min_items[0] if A.min_items else 0
+        lo = A.min_items.value if A.min_items else 0
         fill = [self.sampler.one(self.sampler.item_canon(A, k)) for k in range(max(i, lo))]
         if not all(self.sampler.found(x) for x in fill):
             return

@@ -36,13 +36,13 @@ class ObjectRules:
                 continue
             fails.append(self._fail("required", f"property {r!r} is required by the {{B}} schema and optional in the {{A}} schema", A, B, None, (node, ptr), hint,
                                     item=r, must=lambda w, r=r: isinstance(w, dict) and r not in w))
-        a_min = max(A.min_props[0] if A.min_props else 0, len(A.required))
-        if B.min_props and a_min < B.min_props[0]:
-            fails.append(self._fail("minProperties", f"minProperties {a_min} in the {{A}} schema, {B.min_props[0]} in the {{B}} schema", A, B,
-                                    A.min_props[1:] if A.min_props else None, B.min_props[1:], hint))
-        if B.max_props and (not A.max_props or A.max_props[0] > B.max_props[0]):
-            fails.append(self._fail("maxProperties", f"maxProperties {A.max_props[0] if A.max_props else 'unbounded'} in the {{A}} schema, {B.max_props[0]} in the {{B}} schema", A, B,
-                                    A.max_props[1:] if A.max_props else None, B.max_props[1:], hint))
+        a_min = max(A.min_props.value if A.min_props else 0, len(A.required))
+        if B.min_props and a_min < B.min_props.value:
+            fails.append(self._fail("minProperties", f"minProperties {a_min} in the {{A}} schema, {B.min_props.value} in the {{B}} schema", A, B,
+                                    A.min_props.at if A.min_props else None, B.min_props.at, hint))
+        if B.max_props and (not A.max_props or A.max_props.value > B.max_props.value):
+            fails.append(self._fail("maxProperties", f"maxProperties {A.max_props.value if A.max_props else 'unbounded'} in the {{A}} schema, {B.max_props.value} in the {{B}} schema", A, B,
+                                    A.max_props.at if A.max_props else None, B.max_props.at, hint))
         names = sorted({n for c in A.obj + B.obj for n in c.props})
         for name in names:
             fails.extend(self._member(A, B, name))

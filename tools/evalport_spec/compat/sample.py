@@ -182,8 +182,8 @@ class Sampler:
                     yield float(v)
 
     def _strings(self, c: Canon, hint: dict) -> Iterator[str]:
-        lo = c.min_len[0] if c.min_len else 0
-        hi = c.max_len[0] if c.max_len else None
+        lo = c.min_len.value if c.min_len else 0
+        hi = c.max_len.value if c.max_len else None
         yield from hint.get("strings", ())
         lang, _ = self.strings.over(c)  # least members and boundary cases ("", "\n", longest)
         yield from shortest(lang, 6)
@@ -256,8 +256,8 @@ class Sampler:
         return out
 
     def _arrays(self, c: Canon, depth: int, hint: dict) -> Iterator[list]:
-        lo = c.min_items[0] if c.min_items else 0
-        hi = c.max_items[0] if c.max_items else None
+        lo = c.min_items.value if c.min_items else 0
+        hi = c.max_items.value if c.max_items else None
         yield from hint.get("arrays", ())
         for n in dict.fromkeys([lo, max(lo, 1), lo + 1, 2, hi if hi is not None else lo, 0]):
             if hi is not None and n > hi + 1:

@@ -104,10 +104,10 @@ class ScalarRules:
             else:
                 strings = self._sampled_strings(A, kw)
             code = "pattern-new" if kw.code == "pattern" and not A.patterns else kw.code
-            a_loc = {"minLength": A.min_len[1:] if A.min_len else None,
-                     "maxLength": A.max_len[1:] if A.max_len else None,
-                     "pattern": A.patterns[0][1:] if A.patterns else None,
-                     "format": A.formats[0][1:] if A.formats else None, "not": None}[kw.code]
+            a_loc = {"minLength": A.min_len.at if A.min_len else None,
+                     "maxLength": A.max_len.at if A.max_len else None,
+                     "pattern": A.patterns[0].at if A.patterns else None,
+                     "format": A.formats[0].at if A.formats else None, "not": None}[kw.code]
             lang = kw.lang
             fails.append(self._fail(code, _string_message(kw, A), A, B, a_loc, (kw.node, kw.ptr),
                                     {"type": "string", "strings": strings},
@@ -122,13 +122,13 @@ class ScalarRules:
         could not answer)."""
         n = int(kw.text)
         if kw.code == "minLength":
-            return bool(A.min_len) and A.min_len[0] >= n
-        return bool(A.max_len) and A.max_len[0] <= n
+            return bool(A.min_len) and A.min_len.value >= n
+        return bool(A.max_len) and A.max_len.value <= n
 
     def _sampled_strings(self, A: Canon, kw) -> list[str]:
         """Candidate strings of ``A`` that break a ``B`` keyword with no language here."""
-        lo = A.min_len[0] if A.min_len else 0
-        hi = A.max_len[0] if A.max_len else None
+        lo = A.min_len.value if A.min_len else 0
+        hi = A.max_len.value if A.max_len else None
         strings: list[str] = []
         if kw.code == "pattern":
             for ap, _, _ in A.patterns:
@@ -138,9 +138,9 @@ class ScalarRules:
 
 def _string_message(kw, A: Canon) -> str:
     if kw.code == "minLength":
-        return f"minLength {A.min_len[0] if A.min_len else 0} in the {{A}} schema, {kw.text} in the {{B}} schema"
+        return f"minLength {A.min_len.value if A.min_len else 0} in the {{A}} schema, {kw.text} in the {{B}} schema"
     if kw.code == "maxLength":
-        return f"maxLength {A.max_len[0] if A.max_len else 'unbounded'} in the {{A}} schema, {kw.text} in the {{B}} schema"
+        return f"maxLength {A.max_len.value if A.max_len else 'unbounded'} in the {{A}} schema, {kw.text} in the {{B}} schema"
     if kw.code == "format":
         return f"format {kw.text!r} (asserted) of the {{B}} schema rejects strings the {{A}} schema accepts"
     if kw.code == "not":
