@@ -6,7 +6,6 @@ requiring one member with disjoint schemas. ``False`` means "not proved", never 
 from __future__ import annotations
 
 from ..jsontypes import json_type
-from ..regular import Unsupported
 from .canon import Canon
 from .sample import prop_nodes
 
@@ -65,10 +64,9 @@ class DisjointRules:
             for s, o in ((A, X), (X, A)):
                 if s.min_len and o.max_len and s.min_len.value > o.max_len.value:
                     return True
-            try:  # no string in both languages (each over-approximated: a proof)
-                return (self.strings.over(A)[0] & self.strings.over(X)[0]).is_empty()
-            except Unsupported:
+            if not (self.strings.regular_part(A) and self.strings.regular_part(X)):
                 return False
+            return self.strings.disjoint(A, X)  # no string in both (over-approximations: a proof)
         if t == "array":
             for s, o in ((A, X), (X, A)):
                 if s.min_items and o.max_items and s.min_items.value > o.max_items.value:

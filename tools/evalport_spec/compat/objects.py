@@ -10,7 +10,6 @@ from dataclasses import replace
 
 from ..findings import NO_ITEM
 from ..pointer import join
-from ..regular import Lang, Unsupported
 from .canon import Canon
 from .fail import Fail, located
 from .nodes import Node
@@ -118,31 +117,11 @@ class ObjectRules:
         (with their least member name), found by splitting languages regex by regex and
         pruning empty intersections; every one of the ``2**n`` cells with ``None`` names when a
         regex has no language here (``None`` beyond :data:`MAX_CELL_PATTERNS` regexes then)."""
-        try:
-            langs = [Lang.pattern(p) for p in pats]
-            names = Lang.any()
-            for n in sorted(declared):
-                names = names - Lang.literal(n)
-            if A.prop_names:
-                names = names & self.strings.over(self.canon.nodes(*A.prop_names))[0]
-            out: list[tuple[frozenset, str | None]] = []
-            stack = [(0, frozenset(), names)]
-            while stack:
-                i, cell, lang = stack.pop()
-                if lang.is_empty():
-                    continue
-                if i == len(pats):
-                    out.append((cell, lang.example()))
-                    if len(out) > 2 ** MAX_CELL_PATTERNS:
-                        return None
-                    continue
-                stack.append((i + 1, cell, lang - langs[i]))
-                stack.append((i + 1, cell | {pats[i]}, lang & langs[i]))
-            return out
-        except Unsupported:
-            if len(pats) > MAX_CELL_PATTERNS:
-                return None
-            return [(frozenset(p for k, p in enumerate(pats) if bits >> k & 1), None) for bits in range(2 ** len(pats))]
+        names = self.strings.over(self.canon.nodes(*A.prop_names))[0] if A.prop_names else None
+        out = self.strings.cells(pats, declared, names, 2 ** MAX_CELL_PATTERNS)
+        if out is not None or len(pats) > MAX_CELL_PATTERNS:
+            return out if out != "too many" else None
+        return [(frozenset(p for k, p in enumerate(pats) if bits >> k & 1), None) for bits in range(2 ** len(pats))]
 
     def _cell_name(self, A: Canon, cell: frozenset, pats: list[str], declared: set[str]) -> str | None:
         """A member name that matches exactly the regexes of ``cell`` among ``pats`` and is not

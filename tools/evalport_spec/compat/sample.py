@@ -185,8 +185,8 @@ class Sampler:
         lo = c.min_len.value if c.min_len else 0
         hi = c.max_len.value if c.max_len else None
         yield from hint.get("strings", ())
-        lang, _ = self.strings.over(c)  # least members and boundary cases ("", "\n", longest)
-        yield from shortest(lang, 6)
+        if self.strings.regular_part(c):  # least members and boundary cases ("", "\n", longest)
+            yield from shortest(self.strings.over(c)[0], 6)
         for f, _, _ in c.formats:
             if f in FORMAT_SAMPLES:
                 yield FORMAT_SAMPLES[f]

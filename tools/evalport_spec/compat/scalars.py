@@ -10,11 +10,9 @@ from typing import Any
 
 from ..canonjson import canonical
 from ..jsontypes import json_type
-from ..regular import Unsupported
 from .canon import Canon
 from .fail import Fail, located, short
 from .sample import is_json_type
-from .strings import shortest
 
 
 class ScalarRules:
@@ -87,18 +85,19 @@ class ScalarRules:
         if gate:
             return [gate]
         fails = []
-        la, _ = self.strings.over(A)
         a_same = {(kw.code, kw.text) for kw in self.strings.keywords(A, "over")}
         for kw in self.strings.keywords(B, "under"):
             if (kw.code, kw.text) in a_same and kw.code in ("pattern", "format"):
                 continue  # the same keyword on both sides
-            if kw.lang is not None:
-                try:
-                    if la <= kw.lang:
-                        continue
-                    strings = shortest(la - kw.lang)
-                except Unsupported:
-                    strings = []
+            lang = None
+            if kw.code == "format" and not self.strings.regular_part(A):
+                strings = []  # A's strings are any of some lengths: the sampler's strings break a format
+            elif kw.lang is not None:
+                lang = kw.lang
+                la = self.strings.over(A)[0]
+                if self.strings.includes(la, kw.lang):
+                    continue
+                strings = self.strings.difference(la, kw.lang)
                 if not strings and kw.code in ("minLength", "maxLength") and self._length_implied(A, kw):
                     continue
             else:
@@ -108,11 +107,10 @@ class ScalarRules:
                      "maxLength": A.max_len.at if A.max_len else None,
                      "pattern": A.patterns[0].at if A.patterns else None,
                      "format": A.formats[0].at if A.formats else None, "not": None}[kw.code]
-            lang = kw.lang
             fails.append(self._fail(code, _string_message(kw, A), A, B, a_loc, (kw.node, kw.ptr),
                                     {"type": "string", "strings": strings},
                                     must=(lambda w, lang=lang: isinstance(w, str) and w not in lang) if lang is not None else None))
-            if kw.lang is None and not fails[-1].witness:
+            if lang is None and kw.code != "format" and not fails[-1].witness:
                 fails[-1].message += f" (no regular language: {kw.why})"
         return fails
 

@@ -14,25 +14,43 @@ candidate witness, confirmed by the validators like every other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..regular import Lang, Unsupported
 from .canon import Canon
 from .nodes import Node, Side, asserted_formats
 
+if TYPE_CHECKING:
+    from ..regular import Lang
 
-@dataclass(frozen=True)
+
+def _regular() -> Any:
+    """:mod:`evalport_spec.regular`, imported on first use (its automata library costs about a
+    second to import, which a run that reads no pattern never pays)."""
+    from .. import regular
+    return regular
+
+
 class StringKeyword:
-    """One string keyword of a canon: its code (:mod:`.kinds`), where it is written, and its
-    language (``None`` when it has none here; ``why`` says why)."""
+    """One string keyword of a canon: its code (:mod:`.kinds`), text, where it is written, and
+    its language, built on first use (``None`` when it has none here; :attr:`why` says why)."""
 
-    code: str
-    text: str
-    node: Node | None
-    ptr: str | None
-    lang: Lang | None
-    why: str = ""
+    __slots__ = ("code", "text", "node", "ptr", "_build", "_lang", "why")
+
+    def __init__(self, code: str, text: str, node: Node | None, ptr: str | None, build: Any) -> None:
+        self.code, self.text, self.node, self.ptr = code, text, node, ptr
+        self._build, self._lang, self.why = build, _UNBUILT, ""
+
+    @property
+    def lang(self) -> Lang | None:
+        if self._lang is _UNBUILT:
+            try:
+                self._lang = self._build()
+            except _regular().Unsupported as exc:
+                self._lang, self.why = None, exc.reason
+        return self._lang
+
+
+_UNBUILT = object()
 
 
 class StringLangs:
@@ -59,23 +77,30 @@ class StringLangs:
         out: list[StringKeyword] = []
         if c.min_len:
             n, node, ptr = c.min_len
-            out.append(StringKeyword("minLength", str(n), node, ptr, Lang.length(n, None)))
+            out.append(StringKeyword("minLength", str(n), node, ptr, lambda n=n: _regular().Lang.length(n, None)))
         if c.max_len:
             n, node, ptr = c.max_len
-            out.append(StringKeyword("maxLength", str(n), node, ptr, Lang.length(0, n)))
+            out.append(StringKeyword("maxLength", str(n), node, ptr, lambda n=n: _regular().Lang.length(0, n)))
         for pat, node, ptr in c.patterns:
-            out.append(_keyword("pattern", pat, node, ptr, lambda p=pat: Lang.pattern(p)))
+            out.append(StringKeyword("pattern", pat, node, ptr, lambda p=pat: _regular().Lang.pattern(p)))
         for pat, node, ptr in c.neg_patterns:  # from a `not` of a pattern: its complement
-            out.append(_keyword("not", pat, node, ptr, lambda p=pat: ~Lang.pattern(p)))
+            out.append(StringKeyword("not", pat, node, ptr, lambda p=pat: ~_regular().Lang.pattern(p)))
         if self.format_assertion:
             for fmt, node, ptr in c.formats:
                 side: Side = self.side_of(node)
                 if fmt not in asserted_formats(side.dialect(node)):
                     continue  # an annotation in this dialect
                 i = 0 if bound == "under" else 1
-                out.append(_keyword("format", fmt, node, ptr, lambda f=fmt, i=i: Lang.format_bounds(f)[i]))
+                out.append(StringKeyword("format", fmt, node, ptr, lambda f=fmt, i=i: _regular().Lang.format_bounds(f)[i]))
         self._keywords[key] = out
         return out
+
+    @staticmethod
+    def regular_part(c: Canon) -> bool:
+        """Whether ``c`` has a ``pattern`` (or a negated one): only then are its strings worth
+        reading as a language (lengths and formats alone are sampled directly: the format
+        automata are large)."""
+        return bool(c.patterns or c.neg_patterns)
 
     def over(self, c: Canon) -> tuple[Lang, bool]:
         """``(language, exact)``: a language holding every string ``c``'s string keywords accept
@@ -84,32 +109,80 @@ class StringLangs:
         hit = self._over.get(c.key)
         if hit is not None:
             return hit
-        lang, exact = Lang.any(), True
+        reg = _regular()
+        lang, exact = reg.Lang.any(), True
         for kw in self.keywords(c, "over"):
             if kw.lang is None:
                 exact = False
                 continue
-            if kw.code == "format":
-                exact = exact and kw.lang == self._under_of(kw)
             try:
+                if kw.code == "format":
+                    exact = exact and kw.lang == self._under_of(kw)
                 lang = lang & kw.lang
-            except Unsupported:
+            except reg.Unsupported:
                 exact = False
         self._over[c.key] = (lang, exact)
         return lang, exact
 
     def _under_of(self, kw: StringKeyword) -> Lang | None:
+        reg = _regular()
         try:
-            return Lang.format_bounds(kw.text)[0]
-        except Unsupported:
+            return reg.Lang.format_bounds(kw.text)[0]
+        except reg.Unsupported:
             return None
 
+    @staticmethod
+    def includes(a: Lang, b: Lang) -> bool:
+        """Whether every string of ``a`` is in ``b`` (``False`` past the automata's budget)."""
+        try:
+            return a <= b
+        except _regular().Unsupported:
+            return False
 
-def _keyword(code: str, text: str, node: Node, ptr: str, build: Any) -> StringKeyword:
-    try:
-        return StringKeyword(code, text, node, ptr, build())
-    except Unsupported as exc:
-        return StringKeyword(code, text, node, ptr, None, exc.reason)
+    @staticmethod
+    def difference(a: Lang, b: Lang, n: int = 3) -> list[str]:
+        """Up to ``n`` strings of ``a`` outside ``b`` (:func:`shortest`)."""
+        try:
+            return shortest(a - b, n)
+        except _regular().Unsupported:
+            return []
+
+    def disjoint(self, a: Canon, b: Canon) -> bool:
+        """Whether no string satisfies both canons' string keywords (``False`` when unknown)."""
+        try:
+            return (self.over(a)[0] & self.over(b)[0]).is_empty()
+        except _regular().Unsupported:
+            return False
+
+    @staticmethod
+    def cells(pats: list[str], declared: set[str], names: Lang | None, limit: int) -> Any:
+        """The non-empty cells of the partition of member names by the regexes ``pats``:
+        ``[(regexes matched, least name)]`` for names outside ``declared`` (and inside ``names``
+        when given), found by splitting languages regex by regex and pruning empty
+        intersections; ``"too many"`` past ``limit`` cells; ``None`` when a regex has no
+        language here."""
+        reg = _regular()
+        try:
+            langs = [reg.Lang.pattern(p) for p in pats]
+            rest = reg.Lang.any() if names is None else names
+            for n in sorted(declared):
+                rest = rest - reg.Lang.literal(n)
+            out: list[tuple[frozenset, str | None]] = []
+            stack = [(0, frozenset(), rest)]
+            while stack:
+                i, cell, lang = stack.pop()
+                if lang.is_empty():
+                    continue
+                if i == len(pats):
+                    out.append((cell, lang.example()))
+                    if len(out) > limit:
+                        return "too many"
+                    continue
+                stack.append((i + 1, cell, lang - langs[i]))
+                stack.append((i + 1, cell | {pats[i]}, lang & langs[i]))
+            return out
+        except reg.Unsupported:
+            return None
 
 
 def shortest(lang: Lang, n: int = 3) -> list[str]:
@@ -117,5 +190,5 @@ def shortest(lang: Lang, n: int = 3) -> list[str]:
     produced within the automata's budget."""
     try:
         return lang.examples(n)
-    except Unsupported:
+    except _regular().Unsupported:
         return []
