@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..canonjson import canonical
 from .canon import Canon
-from .fail import Fail
+from .fail import Fail, located
 from .nodes import Node
 from .sample import item_nodes
 
@@ -27,19 +27,29 @@ class ArrayRules:
         fails: list[Fail] = []
         hint = {"type": "array"}
         if self._no_arrays(A):
+            self.prove("old-accepts-nothing", "no array fits the old side's length bounds or uniqueItems", located(A), located(B))
             return []  # A accepts no array
         a_lo, a_max, n = self._array_bounds(A)
+        for lim, ok in ((B.min_items, B.min_items and a_lo >= B.min_items.value),
+                        (B.max_items, B.max_items and a_max is not None and a_max <= B.max_items.value)):
+            if ok:
+                self.prove("length-covered", f"old arrays have {a_lo}..{a_max if a_max is not None else 'any'} items",
+                           located(A), lim.at)
         if B.min_items and a_lo < B.min_items.value:
             fails.append(self._fail("minItems", f"minItems {a_lo} in the {{A}} schema, {B.min_items.value} in the {{B}} schema", A, B,
                                     A.min_items.at if A.min_items else None, B.min_items.at, hint))
         if B.max_items and (a_max is None or a_max > B.max_items.value):
             fails.append(self._fail("maxItems", f"maxItems {a_max} in the {{A}} schema, {B.max_items.value} in the {{B}} schema", A, B,
                                     A.max_items.at if A.max_items else None, B.max_items.at, hint))
-        if B.unique and not A.unique and (a_max is None or a_max > 1) and not self._never_equal(A, a_max):
+        if B.unique and (A.unique or (a_max is not None and a_max <= 1) or self._never_equal(A, a_max)):
+            self.prove("unique-implied", "uniqueItems", A.unique or located(A), B.unique)
+        elif B.unique:
             fails.append(self._fail("uniqueItems", "uniqueItems is asserted by the {B} schema and not by the {A} schema", A, B, None, B.unique, hint,
                                     must=lambda w: isinstance(w, list) and len({canonical(x) for x in w}) < len(w)))
         for node, mn, mx, ptr in B.contains:
-            if not self._contains_holds(A, a_lo, a_max, n, node, mn, mx):
+            if self._contains_holds(A, a_lo, a_max, n, node, mn, mx):
+                self.prove("contains-counted", f"minContains {mn}, maxContains {mx}", located(A), (node, ptr))
+            else:
                 fails.append(self._fail("contains", "'contains' of the {B} schema rejects arrays the {A} schema accepts", A, B,
                                         None, (node, ptr), hint))
         for i in range(max([n] + [len(cl.prefix) for cl in B.arr]) + 1):

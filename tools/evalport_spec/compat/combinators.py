@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..findings import NO_ITEM
+from ..pointer import join
 from .canon import Canon
 from .fail import Fail, located
 from .nodes import Node, synthetic
@@ -21,21 +22,31 @@ class CombinatorRules:
         for g in B.groups:
             # an A group with the same branches implies g when it is as strong: a oneOf implies
             # the anyOf of its branches, but an anyOf never implies a oneOf (overlapping branches)
+            at = (g.owner, join(g.owner.ptr, g.kind))
             if any(implies(h.kind, g.kind) and self._same_branches(h.branches, g.branches)
                    for h in [*A.groups, *self._a_groups(A)]):
+                self.prove("group-repeated", f"{g.kind} with the same branches", located(A), at)
                 continue
-            fails.extend(self._group(A, B, g))
+            got = self._group(A, B, g)
+            fails.extend(got)
         for cond in B.conds:
             if any(self._same_cond(c, cond) for c in self._a_conds(A)):
+                self.prove("conditional-repeated", f"{cond.origin} at {cond.ptr}", located(A), (cond.owner, cond.ptr))
                 continue
-            fails.extend(self._cond(A, B, cond))
+            got = self._cond(A, B, cond)
+            if not got:
+                self.prove("conditional-holds", f"{cond.origin} at {cond.ptr}", located(A), (cond.owner, cond.ptr))
+            fails.extend(got)
         for node, ptr in B.nots:
             if any(self.equal(n, node) or not self.check(self.canon.nodes(node), self.canon.nodes(n))
                    for n, _ in self._a_nots(A)):
+                self.prove("not-implied", "an old 'not' rejects at least as much", located(A), (node, ptr))
                 continue
             if any(neg and self.equal(n, node) for neg, n in A.parts):
+                self.prove("not-implied", "the old case already negates it", located(A), (node, ptr))
                 continue
             if self.disjoint(A, self.canon.nodes(node)):
+                self.prove("not-implied", "no old document matches the negated schema (disjoint)", located(A), (node, ptr))
                 continue
             inter = self.canon.of(A.parts | {(False, node)})
             f = Fail("not", "a 'not' of the {B} schema excludes documents the {A} schema accepts", located(A), (node, ptr))
@@ -102,6 +113,9 @@ class CombinatorRules:
                     ok = ("ok", j)
                     break
             if ok and ok[0] == "ok":
+                self.prove("branch-covers", f"{g.kind} branch {ok[1]}{' for type ' + t if t else ''}"
+                           + (", disjoint from the others" if g.kind == "oneOf" and len(branches) > 1 else ""),
+                           located(A), (g.branches[ok[1]], g.branches[ok[1]].ptr))
                 if t is None:
                     return []
                 continue

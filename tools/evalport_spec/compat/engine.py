@@ -59,6 +59,10 @@ class Classification:
     new_label: str = ""
     stats: dict[str, Any] = field(default_factory=dict)
     ignored: dict[str, Any] = field(default_factory=dict)
+    proof: list[dict[str, Any]] = field(default_factory=list)
+    """The derivation of each proved inclusion (backward when the class is MINOR or PATCH,
+    forward too for PATCH): ``{file, direction, depth, rule, detail, old, new}`` per step, ``old``
+    and ``new`` as ``file#pointer`` (:mod:`.proof`)."""
 
     @property
     def full_class(self) -> ChangeClass:
@@ -77,7 +81,7 @@ class Classification:
             "change_class": str(self.change_class), "forward_class": str(self.forward_class),
             "full_class": str(self.full_class),
             "findings": [f.to_json() for f in self.findings],
-            "stats": self.stats, "ignored": self.ignored,
+            "stats": self.stats, "ignored": self.ignored, "proof": self.proof,
         }
 
 
@@ -159,6 +163,7 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
     sampler = Sampler(canon, format_assertion=format_assertion)
     checker = Checker(canon, sampler, format_assertion=format_assertion, max_cases=max_cases)
     findings: list[Finding] = []
+    proof: list[dict[str, Any]] = []
     stats = {"files": 0, "witnesses_verified": 0, "documents_searched": 0}
     for name in track(sorted(set(old.files) | set(new.files)), "comparing schemas", unit="file"):
         if only is not None and name not in only:
@@ -177,12 +182,15 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
             continue
         stats["files"] += 1
         findings.extend(_compare_file(name, so, sn, canon, sampler, checker, candidates,
-                                      search_budget, generator, stats))
+                                      search_budget, generator, stats, proof))
     findings = order_findings(findings)
     bc, fc = classes_of(findings)
     stats["cases"] = checker.cases
     stats["seconds"] = round(time.perf_counter() - t0, 3)
-    return Classification(bc, fc, findings, old.label, new.label, stats)
+    kept = {"backward"} if bc <= ChangeClass.MINOR else set()
+    kept |= {"forward"} if fc <= ChangeClass.MINOR else set()
+    return Classification(bc, fc, findings, old.label, new.label, stats,
+                          proof=[p for p in proof if p["direction"] in kept])
 
 
 def same_sets(old: SchemaSet, new: SchemaSet, only: Collection[str] | None = None) -> bool:
@@ -218,7 +226,7 @@ def _first(xs: list) -> Any:
 
 def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Sampler, checker: Checker,
                   candidates: Candidates, budget: int, generator: Callable | None,
-                  stats: dict) -> list[Finding]:
+                  stats: dict, proof: list[dict[str, Any]]) -> list[Finding]:
     out: list[Finding] = []
     out.extend(identity_findings(name, so, sn))
     ro, rn = canon.nodes(so.root(name)), canon.nodes(sn.root(name))
@@ -232,6 +240,12 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
             checker.cases = 0
         for f in fails:
             out.append(_to_finding(f, direction, name, so, sn, stats, checker))
+        if not fails:
+            old_is_a = direction == "backward"
+            proof.extend({"file": name, "direction": direction, "depth": depth, "rule": step.rule,
+                          "detail": step.detail, "old": step.a if old_is_a else step.b,
+                          "new": step.b if old_is_a else step.a}
+                         for depth, step in checker.derivation(A, B))
     # witnesses for unproven backward failures, then the counter-example search
     pool = _Pool(name, so, sn)
     for side in (so, sn):

@@ -30,6 +30,8 @@ class ObjectRules:
             return [gate]
         fails: list[Fail] = []
         hint = {"type": "object"}
+        if B.required and all(r in A.required for r in B.required):
+            self.prove("required-included", ", ".join(sorted(B.required)), located(A), located(B))
         for r, (node, ptr) in B.required.items():
             if r in A.required:
                 continue
@@ -48,8 +50,12 @@ class ObjectRules:
         fails.extend(self._undeclared(A, B, set(names)))
         for pn in B.prop_names:
             if any(self.equal(pn, an) for an in A.prop_names):
+                self.prove("same-subschema", "propertyNames", located(A), (pn, pn.ptr))
                 continue
-            fails.extend(self._prop_names(A, B, pn))
+            got = self._prop_names(A, B, pn)
+            if not got:
+                self.prove("property-names-included", "propertyNames", located(A), (pn, pn.ptr))
+            fails.extend(got)
         return fails
 
     def _finite_objects(self, A: Canon, limit: int = 256) -> list[dict] | None:
@@ -86,6 +92,9 @@ class ObjectRules:
             return []  # the B side puts nothing on undeclared members
         pats = sorted({p for cl in A.obj + B.obj for p in cl.pats})
         cells = self._cells(A, pats, declared)
+        if cells is not None:
+            self.prove("member-names-partitioned", f"{len(cells)} non-empty cell(s) of {len(pats)} regex(es)",
+                       located(A), located(B))
         if cells is None:
             owner = next(cl.owner for cl in A.obj + B.obj if cl.pats)
             why = (f"{len(pats)} patternProperties regexes: their combinations are not enumerated")
@@ -150,9 +159,12 @@ class ObjectRules:
             return []
         an = prop_nodes(A, name)
         if len(an) == len(bn) == 1 and self.equal(an[0], bn[0]):
+            self.prove("same-subschema", f"member {name!r}", (an[0], an[0].ptr), (bn[0], bn[0].ptr))
             return []  # the same subschema on both sides: nothing to compare (no canon built)
         ac = self.canon.nodes(*an)
         if ac.false:
+            self.prove("old-accepts-nothing", f"member {name!r} is forbidden on the old side",
+                       (an[0], an[0].ptr) if an else located(A), (bn[0], bn[0].ptr))
             return []
         bc = self.canon.nodes(*bn)
         sub = self.check(ac, bc)

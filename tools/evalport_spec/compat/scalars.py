@@ -39,6 +39,8 @@ class ScalarRules:
         if B.enum is not None:
             return self._fail("enum-new", f"an enum/const in the {{B}} schema restricts {t} values the {{A}} schema accepts", A, B, A.type_src,
                               B.enum_src, {"type": hint_t, "values": B.enum})
+        if B.types is not None:
+            self.prove("type-included", f"type {t}", A.type_src, B.type_src)
         return None
 
     def _numbers(self, A: Canon, B: Canon) -> list[Fail]:
@@ -60,6 +62,10 @@ class ScalarRules:
                                     {"type": "number", "floats": True}, item="number",
                                     must=lambda w: isinstance(w, float)))
         hint = {"type": t, "numbers": [b.value for b in (A.lo, A.hi, B.lo, B.hi) if b]}
+        for b, a in ((B.lo, A.lo), (B.hi, A.hi)):
+            if b and (_covers_lo if b is B.lo else _covers_hi)(a, b, ints_only):
+                self.prove("bound-covered", f"{_show(a)} in the old side's terms, {_show(b)} in the new"
+                           + (" (integers)" if ints_only else ""), (a.src, a.ptr), (b.src, b.ptr))
         if B.lo and not _covers_lo(A.lo, B.lo, ints_only):
             fails.append(self._fail("minimum", f"lower bound {_show(A.lo)} in the {{A}} schema, {_show(B.lo)} in the {{B}} schema", A, B,
                                     (A.lo.src, A.lo.ptr) if A.lo else None, (B.lo.src, B.lo.ptr), hint))
@@ -68,8 +74,10 @@ class ScalarRules:
                                     (A.hi.src, A.hi.ptr) if A.hi else None, (B.hi.src, B.hi.ptr), hint))
         for mb, node, ptr in B.mult:
             if any((ma / mb).denominator == 1 for ma, _, _ in A.mult):
+                self.prove("multiple-of-divides", f"multipleOf {_emit(mb)} divides the old one", A.mult[0][1:], (node, ptr))
                 continue
             if ints_only and (1 / mb).denominator == 1:
+                self.prove("multiple-of-divides", f"multipleOf {_emit(mb)} divides every integer", None, (node, ptr))
                 continue
             a = A.mult[0][1:] if A.mult else None
             fails.append(self._fail("multipleOf", f"multipleOf {_emit(mb)} in the {{B}} schema rejects values of the {{A}} schema", A, B, a,
@@ -88,6 +96,7 @@ class ScalarRules:
         a_same = {(kw.code, kw.text) for kw in self.strings.keywords(A, "over")}
         for kw in self.strings.keywords(B, "under"):
             if (kw.code, kw.text) in a_same and kw.code in ("pattern", "format"):
+                self.prove("same-keyword", f"{kw.code} {kw.text!r}", located(A), (kw.node, kw.ptr))
                 continue  # the same keyword on both sides
             lang = None
             if kw.code == "format" and not self.strings.regular_part(A):
@@ -96,9 +105,11 @@ class ScalarRules:
                 lang = kw.lang
                 la = self.strings.over(A)[0]
                 if self.strings.includes(la, kw.lang):
+                    self.prove("language-included", f"{kw.code} {kw.text}", located(A), (kw.node, kw.ptr))
                     continue
                 strings = self.strings.difference(la, kw.lang)
                 if not strings and kw.code in ("minLength", "maxLength") and self._length_implied(A, kw):
+                    self.prove("length-covered", f"{kw.code} {kw.text}", located(A), (kw.node, kw.ptr))
                     continue
             else:
                 strings = self._sampled_strings(A, kw)

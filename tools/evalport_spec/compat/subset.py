@@ -31,6 +31,8 @@ from .fail import Budget, Fail, located, short
 from .local_witness import WitnessRules
 from .nodes import Node
 from .objects import ObjectRules
+from .proof import Derivations, Step
+from .proof import where as proof_where
 from .sample import Sampler
 from .scalars import ScalarRules
 from .strings import StringLangs
@@ -69,6 +71,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.eq_active: set[tuple[Node, Node]] = set()
         self.eq_assumed: set[tuple[Node, Node]] = set()
         self.disj_memo: dict[tuple, bool] = {}
+        self.proofs = Derivations()
+        self._stack: list[tuple] = []
 
     # ------------------------------------------------------------------ structural equality
 
@@ -166,18 +170,26 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
     def check(self, A: Canon, B: Canon) -> list[Fail]:
         """Reasons why ``A ⊆ B`` fails (``[]`` when it holds); see the module docstring."""
         key = (A.key, B.key)
+        parent = self._stack[-1] if self._stack else None
         hit = self.memo.get(key)
         if hit is not None:
+            if not hit and parent is not None:
+                self.proofs.children[parent].append(key)
             return hit
         if key in self.active:  # co-inductive assumption: a pair under comparison holds
             self.assumed.add(key)
+            if parent is not None:
+                self.proofs.children[parent].append(("coinduction", key))
             return []
         self.active.add(key)
         mark = len(self.memo)
         out = None
+        self._stack.append(key)
+        self.proofs.begin(key)
         try:
             out = self._check(A, B)
         finally:
+            self._stack.pop()
             self.active.discard(key)
             if out is None or (out and key in self.assumed):
                 # results memoised since this pair became active may rest on its assumption,
@@ -194,7 +206,19 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                 seen[k] = f
         out = list(seen.values())
         self.memo[key] = out
+        if not out and parent is not None:
+            self.proofs.children[parent].append(key)
         return out
+
+    def prove(self, rule: str, detail: str, a: tuple | None = None, b: tuple | None = None) -> None:
+        """Record that ``rule`` (:data:`.proof.RULES`) discharged an obligation of the pair
+        being compared (``a``/``b``: its locations on each side)."""
+        if self._stack:
+            self.proofs.steps[self._stack[-1]].append(Step(rule, detail, proof_where(a), proof_where(b)))
+
+    def derivation(self, A: Canon, B: Canon) -> list[tuple[int, Step]]:
+        """The derivation of a proved ``A ⊆ B`` (:meth:`.proof.Derivations.tree`)."""
+        return self.proofs.tree((A.key, B.key))
 
     def _fail(self, code: str, msg: str, A: Canon, B: Canon, a: tuple | None, b: tuple | None,
               hint: dict | None = None, path: tuple = (), item: Any = NO_ITEM,
@@ -205,10 +229,13 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
 
     def _check(self, A: Canon, B: Canon) -> list[Fail]:
         if A.false or self._empty(A):
+            self.prove("old-accepts-nothing", "no document satisfies the old side here", located(A), located(B))
             return []
         if B.parts and self.same(A, B):
+            self.prove("same-subschema", "the same subschema", located(A), located(B))
             return []
         if not B.parts:
+            self.prove("new-accepts-anything", "no constraint on the new side", located(A), None)
             return []
         self.cases += 1
         if self.cases > self.max_cases:
@@ -222,6 +249,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             return fails
         if B.false:
             if not self._inhabited(A):
+                self.prove("old-accepts-nothing", "no array fits the old side's bounds", located(A), located(B))
                 return []
             return [self._fail("false", "the {B} schema accepts nothing here", A, B, None, None)]
         # Lazy case split: first compare with A's disjunctions kept whole (A without them accepts
@@ -229,11 +257,16 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         # A's groups and conditionals that B repeats are cancelled (A implies them) and split last.
         flat = self._flat(A, B)
         group, cond, fresh = self._split_point(A, B)
+        if not flat and (A.groups or A.conds):
+            self.prove("case-split", "not needed: proved with the old side's disjunctions whole",
+                       located(A), located(B))
         if not flat or (all(self._witnessed(f, A, B) for f in flat)
                         and not (fresh and group is not None and any(f.code in ("anyOf", "oneOf") for f in flat))):
             return flat  # proved, or every failure is real (a B group failing against a group of A
             # that B does not repeat is split all the same: each dropped branch is its own finding)
         if group is not None:
+            self.prove("case-split", f"{group.kind} at {group.owner.ptr or '/'}: {len(group.branches)} cases",
+                       (group.owner, group.owner.ptr), located(B))
             side = self.canon.side(group.owner)
             for br in group.branches:
                 sub = self.canon.of(A.parts | {(False, br)}, A.done | {group.marker})
@@ -243,6 +276,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                     fails.append(f)
             return fails
         if cond is not None:
+            self.prove("case-split", f"{cond.origin} at {cond.ptr}: condition holds / fails",
+                       (cond.owner, cond.ptr), located(B))
             done = A.done | {cond.marker}
             case1 = {(False, cond.if_)} | ({(False, cond.then)} if cond.then else set())
             case2 = {(True, cond.if_)} | ({(False, cond.else_)} if cond.else_ else set())
@@ -286,11 +321,16 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                     continue
                 if not (B.admits(v, k) if B.plain else B.admits(v, k) and self.sampler.holds(B, v)):
                     fails.append(self._value_fail(A, B, v))
+            if not fails:
+                self.prove("values-included", f"{len(A.enum_keys)} value(s)", A.enum_src, B.enum_src or located(B))
             return fails
         finite = self._finite_objects(A)
         if finite is not None:  # a small closed object of finite members: every document checked
-            return [self._value_fail(A, B, doc) for doc in finite
-                    if self.sampler.holds(A, doc) and not self.sampler.holds(B, doc)]
+            fails = [self._value_fail(A, B, doc) for doc in finite
+                     if self.sampler.holds(A, doc) and not self.sampler.holds(B, doc)]
+            if not fails:
+                self.prove("finite-enumeration", f"{len(finite)} candidate document(s)", located(A), located(B))
+            return fails
         for k, v in (B.excluded or {}).items():  # values a `not` of B rejects
             if A.admits(v, k) and self.sampler.holds(A, v):
                 fails.append(Fail("not", f"value {short(v)} is excluded by a 'not' of the {{B}} schema and accepted "

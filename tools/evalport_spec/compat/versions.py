@@ -108,7 +108,7 @@ def _from_disk(key: str) -> Classification | None:
         findings = [diskcache.finding_from_json(f) for f in data["findings"]]
         return Classification(ChangeClass[data["change_class"]], ChangeClass[data["forward_class"]],
                               findings, data["old"], data["new"], dict(data.get("stats") or {}),
-                              dict(data.get("ignored") or {}))
+                              dict(data.get("ignored") or {}), list(data.get("proof") or []))
     except (KeyError, TypeError, ValueError):
         return None
 
