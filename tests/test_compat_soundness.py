@@ -29,7 +29,9 @@ def sset(schema, label: str) -> SchemaSet:
 
 
 def diff(old, new):
-    return compare(sset(old, "old"), sset(new, "new"), search_budget=0)
+    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
+    assert not c.stats.get("unaccounted_edits"), c.stats["unaccounted_edits"]  # no silent edit
+    return c
 
 
 def both_valid(schema, doc) -> tuple[bool, bool]:

@@ -221,6 +221,8 @@ class Canonizer:
         self.sides = sides
         self.memo: dict[tuple, Canon] = {}
         self._deref: dict[Node, Node] = {}
+        self.origin: dict[Node, tuple[Node, str]] = {}
+        """Synthetic node -> the ``not`` (or negated ``if``) it was derived from, for locations."""
 
     def side(self, node: Node) -> Side:
         return self.sides[node.side]
@@ -264,19 +266,26 @@ class Canonizer:
         if not atoms:
             c.false = True  # not of a schema that accepts everything
             return True
+        src = (target, target.ptr) if target.syn is None else self.origin.get(target, (target, target.ptr))
+
+        def made(schema: Any) -> Node:
+            n = synthetic(side, schema)
+            self.origin.setdefault(n, src)
+            return n
+
         if len(atoms) == 1 and atoms[0][0] in ("enum", "pattern"):
             kind, value = atoms[0]
             if kind == "enum":
                 c.excluded = {**(c.excluded or {}), **value}
             else:
-                c.neg_patterns.append(Keyword(value, target, target.ptr))
-                self._add(c, synthetic(side, {"type": "string"}), seen)
+                c.neg_patterns.append(Keyword(value, *src))
+                self._add(c, made({"type": "string"}), seen)
             return True
         schemas = [_atom_schema(kind, value) for kind, value in atoms]
         if len(schemas) == 1:
-            self._add(c, synthetic(side, schemas[0]), seen)
+            self._add(c, made(schemas[0]), seen)
             return True
-        g = Group(target, "anyOf", [synthetic(side, x) for x in schemas])
+        g = Group(target, "anyOf", [made(x) for x in schemas])
         if g.marker not in c.done:
             c.groups.append(g)
         return True

@@ -25,6 +25,7 @@ from ..pointer import from_path, join
 from ..report.progress import track
 from ..schemaset import SchemaSet
 from .canon import ANNOTATIONS, Canonizer
+from .edits import unaccounted
 from .fail import Budget, Fail
 from .kinds import kind_name
 from .nodes import D2020, LISTS, MAPS, SINGLE, Node, Side, TooDeep, Unresolvable, line_of
@@ -228,6 +229,7 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
                   candidates: Candidates, budget: int, generator: Callable | None,
                   stats: dict, proof: list[dict[str, Any]]) -> list[Finding]:
     out: list[Finding] = []
+    discharged: list[dict[str, Any]] = []
     out.extend(identity_findings(name, so, sn))
     ro, rn = canon.nodes(so.root(name)), canon.nodes(sn.root(name))
     for direction, A, B in (("backward", ro, rn), ("forward", rn, ro)):
@@ -240,12 +242,18 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
             checker.cases = 0
         for f in fails:
             out.append(_to_finding(f, direction, name, so, sn, stats, checker))
+        old_is_a = direction == "backward"  # steps of a failed direction still account for edits
+        steps = [{"file": name, "direction": direction, "depth": depth, "rule": step.rule,
+                  "detail": step.detail, "old": step.a if old_is_a else step.b,
+                  "new": step.b if old_is_a else step.a}
+                 for depth, step in checker.derivation(A, B)]
+        discharged.extend(steps)
         if not fails:
-            old_is_a = direction == "backward"
-            proof.extend({"file": name, "direction": direction, "depth": depth, "rule": step.rule,
-                          "detail": step.detail, "old": step.a if old_is_a else step.b,
-                          "new": step.b if old_is_a else step.a}
-                         for depth, step in checker.derivation(A, B))
+            proof.extend(steps)
+    left = unaccounted(name, so, sn, out, discharged)  # no silent edit (compat/edits.py)
+    if left:
+        stats.setdefault("unaccounted_edits", []).extend(
+            {"file": name, "kind": e.kind, "pointer": e.pointer} for e in left)
     # witnesses for unproven backward failures, then the counter-example search
     pool = _Pool(name, so, sn)
     for side in (so, sn):
@@ -376,7 +384,7 @@ def _line(loaded: Any, ptr: str) -> int | None:
 def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: dict,
                 checker: Checker) -> Finding:
     sa, sb = (so, sn) if direction == "backward" else (sn, so)
-    loc_a, loc_b = _location(sa, f.a), _location(sb, f.b)
+    loc_a, loc_b = _location(sa, checker.source(f.a)), _location(sb, checker.source(f.b))
     old, new = (loc_a, loc_b) if direction == "backward" else (loc_b, loc_a)
     if old is None and new is None:
         old = Location(so.set.files[name].loaded.source, "", 1)

@@ -464,6 +464,22 @@ def asserted_formats(dialect: int) -> frozenset[str]:
 
 
 @cache
+def keywords_of(dialect: int) -> frozenset[str]:
+    """Every keyword the validators read in ``dialect`` (assertions, applicators, identifiers,
+    annotations); any other member of a schema object is ignored by them."""
+    from .canon import ANNOTATIONS
+    extra = {"$schema", "$id", "id", "$defs", "definitions"}
+    if dialect == D4:
+        extra |= {"exclusiveMinimum", "exclusiveMaximum"}
+    if dialect >= D7:
+        extra |= {"then", "else"}
+    if dialect >= D2019:
+        extra |= {"minContains", "maxContains", "$anchor", "$recursiveAnchor", "$vocabulary"}
+    cls = _VALIDATORS.get(dialect, jsonschema.Draft202012Validator)
+    return frozenset(cls.VALIDATORS) | ANNOTATIONS | extra
+
+
+@cache
 def syn(side: str, schema_json: str) -> Node:
     """A synthetic node holding the inline schema ``schema_json`` (JSON text, no ``$ref``)."""
     return Node(side, "", "", schema_json)

@@ -30,6 +30,7 @@ RULES: dict[str, str] = {
     "bound-covered": "the old bound is at least as tight",
     "multiple-of-divides": "every old multiple is a multiple of the new multipleOf (exact decimals)",
     "same-keyword": "the same keyword on both sides",
+    "format-annotation": "the format is an annotation in this dialect (no validator asserts it)",
     "language-included": "the old strings' regular language is inside the new keyword's",
     "length-covered": "the old length bounds are at least as tight",
     "unique-implied": "no two items of an old array can be equal (or old asserts uniqueItems)",

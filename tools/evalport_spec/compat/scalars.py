@@ -12,6 +12,7 @@ from ..canonjson import canonical
 from ..jsontypes import json_type
 from .canon import Canon
 from .fail import Fail, located, short
+from .nodes import asserted_formats
 from .sample import is_json_type
 
 
@@ -94,6 +95,9 @@ class ScalarRules:
             return [gate]
         fails = []
         a_same = {(kw.code, kw.text) for kw in self.strings.keywords(A, "over")}
+        for fmt in B.formats:
+            if not self.format_assertion or fmt.text not in asserted_formats(self.canon.side(fmt.node).dialect(fmt.node)):
+                self.prove("format-annotation", f"format {fmt.text!r} asserts nothing here", None, fmt.at)
         for kw in self.strings.keywords(B, "under"):
             if (kw.code, kw.text) in a_same and kw.code in ("pattern", "format"):
                 self.prove("same-keyword", f"{kw.code} {kw.text!r}", located(A), (kw.node, kw.ptr))

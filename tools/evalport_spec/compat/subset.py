@@ -214,7 +214,14 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         """Record that ``rule`` (:data:`.proof.RULES`) discharged an obligation of the pair
         being compared (``a``/``b``: its locations on each side)."""
         if self._stack:
-            self.proofs.steps[self._stack[-1]].append(Step(rule, detail, proof_where(a), proof_where(b)))
+            self.proofs.steps[self._stack[-1]].append(Step(rule, detail, proof_where(self.source(a)),
+                                                           proof_where(self.source(b))))
+
+    def source(self, loc: tuple | None) -> tuple | None:
+        """``loc``, or for a node derived from a ``not`` (not-elimination) the ``not`` itself."""
+        if loc is not None and loc[0].syn is not None:
+            return self.canon.origin.get(loc[0], loc)
+        return loc
 
     def derivation(self, A: Canon, B: Canon) -> list[tuple[int, Step]]:
         """The derivation of a proved ``A ⊆ B`` (:meth:`.proof.Derivations.tree`)."""
