@@ -15,20 +15,14 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from ..generate.strings import FORMAT_SAMPLES
 from ..jsontypes import json_type
 from .canon import Canon, Canonizer
 from .nodes import Node
 from .strings import StringLangs, shortest
 
-FORMAT_SAMPLES = {
-    "date-time": "2024-01-02T03:04:05Z", "date": "2024-01-02", "time": "03:04:05Z",
-    "email": "a@example.com", "idn-email": "a@example.com", "hostname": "example.com",
-    "ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "uri": "https://example.com/x",
-    "uri-reference": "x", "iri": "https://example.com/x", "uuid": "123e4567-e89b-12d3-a456-426614174000",
-    "regex": "a+", "duration": "P1D", "json-pointer": "/a", "relative-json-pointer": "0",
-}
 STRINGS = ["", "a", "abc", "A", "0", " ", "-", "x y", "\u00fc", "2024-01-02", "aaaaaaaaaa",
-           "not a date", "https://example.com/x", "123e4567-e89b-12d3-a456-426614174000"]
+           "not a date", "https://example.com/x", "123e4567-e89b-12d3-a456-426614174000", "\n", "a\nb"]
 NUMBERS = [0, 1, -1, 2, 3, 10, 100, 0.5, 1.5, -0.5, 2.5, 1000000, -1000000, 0.1, 7]
 
 _UNSET = object()
@@ -188,8 +182,7 @@ class Sampler:
         if self.strings.regular_part(c):  # least members and boundary cases ("", "\n", longest)
             yield from shortest(self.strings.over(c)[0], 6)
         for f, _, _ in c.formats:
-            if f in FORMAT_SAMPLES:
-                yield FORMAT_SAMPLES[f]
+            yield from FORMAT_SAMPLES.get(f, ())
         for pat, _, _ in c.patterns:
             yield from self.regex_samples(pat, lo, hi)
         lengths = [lo, lo + 1, 1, 3, 0, 10]
