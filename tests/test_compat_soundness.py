@@ -243,3 +243,11 @@ def test_two_dynamic_anchors_are_undecided_with_the_reason():
     c = diff(s, new)
     reasons = [f.extra.get("reason", "") for f in c.findings if f.undecided]
     assert c.change_class == MAJOR and any("dynamic scope" in r for r in reasons), reasons
+
+
+def test_a_double_negation_is_the_schema_itself():
+    # not not X accepts exactly X: PATCH both ways
+    x = {"type": "string", "pattern": "^[a-z]+$", "minLength": 2}
+    old = {"type": "object", "properties": {"id": x}}
+    new = {"type": "object", "properties": {"id": {"not": {"not": x}}}}
+    assert classes(diff(old, new)) == (PATCH, PATCH)

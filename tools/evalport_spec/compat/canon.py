@@ -255,9 +255,14 @@ class Canonizer:
         not ai a keyword again (not minimum 0 = a number below 0; not minLength 2 = a string of at
         most 1 code point; not pattern p = a string outside p's language; not required [r] = an
         object without r). One atom is added in place, several become an ``anyOf`` group split
-        like any other. Returns whether ``target`` was eliminated (else it stays a ``not``)."""
-        n = self.nodes(target)
+        like any other; not not X is X. Returns whether ``target`` was eliminated (else it stays
+        a ``not``)."""
         side = target.side
+        v = self.side(target).value(target)
+        if isinstance(v, dict) and "not" in v and all(k == "not" or k in ANNOTATIONS for k in v):
+            self._add(c, self.deref(child(target, v, "not")), seen)  # double negation
+            return True
+        n = self.nodes(target)
         if n.false:
             return True  # not false: no constraint
         atoms = _atoms(n)
