@@ -25,6 +25,7 @@ from ..pointer import join, resolve
 from ..schemaset import META_SCHEMAS, SchemaSet
 
 D4, D6, D7, D2019, D2020 = 4, 6, 7, 2019, 2020
+_UNBUILT = object()
 
 _DIALECTS = (("draft-04", D4), ("draft-06", D6), ("draft-07", D7), ("2019-09", D2019),
              ("2020-12", D2020))
@@ -373,9 +374,10 @@ class Side:
 
     def _node_fast(self, node: Node) -> bool:
         """Whether a compiled fast check exists for ``node`` (built on first use)."""
-        if node not in self._fast_node:
-            self._fast_node[node] = _node_fast_check(self, node)
-        return self._fast_node[node] is not None
+        fast = self._fast_node.get(node, _UNBUILT)
+        if fast is _UNBUILT:
+            fast = self._fast_node[node] = _node_fast_check(self, node)
+        return fast is not None
 
     def file_valid(self, fname: str, instance: Any) -> bool:
         """Whether ``instance`` is valid against file ``fname`` with :meth:`SchemaSet.validator`.

@@ -126,6 +126,8 @@ class ObjectRules:
         (with their least member name), found by splitting languages regex by regex and
         pruning empty intersections; every one of the ``2**n`` cells with ``None`` names when a
         regex has no language here (``None`` beyond :data:`MAX_CELL_PATTERNS` regexes then)."""
+        if not pats:  # one cell: every undeclared name; any fresh name stands for it
+            return [(frozenset(), None)]
         names = self.strings.over(self.canon.nodes(*A.prop_names))[0] if A.prop_names else None
         out = self.strings.cells(pats, declared, names, 2 ** MAX_CELL_PATTERNS)
         if out is not None or len(pats) > MAX_CELL_PATTERNS:

@@ -66,6 +66,7 @@ class StringLangs:
         self.format_assertion = format_assertion
         self._keywords: dict[tuple, list[StringKeyword]] = {}
         self._over: dict[tuple, tuple[Lang, bool]] = {}
+        self._cells: dict[tuple, Any] = {}
 
     def keywords(self, c: Canon, bound: str) -> list[StringKeyword]:
         """The string keywords of ``c``, formats read by their ``bound`` (``"under"`` or
@@ -154,35 +155,39 @@ class StringLangs:
         except _regular().Unsupported:
             return False
 
-    @staticmethod
-    def cells(pats: list[str], declared: set[str], names: Lang | None, limit: int) -> Any:
+    def cells(self, pats: list[str], declared: set[str], names: Lang | None, limit: int) -> Any:
         """The non-empty cells of the partition of member names by the regexes ``pats``:
-        ``[(regexes matched, least name)]`` for names outside ``declared`` (and inside ``names``
-        when given), found by splitting languages regex by regex and pruning empty
+        ``[(regexes matched, a name in it or None)]`` for names outside ``declared`` (and inside
+        ``names`` when given), found by splitting languages regex by regex and pruning empty
         intersections; ``"too many"`` past ``limit`` cells; ``None`` when a regex has no
-        language here."""
+        language here. A cell holding only declared names keeps ``None`` for its name (the
+        caller then reports it undecided: no undeclared name was found). Memoised."""
+        key = (tuple(pats), frozenset(declared), names)
+        if key in self._cells:
+            return self._cells[key]
         reg = _regular()
         try:
             langs = [reg.Lang.pattern(p) for p in pats]
-            rest = reg.Lang.any() if names is None else names
-            for n in sorted(declared):
-                rest = rest - reg.Lang.literal(n)
-            out: list[tuple[frozenset, str | None]] = []
-            stack = [(0, frozenset(), rest)]
+            out: list[tuple[frozenset, str | None]] | str = []
+            stack = [(0, frozenset(), reg.Lang.any() if names is None else names)]
             while stack:
                 i, cell, lang = stack.pop()
                 if lang.is_empty():
                     continue
                 if i == len(pats):
-                    out.append((cell, lang.example()))
+                    # a name outside the declared ones: among the first members of the cell
+                    pick = next((x for x in lang.examples(len(declared) + 2) if x not in declared), None)
+                    out.append((cell, pick))
                     if len(out) > limit:
-                        return "too many"
+                        out = "too many"
+                        break
                     continue
                 stack.append((i + 1, cell, lang - langs[i]))
                 stack.append((i + 1, cell | {pats[i]}, lang & langs[i]))
-            return out
         except reg.Unsupported:
-            return None
+            out = None
+        self._cells[key] = out
+        return out
 
 
 def shortest(lang: Lang, n: int = 3) -> list[str]:
