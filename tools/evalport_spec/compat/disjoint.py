@@ -76,9 +76,10 @@ class DisjointRules:
             for name in set(A.required) | set(X.required):
                 pa = self.canon.nodes(*prop_nodes(A, name))
                 px = self.canon.nodes(*prop_nodes(X, name))
-                if name in A.required and name in X.required:
-                    if (pa.parts and px.parts) and self.disjoint(pa, px, depth + 1):
-                        return True
+                # one side requires the member, so a common instance has it, with a value both
+                # member schemas accept (a side that does not constrain it accepts any value)
+                if (pa.parts and px.parts) and self.disjoint(pa, px, depth + 1):
+                    return True
                 if name in A.required and px.false or name in X.required and pa.false:
                     return True
         return False

@@ -19,7 +19,7 @@ class WitnessRules:
     """Mixin of :class:`~.subset.Checker`: local witnesses and their embedding."""
 
     def local_witnesses(self, A: Canon, B: Canon, hint: dict | None = None, limit: int = 2,
-                        tries: int = 400, must: Callable[[Any], bool] | None = None) -> list[Any]:
+                        tries: int = 120, must: Callable[[Any], bool] | None = None) -> list[Any]:
         """Values valid under ``A`` and invalid under ``B`` from the sampler's candidates; with
         ``must``, only values showing this very failure (``must(value)``: e.g. the object lacks
         the newly required name), so a witness never stands for another change."""

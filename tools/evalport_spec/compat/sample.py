@@ -286,6 +286,9 @@ class Sampler:
                 return
             base[name] = x
         yield dict(base)
+        for name in sorted(c.required):  # other values of each required member, one at a time
+            for x in self.many(self.canon.nodes(*prop_nodes(c, name, self.canon)), limit=3, depth=depth + 1)[1:]:
+                yield {**base, name: x}
         names = sorted({n for cl in c.obj for n in cl.props} - set(base))
         full = dict(base)
         for name in names:
