@@ -65,13 +65,14 @@ class ScalarRules:
         hint = {"type": t, "numbers": [b.value for b in (A.lo, A.hi, B.lo, B.hi) if b]}
         for b, a in ((B.lo, A.lo), (B.hi, A.hi)):
             if b and (_covers_lo if b is B.lo else _covers_hi)(a, b, ints_only):
-                self.prove("bound-covered", f"{_show(a)} in the old side's terms, {_show(b)} in the new"
+                up = b is B.hi
+                self.prove("bound-covered", f"{_show(a, up)} on the compared side, {_show(b, up)} on the other"
                            + (" (integers)" if ints_only else ""), (a.src, a.ptr), (b.src, b.ptr))
         if B.lo and not _covers_lo(A.lo, B.lo, ints_only):
             fails.append(self._fail("minimum", f"lower bound {_show(A.lo)} in the {{A}} schema, {_show(B.lo)} in the {{B}} schema", A, B,
                                     (A.lo.src, A.lo.ptr) if A.lo else None, (B.lo.src, B.lo.ptr), hint))
         if B.hi and not _covers_hi(A.hi, B.hi, ints_only):
-            fails.append(self._fail("maximum", f"upper bound {_show(A.hi)} in the {{A}} schema, {_show(B.hi)} in the {{B}} schema", A, B,
+            fails.append(self._fail("maximum", f"upper bound {_show(A.hi, True)} in the {{A}} schema, {_show(B.hi, True)} in the {{B}} schema", A, B,
                                     (A.hi.src, A.hi.ptr) if A.hi else None, (B.hi.src, B.hi.ptr), hint))
         for mb, node, ptr in B.mult:
             if any((ma / mb).denominator == 1 for ma, _, _ in A.mult):
@@ -197,7 +198,8 @@ def _emit(f: Fraction) -> Any:
     return int(f) if f.denominator == 1 else float(f)
 
 
-def _show(b) -> str:
-    return f"{'>' if b.excl else ''}{_emit(b.value)}" if b else "none"
+def _show(b, upper: bool = False) -> str:
+    """A bound as text: ``5``, ``>5`` (exclusive lower), ``<5`` (exclusive upper), ``none``."""
+    return f"{('<' if upper else '>') if b.excl else ''}{_emit(b.value)}" if b else "none"
 
 
