@@ -16,8 +16,9 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
-from ..pointer import join
-from .nodes import Node, Side
+from ..pointer import join, resolve
+from .nodes import Node, Side, keywords_of
+from .refs import reachable
 
 MAX_BYTES = 300_000
 """Files larger than this (as JSON text) are not diffed (deepdiff is quadratic-ish on them)."""
@@ -89,7 +90,6 @@ FAMILY = {**dict.fromkeys(("properties", "patternProperties", "additionalPropert
 def _keyword_of(side: Side, fname: str, e: str) -> tuple[str, Any] | None:
     """``(keyword, the schema object holding it)`` for the edit ``e`` at or below a keyword."""
     tokens = e.split("/")[1:]
-    from ..pointer import resolve
     for i in range(len(tokens), 0, -1):
         parent = "/" + "/".join(tokens[: i - 1]) if i > 1 else ""
         try:
@@ -124,7 +124,7 @@ def _no_keyword(side: Side, e: str) -> bool:
     parent, _, key = e.rpartition("/")
     if parent.rsplit("/", 1)[-1] in CONTAINERS:
         return False  # a named member of properties/$defs/...
-    from .nodes import keywords_of
+
     return key not in keywords_of(side.dialects.get(next(iter(side.set.files)), 2020))
 
 
@@ -169,8 +169,6 @@ def _referrers(side: Side, fname: str, nodes: list[Node]) -> dict[str, list[str]
 def unaccounted(fname: str, so: Side, sn: Side, findings: list[Any], proof: list[dict[str, Any]]) -> list[Edit] | None:
     """The edits of file ``fname`` between ``so`` and ``sn`` that no finding, derivation step or
     unreachable ``$defs`` entry accounts for; ``None`` when the file is too large to diff."""
-    from .refs import _reachable  # the walk validation takes: roots, subschemas, $ref targets
-
     fo, fn = so.set.files[fname], sn.set.files[fname]
     text = getattr(fo.loaded, "text", None) or ""
     if len(text) > MAX_BYTES:
@@ -178,7 +176,7 @@ def unaccounted(fname: str, so: Side, sn: Side, findings: list[Any], proof: list
     edits = structural_edits(fo.schema, fn.schema)
     if not edits:
         return []
-    nodes = {side.name: _reachable(side, [Node(side.name, fname, "")]) for side in (so, sn)}
+    nodes = {side.name: reachable(side, [Node(side.name, fname, "")]) for side in (so, sn)}
     reached = {name: {n.ptr for n in ns if n.file == fname} for name, ns in nodes.items()}
     referrers = {side.name: _referrers(side, fname, nodes[side.name]) for side in (so, sn)}
     wholes: list[str | None] = []

@@ -61,7 +61,7 @@ def in_place_cycle(schemas: SchemaSet, only: Collection[str] | None = None) -> I
     :meth:`SchemaSet.check_refs`' problems)."""
     side = Side("old", schemas)
     state: dict[Node, int] = {}  # 1 on the current path, 2 done
-    starts = _reachable(side, [side.root(f.name) for f in schemas if only is None or f.name in only])
+    starts = reachable(side, [side.root(f.name) for f in schemas if only is None or f.name in only])
     for start in starts:
         if start in state:
             continue
@@ -112,7 +112,7 @@ def _edges(side: Side, node: Node) -> list[tuple[Node, str | None]]:
     return out
 
 
-def _reachable(side: Side, roots: list[Node]) -> list[Node]:
+def reachable(side: Side, roots: list[Node]) -> list[Node]:
     """Every subschema that validation from ``roots`` can apply: the roots, their subschemas, and
     the targets of their ``$ref`` (transitively). A ``$defs`` entry nothing references is never
     applied, so a loop inside it is no problem (validators never enter it)."""
