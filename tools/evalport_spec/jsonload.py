@@ -18,6 +18,7 @@ import gc
 import json
 import math
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -202,6 +203,10 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+"""Digits enough for an integer beyond 64 bits (2**63 has 19 digits)."""
+
+
 def _fast_loads(raw: bytes) -> Any:
     """Parse with orjson and prove strictness cheaply; ``_SLOW`` when the strict path must decide.
 
@@ -211,10 +216,12 @@ def _fast_loads(raw: bytes) -> Any:
     with orjson (which stops at 255 levels) and comparing the count of ``"`` bytes proves no member
     was dropped: every string contributes two delimiters plus one per embedded quote, which JSON
     can only spell ``\\"`` or ``\\u0022`` (the latter sends the document to the strict path).
-    Known difference: orjson reads an integer beyond 64 bits as a float of the same value, which
-    changes no validation verdict (JSON Schema's ``integer`` accepts integral floats).
+    orjson reads an integer beyond 64 bits as the nearest double, which changes verdicts
+    (``{"const": B}`` and ``{"const": B + 1}`` would read alike, and a draft-04 ``integer`` rejects
+    a float): a run of 19 or more digits anywhere in the text sends the document to the strict
+    path, which keeps every integer exact.
     """
-    if orjson is None or b"\\u0022" in raw:
+    if orjson is None or b"\\u0022" in raw or _LONG_DIGITS.search(raw):
         return _SLOW
     try:
         with gc_paused():

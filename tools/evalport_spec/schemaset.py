@@ -19,9 +19,11 @@ import referencing
 import referencing.exceptions
 import referencing.jsonschema
 from jsonschema.validators import validator_for
+from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
 from .errors import InputError
 from .jsonload import Loaded
+from .jsonnum import exact_validator
 from .pointer import join
 
 DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -29,6 +31,18 @@ DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 def _no_retrieve(uri: str) -> referencing.Resource:
     raise referencing.exceptions.NoSuchResource(ref=uri)
+
+
+META_SCHEMAS: referencing.Registry = SPECIFICATIONS.combine(referencing.Registry(retrieve=_no_retrieve))
+"""The meta-schemas of every dialect as python-jsonschema ships them (``jsonschema-specifications``),
+so a ``$ref`` to ``http://json-schema.org/draft-07/schema#`` resolves offline."""
+
+
+def id_keyword(schema: Any) -> str:
+    """The identifier keyword of ``schema``'s dialect: ``id`` in draft-04 (and draft-03), ``$id``
+    from draft-06 on (JSON Schema draft-06 renamed it)."""
+    d = schema.get("$schema") if isinstance(schema, dict) else None
+    return "id" if isinstance(d, str) and ("draft-04" in d or "draft-03" in d) else "$id"
 
 
 @dataclass
@@ -84,9 +98,11 @@ class SchemaSet:
             value = doc.value
             if not isinstance(value, (dict, bool)):
                 raise InputError("a JSON Schema must be an object or a boolean", doc.source, 1, 1)
-            uri = value.get("$id") if isinstance(value, dict) else None
+            id_kw = id_keyword(value)
+            uri = value.get(id_kw) if isinstance(value, dict) else None
             if uri is not None and not isinstance(uri, str):
-                raise InputError("'$id' must be a string", doc.source, doc.line("/$id"), None, "/$id")
+                raise InputError(f"'{id_kw}' must be a string", doc.source, doc.line("/" + id_kw), None,
+                                 "/" + id_kw)
             uri = urldefrag(uri)[0] if uri else f"urn:evalport:file:{name}"
             if uri in seen:
                 raise InputError(f"'$id' {uri} is also the '$id' of {seen[uri]}", doc.source,
@@ -100,7 +116,8 @@ class SchemaSet:
                 raise InputError(f"unknown '$schema' dialect {dialect!r}", doc.source,
                                  doc.line("/$schema"), None, "/$schema") from None
             resources.append((uri, spec.create_resource(value)))
-        registry = referencing.Registry(retrieve=_no_retrieve).with_resources(resources)
+        # the dialects' meta-schemas, as the validators ship them, resolve offline too
+        registry = META_SCHEMAS.with_resources(resources)
         try:
             registry = registry.crawl()
         except Exception as exc:  # malformed $id/$anchor inside a schema
@@ -125,6 +142,7 @@ class SchemaSet:
 
         ``format_assertion=True`` turns ``format`` into an assertion (EvalPort asserts
         ``date-time``, SPEC.md "Validation"); otherwise ``format`` is an annotation.
+        ``multipleOf`` is decided on exact decimals (:mod:`evalport_spec.jsonnum`).
 
         Raises:
             KeyError: no such file in the set. InputError: a schema of the set is invalid
@@ -132,7 +150,7 @@ class SchemaSet:
         """
         self.require_valid()
         f = self.files[name]
-        cls = validator_for(f.schema, default=jsonschema.Draft202012Validator)
+        cls = exact_validator(validator_for(f.schema, default=jsonschema.Draft202012Validator))
         kwargs: dict[str, Any] = {"registry": self.registry}
         if format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER
@@ -183,7 +201,7 @@ class SchemaSet:
             while stack:
                 node, ptr, base = stack.pop()
                 if isinstance(node, dict):
-                    nid = node.get("$id")
+                    nid = node.get(id_keyword(f.schema))
                     if isinstance(nid, str) and ptr != "":
                         base = urljoin(base, nid)
                     for key in ("$ref", "$dynamicRef"):
@@ -295,12 +313,13 @@ def _meta_errors(f: SchemaFile, meta_validator: Callable[[Any], Any] | None) -> 
     return problems
 
 
-def _ref_loops(resolved: Any, limit: int = 64) -> bool:
+def _ref_loops(resolved: Any) -> bool:
     """Whether following ``$ref`` from ``resolved`` (a ``referencing`` ``Resolved``) comes back to
     a subschema already met: a pure ``$ref`` chain (``a -> b -> a``) applies to the same instance
-    forever, so no validator can finish. A chain longer than ``limit`` counts as a loop too."""
+    forever, so no validator can finish. A long chain that ends (``d0 -> d1 -> ... -> d200``) is
+    fine: the walk ends there, or at the first subschema met twice (a set has finitely many)."""
     seen = {id(resolved.contents)}
-    for _ in range(limit):
+    while True:
         node = resolved.contents
         ref = node.get("$ref") if isinstance(node, dict) else None
         if not isinstance(ref, str):
@@ -312,4 +331,3 @@ def _ref_loops(resolved: Any, limit: int = 64) -> bool:
         if id(resolved.contents) in seen:
             return True
         seen.add(id(resolved.contents))
-    return True
