@@ -1,6 +1,6 @@
 """Write a large, realistic EvalPort ResultSet for benchmarks.
 
-    python benchmarks/make_large_resultset.py OUT.json --results 100000 [--seed S]
+    python benchmarks/make_large_resultset.py OUT.json --results 100000 [--seed S] [--pool P]
 
 100,000 Results = 20,000 test cases x 5 attempts of one run (about 50-100 MB). The document is
 valid under ``spec/schemas/resultset.json`` (format assertion on) and breaks no cross-field rule
@@ -12,6 +12,10 @@ all null has ``passed: false``; ``summary`` counts match the Results.
 The file is streamed: one Result is serialised at a time and written to a temporary file that is
 renamed over ``OUT`` at the end, so the whole document is never held as one string.
 :func:`build` returns the same document as a ``dict`` (for tests, with small ``n``).
+
+``--pool P`` (:func:`stream_pooled`) writes gigabytes quickly: P Results are generated once and
+then repeated, each copy under its own ``test_case_id``/``attempt`` (and ``isolation`` where its
+group overrides it), so every rule still holds and ``summary`` still counts the Results.
 """
 
 from __future__ import annotations
@@ -163,14 +167,65 @@ def stream(out: TextIO, n: int, seed: int = 0) -> None:
     out.write("\n], " + tail[1:] + "\n")
 
 
-def write(path: str | os.PathLike[str], n: int, seed: int = 0) -> int:
-    """Stream the ResultSet to ``path`` atomically (temporary file + rename). Returns its size."""
+def _pool(size: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+    """``size`` Results serialised without ``test_case_id``, ``attempt`` and ``isolation``
+    (``'"actual_output": ...}'``), each with the summary counts it contributes."""
+    pool = []
+    for result in _results(size, seed, _new_stats()):
+        own = _new_stats()
+        own["total"], own["passed"], own["duration_ms"] = 1, int(result["passed"]), result["duration_ms"]
+        for gr in result["grader_results"]:
+            entry = own["by_grader"].setdefault(gr["grader_id"], {"applied": 0, "passed": 0})
+            entry["applied"] += 1
+            entry["passed"] += int(gr["passed"])
+            if gr["score"] is not None:
+                own["scores"].append(gr["score"])
+        body = {k: v for k, v in result.items() if k not in ("test_case_id", "attempt", "isolation")}
+        pool.append((json.dumps(body, ensure_ascii=False)[1:], own))
+    return pool
+
+
+def stream_pooled(out: TextIO, n: int, seed: int = 0, pool_size: int = 2000) -> None:
+    """Write a ResultSet of ``n`` Results cycling through a pool of ``pool_size`` generated
+    ones (module docstring): Result ``i`` is test case ``i // 5``, attempt ``i % 5 + 1``, with
+    ``isolation: "shared"`` on every attempt of the test cases :func:`_results` marks shared."""
+    pool = _pool(min(pool_size, n), seed)
+    stats = _new_stats()
+    score_sum, scored = 0.0, 0
+    header = json.dumps(_header(seed), ensure_ascii=False)
+    out.write(header[:-1] + ', "results": [\n')
+    for i in range(n):
+        tc, attempt = divmod(i, ATTEMPTS)
+        body, own = pool[i % len(pool)]
+        shared = '"isolation": "shared", ' if tc % 10 == 7 else ""
+        sep = ",\n" if i else ""
+        out.write(f'{sep}{{"test_case_id": "tc-{tc:05d}", "attempt": {attempt + 1}, {shared}{body}')
+        stats["total"] += 1
+        stats["passed"] += own["passed"]
+        stats["duration_ms"] += own["duration_ms"]
+        score_sum += sum(own["scores"])
+        scored += len(own["scores"])
+        for gid, counts in own["by_grader"].items():
+            entry = stats["by_grader"].setdefault(gid, {"applied": 0, "passed": 0})
+            entry["applied"] += counts["applied"]
+            entry["passed"] += counts["passed"]
+    tail = _tail(stats)
+    tail["summary"]["avg_score"] = round(score_sum / scored, 4) if scored else 0
+    out.write("\n], " + json.dumps(tail, ensure_ascii=False)[1:] + "\n")
+
+
+def write(path: str | os.PathLike[str], n: int, seed: int = 0, pool: int | None = None) -> int:
+    """Stream the ResultSet to ``path`` atomically (temporary file + rename), pooled
+    (:func:`stream_pooled`) when ``pool`` is given. Returns its size."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", buffering=1 << 20) as fh:
-            stream(fh, n, seed)
+            if pool:
+                stream_pooled(fh, n, seed, pool)
+            else:
+                stream(fh, n, seed)
         os.chmod(tmp, 0o644)  # mkstemp creates 0600; give the usual mode of a written file
         os.replace(tmp, p)
     except BaseException:
@@ -185,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("out", help="output JSON file")
     ap.add_argument("--results", type=int, default=100_000, help="number of Results (default 100000)")
     ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    ap.add_argument("--pool", type=int, default=None, metavar="P",
+                    help="repeat a pool of P generated Results (fast, for gigabyte files)")
     args = ap.parse_args(argv)
     if args.results < 1:
         print("make_large_resultset: error: --results must be at least 1 (a ResultSet needs a Result)",
@@ -192,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     start = time.perf_counter()
     try:
-        size = write(args.out, args.results, args.seed)
+        size = write(args.out, args.results, args.seed, args.pool)
     except OSError as exc:
         print(f"make_large_resultset: error: {args.out}: {exc.strerror}", file=sys.stderr)
         return 2

@@ -82,12 +82,12 @@ def test_code_renamed_in_implementation_only(repo: Path) -> None:
     registry["DUPLICATE_ATTEMPTS"] = Rule("DUPLICATE_ATTEMPTS", "resultset", fn)
     new = lines(repo, rules=registry) - before
     src = Path(MAIN / "tools/evalport_spec/validation/rules/resultset.py")
-    impl_line = line_of(src, '@register("DUPLICATE_ATTEMPT"')
+    impl_line = line_of(src, '@register_items("DUPLICATE_ATTEMPT"')
     assert (f"spec/rules.json:{entry_line(repo, 'DUPLICATE_ATTEMPT')}: DUPLICATE_ATTEMPT: "
             "catalogued but no implementation is registered under this code and the catalogue "
             "does not say the schema encodes it") in new
     assert (f"{src}:{impl_line}: DUPLICATE_ATTEMPTS: implemented "
-            "(evalport_spec.validation.rules.resultset.duplicate_attempt) but catalogued "
+            "(evalport_spec.validation.rules.resultset.DuplicateAttempt) but catalogued "
             "neither in spec/rules.json nor in an RFC proposal's rules.json") in new
     assert (f"spec/rules.json:{entry_line(repo, 'DUPLICATE_ATTEMPT')}: DUPLICATE_ATTEMPT: no "
             "conformance fixture is rejected with this code at its stated instance path") in new
@@ -276,7 +276,7 @@ def test_rules_list_and_page(repo: Path) -> None:
     assert sp["since"] == "1.3.0" and sp["claim"] == "not-expressible"
     assert sp["fixtures"]["rejecting"] == [{"id": fixture.stem, "agrees": True,
                                             "raw_schema_valid": True}]
-    assert sp["implementation"]["function"] == "evalport_spec.validation.rules.resultset.self_parent"
+    assert sp["implementation"]["function"] == "evalport_spec.validation.rules.resultset.SelfParent"
     page = rules_page(SpecRepo(repo))
     assert page == rules_table(SpecRepo(repo), "markdown")
     section = page[page.index("## SELF_PARENT"):]

@@ -1,6 +1,8 @@
 """Proposal rules for rate denominators on GraderResult (seed 000, option A: optional
 ``trials`` >= 1 and ``successes`` >= 0). They are registered here but only active for a spec
-version whose catalogue lists them (an RFC proposal folder), never for the draft until adopted."""
+version whose catalogue lists them (an RFC proposal folder), never for the draft until adopted.
+
+Both read one Result at a time (:class:`~.registry.ItemRule` without state)."""
 
 from __future__ import annotations
 
@@ -9,46 +11,49 @@ from typing import Any
 
 from ...pointer import join
 from ..violation import Violation
-from .registry import is_number, items, register, violation
+from .registry import Envelope, ItemRule, is_number, items, register_items, violation
 
 RATE_TOLERANCE = 1e-6
 """Largest accepted ``abs(score - successes / trials)`` (seed 000, option A)."""
 
 
-def _grader_results(document: Any) -> Iterator[tuple[str, dict[str, Any]]]:
-    for n, result in items(document, "results"):
-        for m, gr in items(result, "grader_results"):
-            yield join("", "results", n, "grader_results", m), gr
+def _grader_results(index: int, result: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    for m, gr in items(result, "grader_results"):
+        yield join("", "results", index, "grader_results", m), gr
 
 
-@register("SUCCESSES_EXCEED_TRIALS", "resultset")
-def successes_exceed_trials(document: Any) -> Iterator[Violation]:
+@register_items("SUCCESSES_EXCEED_TRIALS", "resultset")
+class SuccessesExceedTrials(ItemRule):
     """SUCCESSES_EXCEED_TRIALS: a GraderResult's ``successes`` is at most its ``trials``.
 
     Checked when both are numbers; reported at ``.../grader_results/M/successes``. Source:
     seed 000 (rate denominators), option A.
     """
-    for where, gr in _grader_results(document):
-        trials, successes = gr.get("trials"), gr.get("successes")
-        if is_number(trials) and is_number(successes) and successes > trials:
-            yield violation("SUCCESSES_EXCEED_TRIALS", where + "/successes",
-                            f"successes {successes} exceed trials {trials}")
+
+    def item(self, index: int, item: Any, envelope: Envelope) -> Iterator[Violation]:
+        for where, gr in _grader_results(index, item):
+            trials, successes = gr.get("trials"), gr.get("successes")
+            if is_number(trials) and is_number(successes) and successes > trials:
+                yield violation("SUCCESSES_EXCEED_TRIALS", where + "/successes",
+                                f"successes {successes} exceed trials {trials}")
 
 
-@register("RATE_SCORE_MISMATCH", "resultset")
-def rate_score_mismatch(document: Any) -> Iterator[Violation]:
+@register_items("RATE_SCORE_MISMATCH", "resultset")
+class RateScoreMismatch(ItemRule):
     """RATE_SCORE_MISMATCH: when ``score`` is not null and both ``trials`` and ``successes``
     are present, ``abs(score - successes / trials) <= 1e-6``.
 
     Skipped when any of the three is not a number or ``trials`` is not positive (the schema
     reports those). Reported at ``.../grader_results/M/score``. Source: seed 000, option A.
     """
-    for where, gr in _grader_results(document):
-        score, trials, successes = gr.get("score"), gr.get("trials"), gr.get("successes")
-        if not (is_number(score) and is_number(trials) and is_number(successes)) or trials <= 0:
-            continue
-        rate = successes / trials
-        if abs(score - rate) > RATE_TOLERANCE:
-            yield violation("RATE_SCORE_MISMATCH", where + "/score",
-                            f"score {score} differs from successes/trials = "
-                            f"{successes}/{trials} = {rate:.6g} by more than {RATE_TOLERANCE:g}")
+
+    def item(self, index: int, item: Any, envelope: Envelope) -> Iterator[Violation]:
+        for where, gr in _grader_results(index, item):
+            score, trials, successes = gr.get("score"), gr.get("trials"), gr.get("successes")
+            if not (is_number(score) and is_number(trials) and is_number(successes)) or trials <= 0:
+                continue
+            rate = successes / trials
+            if abs(score - rate) > RATE_TOLERANCE:
+                yield violation("RATE_SCORE_MISMATCH", where + "/score",
+                                f"score {score} differs from successes/trials = "
+                                f"{successes}/{trials} = {rate:.6g} by more than {RATE_TOLERANCE:g}")

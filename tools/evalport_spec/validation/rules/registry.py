@@ -5,13 +5,19 @@ A rule is a plain function ``(document) -> Iterable[Violation]`` registered unde
 gaps": "an implementation is registered under that code"). Rules are *defensive*: they run on
 schema-invalid documents too, so they never raise on unexpected shapes; they skip whatever
 they cannot read.
+
+A rule that reads one long array item by item (a ResultSet's ``results``) is written once as an
+:class:`ItemRule`, a one-pass accumulator with compact state, and registered with
+:func:`register_items`: its whole-document function drives the accumulator over the document,
+and streaming validation (:mod:`evalport_spec.validation.stream`) drives the same accumulator
+while the file is read, so both give the same violations by construction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..violation import Violation
 
@@ -27,11 +33,14 @@ class Rule:
         code: catalogue code, e.g. ``"DUPLICATE_ATTEMPT"``.
         document_type: ``suite``, ``testcase``, ``grader`` or ``resultset``.
         function: the :data:`RuleImpl`.
+        items: the :class:`ItemRule` class the function drives, when the rule is one (it can
+            then run while a document is streamed); ``None`` for a whole-document function.
     """
 
     code: str
     document_type: str
     function: RuleImpl
+    items: type[ItemRule] | None = None
 
     def check(self, document: Any) -> list[Violation]:
         """Run the rule on ``document``; returns its violations (each with ``rule=True``)."""
@@ -54,6 +63,82 @@ def register(code: str, document_type: str) -> Callable[[RuleImpl], RuleImpl]:
             raise ValueError(f"rule {code} is already registered")
         RULES[code] = Rule(code, document_type, function)
         return function
+
+    return decorate
+
+
+class Envelope:
+    """The members of a document other than its streamed array, as far as they are read.
+
+    Attributes:
+        members: member name -> value (never the array itself).
+        complete: ``True`` once every member is known (always, for a parsed document); while a
+            file is streamed, members after the array are not known yet, so a name absent from
+            ``members`` may still come.
+    """
+
+    __slots__ = ("members", "complete")
+
+    def __init__(self, members: Mapping[str, Any], complete: bool) -> None:
+        self.members = members
+        self.complete = complete
+
+
+class ItemRule:
+    """A cross-field rule computed in one pass over the items of the array :attr:`array`.
+
+    One instance checks one document: :meth:`item` is called for every item in array order
+    (each index once, whatever the item's JSON type), then :meth:`finish` once with the complete
+    envelope. State kept between calls must be compact (per key, not per item) so that memory
+    does not grow with the document beyond what the rule needs. A rule whose verdict on an item
+    depends on a member that may come after the array (``envelope.complete`` false and the name
+    absent) defers that verdict to :meth:`finish`; the violations must not depend on when
+    members became known.
+    """
+
+    array: ClassVar[str] = "results"
+    """The document member whose items :meth:`item` receives."""
+
+    def item(self, index: int, item: Any, envelope: Envelope) -> Iterable[Violation]:
+        """Violations decided by item ``index`` (an ``Iterable``, usually empty)."""
+        return ()
+
+    def finish(self, envelope: Envelope) -> Iterable[Violation]:
+        """Violations decided once every item and member is known."""
+        return ()
+
+
+def run_items(rule: type[ItemRule]) -> RuleImpl:
+    """The whole-document function of ``rule``: a non-object document has no items and an
+    empty envelope; a non-array member has no items."""
+
+    def function(document: Any) -> Iterator[Violation]:
+        acc = rule()
+        members = document if isinstance(document, dict) else {}
+        envelope = Envelope({k: v for k, v in members.items() if k != rule.array}, True)
+        array = members.get(rule.array)
+        if isinstance(array, list):
+            for index, item in enumerate(array):
+                yield from acc.item(index, item, envelope)
+        yield from acc.finish(envelope)
+
+    function.__name__ = function.__qualname__ = rule.__name__
+    function.__module__ = rule.__module__
+    function.__doc__ = rule.__doc__
+    function.__wrapped__ = rule  # type: ignore[attr-defined]  # inspect finds the rule's source
+    return function
+
+
+def register_items(code: str, document_type: str) -> Callable[[type[ItemRule]], type[ItemRule]]:
+    """Class decorator registering an :class:`ItemRule` in :data:`RULES` under ``code`` (its
+    function: :func:`run_items`). Returns the class unchanged; raises ``ValueError`` if ``code``
+    is already registered."""
+
+    def decorate(rule: type[ItemRule]) -> type[ItemRule]:
+        if code in RULES:
+            raise ValueError(f"rule {code} is already registered")
+        RULES[code] = Rule(code, document_type, run_items(rule), rule)
+        return rule
 
     return decorate
 
