@@ -319,6 +319,31 @@ def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: flo
                                        b"".join(outputs[err_fd]))
 
 
+def open_regular(path: str | os.PathLike[str], label: str | None = None) -> int:
+    """Open a regular file to read it in pieces (streaming); returns its descriptor, which the
+    caller closes. As :func:`read_limited`: a directory, FIFO, device or socket is refused, on
+    the open descriptor too (opened non-blocking, so a FIFO swapped in cannot block).
+
+    Raises:
+        InputError: missing, not a regular file, a symlink loop, or unreadable (message names
+            ``label``).
+    """
+    source = label or str(path)
+    try:
+        _refuse_kind(os.stat(path).st_mode, source)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise InputError("no such file", source) from None
+    except OSError as exc:
+        raise InputError(_os_reason(exc), source) from None
+    try:
+        _refuse_kind(os.fstat(fd).st_mode, source)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, exclusive: bool = False) -> None:
     """Write ``data`` to ``path`` atomically (temporary file in the same folder, fsync, rename).
 

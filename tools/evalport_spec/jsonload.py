@@ -52,6 +52,9 @@ MAX_BYTES = 512 * 1024 * 1024
 MAX_DEPTH = 256
 """Deepest nesting of arrays/objects accepted. Deeper documents are refused (no recursion blow-up)."""
 
+BOM_MESSAGE = "byte-order mark at start of file (RFC 8259 section 8.1 forbids it)"
+"""The message for a text starting with a byte-order mark (reported at line 1, column 1)."""
+
 
 class _DuplicateKey(Exception):
     def __init__(self, key: str) -> None:
@@ -155,12 +158,14 @@ class Loaded:
         return pos[0] if pos else None
 
 
-def check_depth(value: Any, source: str, limit: int = MAX_DEPTH) -> None:
+def check_depth(value: Any, source: str, limit: int = MAX_DEPTH, *, base: int = 0) -> None:
     """Raise :class:`InputError` if ``value`` nests arrays/objects deeper than ``limit``.
 
-    Iterative (no recursion), O(number of containers).
+    ``base``: how deep the value's parent is in the whole document (0 for the document itself;
+    a streamed Result of a ResultSet is checked with ``base=2``). Iterative (no recursion),
+    O(number of containers).
     """
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    stack: list[tuple[Any, int]] = [(value, base + 1)]
     while stack:
         node, depth = stack.pop()
         if depth > limit:
@@ -174,7 +179,7 @@ def check_depth(value: Any, source: str, limit: int = MAX_DEPTH) -> None:
 def decode_bytes(data: bytes, source: str) -> str:
     """Decode UTF-8 strictly; a BOM or invalid byte sequence is an :class:`InputError`."""
     if data.startswith(b"\xef\xbb\xbf"):
-        raise InputError("byte-order mark at start of file (RFC 8259 section 8.1 forbids it)", source, 1, 1)
+        raise InputError(BOM_MESSAGE, source, 1, 1)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -234,6 +239,52 @@ def _fast_loads(raw: bytes) -> Any:
     return value
 
 
+STRICT = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_parse_constant,
+                          parse_float=_parse_float, parse_int=_parse_int)
+"""The strict standard-library decoder: ``STRICT.decode(text)`` parses a whole text and
+``STRICT.scan_once(text, index)`` one value (``(value, end)``; ``StopIteration(index)`` when no
+value starts there). Its failures are the exceptions :func:`strict_error` translates."""
+
+STRICT_FAILURES = (json.JSONDecodeError, RecursionError, _DuplicateKey, _BadNumber)
+"""What :data:`STRICT` raises on a text it refuses."""
+
+
+def fast_loads(raw: bytes) -> tuple[bool, Any]:
+    """``(True, value)`` when the orjson fast path proves ``raw`` strict JSON (as :func:`loads`
+    decides it), else ``(False, None)``: only the strict path can then decide."""
+    if has_long_digits(raw):  # orjson would read an integer beyond 64 bits as a double
+        return False, None
+    value = _fast_loads(raw)
+    return (False, None) if value is _SLOW else (True, value)
+
+
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * 19
+
+
+def has_long_digits(raw: bytes) -> bool:
+    """Whether ``raw`` has a run of 19 or more ASCII digits, enough for an integer beyond 64
+    bits (2**63 has 19 digits). Two C passes (translate, substring search): a regular
+    expression takes about thirty times longer on large documents."""
+    return _LONG_RUN in raw.translate(_DIGITS_ONLY)
+
+
+def strict_error(exc: BaseException, text: str, source: str, max_depth: int = MAX_DEPTH) -> InputError:
+    """The :class:`InputError` for one of :data:`STRICT_FAILURES` raised while parsing
+    ``text``: the message, and the line, column (and pointer, for a duplicate key) in ``text``."""
+    if isinstance(exc, json.JSONDecodeError):
+        return InputError(f"malformed JSON: {exc.msg}", source, exc.lineno, exc.colno)
+    if isinstance(exc, _DuplicateKey):
+        line, col, ptr = locate_duplicate(text, exc.key)
+        return InputError(f"duplicate object key {exc.key!r}", source, line, col, ptr)
+    if isinstance(exc, _BadNumber):
+        line, col = locate_token(text, exc.text)
+        what = "NaN/Infinity is not JSON" if exc.text in ("NaN", "Infinity", "-Infinity") else (
+            "number out of range for an IEEE 754 double")
+        return InputError(f"{what}: {exc.text[:40]}", source, line, col)
+    return InputError(f"nesting deeper than {max_depth} levels", source)
+
+
 def loads(text: str | bytes, source: str = "<string>", *, max_depth: int = MAX_DEPTH,
           path: str | os.PathLike[str] | None = None) -> Loaded:
     """Parse ``text`` strictly. Raises :class:`InputError` naming ``source``, line and column.
@@ -253,28 +304,12 @@ def loads(text: str | bytes, source: str = "<string>", *, max_depth: int = MAX_D
     if isinstance(text, (bytes, bytearray)):
         text = decode_bytes(bytes(text), source)
     if text.startswith("\ufeff"):
-        raise InputError("byte-order mark at start of file (RFC 8259 section 8.1 forbids it)", source, 1, 1)
+        raise InputError(BOM_MESSAGE, source, 1, 1)
     try:
         with gc_paused():
-            value = json.loads(
-                text,
-                object_pairs_hook=_pairs_hook,
-                parse_constant=_parse_constant,
-                parse_float=_parse_float,
-                parse_int=_parse_int,
-            )
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON: {exc.msg}", source, exc.lineno, exc.colno) from None
-    except RecursionError:
-        raise InputError(f"nesting deeper than {max_depth} levels", source) from None
-    except _DuplicateKey as exc:
-        line, col, ptr = locate_duplicate(text, exc.key)
-        raise InputError(f"duplicate object key {exc.key!r}", source, line, col, ptr) from None
-    except _BadNumber as exc:
-        line, col = locate_token(text, exc.text)
-        what = "NaN/Infinity is not JSON" if exc.text in ("NaN", "Infinity", "-Infinity") else (
-            "number out of range for an IEEE 754 double")
-        raise InputError(f"{what}: {exc.text[:40]}", source, line, col) from None
+            value = STRICT.decode(text)
+    except STRICT_FAILURES as exc:
+        raise strict_error(exc, text, source, max_depth) from None
     check_depth(value, source, max_depth)
     return Loaded(value, source, text)
 

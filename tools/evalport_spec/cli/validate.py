@@ -27,7 +27,17 @@ member names (SPEC.md, "Versioning and compatibility"): an exact release, the dr
 declared version, the newest known version of the same major for a newer minor (with a
 note), the newest release not above a non-release version such as 1.2.5; a higher major is
 rejected with UNSUPPORTED_VERSION. Other documents, and documents without a well-formed
-version, are validated against the draft."""
+version, are validated against the draft.
+
+--consumer validates as a consumer would accept (SPEC.md, "Versioning and compatibility"): a
+document that fails the version it names only through members a later minor of the same major
+defines is checked against that later version, with a warning naming it ("stamped 1.0.0, uses
+`group` from 1.3.0"); the unknown members of a document naming a minor newer than every known
+one are ignored, with a warning. Anything else invalid stays an error.
+
+ResultSet files larger than 64 MiB are validated while they are read (memory stays bounded
+whatever the size), with the same findings and positions as parsing them whole; a progress bar
+shows on a terminal."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,6 +51,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--spec-version", default=AUTO, metavar="V",
                    help="'auto' (default: each document's own version), 'draft', or a release "
                         "such as 1.2.0 for every file")
+    p.add_argument("--consumer", action="store_true",
+                   help="accept what a consumer must: members of later minors (stale version "
+                        "stamps) and unknown members of newer minors, with a warning")
+    p.add_argument("--stream", action=argparse.BooleanOptionalAction, default=None,
+                   help="validate ResultSet files while reading them (default: above 64 MiB)")
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -59,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     repo = find_spec(args.repo)
     entries = validate_files(repo, args.files, doc_type=args.type,
                              spec_version=args.spec_version,
-                             stdin=getattr(sys.stdin, "buffer", None))
+                             stdin=getattr(sys.stdin, "buffer", None), stream=args.stream,
+                             consumer=args.consumer)
     for e in entries:
         if isinstance(e, FileError):
             print(f"evalport-spec: error: {e.error}", file=sys.stderr)

@@ -6,9 +6,10 @@
   column), the summary line ``N file(s) checked: V valid, I invalid, E error(s)`` (``, U
   unreadable`` when some file could not be read) as the verdict;
 * its JSON payload (:func:`to_json`): ``{"files": [{"file", "type", "spec_version", "valid",
-  "errors": [{"code", "instance_path", "message", "line", "column"}]} | {"file", "error"}],
-  "valid": bool}`` (``spec_version`` is ``null`` for a rejected version), to which the
-  ``json`` format adds ``findings``.
+  "errors": [{"code", "instance_path", "message", "line", "column"}], "warnings"?: [str]} |
+  {"file", "error"}], "valid": bool}`` (``spec_version`` as shown, the draft with its number,
+  ``"draft (1.4.0)"``; ``null`` for a rejected version; ``warnings`` only when there are
+  some, consumer mode), to which the ``json`` format adds ``findings``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..findings import Finding, Location
+from ..findings import Finding, Location, Severity
 from ..jsonload import Loaded, positions
 from ..report import Check, Report
 from .violation import Violation
@@ -33,6 +34,8 @@ class FileReport:
             the document's version was rejected (``UNSUPPORTED_VERSION``).
         note: a remark on the version choice (printed on standard error), or ``None``.
         spec_label: how the version is shown (``"draft (1.4.0)"``); default ``spec_version``.
+        warnings: lines the file is accepted with (consumer mode: ``"stamped 1.0.0, uses
+            `group` from 1.3.0"``), each a ``stale-version`` warning finding at ``/version``.
     """
 
     file: str
@@ -42,6 +45,7 @@ class FileReport:
     spec_version: str | None = "draft"
     note: str | None = None
     spec_label: str | None = None
+    warnings: list[str] = field(default_factory=list)
     _positions: dict[str, tuple[int, int]] | None = field(default=None, repr=False)
 
     @property
@@ -49,14 +53,19 @@ class FileReport:
         """``True`` when there is no violation."""
         return not self.violations
 
+    def pointers(self) -> set[str]:
+        """The instance locations this report shows: its violations', and ``/version`` when
+        it has warnings (what ``_positions``, when given, must cover)."""
+        return {v.instance_path for v in self.violations} | ({"/version"} if self.warnings else set())
+
     def position(self, violation: Violation) -> tuple[int, int]:
         """``(line, column)`` of the violation's instance location (or nearest ancestor);
-        ``(1, 1)`` when unknown. Positions are computed once, for this file's violations only
-        (:func:`~evalport_spec.jsonload.positions` with ``wanted``)."""
+        ``(1, 1)`` when unknown. Positions are computed once, for :meth:`pointers` only
+        (:func:`~evalport_spec.jsonload.positions` with ``wanted``), unless given (a streamed
+        file's, :mod:`.stream`)."""
         if self._positions is None:
             try:
-                self._positions = positions(self.loaded.text,
-                                            {v.instance_path for v in self.violations})
+                self._positions = positions(self.loaded.text, self.pointers())
             except ValueError:
                 self._positions = {}
         p = violation.instance_path
@@ -114,8 +123,11 @@ def to_json(entries: list[Entry]) -> dict:
             continue
         errors = [{"code": v.code, "instance_path": v.instance_path, "message": v.message,
                    "line": line, "column": col} for v, line, col in e.by_line()]
-        files.append({"file": e.file, "type": e.doc_type, "spec_version": e.spec_version,
-                      "valid": e.valid, "errors": errors})
+        entry = {"file": e.file, "type": e.doc_type, "spec_version": e.spec_label or e.spec_version,
+                 "valid": e.valid, "errors": errors}
+        if e.warnings:
+            entry["warnings"] = list(e.warnings)
+        files.append(entry)
     valid = all(isinstance(e, FileReport) and e.valid for e in entries)
     return {"files": files, "valid": valid}
 
@@ -133,6 +145,10 @@ def findings(entries: list[Entry], *, input_errors: bool = True) -> list[Finding
                                    new=Location(e.file, e.error.pointer, e.error.line),
                                    extra={"column": e.error.column} if e.error.column else {}))
             continue
+        for warning in e.warnings:
+            line, col = e.position(Violation("", "/version", ""))
+            out.append(Finding("stale-version", warning, severity=Severity.WARNING,
+                               new=Location(e.file, "/version", line), extra={"column": col}))
         for v, line, col in e.by_line():
             out.append(Finding("document-invalid", f"{v.instance_path or '(root)'}: {v.message}",
                                code=v.code, new=Location(e.file, v.instance_path, line),
@@ -150,6 +166,8 @@ def validation_report(entries: list[Entry], *, input_errors: bool = True) -> Rep
         spec = r.spec_label or r.spec_version or "unsupported"
         n = len(r.violations)
         verdict = "valid" if not n else f"{n} error{'' if n == 1 else 's'}"
+        if r.warnings:
+            verdict += f", {len(r.warnings)} warning{'' if len(r.warnings) == 1 else 's'}"
         checks.append(Check(r.file, "ok" if r.valid else "fail", None,
                             f"{r.doc_type} (spec {spec}): {verdict}"))
     return Report.of(findings(entries, input_errors=input_errors), command="validate",

@@ -161,6 +161,9 @@ def _message(error: ValidationError) -> str:
         return f"{_short(inst)} is not one of {_short(value)}"
     if kw == "format":
         return f"{_short(inst)} is not a valid {value}"
+    if kw in ("minItems", "maxItems") and isinstance(value, int):  # never the whole array
+        bound = "at least" if kw == "minItems" else "at most"
+        return f"expected {bound} {value} item{'' if value == 1 else 's'}"
     text = error.message
     return text if len(text) <= _MESSAGE_LIMIT else text[: _MESSAGE_LIMIT - 3] + "..."
 
@@ -185,8 +188,13 @@ def to_violations(errors: Iterable[ValidationError], markers: MarkerIndex | None
                 out.append(Violation(mark or keyword_code(kw), join(where, member), message,
                                      schema_path, mark is not None))
             continue
-        message = _additional_message(error) if kw == "additionalProperties" else _message(error)
-        out.append(Violation(mark or keyword_code(kw), where, message, schema_path,
+        if kw == "additionalProperties" and isinstance(error.instance, dict) and isinstance(
+                error.schema, dict):
+            names = _additional(error.instance, error.schema)
+            out.append(Violation(mark or keyword_code(kw), where, _additional_message(names),
+                                 schema_path, mark is not None, tuple(names)))
+            continue
+        out.append(Violation(mark or keyword_code(kw), where, _message(error), schema_path,
                              mark is not None))
     return out
 
@@ -205,9 +213,6 @@ def _member_errors(error: ValidationError) -> Iterator[tuple[str, str]]:
                         yield name, f"member {name!r} is required when {prop!r} is present"
 
 
-def _additional_message(error: ValidationError) -> str:
-    if not isinstance(error.instance, dict) or not isinstance(error.schema, dict):
-        return _message(error)
-    names = _additional(error.instance, error.schema)
+def _additional_message(names: list[str]) -> str:
     shown = ", ".join(repr(n) for n in names[:5]) + (", ..." if len(names) > 5 else "")
     return f"member{'s' if len(names) != 1 else ''} {shown} not allowed (closed object)"

@@ -132,12 +132,29 @@ class SplitPass:
             items = document.get(member)
             if not isinstance(items, list):
                 continue
-            fast, reference = self._fast[member], self._items[member]
-            prefix_schema = ("properties", member, "items")
             for index, item in enumerate(items):
-                if fast is not None and fast.is_valid(item) is True:
-                    continue
-                for error in reference.iter_errors(item):
-                    error.path.extendleft((index, member))
-                    error.schema_path.extendleft(reversed(prefix_schema))
-                    yield error
+                yield from self.item_errors(member, index, item)
+
+    def item_errors(self, member: str, index: int, item: Any) -> Iterator[ValidationError]:
+        """The reference pass's errors on item ``index`` of the array ``member`` (located in
+        the whole document), none when the fast backend accepts the item."""
+        fast = self._fast[member]
+        if fast is not None and fast.is_valid(item) is True:
+            return
+        for error in self._items[member].iter_errors(item):
+            error.path.extendleft((index, member))
+            error.schema_path.extendleft(("properties", member, "items")[::-1])
+            yield error
+
+    def shell_errors(self, members: dict[str, Any], counts: dict[str, int]) -> Iterator[ValidationError]:
+        """The shell's errors on a document known by its other ``members`` and the number of
+        items of each array (``counts``), as on the whole document: an array's schema in the
+        shell reads only its type and length (:func:`plan`), so a placeholder of ``None``\\ s
+        long enough to decide ``minItems``/``maxItems`` stands in for it (messages of those
+        keywords do not show the instance, :mod:`.schema_pass`)."""
+        document = dict(members)
+        for member, n in counts.items():
+            bounds = [v for k, v in self._shell.schema["properties"][member].items()
+                      if k in ("minItems", "maxItems") and isinstance(v, int)]
+            document[member] = [None] * min(n, max(bounds, default=0) + 1)
+        return self._shell.iter_errors(document)

@@ -10,6 +10,7 @@ from ..jsonload import gc_paused
 from ..spec import DOC_TYPES, SpecVersion
 from ..spec import detect_type as spec_detect_type
 from .fast import FastCheck
+from .itemcheck import ItemCheck
 from .rules import RULES, Rule
 from .schema_pass import MarkerIndex, to_violations
 from .split import SplitPass
@@ -95,6 +96,23 @@ class Validator:
             else:
                 errors = validator.iter_errors(document)
             return sort_violations(to_violations(errors, markers))
+
+    def item_check(self, doc_type: str, array: str) -> ItemCheck | None:
+        """A fresh :class:`ItemCheck` validating one ``doc_type`` document while its member
+        ``array`` is read item by item, with the violations :meth:`validate` gives on the whole
+        document; ``None`` when this version cannot: the schema does not split exactly on
+        ``array`` (:func:`.split.plan`), the fast backend is off, or an active rule is not an
+        :class:`~.rules.registry.ItemRule` over ``array``.
+
+        Raises:
+            InputError: as :meth:`validate_schema_only`.
+        """
+        _, markers, _, split = self._schema(doc_type)
+        rules = [rule.items for rule in self.active.get(doc_type, ())]
+        if split is None or array not in split.arrays or any(
+                r is None or r.array != array for r in rules):
+            return None
+        return ItemCheck(split, markers, rules, array)
 
     def check_rules(self, document: Any, doc_type: str) -> list[Violation]:
         """Violations of the active hand-rolled rules of ``doc_type`` only, sorted."""

@@ -57,12 +57,43 @@ class VersionChoice:
     name: str | None
     note: str | None = None
     rejection: Violation | None = None
+    newer: bool = False
+    """The document names a version newer than every known one of its major."""
 
 
-def _label(name: str, draft_version: str | None) -> str:
+def label(name: str, draft_version: str | None) -> str:
+    """How a version is shown: a release as ``X.Y.Z``, the draft with the version it declares
+    (``"draft (1.4.0)"``, plain ``"draft"`` when it declares none)."""
     if name == DRAFT:
         return f"draft ({draft_version})" if draft_version else "draft"
     return name
+
+
+def known_versions(releases: list[str], draft_version: str | None) -> dict[tuple[int, int, int], str]:
+    """``{semver tuple: name}`` of the releases (non-semver names ignored) and of the draft
+    under its declared version (unless a release has that version)."""
+    known: dict[tuple[int, int, int], str] = {}
+    for name in releases:
+        try:
+            known[parse_semver(name)] = name
+        except ValueError:
+            continue
+    if draft_version is not None:
+        try:
+            known.setdefault(parse_semver(draft_version), DRAFT)
+        except ValueError:
+            pass
+    return known
+
+
+def later_versions(name: str, releases: list[str], draft_version: str | None) -> list[str]:
+    """The known versions of the same major as ``name`` (a release or ``"draft"``) and newer,
+    oldest first; empty when ``name`` has no semver (a draft that declares none)."""
+    known = known_versions(releases, draft_version)
+    mine = next((v for v, n in known.items() if n == name), None)
+    if mine is None:
+        return []
+    return [known[v] for v in sorted(known) if v[0] == mine[0] and v > mine]
 
 
 def choose_version(document: Any, doc_type: str, releases: list[str],
@@ -89,23 +120,13 @@ def choose_version(document: Any, doc_type: str, releases: list[str],
         return VersionChoice(declared)
     if declared == draft_version:
         return VersionChoice(DRAFT)
-    known: dict[tuple[int, int, int], str] = {}
-    for name in releases:
-        try:
-            known[parse_semver(name)] = name
-        except ValueError:
-            continue
-    if draft_version is not None:
-        try:
-            known.setdefault(parse_semver(draft_version), DRAFT)
-        except ValueError:
-            pass
+    known = known_versions(releases, draft_version)
     if not known:
         return VersionChoice(DRAFT)
     same_major = sorted(v for v in known if v[0] == wanted[0])
     if not same_major:
         newest = max(known)
-        newest_label = _label(known[newest], draft_version)
+        newest_label = label(known[newest], draft_version)
         if wanted[0] > newest[0]:
             why = (f"has a higher major version than the newest spec version known here, "
                    f"{newest_label}; a {newest[0]}.x consumer must reject it")
@@ -119,14 +140,14 @@ def choose_version(document: Any, doc_type: str, releases: list[str],
     if not below:  # e.g. 1.0.5 when only 1.1.0 and later are known: the oldest of the major
         chosen = same_major[0]
         note = (f"document version {declared} is older than every known {wanted[0]}.x spec "
-                f"version; validated against {_label(known[chosen], draft_version)}")
+                f"version; validated against {label(known[chosen], draft_version)}")
         return VersionChoice(known[chosen], note)
     chosen = below[-1]
-    label = _label(known[chosen], draft_version)
+    shown = label(known[chosen], draft_version)
     if chosen == same_major[-1]:
         note = (f"document version {declared} is newer than every known {wanted[0]}.x spec "
-                f"version; validated against the newest, {label}")
+                f"version; validated against the newest, {shown}")
     else:
         note = (f"document version {declared} is not a known spec version; validated against "
-                f"{label}, the newest known version not above it")
-    return VersionChoice(known[chosen], note)
+                f"{shown}, the newest known version not above it")
+    return VersionChoice(known[chosen], note, newer=chosen == same_major[-1] and wanted > chosen)

@@ -27,6 +27,8 @@ class Violation:
             ``None`` for hand-rolled rules.
         rule: ``True`` when the code is a catalogued cross-field rule (hand-rolled, or encoded
             in the schema and recognised by its ``x-evalport-rule`` marker).
+        members: for ``ADDITIONAL_PROPERTIES``, the names of the unexpected members, in the
+            instance's order (what consumer mode looks up in later versions); else empty.
     """
 
     code: str
@@ -34,6 +36,7 @@ class Violation:
     message: str
     schema_path: str | None = None
     rule: bool = False
+    members: tuple[str, ...] = ()
 
     def key(self) -> tuple[str, str]:
         """``(code, instance_path)``: what conformance fixtures compare."""
