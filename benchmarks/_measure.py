@@ -20,12 +20,14 @@ from typing import Any
 
 @dataclass
 class Run:
-    """Median wall seconds and max peak RSS (MiB) over repeated runs of one command."""
+    """Median wall seconds and max peak RSS (MiB) over repeated runs of one command, and the
+    median CPU seconds (user + system: steadier than wall time on a shared machine)."""
 
     label: str
     seconds: float
     peak_mib: float
     exit_codes: list[int]
+    cpu: float = 0.0
 
 
 def run_process(argv: list[str], repeat: int = 3, env: dict[str, str] | None = None,
@@ -34,6 +36,7 @@ def run_process(argv: list[str], repeat: int = 3, env: dict[str, str] | None = N
     walls: list[float] = []
     peaks: list[float] = []
     codes: list[int] = []
+    cpus: list[float] = []
     for _ in range(repeat):
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -42,7 +45,15 @@ def run_process(argv: list[str], repeat: int = 3, env: dict[str, str] | None = N
         walls.append(time.perf_counter() - start)
         peaks.append(usage.ru_maxrss / 1024)
         codes.append(os.waitstatus_to_exitcode(status))
-    return Run(label or " ".join(argv), statistics.median(walls), max(peaks), codes)
+        cpus.append(usage.ru_utime + usage.ru_stime)
+    return Run(label or " ".join(argv), statistics.median(walls), max(peaks), codes,
+               statistics.median(cpus))
+
+
+def machine() -> str:
+    """One line describing where the figures come from: cores and load averages."""
+    return (f"machine: {os.cpu_count()} cores (nproc), load average "
+            f"{' / '.join(f'{x:.2f}' for x in os.getloadavg())} (1/5/15 min)")
 
 
 def table(rows: list[list[str]], header: list[str]) -> str:

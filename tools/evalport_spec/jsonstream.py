@@ -92,7 +92,14 @@ def _chars(data: bytes) -> int:
     return len(data) if data.isascii() else len(data.translate(None, _CONTINUATION))
 
 
-def _utf8_cut(data: bytes) -> int:
+def _byte_length(text: str, end: int) -> int:
+    """Bytes of ``text[:end]`` in UTF-8, encoded a megabyte at a time (a value may be huge)."""
+    if text.isascii():
+        return end
+    return sum(len(text[at:min(at + (1 << 20), end)].encode("utf-8")) for at in range(0, end, 1 << 20))
+
+
+def _utf8_cut(data: bytes | memoryview) -> int:
     """Length of ``data`` without an incomplete multi-byte sequence at its end."""
     for back in range(1, min(4, len(data)) + 1):
         byte = data[-back]
@@ -220,14 +227,17 @@ class ObjectStream:
         """The characters of ``_buf[i:i+size]`` (fewer at an incomplete UTF-8 sequence) and
         whether they reach the end of the file."""
         self._need(i + size)
-        data = self._buf[i:i + size]
         final = self._eof and i + size >= len(self._buf)
-        if not final:
-            data = data[:_utf8_cut(data)]
-        try:
-            return data.decode("utf-8"), final
-        except UnicodeDecodeError:
-            raise _Refused(None) from None
+        with memoryview(self._buf) as view:  # no copy of the bytes: a value may be huge
+            data = view[i:i + size]
+            if not final:
+                data = data[:_utf8_cut(data)]
+            try:
+                return str(data, "utf-8"), final
+            except UnicodeDecodeError:
+                raise _Refused(None) from None
+            finally:
+                data.release()
 
     def _map(self, text: str, offset: int) -> tuple[int, int]:
         """``(line, column)`` of character ``offset`` of ``text``, which starts at ``_buf[0]``."""
@@ -258,7 +268,7 @@ class ObjectStream:
         """The whole text of the value at character ``offset`` of ``text`` (which starts at
         ``_buf[0]`` and may end inside it), read further when needed; the rest of the file
         when the value does not end (the locators then see what the whole parse saw)."""
-        start = offset if text.isascii() else len(text[:offset].encode("utf-8"))
+        start = _byte_length(text, offset)
         size = max(len(text) - offset, _FIRST_WINDOW)
         while True:
             rest, final = self._text(start, size)
@@ -294,7 +304,7 @@ class ObjectStream:
                     continue
                 raise self._strict_failure(exc, text, 0, prefix) from None
             self._check_depth(value, base)
-            return value, len(text[:end].encode("utf-8"))
+            return value, _byte_length(text, end)
 
     def _grow(self, size: int) -> int:
         if size > MAX_BYTES:
@@ -384,7 +394,7 @@ class ObjectStream:
                     continue
                 raise self._strict_failure(exc, text, 0, "") from None
             self._keys[-1] = (key, *self._keys[-1][1:])
-            return key, len(text[:end].encode("utf-8"))
+            return key, _byte_length(text, end)
 
     def _duplicates(self) -> None:
         """Refuse a member name of the top-level object given twice (at the second one)."""
@@ -484,9 +494,8 @@ class ObjectStream:
             if not values:  # one item larger than the window
                 size = self._grow(size)
                 continue
-            ascii_only = text.isascii()
-            end_bytes = end if ascii_only else len(text[:end].encode("utf-8"))
-            start_bytes = start if ascii_only else len(text[:start].encode("utf-8"))
+            end_bytes = _byte_length(text, end)
+            start_bytes = end_bytes + _byte_length(text[end:start], start - end)
             self._record(values, end_bytes)
             yield ("items", self.count - len(values), values)
             if done is not None:

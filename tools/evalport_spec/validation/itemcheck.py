@@ -37,14 +37,10 @@ class ItemCheck:
     def items(self, first: int, values: list[Any], envelope: Envelope) -> list[Violation]:
         """Violations of items ``first``, ``first + 1``, ... (``values``), unsorted; the
         ``envelope`` holds the members read so far (``complete`` false while the file is)."""
-        errors: list[Any] = []
         out: list[Violation] = []
-        item_errors = self._split.item_errors
-        for index, value in enumerate(values, first):
-            errors.extend(item_errors(self.array, index, value))
-            for rule in self._rules:
-                out.extend(rule.item(index, value, envelope))
-        out.extend(to_violations(errors, self._markers))
+        for rule in self._rules:
+            out.extend(rule.items(first, values, envelope))
+        out.extend(to_violations(self._split.items_errors(self.array, first, values), self._markers))
         return out
 
     def finish(self, members: dict[str, Any], count: int) -> list[Violation]:

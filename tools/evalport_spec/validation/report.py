@@ -35,7 +35,7 @@ class FileReport:
         note: a remark on the version choice (printed on standard error), or ``None``.
         spec_label: how the version is shown (``"draft (1.4.0)"``); default ``spec_version``.
         warnings: lines the file is accepted with (consumer mode: ``"stamped 1.0.0, uses
-            `group` from 1.3.0"``), each a ``stale-version`` warning finding at ``/version``.
+            `group` from 1.3.0"``), each a ``document-consumer-version`` warning finding at ``/version``.
     """
 
     file: str
@@ -147,7 +147,7 @@ def findings(entries: list[Entry], *, input_errors: bool = True) -> list[Finding
             continue
         for warning in e.warnings:
             line, col = e.position(Violation("", "/version", ""))
-            out.append(Finding("stale-version", warning, severity=Severity.WARNING,
+            out.append(Finding("document-consumer-version", warning, severity=Severity.WARNING,
                                new=Location(e.file, "/version", line), extra={"column": col}))
         for v, line, col in e.by_line():
             out.append(Finding("document-invalid", f"{v.instance_path or '(root)'}: {v.message}",

@@ -118,6 +118,8 @@ class SplitPass:
         checker = validator.format_checker
         self._fast = {m: FastCheck(schemas, name, checker, schema={"$ref": uri}) if fast else None
                       for m, uri in self.arrays.items()}
+        self._fast_arrays = {m: FastCheck(schemas, name, checker, schema={
+            "type": "array", "items": {"$ref": uri}}) if fast else None for m, uri in self.arrays.items()}
 
     def applies(self, document: Any) -> bool:
         """Whether the split is available for this schema and ``document`` has one of its
@@ -132,19 +134,22 @@ class SplitPass:
             items = document.get(member)
             if not isinstance(items, list):
                 continue
-            for index, item in enumerate(items):
-                yield from self.item_errors(member, index, item)
+            yield from self.items_errors(member, 0, items)
 
-    def item_errors(self, member: str, index: int, item: Any) -> Iterator[ValidationError]:
-        """The reference pass's errors on item ``index`` of the array ``member`` (located in
-        the whole document), none when the fast backend accepts the item."""
-        fast = self._fast[member]
-        if fast is not None and fast.is_valid(item) is True:
-            return
-        for error in self._items[member].iter_errors(item):
-            error.path.extendleft((index, member))
-            error.schema_path.extendleft(("properties", member, "items")[::-1])
-            yield error
+    def items_errors(self, member: str, first: int, items: list[Any]) -> Iterator[ValidationError]:
+        """The reference pass's errors on items ``first``, ``first + 1``, ... of the array
+        ``member`` (located in the whole document); only the items the fast backend rejects
+        (or cannot decide) take the reference pass."""
+        fast, array = self._fast[member], self._fast_arrays[member]
+        if array is not None and array.is_valid(items) is True:
+            return  # one call for the usual case: every item valid
+        for index, item in enumerate(items, first):
+            if fast is not None and fast.is_valid(item) is True:
+                continue
+            for error in self._items[member].iter_errors(item):
+                error.path.extendleft((index, member))
+                error.schema_path.extendleft(("properties", member, "items")[::-1])
+                yield error
 
     def shell_errors(self, members: dict[str, Any], counts: dict[str, int]) -> Iterator[ValidationError]:
         """The shell's errors on a document known by its other ``members`` and the number of

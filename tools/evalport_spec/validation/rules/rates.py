@@ -17,9 +17,10 @@ RATE_TOLERANCE = 1e-6
 """Largest accepted ``abs(score - successes / trials)`` (seed 000, option A)."""
 
 
-def _grader_results(index: int, result: Any) -> Iterator[tuple[str, dict[str, Any]]]:
-    for m, gr in items(result, "grader_results"):
-        yield join("", "results", index, "grader_results", m), gr
+def _grader_results(first: int, results: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for index, result in enumerate(results, first):
+        for m, gr in items(result, "grader_results"):
+            yield join("", "results", index, "grader_results", m), gr
 
 
 @register_items("SUCCESSES_EXCEED_TRIALS", "resultset")
@@ -30,8 +31,8 @@ class SuccessesExceedTrials(ItemRule):
     seed 000 (rate denominators), option A.
     """
 
-    def item(self, index: int, item: Any, envelope: Envelope) -> Iterator[Violation]:
-        for where, gr in _grader_results(index, item):
+    def items(self, first: int, values: list[Any], envelope: Envelope) -> Iterator[Violation]:
+        for where, gr in _grader_results(first, values):
             trials, successes = gr.get("trials"), gr.get("successes")
             if is_number(trials) and is_number(successes) and successes > trials:
                 yield violation("SUCCESSES_EXCEED_TRIALS", where + "/successes",
@@ -47,8 +48,8 @@ class RateScoreMismatch(ItemRule):
     reports those). Reported at ``.../grader_results/M/score``. Source: seed 000, option A.
     """
 
-    def item(self, index: int, item: Any, envelope: Envelope) -> Iterator[Violation]:
-        for where, gr in _grader_results(index, item):
+    def items(self, first: int, values: list[Any], envelope: Envelope) -> Iterator[Violation]:
+        for where, gr in _grader_results(first, values):
             score, trials, successes = gr.get("score"), gr.get("trials"), gr.get("successes")
             if not (is_number(score) and is_number(trials) and is_number(successes)) or trials <= 0:
                 continue

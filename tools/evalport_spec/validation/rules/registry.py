@@ -87,9 +87,10 @@ class Envelope:
 class ItemRule:
     """A cross-field rule computed in one pass over the items of the array :attr:`array`.
 
-    One instance checks one document: :meth:`item` is called for every item in array order
-    (each index once, whatever the item's JSON type), then :meth:`finish` once with the complete
-    envelope. State kept between calls must be compact (per key, not per item) so that memory
+    One instance checks one document: :meth:`items` is called with consecutive runs of items
+    in array order (each index once, whatever the item's JSON type; the whole array at once for
+    a parsed document, a batch at a time while a file is streamed), then :meth:`finish` once
+    with the complete envelope. State kept between calls must be compact (per key, not per item) so that memory
     does not grow with the document beyond what the rule needs. A rule whose verdict on an item
     depends on a member that may come after the array (``envelope.complete`` false and the name
     absent) defers that verdict to :meth:`finish`; the violations must not depend on when
@@ -97,10 +98,10 @@ class ItemRule:
     """
 
     array: ClassVar[str] = "results"
-    """The document member whose items :meth:`item` receives."""
+    """The document member whose items :meth:`items` receives."""
 
-    def item(self, index: int, item: Any, envelope: Envelope) -> Iterable[Violation]:
-        """Violations decided by item ``index`` (an ``Iterable``, usually empty)."""
+    def items(self, first: int, values: list[Any], envelope: Envelope) -> Iterable[Violation]:
+        """Violations decided by items ``first``, ``first + 1``, ... (``values``)."""
         return ()
 
     def finish(self, envelope: Envelope) -> Iterable[Violation]:
@@ -118,8 +119,7 @@ def run_items(rule: type[ItemRule]) -> RuleImpl:
         envelope = Envelope({k: v for k, v in members.items() if k != rule.array}, True)
         array = members.get(rule.array)
         if isinstance(array, list):
-            for index, item in enumerate(array):
-                yield from acc.item(index, item, envelope)
+            yield from acc.items(0, array, envelope)
         yield from acc.finish(envelope)
 
     function.__name__ = function.__qualname__ = rule.__name__

@@ -47,21 +47,23 @@ class DuplicateAttempt(ItemRule):
         self.cases: dict[str, int] = {}
         self.first: dict[Any, int] = {}
 
-    def item(self, index: int, item: Any, envelope: Envelope) -> Iterator[Violation]:
-        if not isinstance(item, dict):
-            return
-        case = item.get("test_case_id")
-        attempt = _attempt_key(item.get("attempt"))
-        if not isinstance(case, str) or attempt is None:
-            return
-        number = self.cases.setdefault(case, len(self.cases))
-        key: Any = (number * _PACKED_ATTEMPTS + attempt if 0 <= attempt < _PACKED_ATTEMPTS
-                    else (number, attempt))
-        first = self.first.setdefault(key, index)
-        if first != index:
-            yield violation("DUPLICATE_ATTEMPT", join("", "results", index, "attempt"),
-                            f"attempt {attempt} of test case {case!r} is already recorded "
-                            f"at /results/{first}")
+    def items(self, first: int, values: list[Any], envelope: Envelope) -> Iterator[Violation]:
+        cases, seen = self.cases, self.first
+        for index, item in enumerate(values, first):
+            if not isinstance(item, dict):
+                continue
+            case = item.get("test_case_id")
+            attempt = _attempt_key(item.get("attempt"))
+            if not isinstance(case, str) or attempt is None:
+                continue
+            number = cases.setdefault(case, len(cases))
+            key: Any = (number * _PACKED_ATTEMPTS + attempt if 0 <= attempt < _PACKED_ATTEMPTS
+                        else (number, attempt))
+            earlier = seen.setdefault(key, index)
+            if earlier != index:
+                yield violation("DUPLICATE_ATTEMPT", join("", "results", index, "attempt"),
+                                f"attempt {attempt} of test case {case!r} is already recorded "
+                                f"at /results/{earlier}")
 
 
 _NONE = object()
@@ -100,24 +102,26 @@ class IsolationMismatch(ItemRule):
             return json_key(envelope.members["isolation"])
         return _NONE if envelope.complete else _INHERITED
 
-    def item(self, index: int, item: Any, envelope: Envelope) -> Iterator[Violation]:
-        if not isinstance(item, dict):
-            return
-        case = item.get("test_case_id")
-        if not isinstance(case, str):
-            return
-        own = "isolation" in item
-        value = json_key(item["isolation"]) if own else self._inherited(envelope)
-        first = self.first.setdefault(case, (index, value))
-        if first[0] == index:
-            return
-        n0, value0 = first
-        if value is _INHERITED or value0 is _INHERITED:
-            if value is not value0:  # one own value against the inherited one: decided at the end
-                self.pending.append((index, own, value, n0, value0, case))
-            return
-        if value != value0:
-            yield _mismatch(index, own, value, n0, value0, case)
+    def items(self, first: int, values: list[Any], envelope: Envelope) -> Iterator[Violation]:
+        inherited = self._inherited(envelope)
+        groups = self.first
+        for index, item in enumerate(values, first):
+            if not isinstance(item, dict):
+                continue
+            case = item.get("test_case_id")
+            if not isinstance(case, str):
+                continue
+            own = "isolation" in item
+            value = json_key(item["isolation"]) if own else inherited
+            n0, value0 = groups.setdefault(case, (index, value))
+            if n0 == index:
+                continue
+            if value is _INHERITED or value0 is _INHERITED:
+                if value is not value0:  # an own value against the inherited one: decided at the end
+                    self.pending.append((index, own, value, n0, value0, case))
+                continue
+            if value != value0:
+                yield _mismatch(index, own, value, n0, value0, case)
 
     def finish(self, envelope: Envelope) -> Iterator[Violation]:
         inherited = self._inherited(envelope)
