@@ -118,14 +118,16 @@ class ObjectStream:
         path: a regular file.
         source: its label in messages.
         array: the member whose array value is read item by item (``"results"``).
-        progress: called with the number of bytes read so far, after each batch.
+        progress: called with the number of bytes read so far, after each batch (also
+            settable later as :attr:`progress`).
         batch, chunk: sizes in bytes (default :data:`BATCH`, :data:`CHUNK`; tests make them
             small to cross every boundary).
 
     Iterating yields, in file order: ``("member", name, value)`` for each member other than
     the array; ``("array", name)`` when the array starts; ``("items", first_index, values)``
     for each batch of its items. Afterwards :attr:`members` holds every member but the array,
-    :attr:`count` the number of items, and :meth:`positions` maps pointers to lines.
+    :attr:`count` the number of items, :attr:`streamed` whether the array was read item by item,
+    and :meth:`positions` maps pointers to lines. :attr:`size` is the file's size in bytes.
 
     Raises (while iterating):
         InputError: as :func:`~evalport_spec.jsonload.loads` on the whole text (module
@@ -142,10 +144,11 @@ class ObjectStream:
         self.members: dict[str, Any] = {}
         self.count = 0
         self.streamed = False
-        self._progress = progress
+        self.progress = progress
         self._batch = batch or BATCH
         self._chunk = chunk or CHUNK
         self._fd = open_regular(path, source)
+        self.size = os.fstat(self._fd).st_size
         self._buf = b""
         self._base = 0  # file offset of _buf[0]
         self._eof = False
@@ -216,8 +219,8 @@ class ObjectStream:
             self._line, self._col = self._where(i)
             self._buf = self._buf[i:]
             self._base += i
-            if self._progress is not None:
-                self._progress(self._base)
+            if self.progress is not None:
+                self.progress(self._base)
 
     def _fail(self, message: str, i: int) -> _Refused:
         line, col = self._where(i)

@@ -86,21 +86,22 @@ def stream_pass(path: str, source: str, pick: Callable[[dict[str, Any]], Validat
         InputError: the file is unreadable or not strict JSON (as the in-memory path).
         NotStreamable: see the class; nothing is reported, the caller parses the file whole.
     """
-    size = os.stat(path).st_size
-    with task(f"validating {os.path.basename(path)}", total=round(size / 2**20, 1),
-              unit="MiB") as step:
-        done = [0]
+    stream = ObjectStream(path, source, ARRAY)
+    try:
+        with task(f"validating {os.path.basename(path)}", total=round(stream.size / 2**20, 1),
+                  unit="MiB") as step:
+            done = 0
 
-        def progress(position: int) -> None:
-            step((position - done[0]) / 2**20)
-            done[0] = position
+            def progress(position: int) -> None:
+                nonlocal done
+                step((position - done) / 2**20)
+                done = position
 
-        stream = ObjectStream(path, source, ARRAY, progress=progress)
-        try:
+            stream.progress = progress
             return _read(stream, pick, doc_type)
-        except BaseException:
-            stream.close()
-            raise
+    except BaseException:
+        stream.close()
+        raise
 
 
 def _read(stream: ObjectStream, pick: Callable[[dict[str, Any]], Validator | None],
