@@ -25,8 +25,11 @@ def _attempt_key(value: Any) -> int | None:
     return None
 
 
-_PACKED_ATTEMPTS = 1 << 32
-"""Attempts in ``[0, 2**32)`` share one int key with their test case's number (compact state)."""
+_FIELD = 40
+"""Bits per attempt in a test case's packed state: Result indexes below 2**40 - 1."""
+_FIELDS = 64
+"""Attempts 1..64 are packed; any other attempt number is kept in a dict of its own."""
+_MASK = (1 << _FIELD) - 1
 
 
 @register_items("DUPLICATE_ATTEMPT", "resultset")
@@ -39,16 +42,17 @@ class DuplicateAttempt(ItemRule):
     duplicate's ``/results/N/attempt``. Source: seed 001 (repetition tracking), third
     refinement; evalport-model.md, "How the format grew", step 3.
 
-    State: a number per test case and, per ``(test case, attempt)`` seen, the index of its
-    first Result (one int key for the usual attempts, a tuple key otherwise).
+    State: one int per test case, packing for each attempt 1..64 one plus the index of its
+    first Result (0: not seen) in a 40-bit field; other attempts in a dict by
+    ``(test case, attempt)``.
     """
 
     def __init__(self) -> None:
-        self.cases: dict[str, int] = {}
-        self.first: dict[Any, int] = {}
+        self.packed: dict[str, int] = {}
+        self.others: dict[tuple[str, int], int] = {}
 
     def items(self, first: int, values: list[Any], envelope: Envelope) -> Iterator[Violation]:
-        cases, seen = self.cases, self.first
+        packed, others = self.packed, self.others
         for index, item in enumerate(values, first):
             if not isinstance(item, dict):
                 continue
@@ -56,14 +60,21 @@ class DuplicateAttempt(ItemRule):
             attempt = _attempt_key(item.get("attempt"))
             if not isinstance(case, str) or attempt is None:
                 continue
-            number = cases.setdefault(case, len(cases))
-            key: Any = (number * _PACKED_ATTEMPTS + attempt if 0 <= attempt < _PACKED_ATTEMPTS
-                        else (number, attempt))
-            earlier = seen.setdefault(key, index)
-            if earlier != index:
-                yield violation("DUPLICATE_ATTEMPT", join("", "results", index, "attempt"),
-                                f"attempt {attempt} of test case {case!r} is already recorded "
-                                f"at /results/{earlier}")
+            if 1 <= attempt <= _FIELDS and index < _MASK:
+                shift = (attempt - 1) * _FIELD
+                word = packed.get(case, 0)
+                earlier = (word >> shift) & _MASK
+                if not earlier:
+                    packed[case] = word | (index + 1) << shift
+                    continue
+                earlier -= 1
+            else:
+                earlier = others.setdefault((case, attempt), index)
+                if earlier == index:
+                    continue
+            yield violation("DUPLICATE_ATTEMPT", join("", "results", index, "attempt"),
+                            f"attempt {attempt} of test case {case!r} is already recorded "
+                            f"at /results/{earlier}")
 
 
 _NONE = object()
@@ -87,14 +98,24 @@ class IsolationMismatch(ItemRule):
     value per repetition group"); evalport-model.md, step 3 (a Result's own value overrides the
     ResultSet's, and the rule compares the values in effect).
 
-    State: the first Result's index and value per test case. When the ResultSet's
+    State: one int per test case packing its first Result's index and the number of that
+    Result's value in effect (values are numbered once each). When the ResultSet's
     ``isolation`` is not known yet, a Result whose own value meets an inherited one (either
     way round) is kept until :meth:`finish`; two inherited values are equal whatever it is.
     """
 
     def __init__(self) -> None:
-        self.first: dict[str, tuple[int, Any]] = {}
+        self.first: dict[str, int] = {}
+        self.numbers: dict[Any, int] = {}
+        self.values: list[Any] = []
         self.pending: list[tuple[int, bool, Any, int, Any, str]] = []
+
+    def _number(self, value: Any) -> int:
+        number = self.numbers.get(value)
+        if number is None:
+            number = self.numbers[value] = len(self.values)
+            self.values.append(value)
+        return number
 
     @staticmethod
     def _inherited(envelope: Envelope) -> Any:
@@ -113,15 +134,17 @@ class IsolationMismatch(ItemRule):
                 continue
             own = "isolation" in item
             value = json_key(item["isolation"]) if own else inherited
-            n0, value0 = groups.setdefault(case, (index, value))
-            if n0 == index:
+            number = self._number(value)
+            packed = groups.setdefault(case, index << 32 | number)
+            n0, number0 = packed >> 32, packed & 0xFFFFFFFF
+            if n0 == index or number == number0:
                 continue
+            value0 = self.values[number0]
             if value is _INHERITED or value0 is _INHERITED:
-                if value is not value0:  # an own value against the inherited one: decided at the end
-                    self.pending.append((index, own, value, n0, value0, case))
+                # an own value against the inherited one: decided at the end
+                self.pending.append((index, own, value, n0, value0, case))
                 continue
-            if value != value0:
-                yield _mismatch(index, own, value, n0, value0, case)
+            yield _mismatch(index, own, value, n0, value0, case)
 
     def finish(self, envelope: Envelope) -> Iterator[Violation]:
         inherited = self._inherited(envelope)
