@@ -21,7 +21,7 @@ standard-library scanner (:data:`~evalport_spec.jsonload.STRICT`), which is exac
 
 Positions: the start of every stretch of about a megabyte of items is recorded (byte offset,
 line and column), so :meth:`ObjectStream.positions` re-reads only the stretches that hold the
-pointers asked for and maps them with :func:`~evalport_spec.jsonload.positions`, giving what
+pointers asked for and maps them with :func:`~evalport_spec.jsonpos.positions`, giving what
 ``positions`` gives on the whole text.
 """
 
@@ -44,9 +44,9 @@ from .jsonload import (
     STRICT_FAILURES,
     check_depth,
     fast_loads,
-    positions,
     strict_error,
 )
+from .jsonpos import positions
 from .pointer import escape
 
 CHUNK = 1 << 22
@@ -557,7 +557,7 @@ class ObjectStream:
         """``{pointer: (line, column)}`` for each of ``pointers``: where its value starts, or
         where its nearest ancestor that exists starts (as
         :meth:`evalport_spec.validation.report.FileReport.position` reads
-        :func:`~evalport_spec.jsonload.positions`). Call after iterating, before
+        :func:`~evalport_spec.jsonpos.positions`). Call after iterating, before
         :meth:`close`."""
         out: dict[str, tuple[int, int]] = {}
         by_stretch: dict[int, list[tuple[str, int, str]]] = {}
