@@ -18,7 +18,6 @@ import gc
 import json
 import math
 import os
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -208,8 +207,15 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
-"""Digits enough for an integer beyond 64 bits (2**63 has 19 digits)."""
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * 19
+
+
+def has_long_digits(raw: bytes) -> bool:
+    """Whether ``raw`` has a run of 19 or more ASCII digits, enough for an integer beyond 64
+    bits (2**63 has 19 digits). Two C passes (translate, substring search): a regular
+    expression takes about thirty times longer on large documents."""
+    return _LONG_RUN in raw.translate(_DIGITS_ONLY)
 
 
 def _fast_loads(raw: bytes) -> Any:
@@ -226,7 +232,7 @@ def _fast_loads(raw: bytes) -> Any:
     a float): a run of 19 or more digits anywhere in the text sends the document to the strict
     path, which keeps every integer exact.
     """
-    if orjson is None or b"\\u0022" in raw or _LONG_DIGITS.search(raw):
+    if orjson is None or b"\\u0022" in raw or has_long_digits(raw):
         return _SLOW
     try:
         with gc_paused():
@@ -252,21 +258,8 @@ STRICT_FAILURES = (json.JSONDecodeError, RecursionError, _DuplicateKey, _BadNumb
 def fast_loads(raw: bytes) -> tuple[bool, Any]:
     """``(True, value)`` when the orjson fast path proves ``raw`` strict JSON (as :func:`loads`
     decides it), else ``(False, None)``: only the strict path can then decide."""
-    if has_long_digits(raw):  # orjson would read an integer beyond 64 bits as a double
-        return False, None
     value = _fast_loads(raw)
     return (False, None) if value is _SLOW else (True, value)
-
-
-_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
-_LONG_RUN = b"0" * 19
-
-
-def has_long_digits(raw: bytes) -> bool:
-    """Whether ``raw`` has a run of 19 or more ASCII digits, enough for an integer beyond 64
-    bits (2**63 has 19 digits). Two C passes (translate, substring search): a regular
-    expression takes about thirty times longer on large documents."""
-    return _LONG_RUN in raw.translate(_DIGITS_ONLY)
 
 
 def strict_error(exc: BaseException, text: str, source: str, max_depth: int = MAX_DEPTH) -> InputError:
