@@ -94,10 +94,12 @@ def make_repo(root: Path) -> Path:
     _write(root / "spec" / "VERSION", "1.2.0\n")
     _write(root / "spec" / "conformance" / "fixtures" / "dup-attempt.json",
            {"id": "dup-attempt", "description": "Two results share an attempt.", "document_type": "resultset",
-            "rules": ["DUPLICATE_ATTEMPT"], "document": {"run_id": "r", "results": []},
+            "rules": ["DUPLICATE_ATTEMPT"], "since": "1.1.0", "document": {"run_id": "r", "results": []},
             "expect": {"schema": {"valid": True},
                        "full": {"valid": False, "errors": [{"code": "DUPLICATE_ATTEMPT",
                                                             "instance_path": "/results/1/attempt"}]}}})
+    shutil.copyfile(REPO / "spec" / "conformance" / "fixture.schema.json",
+                    root / "spec" / "conformance" / "fixture.schema.json")
     _write(root / "rfcs" / "0001-attempts.md",
            "---\nnumber: 1\ntitle: Attempts\nstatus: implemented\nauthors:\n  - Ada\ncreated: 2026-01-01\n"
            "declared_class: MINOR\nimplemented_in: 1.1.0\n---\n# RFC 0001: Attempts\n\n## Summary\n\n"
@@ -217,16 +219,17 @@ def test_generated_pages(repo, tmp_path):
     assert "### `/results/*/attempt` {#prop-results-item-attempt}" in page
     assert "**integer** · optional · since 1.1.0" in page
     assert "- Rules: [`DUPLICATE_ATTEMPT`](../rules.md#duplicate_attempt)" in page
-    assert "| [`/results/*/attempt`](#prop-results-item-attempt) | integer | optional | 1.1.0 |" in page
+    assert ('| <a href="#prop-results-item-attempt"><code>/results/<wbr>*/<wbr>attempt</code></a> | integer | '
+            "optional | 1.1.0 | Repetition number. |") in page
     assert "constraint_violations" not in page
     spec = (dest / "spec.md").read_text()
     assert "[the result set schema](schemas/resultset.json)" in spec
     assert "[RFC 1](rfcs/0001-attempts.md)" in spec and "noxfile (`noxfile.py`)" in spec
     rfc = (dest / "rfcs" / "0001-attempts.md").read_text()
     assert not rfc.startswith("---")
-    assert rfc.startswith("# RFC 0001: Attempts\n\n| | |\n| --- | --- |\n| Status | implemented |")
+    assert rfc.startswith("# RFC 0001: Attempts\n\n| field | value |\n| --- | --- |\n| Status | implemented |")
     index = (dest / "rfcs" / "index.md").read_text()
-    assert "| [0001](0001-attempts.md) | [Attempts](0001-attempts.md) | implemented | MINOR | 1.1.0 |  |" in index
+    assert "| [0001](0001-attempts.md) | [Attempts](0001-attempts.md) | implemented | — | — | — | MINOR | 1.1.0 |" in index
     log = (dest / "changelog.md").read_text()
     assert "## 1.1.0 {#v-1-1-0}" in log and "Declared by the version number: **MINOR**" in log
     assert "Declared in SPEC.md: **MINOR** (2026-01-02)" in log
@@ -311,9 +314,9 @@ def test_generator_fences_each_file_it_copies(repo, tmp_path):
 
 
 def test_symlink_inside_the_repository_is_published(repo, tmp_path):
-    (repo.root / "shared.json").write_text('{"a": 1}\n')
+    (repo.root / "shared.json").write_text('{"id": "g", "type": "exact"}\n')
     (repo.spec_dir / "examples").mkdir()
     (repo.spec_dir / "examples" / "alias.json").symlink_to("../../shared.json")
     dest = tmp_path / "docs"
     generate_version(repo, VersionSet(repo), "draft", dest)
-    assert (dest / "examples" / "alias.json").read_text() == '{"a": 1}\n'
+    assert (dest / "examples" / "alias.json").read_text() == '{"id": "g", "type": "exact"}\n'

@@ -120,24 +120,26 @@ def base_config(repo: SpecRepo) -> Path:
 
 @contextmanager
 def prepared_version(repo: SpecRepo, vs: VersionSet, name: str, rfcs: list[Any],
-                     as_of: dt.date | None = None) -> Iterator[tuple[Path, list[str]]]:
+                     as_of: dt.date | None = None, *, mike: bool = False) -> Iterator[tuple[Path, list[str]]]:
     """Generate version ``name`` into a temporary folder and yield ``(config file, notes)``;
     ``as_of`` is the date the RFC pages count comment periods from (:func:`as_of_date`).
 
     The config ``INHERIT``s the repository's mkdocs.yml (mkdocs merges mappings key by key) and
-    adds: ``site_url`` of the version (``<site_url><name>/``, so the 404 page, whose links
-    mkdocs makes absolute, and canonical links point into the version), the theme overrides
-    (:data:`THEME`) and ``extra.spec_version``. ``site_dir`` is inside the temporary folder too.
-    Everything is removed on exit.
+    adds the theme overrides (:data:`THEME`), ``extra.spec_version`` and, unless ``mike`` (whose
+    plugin appends the version to ``site_url`` itself when it deploys), the version's
+    ``site_url`` ``<site_url><name>/``: the 404 page, whose links mkdocs makes absolute, and the
+    canonical links then point into the version. ``site_dir`` is inside the temporary folder
+    too. Everything is removed on exit.
     """
     base = base_config(repo)
     with tempfile.TemporaryDirectory(prefix=f"evalport-site-{name}-") as tmp:
         t = Path(tmp)
         pages = generate_version(repo, vs, name, t / "docs", rfcs, as_of=as_of)
         cfg = {"INHERIT": str(base), "docs_dir": str(t / "docs"), "site_dir": str(t / "site"),
-               "site_url": f"{site_url(base)}{name}/", "strict": True,
-               "theme": {"name": "material", "custom_dir": str(THEME)},
+               "strict": True, "theme": {"name": "material", "custom_dir": str(THEME)},
                "extra": {"spec_version": name}, "nav": pages.nav}
+        if not mike:
+            cfg["site_url"] = f"{site_url(base)}{name}/"
         cfg_path = t / "mkdocs.yml"
         cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True), encoding="utf-8")
         yield cfg_path, pages.notes

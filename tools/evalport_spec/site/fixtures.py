@@ -123,7 +123,8 @@ def fixtures_page(version: str, label: str, vf: VersionFixtures, doc_pages: set[
     types: dict[str, int] = {}
     for fx in vf.fixtures:
         types[fx.document_type] = types.get(fx.document_type, 0) + 1
-    lines += [f"{len(vf.fixtures)} fixtures apply to {label} ("
+    n = len(vf.fixtures)
+    lines += [f"{n} {'fixture applies' if n == 1 else 'fixtures apply'} to {label} ("
               + ", ".join(f"{n} {t}" for t, n in sorted(types.items())) + "). A validator that claims "
               "conformance to this version must agree with every one of them.", "",
               "Each fixture gives a document and the outcome both validation paths must produce: the raw "

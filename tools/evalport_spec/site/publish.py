@@ -161,7 +161,7 @@ def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, rem
             _git(repo.root, "update-ref", "-d", staging)
         for i, name in enumerate(names, 1):
             before = _git(repo.root, "rev-parse", "--verify", "-q", staging)
-            with prepared_version(repo, vs, name, rfcs, as_of) as (cfg, _notes):
+            with prepared_version(repo, vs, name, rfcs, as_of, mike=True) as (cfg, _notes):
                 args = ["-q", "deploy", "-F", str(cfg), "--branch", work, "--alias-type=copy",
                         "--ignore-remote-status"]
                 if name == latest:
