@@ -221,7 +221,9 @@ def history_svg(versions: Sequence[str], steps: Sequence[Change], current: str |
     """
     box_w, gap, h = 84, 64, 86
     width = len(versions) * box_w + max(len(versions) - 1, 0) * gap + 20
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ep-history" role="img" '
+    # a picture with links in it is a group (role="img" may not contain interactive content)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ep-history" '
+             f'role="{"group" if href is not None else "img"}" '
              f'viewBox="0 0 {width} {h}" width="100%" style="max-width: {width}px" '
              f'aria-label="Version history: {html.escape(", ".join(versions))}">',
              '<defs><marker id="ep-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
