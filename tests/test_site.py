@@ -100,6 +100,8 @@ def make_repo(root: Path) -> Path:
                                                             "instance_path": "/results/1/attempt"}]}}})
     shutil.copyfile(REPO / "spec" / "conformance" / "fixture.schema.json",
                     root / "spec" / "conformance" / "fixture.schema.json")
+    # release 1.1.0 froze the fixture (the release layout: conformance/ beside schemas/)
+    shutil.copytree(root / "spec" / "conformance", root / "spec" / "releases" / "1.1.0" / "conformance")
     _write(root / "rfcs" / "0001-attempts.md",
            "---\nnumber: 1\ntitle: Attempts\nstatus: implemented\nauthors:\n  - Ada\ncreated: 2026-01-01\n"
            "declared_class: MINOR\nimplemented_in: 1.1.0\n---\n# RFC 0001: Attempts\n\n## Summary\n\n"

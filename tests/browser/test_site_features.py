@@ -4,7 +4,7 @@ outdated banner and latest marker, dark mode, 404 pages, footer licence, numbere
 tables, conditional wording, wildcard pointers, and every schema ``$id`` served locally.
 
 Expected values are worked out from the repository, independently of the site generator: the
-fixture files under spec/conformance/ read with ``json`` and filtered by their ``since`` by hand,
+fixture files each release froze (spec/releases/X/conformance/) read with ``json``,
 the example files, the RFC front matter (comment periods counted by hand from the snapshot's date
 2026-11-30), and the schemas' own ``description`` and ``required`` members.
 """
@@ -37,14 +37,18 @@ def _clean_page(outside_requests, console_errors):
     assert [e for e in console_errors if "status of 404" not in e] == []
 
 
+def _fixture_folder(version: str):
+    return REPO / "spec" / ("conformance" if version == "draft" else f"releases/{version}/conformance")
+
+
 def _fixture_files(version: str) -> dict[str, dict]:
-    """Fixtures of ``version`` by hand: the draft's files whose ``since`` is not above it."""
+    """Fixtures of a release by hand: the files it froze, in file-name order (each one's
+    ``since`` not above the release, checked)."""
     out = {}
-    for p in sorted((REPO / "spec" / "conformance" / "fixtures").glob("*.json")):
+    for p in sorted((_fixture_folder(version) / "fixtures").glob("*.json")):
         doc = json.loads(p.read_text(encoding="utf-8"))
-        since, until = doc.get("since", "0.0.0"), doc.get("until")
-        if parse_semver(since) <= parse_semver(version) and (until is None or parse_semver(version) < parse_semver(until)):
-            out[doc["id"]] = doc
+        assert parse_semver(doc["since"]) <= parse_semver(version)
+        out[doc["id"]] = doc
     return out
 
 
@@ -75,7 +79,7 @@ def test_fixtures_page_of_1_3_0_lists_since_codes_paths_and_bundles(page, base_u
     assert names == sorted([top + "fixture.schema.json"] + [f"{top}fixtures/{i}.json" for i in expected])
     some = sorted(expected)[0]
     assert z.read(f"{top}fixtures/{some}.json") == \
-        (REPO / "spec" / "conformance" / "fixtures" / f"{some}.json").read_bytes()
+        (_fixture_folder("1.3.0") / "fixtures" / f"{some}.json").read_bytes()
     # the JSON bundle
     jhref = page.locator('a[href$="evalport-1.3.0-fixtures.json"]').evaluate("a => a.href")
     bundle = json.loads(page.request.get(jhref).body())

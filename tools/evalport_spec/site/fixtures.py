@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..conformance import META_SCHEMA_NAME, Fixture, load_fixtures
-from ..spec import DRAFT
+from ..fixtures import META_SCHEMA_NAME, Fixture
+from ..spec import FIXTURES_DIR
 from .history import VersionSet
 from .mdtext import pointer_html
 
@@ -57,18 +57,16 @@ class VersionFixtures:
 
 
 def version_fixtures(vs: VersionSet, name: str) -> VersionFixtures:
-    """The fixtures of version ``name``: the draft's fixtures (``spec/conformance/``) that
-    apply to it (:meth:`Fixture.applies_to`: ``since`` not above the version; for the draft,
-    its declared version ``spec/VERSION``), in file-name order.
+    """The fixtures of version ``name`` (:attr:`evalport_spec.spec.SpecVersion.fixtures`): a
+    release's frozen set, or the draft's fixtures that apply to its declared version, in
+    file-name order, with the folder they are stored in.
 
     Raises:
         InputError: a fixture file that is not strict JSON or breaks the meta-schema.
     """
-    folder = vs.repo.spec_dir / "conformance"
-    if not (folder / "fixtures").is_dir():
-        return VersionFixtures(folder, [])
-    target = vs.repo.declared_draft_version() if name == DRAFT else name
-    return VersionFixtures(folder, [fx for fx in load_fixtures(folder / "fixtures") if fx.applies_to(target)])
+    version = vs.version(name)
+    folder = (Path(version.root) if version.root else vs.repo.spec_dir) / FIXTURES_DIR
+    return VersionFixtures(folder, version.fixtures)
 
 
 def bundle_name(version: str, suffix: str) -> str:
@@ -143,12 +141,12 @@ def fixtures_page(version: str, label: str, vf: VersionFixtures, doc_pages: set[
               "| --- | --- | --- | --- | --- | --- | --- |"]
     for fx in vf.fixtures:
         lines.append(f"| [`{fx.id}`](#{fx.id}) | {fx.document_type} | {fx.since or 'any'} | "
-                     f"{getattr(fx, 'until', None) or ''} | {_valid(fx.schema)} | {_valid(fx.full)} | "
+                     f"{fx.until or ''} | {_valid(fx.schema)} | {_valid(fx.full)} | "
                      f"{_errors_html(fx)} |")
     lines.append("")
     for fx in vf.fixtures:
         dt = fx.document_type
-        until = getattr(fx, "until", None)
+        until = fx.until
         lines += [f"## `{fx.id}` {{#{fx.id}}}", "", fx.description, "",
                   f"- Document type: [{dt}](schemas/{dt}.md)" if dt in doc_pages else f"- Document type: {dt}",
                   f"- Applies from {fx.since or 'every version'}" + (f" until {until} (not included)" if until
