@@ -14,7 +14,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from test_site import make_repo
 
 from evalport_spec.errors import InputError
 from evalport_spec.findings import ChangeClass, Finding, Location
@@ -27,6 +26,7 @@ from evalport_spec.site.rfcpages import example_fences, period_note, rfc_index
 from evalport_spec.site.walk import Prop
 from evalport_spec.site.whatchanged import instance_pointer, what_changed
 from evalport_spec.spec import SpecRepo
+from test_site import make_repo
 
 AS_OF = dt.date(2026, 11, 30)
 
@@ -73,6 +73,12 @@ def test_pointer_html_breaks_only_between_tokens():
 ])
 def test_period_note_counts_calendar_days(as_of, note):
     assert period_note({"opens": "2026-09-27", "closes": "2026-10-11"}, as_of) == note
+
+
+def test_period_note_of_a_period_extended_while_waiting():
+    period = {"opens": "2026-09-09", "closes": "2026-09-23"}
+    assert period_note(period, dt.date(2026, 9, 20), "a fixture") == "closes in 3 days"
+    assert period_note(period, AS_OF, "a fixture") == "extended, no closing date (waiting)"
 
 
 def test_period_note_without_a_readable_period_is_empty():
@@ -124,7 +130,7 @@ def test_fixture_pages_and_bundles(repo, tmp_path):
     dest = tmp_path / "docs"
     generate_version(repo, VersionSet(repo), "1.1.0", dest, as_of=AS_OF)
     page = (dest / "fixtures.md").read_text()
-    assert "| [`dup-attempt`](#dup-attempt) | resultset | 1.1.0 |  | valid | invalid | " \
+    assert "| [`dup-attempt`](#dup-attempt) | resultset | 1.1.0 | valid | invalid | " \
            "<code>DUPLICATE_ATTEMPT</code> at <code>/results/<wbr>1/<wbr>attempt</code> |" in page
     assert "[`fixture.schema.json`](conformance/fixture.schema.json)" in page
     src = repo.spec_dir / "conformance" / "fixtures" / "dup-attempt.json"
@@ -133,6 +139,20 @@ def test_fixture_pages_and_bundles(repo, tmp_path):
     assert bundle["spec_version"] == "1.1.0" and bundle["fixtures"] == [json.loads(src.read_text())]
     z = zipfile.ZipFile(dest / "conformance" / "evalport-1.1.0-fixtures.zip")
     assert z.read("evalport-1.1.0-conformance/fixtures/dup-attempt.json") == src.read_bytes()
+
+
+def test_a_fixture_that_ends_shows_until_and_leaves_later_versions(repo, tmp_path):
+    path = repo.spec_dir / "conformance" / "fixtures" / "dup-attempt.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "until": "1.2.0"}))
+    vs = VersionSet(repo)
+    assert version_fixtures(vs, "draft").fixtures == []  # the draft is to be released as 1.2.0
+    repo.spec_dir.joinpath("VERSION").write_text("1.1.5\n")
+    dest = tmp_path / "docs"
+    generate_version(repo, VersionSet(repo), "draft", dest, as_of=AS_OF)
+    page = (dest / "fixtures.md").read_text()
+    assert "| id | document | since | until | schema |" in page
+    assert "| [`dup-attempt`](#dup-attempt) | resultset | 1.1.0 | 1.2.0 | valid |" in page
+    assert "- Applies from 1.1.0 until 1.2.0 (not included)" in page
 
 
 # -- examples ------------------------------------------------------------------------------------

@@ -122,6 +122,7 @@ def fixtures_page(version: str, label: str, vf: VersionFixtures, doc_pages: set[
     for fx in vf.fixtures:
         types[fx.document_type] = types.get(fx.document_type, 0) + 1
     n = len(vf.fixtures)
+    ends = any(fx.until for fx in vf.fixtures)  # the until column only when some fixture ends
     lines += [f"{n} {'fixture applies' if n == 1 else 'fixtures apply'} to {label} ("
               + ", ".join(f"{n} {t}" for t, n in sorted(types.items())) + "). A validator that claims "
               "conformance to this version must agree with every one of them.", "",
@@ -137,12 +138,13 @@ def fixtures_page(version: str, label: str, vf: VersionFixtures, doc_pages: set[
               f"- The fixture format: [`fixture.schema.json`](conformance/{META_SCHEMA_NAME}) "
               f"(JSON Schema 2020-12, `$id` `{meta_url}`)", "",
               "## All fixtures {#all-fixtures}", "",
-              "| id | document | since | until | schema | full | expected errors (code at instance path) |",
-              "| --- | --- | --- | --- | --- | --- | --- |"]
+              "| id | document | since | " + ("until | " if ends else "")
+              + "schema | full | expected errors (code at instance path) |",
+              "| --- | --- | --- | " + ("--- | " if ends else "") + "--- | --- | --- |"]
     for fx in vf.fixtures:
         lines.append(f"| [`{fx.id}`](#{fx.id}) | {fx.document_type} | {fx.since or 'any'} | "
-                     f"{fx.until or ''} | {_valid(fx.schema)} | {_valid(fx.full)} | "
-                     f"{_errors_html(fx)} |")
+                     + (f"{fx.until or ''} | " if ends else "")
+                     + f"{_valid(fx.schema)} | {_valid(fx.full)} | {_errors_html(fx)} |")
     lines.append("")
     for fx in vf.fixtures:
         dt = fx.document_type

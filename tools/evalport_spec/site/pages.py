@@ -54,7 +54,7 @@ from .history import (
 from .links import rewrite_links
 from .mdtext import number_headings, pointer_html, protect_pointers
 from .rfcpages import check_examples, example_fences, rfc_fields, rfc_index
-from .serve import SITE_URL
+from .serve import site_url
 from .walk import Prop, code
 from .whatchanged import step_page, what_changed
 
@@ -111,6 +111,7 @@ class PageGenerator:
                  as_of: dt.date) -> None:
         self.repo, self.vs, self.name, self.dest, self.rfcs = repo, vs, name, Path(dest), rfcs
         self.as_of = as_of
+        self.site_url = site_url(repo.root / "mkdocs.yml")
         self.version: SpecVersion = vs.version(name)
         self.vroot = Path(self.version.root) if self.version.root else repo.spec_dir
         self.notes: list[str] = []
@@ -422,7 +423,7 @@ class PageGenerator:
     def _fixtures(self) -> None:
         """``fixtures.md``, each fixture file, the meta-schema and both bundles (:mod:`.fixtures`)."""
         vf = self.fixtures
-        meta_url = f"{SITE_URL}{self.name}/conformance/{vf.meta_schema.name}"
+        meta_url = f"{self.site_url}{self.name}/conformance/{vf.meta_schema.name}"
         if vf.fixtures:
             meta = self.read(vf.meta_schema)
             meta_id = load(vf.meta_schema, label=self.label(vf.meta_schema), within=self.repo.root).value.get("$id")
@@ -442,7 +443,7 @@ class PageGenerator:
                  "Examples are informative; the schemas and the specification decide.", ""]
         if not self.examples:
             lines += [f"No example document in the repository names {self._vlabel()}. "
-                      f"The draft's examples: <{SITE_URL}draft/examples/>.", ""]
+                      f"The draft's examples: <{self.site_url}draft/examples/>.", ""]
         for t in DOC_TYPES:
             mine = [ex for ex in self.examples if ex.doc_type == t]
             title = self.vs.walker(self.name).titles.get(

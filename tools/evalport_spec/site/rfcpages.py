@@ -28,10 +28,13 @@ from ..spec import SpecRepo
 _OPENING = re.compile(r"^(\s*)(`{3,})\s*json\s+evalport-([A-Za-z0-9_-]+)\s*$")
 
 
-def period_note(period: Any, as_of: dt.date) -> str:
+def period_note(period: Any, as_of: dt.date, waiting: object = None) -> str:
     """Where a comment period ``{"opens": DATE, "closes": DATE}`` stands on ``as_of``:
     ``"opens in 3 days"``, ``"closes in 1 day"``, ``"closes today"``, ``"closed 51 days ago"``
-    (day counts are calendar days between the dates); ``""`` without a readable period."""
+    (day counts are calendar days between the dates), or, once the closing date has passed on an
+    RFC whose period was extended with no closing date (front matter ``waiting_on``, see
+    :mod:`evalport_spec.rfc.status`), ``"extended, no closing date (waiting)"``; ``""`` without a
+    readable period."""
     if not isinstance(period, dict):
         return ""
     opens, closes = parse_date(period.get("opens")), parse_date(period.get("closes"))
@@ -43,6 +46,8 @@ def period_note(period: Any, as_of: dt.date) -> str:
         return f"closes in {days((closes - as_of).days)}"
     if as_of == closes:
         return "closes today"
+    if isinstance(waiting, str) and waiting.strip():
+        return "extended, no closing date (waiting)"
     return f"closed {days((as_of - closes).days)} ago"
 
 
@@ -93,6 +98,7 @@ def rfc_fields(meta: dict[str, Any], as_of: dt.date) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for key, label in (("status", "Status"), ("number", "Number"), ("authors", "Authors"),
                        ("created", "Created"), ("comment_period", "Comment period"),
+                       ("waiting_on", "Waiting on"),
                        ("discussion", "Discussion"), ("affected_documents", "Affected documents"),
                        ("declared_class", "Declared class"), ("implemented_in", "Implemented in"),
                        ("decision_date", "Decision date"), ("superseded_by", "Superseded by")):
@@ -100,7 +106,7 @@ def rfc_fields(meta: dict[str, Any], as_of: dt.date) -> list[tuple[str, str]]:
         if v in (None, "", []):
             continue
         if key == "comment_period" and isinstance(v, dict):
-            note = period_note(v, as_of)
+            note = period_note(v, as_of, meta.get("waiting_on"))
             v = f"{v.get('opens', '?')} to {v.get('closes', '?')}" + (f" ({note})" if note else "")
         elif isinstance(v, dict):
             v = " to ".join(str(x) for x in v.values())
@@ -135,6 +141,6 @@ def rfc_index(rfcs: list[Any], as_of: dt.date, contributing: str | None = None) 
         period = m.get("comment_period") if isinstance(m.get("comment_period"), dict) else {}
         lines.append(f"| [{r.number:04d}]({r.path.name}) | [{md_cell(m.get('title', r.slug))}]({r.path.name}) | "
                      f"{md_cell(m.get('status', '?'))} | {md_cell(period.get('opens', '—'))} | "
-                     f"{md_cell(period.get('closes', '—'))} | {period_note(period, as_of) or '—'} | "
+                     f"{md_cell(period.get('closes', '—'))} | {period_note(period, as_of, m.get('waiting_on')) or '—'} | "
                      f"{md_cell(m.get('declared_class', '?'))} | {md_cell(m.get('implemented_in') or '—')} |")
     return "\n".join(lines + [""])
