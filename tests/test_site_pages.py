@@ -130,7 +130,7 @@ def test_fixture_pages_and_bundles(repo, tmp_path):
     dest = tmp_path / "docs"
     generate_version(repo, VersionSet(repo), "1.1.0", dest, as_of=AS_OF)
     page = (dest / "fixtures.md").read_text()
-    assert "| [`dup-attempt`](#dup-attempt) | resultset | 1.1.0 | valid | invalid | " \
+    assert "| [`dup-attempt`](#dup-attempt) | resultset | 1.1.0 | valid / invalid | " \
            "<code>DUPLICATE_ATTEMPT</code> at <code>/results/<wbr>1/<wbr>attempt</code> |" in page
     assert "[`fixture.schema.json`](conformance/fixture.schema.json)" in page
     src = repo.spec_dir / "conformance" / "fixtures" / "dup-attempt.json"
@@ -150,8 +150,8 @@ def test_a_fixture_that_ends_shows_until_and_leaves_later_versions(repo, tmp_pat
     dest = tmp_path / "docs"
     generate_version(repo, VersionSet(repo), "draft", dest, as_of=AS_OF)
     page = (dest / "fixtures.md").read_text()
-    assert "| id | document | since | until | schema |" in page
-    assert "| [`dup-attempt`](#dup-attempt) | resultset | 1.1.0 | 1.2.0 | valid |" in page
+    assert "| id | document | since | until | schema / full |" in page
+    assert "| [`dup-attempt`](#dup-attempt) | resultset | 1.1.0 | 1.2.0 | valid / invalid |" in page
     assert "- Applies from 1.1.0 until 1.2.0 (not included)" in page
 
 

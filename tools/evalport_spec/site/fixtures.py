@@ -128,7 +128,8 @@ def fixtures_page(version: str, label: str, vf: VersionFixtures, doc_pages: set[
               "conformance to this version must agree with every one of them.", "",
               "Each fixture gives a document and the outcome both validation paths must produce: the raw "
               "JSON Schema alone (*schema*) and the schema plus every cross-field rule (*full*), with the "
-              "exact codes and instance paths of a rejection. *Since* is the first version a fixture "
+              "exact codes and instance paths of a rejection (*expected errors*: each code at its "
+              "instance path). *Since* is the first version a fixture "
               "applies to; *until*, when present, the first version it no longer applies to.", "",
               "## Downloads {#downloads}", "",
               f"- Every fixture of {label}: [`{bundle_name(version, 'zip')}`](conformance/{bundle_name(version, 'zip')}) "
@@ -139,12 +140,12 @@ def fixtures_page(version: str, label: str, vf: VersionFixtures, doc_pages: set[
               f"(JSON Schema 2020-12, `$id` `{meta_url}`)", "",
               "## All fixtures {#all-fixtures}", "",
               "| id | document | since | " + ("until | " if ends else "")
-              + "schema | full | expected errors (code at instance path) |",
-              "| --- | --- | --- | " + ("--- | " if ends else "") + "--- | --- | --- |"]
+              + "schema / full | expected errors |",
+              "| --- | --- | --- | " + ("--- | " if ends else "") + "--- | --- |"]
     for fx in vf.fixtures:
         lines.append(f"| [`{fx.id}`](#{fx.id}) | {fx.document_type} | {fx.since or 'any'} | "
                      + (f"{fx.until or ''} | " if ends else "")
-                     + f"{_valid(fx.schema)} | {_valid(fx.full)} | {_errors_html(fx)} |")
+                     + f"{_valid(fx.schema)} / {_valid(fx.full)} | {_errors_html(fx)} |")
     lines.append("")
     for fx in vf.fixtures:
         dt = fx.document_type
