@@ -14,6 +14,7 @@ import json
 from collections import Counter
 
 import pytest
+
 from conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser

@@ -18,8 +18,8 @@ from html.parser import HTMLParser
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
-from conftest import ARTIFACTS, REPO
 
+from conftest import ARTIFACTS, REPO
 from evalport_spec.spec import SpecRepo
 
 pytestmark = pytest.mark.browser

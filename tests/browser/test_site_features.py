@@ -18,8 +18,8 @@ import zipfile
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import REPO
 
+from conftest import REPO
 from evalport_spec.spec import SpecRepo, parse_semver
 
 pytestmark = pytest.mark.browser
