@@ -3,6 +3,7 @@ strict build, on a small hand-made repository whose expected values are worked o
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from pathlib import Path
@@ -214,7 +215,8 @@ def test_cli_reference_walks_every_subcommand():
 def test_generated_pages(repo, tmp_path):
     vs = VersionSet(repo)
     dest = tmp_path / "docs"
-    pages = generate_version(repo, vs, "1.1.0", dest)
+    cli_page = cli_reference(build_parser())
+    pages = generate_version(repo, vs, "1.1.0", dest, cli_page=cli_page)
     src = repo.releases_dir / "1.1.0" / "schemas" / "resultset.json"
     assert (dest / "schemas" / "resultset.json").read_bytes() == src.read_bytes()
     page = (dest / "schemas" / "resultset.md").read_text()
@@ -235,9 +237,43 @@ def test_generated_pages(repo, tmp_path):
     log = (dest / "changelog.md").read_text()
     assert "## 1.1.0 {#v-1-1-0}" in log and "Declared by the version number: **MINOR**" in log
     assert "Declared in SPEC.md: **MINOR** (2026-01-02)" in log
-    assert (dest / "how-to" / "do-things.md").is_file() and (dest / "cli.md").is_file()
+    assert (dest / "how-to" / "do-things.md").is_file()
+    assert (dest / "cli.md").read_text(encoding="utf-8") == cli_page
     assert {"Toolchain": [{"Architecture": "architecture.md"}, {"CLI reference": "cli.md"},
                           {"How-to": [{"Do things": "how-to/do-things.md"}]}]} in pages.nav
+
+
+def test_without_a_cli_page_the_toolchain_section_has_none(repo, tmp_path):
+    pages = generate_version(repo, VersionSet(repo), "1.1.0", tmp_path / "docs")
+    assert not (tmp_path / "docs" / "cli.md").exists()
+    assert {"Toolchain": [{"Architecture": "architecture.md"},
+                          {"How-to": [{"Do things": "how-to/do-things.md"}]}]} in pages.nav
+
+
+def _imported_modules(path: Path, package: str) -> set[str]:
+    """Absolute names of the modules ``path`` (a module of ``package``) imports, at any depth of
+    the file (function-level imports included); relative imports resolved."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            base = base[:len(base) - node.level + 1] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            names.add(mod)
+            names.update(f"{mod}.{a.name}" for a in node.names)
+    return names
+
+
+def test_the_site_library_never_imports_the_command_line():
+    site = REPO / "tools" / "evalport_spec" / "site"
+    offenders = {f.name: sorted(m for m in _imported_modules(f, "evalport_spec.site")
+                                if m == "evalport_spec.cli" or m.startswith("evalport_spec.cli."))
+                 for f in sorted(site.glob("*.py"))}
+    assert {k: v for k, v in offenders.items() if v} == {}
+    assert "evalport_spec.cli" in _imported_modules(REPO / "tools" / "evalport_spec" / "cli" / "docs.py",
+                                                    "evalport_spec.cli")  # the resolver sees `from . import`
 
 
 def test_strict_build_all_versions(repo, tmp_path):

@@ -58,7 +58,8 @@ def _git(cwd: Path, *args: str) -> bytes:
 @pytest.fixture(scope="session")
 def published_repo(tmp_path_factory) -> Path:
     """A committed copy of the repository with every version published to its gh-pages branch."""
-    from evalport_spec.site import publish
+    from evalport_spec.cli import build_parser
+    from evalport_spec.site import cli_reference, publish
     from evalport_spec.spec import SpecRepo
 
     root = tmp_path_factory.mktemp("published") / "repo"
@@ -66,7 +67,7 @@ def published_repo(tmp_path_factory) -> Path:
     _git(root, "init", "-q", "-b", "main")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "snapshot for the site test")
-    publish(SpecRepo(root))
+    publish(SpecRepo(root), cli_page=cli_reference(build_parser()))
     return root
 
 

@@ -1,6 +1,7 @@
 """``evalport-spec docs build|serve|publish``: the versioned spec site (mkdocs-material + mike).
 
-A thin layer over :mod:`evalport_spec.site`.
+A thin layer over :mod:`evalport_spec.site`; it hands the site its own parser's reference page
+(:func:`evalport_spec.site.cli_reference`), so the library never imports the command line.
 """
 
 from __future__ import annotations
@@ -66,6 +67,14 @@ def _as_of(p: argparse.ArgumentParser) -> None:
                    help="date the RFC pages count comment periods from (default: the last commit's day)")
 
 
+def _cli_page() -> str:
+    """The CLI reference page's Markdown, from this command line's parser."""
+    from ..site import cli_reference
+    from . import build_parser
+
+    return cli_reference(build_parser())
+
+
 def _report(results: list) -> int:
     bad = 0
     notes: set[str] = set()
@@ -86,7 +95,8 @@ def run_build(args: argparse.Namespace) -> int:
 
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
     out = Path(args.out).absolute() if args.out else repo.root / "site"  # --out: against the working directory
-    code = _report(build_site(repo, out, args.version, progress=_progress, as_of=args.as_of))
+    code = _report(build_site(repo, out, args.version, progress=_progress, as_of=args.as_of,
+                              cli_page=_cli_page()))
     if code == 0:
         print(f"built into {out}")
     return code
@@ -104,7 +114,8 @@ def run_serve(args: argparse.Namespace) -> int:
         # a busy port fails before the build
         server = bind_server(Path(tmp), args.port, quiet=False, prefix=prefix)
         try:
-            code = _report(build_site(repo, Path(tmp), args.version, progress=_progress, as_of=args.as_of))
+            code = _report(build_site(repo, Path(tmp), args.version, progress=_progress,
+                                      as_of=args.as_of, cli_page=_cli_page()))
         except BaseException:
             server.server_close()
             raise
@@ -129,7 +140,8 @@ def run_publish(args: argparse.Namespace) -> int:
 
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
     steps = publish(repo, branch=args.branch, push=args.push, remote=args.remote,
-                    allow_dirty=args.allow_dirty, progress=_progress, as_of=args.as_of)
+                    allow_dirty=args.allow_dirty, progress=_progress, as_of=args.as_of,
+                    cli_page=_cli_page())
     changed = sum(s.changed for s in steps)
     print(f"published {len(steps)} versions to {args.branch} ({changed} changed)")
     return 0

@@ -13,7 +13,7 @@ Public API:
   the version's or the site's 404 page for a missing path.
 * :func:`publish` ``(repo, branch="gh-pages", push=False, allow_dirty=False, progress=None)
   -> list[PublishStep]``: deploy every release and the draft with mike.
-* :func:`cli_reference` ``(parser=None) -> str`` and :class:`SchemaWalker` (schema -> rows).
+* :func:`cli_reference` ``(parser) -> str`` (the command line passes its parser in) and :class:`SchemaWalker` (schema -> rows).
 * :func:`order_versions` ``(entries) -> list[dict]``: versions.json entries in selector order
   (releases newest first, draft last); :func:`fence` ``(repo)``: refuse symlinks leaving the
   repository under spec/, rfcs/, docs/. :mod:`.ghpages` re-orders the published versions.json.

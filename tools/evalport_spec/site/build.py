@@ -120,9 +120,11 @@ def base_config(repo: SpecRepo) -> Path:
 
 @contextmanager
 def prepared_version(repo: SpecRepo, vs: VersionSet, name: str, rfcs: list[Any],
-                     as_of: dt.date | None = None, *, mike: bool = False) -> Iterator[tuple[Path, list[str]]]:
+                     as_of: dt.date | None = None, *, mike: bool = False,
+                     cli_page: str | None = None) -> Iterator[tuple[Path, list[str]]]:
     """Generate version ``name`` into a temporary folder and yield ``(config file, notes)``;
-    ``as_of`` is the date the RFC pages count comment periods from (:func:`as_of_date`).
+    ``as_of`` is the date the RFC pages count comment periods from (:func:`as_of_date`),
+    ``cli_page`` the CLI reference page's Markdown (:func:`generate_version`).
 
     The config ``INHERIT``s the repository's mkdocs.yml (mkdocs merges mappings key by key) and
     adds the theme overrides (:data:`THEME`), ``extra.spec_version`` and, unless ``mike`` (whose
@@ -134,7 +136,7 @@ def prepared_version(repo: SpecRepo, vs: VersionSet, name: str, rfcs: list[Any],
     base = base_config(repo)
     with tempfile.TemporaryDirectory(prefix=f"evalport-site-{name}-") as tmp:
         t = Path(tmp)
-        pages = generate_version(repo, vs, name, t / "docs", rfcs, as_of=as_of)
+        pages = generate_version(repo, vs, name, t / "docs", rfcs, as_of=as_of, cli_page=cli_page)
         cfg = {"INHERIT": str(base), "docs_dir": str(t / "docs"), "site_dir": str(t / "site"),
                "strict": True, "theme": {"name": "material", "custom_dir": str(THEME)},
                "extra": {"spec_version": name}, "nav": pages.nav}
@@ -244,10 +246,12 @@ _REDIRECT = """<!DOCTYPE html>
 
 def build_site(repo: SpecRepo, out: Path, version: str | None = None,
                progress: Callable[[str], None] | None = None,
-               as_of: dt.date | None = None) -> list[BuildResult]:
+               as_of: dt.date | None = None, *, cli_page: str | None = None) -> list[BuildResult]:
     """Build every version (or only ``version``) strictly into ``out/<version>/``.
 
-    ``as_of`` is the date RFC comment periods are counted from (default :func:`as_of_date`).
+    ``as_of`` is the date RFC comment periods are counted from (default :func:`as_of_date`);
+    ``cli_page`` the Markdown of the CLI reference page (``None``: no such page), see
+    :func:`generate_version`.
     With all versions, also writes ``out/versions.json``, ``out/latest/`` (a copy of the newest
     release), ``out/index.html`` (redirect to ``latest/``) and ``out/404.html`` (the newest
     release's not-found page, :data:`TOP_404`). Each version folder is replaced
@@ -273,7 +277,7 @@ def build_site(repo: SpecRepo, out: Path, version: str | None = None,
     as_of = as_of or as_of_date(repo)
     results = []
     for i, name in enumerate(names, 1):
-        with prepared_version(repo, vs, name, rfcs, as_of) as (cfg, notes):
+        with prepared_version(repo, vs, name, rfcs, as_of, cli_page=cli_page) as (cfg, notes):
             try:
                 out.mkdir(parents=True, exist_ok=True)
                 staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out))

@@ -39,7 +39,6 @@ from ..fsutil import check_within, read_limited
 from ..jsonload import MAX_BYTES, load
 from ..report.escape import md_cell
 from ..spec import DRAFT, SpecRepo, SpecVersion
-from .cliref import cli_reference
 from .examples import Example, check_schema_examples, version_examples
 from .fixtures import bundle_name, fixtures_page, json_bundle, version_fixtures, zip_bundle
 from .history import (
@@ -108,9 +107,9 @@ class PageGenerator:
     """Writes one version's pages. Use :func:`generate_version`."""
 
     def __init__(self, repo: SpecRepo, vs: VersionSet, name: str, dest: Path, rfcs: list[Any],
-                 as_of: dt.date) -> None:
+                 as_of: dt.date, cli_page: str | None = None) -> None:
         self.repo, self.vs, self.name, self.dest, self.rfcs = repo, vs, name, Path(dest), rfcs
-        self.as_of = as_of
+        self.as_of, self.cli_page = as_of, cli_page
         self.site_url = site_url(repo.root / "mkdocs.yml")
         self.version: SpecVersion = vs.version(name)
         self.vroot = Path(self.version.root) if self.version.root else repo.spec_dir
@@ -188,7 +187,8 @@ class PageGenerator:
         rfc_nav = self._rfc_pages()
         self.write("spec.md", self._spec_page())
         self.write("index.md", self._index_page(steps))
-        self.write("cli.md", cli_reference())
+        if self.cli_page is not None:
+            self.write("cli.md", self.cli_page)
         nav: list[Any] = [
             {"Home": "index.md"},
             {"Specification": "spec.md"},
@@ -619,7 +619,9 @@ class PageGenerator:
         first = [p for p in pages if p[1] == "architecture.md"]
         howto = [p for p in pages if p[1].startswith("how-to/")]
         rest = [p for p in pages if p not in first and p not in howto and p[1] != self._contributing()]
-        nav: list[Any] = [{t: r} for t, r in first] + [{"CLI reference": "cli.md"}]
+        nav: list[Any] = [{t: r} for t, r in first]
+        if self.cli_page is not None:
+            nav.append({"CLI reference": "cli.md"})
         if howto:
             nav.append({"How-to": [{t: r} for t, r in howto]})
         nav += [{t: r} for t, r in rest]
@@ -645,7 +647,8 @@ def _vid(v: str) -> str:
 
 
 def generate_version(repo: SpecRepo, vs: VersionSet, name: str, dest: Path,
-                     rfcs: list[Any] | None = None, *, as_of: dt.date | None = None) -> VersionPages:
+                     rfcs: list[Any] | None = None, *, as_of: dt.date | None = None,
+                     cli_page: str | None = None) -> VersionPages:
     """Write every page of version ``name`` into ``dest`` (a fresh, temporary folder).
 
     Args:
@@ -655,6 +658,8 @@ def generate_version(repo: SpecRepo, vs: VersionSet, name: str, dest: Path,
         dest: the docs folder to fill; it should be empty.
         rfcs: loaded RFCs (default: :func:`evalport_spec.rfc.load_rfcs`).
         as_of: the date RFC comment periods are counted from (default: today, UTC).
+        cli_page: Markdown of the toolchain's ``cli.md`` (:func:`.cliref.cli_reference` of the
+            command line's parser); ``None`` leaves the CLI reference page out.
 
     Returns: the :class:`VersionPages` (nav, notes on what degraded).
 
@@ -666,7 +671,7 @@ def generate_version(repo: SpecRepo, vs: VersionSet, name: str, dest: Path,
     if rfcs is None:
         rfcs = load_rfcs_or_empty(repo)
     as_of = as_of or dt.datetime.now(dt.UTC).date()
-    return PageGenerator(repo, vs, name, dest, rfcs, as_of).generate()
+    return PageGenerator(repo, vs, name, dest, rfcs, as_of, cli_page).generate()
 
 
 def load_rfcs_or_empty(repo: SpecRepo) -> list[Any]:

@@ -116,7 +116,7 @@ def _run_mike(repo: SpecRepo, args: list[str], env: dict[str, str]) -> None:
 
 def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, remote: str = "origin",
             allow_dirty: bool = False, progress: Callable[[str], None] | None = None,
-            as_of: dt.date | None = None) -> list[PublishStep]:
+            as_of: dt.date | None = None, cli_page: str | None = None) -> list[PublishStep]:
     """Deploy every release and the draft to ``branch`` (see the module docstring).
 
     The deploys go to a staging branch beside ``branch`` inside a journalled transaction
@@ -125,7 +125,8 @@ def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, rem
     published, and the staging branch is removed either way.
 
     ``as_of``: the date RFC comment periods are counted from (default
-    :func:`~.build.as_of_date`, the last commit's day).
+    :func:`~.build.as_of_date`, the last commit's day). ``cli_page``: the Markdown of the CLI
+    reference page (``None``: no such page), see :func:`~.pages.generate_version`.
 
     Returns one :class:`PublishStep` per version, in deploy order.
 
@@ -161,7 +162,7 @@ def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, rem
             _git(repo.root, "update-ref", "-d", staging)
         for i, name in enumerate(names, 1):
             before = _git(repo.root, "rev-parse", "--verify", "-q", staging)
-            with prepared_version(repo, vs, name, rfcs, as_of, mike=True) as (cfg, _notes):
+            with prepared_version(repo, vs, name, rfcs, as_of, mike=True, cli_page=cli_page) as (cfg, _notes):
                 args = ["-q", "deploy", "-F", str(cfg), "--branch", work, "--alias-type=copy",
                         "--ignore-remote-status"]
                 if name == latest:
