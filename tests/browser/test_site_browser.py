@@ -36,7 +36,9 @@ def _open_versions(page):
 
 
 def _current_version(page) -> str:
-    """The version the selector's button names (without its alias marker)."""
+    """The version the selector's button names (without its alias marker). The selector is drawn
+    by script after versions.json arrives, so wait for it (eval_on_selector does not)."""
+    page.wait_for_selector(".md-version__current")
     return page.eval_on_selector(".md-version__current", "e => e.firstChild.textContent").strip()
 
 
