@@ -3,6 +3,7 @@ strict build, on a small hand-made repository whose expected values are worked o
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from pathlib import Path
@@ -94,10 +95,14 @@ def make_repo(root: Path) -> Path:
     _write(root / "spec" / "VERSION", "1.2.0\n")
     _write(root / "spec" / "conformance" / "fixtures" / "dup-attempt.json",
            {"id": "dup-attempt", "description": "Two results share an attempt.", "document_type": "resultset",
-            "rules": ["DUPLICATE_ATTEMPT"], "document": {"run_id": "r", "results": []},
+            "rules": ["DUPLICATE_ATTEMPT"], "since": "1.1.0", "document": {"run_id": "r", "results": []},
             "expect": {"schema": {"valid": True},
                        "full": {"valid": False, "errors": [{"code": "DUPLICATE_ATTEMPT",
                                                             "instance_path": "/results/1/attempt"}]}}})
+    shutil.copyfile(REPO / "spec" / "conformance" / "fixture.schema.json",
+                    root / "spec" / "conformance" / "fixture.schema.json")
+    # release 1.1.0 froze the fixture (the release layout: conformance/ beside schemas/)
+    shutil.copytree(root / "spec" / "conformance", root / "spec" / "releases" / "1.1.0" / "conformance")
     _write(root / "rfcs" / "0001-attempts.md",
            "---\nnumber: 1\ntitle: Attempts\nstatus: implemented\nauthors:\n  - Ada\ncreated: 2026-01-01\n"
            "declared_class: MINOR\nimplemented_in: 1.1.0\n---\n# RFC 0001: Attempts\n\n## Summary\n\n"
@@ -210,29 +215,65 @@ def test_cli_reference_walks_every_subcommand():
 def test_generated_pages(repo, tmp_path):
     vs = VersionSet(repo)
     dest = tmp_path / "docs"
-    pages = generate_version(repo, vs, "1.1.0", dest)
+    cli_page = cli_reference(build_parser())
+    pages = generate_version(repo, vs, "1.1.0", dest, cli_page=cli_page)
     src = repo.releases_dir / "1.1.0" / "schemas" / "resultset.json"
     assert (dest / "schemas" / "resultset.json").read_bytes() == src.read_bytes()
     page = (dest / "schemas" / "resultset.md").read_text()
     assert "### `/results/*/attempt` {#prop-results-item-attempt}" in page
     assert "**integer** · optional · since 1.1.0" in page
     assert "- Rules: [`DUPLICATE_ATTEMPT`](../rules.md#duplicate_attempt)" in page
-    assert "| [`/results/*/attempt`](#prop-results-item-attempt) | integer | optional | 1.1.0 |" in page
+    assert ('| <a href="#prop-results-item-attempt"><code>/results/<wbr>*/<wbr>attempt</code></a> | integer | '
+            "optional | 1.1.0 | Repetition number. |") in page
     assert "constraint_violations" not in page
     spec = (dest / "spec.md").read_text()
     assert "[the result set schema](schemas/resultset.json)" in spec
     assert "[RFC 1](rfcs/0001-attempts.md)" in spec and "noxfile (`noxfile.py`)" in spec
     rfc = (dest / "rfcs" / "0001-attempts.md").read_text()
     assert not rfc.startswith("---")
-    assert rfc.startswith("# RFC 0001: Attempts\n\n| | |\n| --- | --- |\n| Status | implemented |")
+    assert rfc.startswith("# RFC 0001: Attempts\n\n| field | value |\n| --- | --- |\n| Status | implemented |")
     index = (dest / "rfcs" / "index.md").read_text()
-    assert "| [0001](0001-attempts.md) | [Attempts](0001-attempts.md) | implemented | MINOR | 1.1.0 |  |" in index
+    assert "| [0001](0001-attempts.md) | [Attempts](0001-attempts.md) | implemented | — | — | — | MINOR | 1.1.0 |" in index
     log = (dest / "changelog.md").read_text()
     assert "## 1.1.0 {#v-1-1-0}" in log and "Declared by the version number: **MINOR**" in log
     assert "Declared in SPEC.md: **MINOR** (2026-01-02)" in log
-    assert (dest / "how-to" / "do-things.md").is_file() and (dest / "cli.md").is_file()
+    assert (dest / "how-to" / "do-things.md").is_file()
+    assert (dest / "cli.md").read_text(encoding="utf-8") == cli_page
     assert {"Toolchain": [{"Architecture": "architecture.md"}, {"CLI reference": "cli.md"},
                           {"How-to": [{"Do things": "how-to/do-things.md"}]}]} in pages.nav
+
+
+def test_without_a_cli_page_the_toolchain_section_has_none(repo, tmp_path):
+    pages = generate_version(repo, VersionSet(repo), "1.1.0", tmp_path / "docs")
+    assert not (tmp_path / "docs" / "cli.md").exists()
+    assert {"Toolchain": [{"Architecture": "architecture.md"},
+                          {"How-to": [{"Do things": "how-to/do-things.md"}]}]} in pages.nav
+
+
+def _imported_modules(path: Path, package: str) -> set[str]:
+    """Absolute names of the modules ``path`` (a module of ``package``) imports, at any depth of
+    the file (function-level imports included); relative imports resolved."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            base = base[:len(base) - node.level + 1] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            names.add(mod)
+            names.update(f"{mod}.{a.name}" for a in node.names)
+    return names
+
+
+def test_the_site_library_never_imports_the_command_line():
+    site = REPO / "tools" / "evalport_spec" / "site"
+    offenders = {f.name: sorted(m for m in _imported_modules(f, "evalport_spec.site")
+                                if m == "evalport_spec.cli" or m.startswith("evalport_spec.cli."))
+                 for f in sorted(site.glob("*.py"))}
+    assert {k: v for k, v in offenders.items() if v} == {}
+    assert "evalport_spec.cli" in _imported_modules(REPO / "tools" / "evalport_spec" / "cli" / "docs.py",
+                                                    "evalport_spec.cli")  # the resolver sees `from . import`
 
 
 def test_strict_build_all_versions(repo, tmp_path):
@@ -311,9 +352,9 @@ def test_generator_fences_each_file_it_copies(repo, tmp_path):
 
 
 def test_symlink_inside_the_repository_is_published(repo, tmp_path):
-    (repo.root / "shared.json").write_text('{"a": 1}\n')
+    (repo.root / "shared.json").write_text('{"id": "g", "type": "exact"}\n')
     (repo.spec_dir / "examples").mkdir()
     (repo.spec_dir / "examples" / "alias.json").symlink_to("../../shared.json")
     dest = tmp_path / "docs"
     generate_version(repo, VersionSet(repo), "draft", dest)
-    assert (dest / "examples" / "alias.json").read_text() == '{"a": 1}\n'
+    assert (dest / "examples" / "alias.json").read_text() == '{"id": "g", "type": "exact"}\n'

@@ -52,12 +52,16 @@ def test_publish_is_complete_idempotent_and_additive(gitrepo, capsys):
     assert progress == ["[1/3] 1.0.0", "[2/3] 1.1.0 (latest)", "[3/3] draft"]
     assert all("deployed" in ln for ln in err if ln.startswith("docs: ["))
     tree = set(git(gitrepo, "ls-tree", "--name-only", "gh-pages").split())
-    assert tree == {".nojekyll", "1.0.0", "1.1.0", "draft", "latest", "index.html", "versions.json"}
+    assert tree == {".nojekyll", "1.0.0", "1.1.0", "draft", "latest", "index.html", "versions.json", "404.html"}
+    # the site's not-found page is the newest release's, whose links point into /spec/1.1.0/
+    top_404 = git(gitrepo, "show", "gh-pages:404.html")
+    assert top_404 == git(gitrepo, "show", "gh-pages:1.1.0/404.html")
+    assert '"base": "/spec/1.1.0/"' in top_404
     versions = json.loads(git(gitrepo, "show", "gh-pages:versions.json"))
     # releases newest first, the draft last (mike alone would put "draft" first)
     assert [(v["version"], v["aliases"]) for v in versions] == [("1.1.0", ["latest"]), ("1.0.0", []),
                                                                 ("draft", [])]
-    assert git(gitrepo, "log", "-1", "--format=%s", "gh-pages").startswith("Ordered versions.json")
+    assert git(gitrepo, "log", "-1", "--format=%s", "gh-pages").startswith("Top-level 404.html")
     # latest is a copy (a tree, not a symlink) and the schema bytes equal the release's file
     assert git(gitrepo, "ls-tree", "gh-pages", "latest").split()[1] == "tree"
     want = (gitrepo / "spec" / "releases" / "1.1.0" / "schemas" / "resultset.json").read_text()

@@ -1,8 +1,10 @@
 """Fixtures for the published-site browser test (pytest marker ``browser``).
 
 The site is published with mike into a throwaway git repository (a copy of this repository's
-content, committed once), the ``gh-pages`` tree is extracted with ``git archive`` and served on
-127.0.0.1 by an in-process ThreadingHTTPServer, and Playwright drives Debian's Chromium at
+content, committed once, dated 2026-11-30: the RFC pages count comment periods from that day),
+the ``gh-pages`` tree is extracted with ``git archive`` and served on 127.0.0.1 under the site's
+path (``/spec/``, as GitHub Pages serves it, with its 404 pages) by an in-process server, and
+Playwright drives Debian's Chromium at
 /usr/bin/chromium (docs-stack-notes: flags, selectors, pitfalls). Every request to a host other
 than the loopback server is aborted and recorded; tests assert the record is empty.
 """
@@ -23,7 +25,10 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+ARTIFACTS = REPO / "test-artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+AS_OF = "2026-11-30"
+"""The snapshot's commit date: the date the published RFC pages count comment periods from."""
 _SKIP_DIRS = {".git", "site", "test-artifacts", ".nox", ".venv", "build", "dist", "__pycache__",
               ".pytest_cache", ".ruff_cache", ".hypothesis", "bench-artifacts"}
 
@@ -44,7 +49,7 @@ def _ignore(folder: str, names: list[str]) -> set[str]:
 
 
 def _git(cwd: Path, *args: str) -> bytes:
-    env = dict(os.environ, GIT_AUTHOR_DATE="2026-11-30T12:00:00Z", GIT_COMMITTER_DATE="2026-11-30T12:00:00Z",
+    env = dict(os.environ, GIT_AUTHOR_DATE=f"{AS_OF}T12:00:00Z", GIT_COMMITTER_DATE=f"{AS_OF}T12:00:00Z",
                GIT_AUTHOR_NAME="site test", GIT_AUTHOR_EMAIL="site@test.invalid",
                GIT_COMMITTER_NAME="site test", GIT_COMMITTER_EMAIL="site@test.invalid")
     return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True).stdout
@@ -53,7 +58,8 @@ def _git(cwd: Path, *args: str) -> bytes:
 @pytest.fixture(scope="session")
 def published_repo(tmp_path_factory) -> Path:
     """A committed copy of the repository with every version published to its gh-pages branch."""
-    from evalport_spec.site import publish
+    from evalport_spec.cli import build_parser
+    from evalport_spec.site import cli_reference, publish
     from evalport_spec.spec import SpecRepo
 
     root = tmp_path_factory.mktemp("published") / "repo"
@@ -61,7 +67,7 @@ def published_repo(tmp_path_factory) -> Path:
     _git(root, "init", "-q", "-b", "main")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "snapshot for the site test")
-    publish(SpecRepo(root))
+    publish(SpecRepo(root), cli_page=cli_reference(build_parser()))
     return root
 
 
@@ -77,11 +83,13 @@ def site_tree(published_repo, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def base_url(site_tree):
-    """URL of the loopback server over the published tree (overrides pytest-playwright's)."""
-    from evalport_spec.site import start_server
+    """URL of the site on the loopback server over the published tree, ``http://127.0.0.1:PORT/spec/``
+    (overrides pytest-playwright's)."""
+    from evalport_spec.site import site_path, site_url, start_server
 
-    server = start_server(site_tree)
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    prefix = site_path(site_url(REPO / "mkdocs.yml"))
+    server = start_server(site_tree, prefix=prefix)
+    yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
     server.shutdown()
     server.server_close()
 

@@ -35,15 +35,27 @@ def _open_versions(page):
     page.wait_for_selector(".md-version__link", state="visible")
 
 
+def _current_version(page) -> str:
+    """The version the selector's button names (without its alias marker). The selector is drawn
+    by script after versions.json arrives, so wait for it (eval_on_selector does not)."""
+    page.wait_for_selector(".md-version__current")
+    return page.eval_on_selector(".md-version__current", "e => e.firstChild.textContent").strip()
+
+
 def test_selector_lists_every_version_and_root_redirects_to_latest(page, base_url, screenshots):
     page.goto(base_url)
     page.wait_for_url(f"{base_url}latest/")
     _open_versions(page)
-    assert page.inner_text(".md-version__current").strip() == RELEASES[-1]
-    links = [t.strip() for t in page.locator(".md-version__link").all_inner_texts()]
+    assert _current_version(page) == RELEASES[-1]
+    assert page.inner_text(".md-version__current .md-version__alias").strip() == "latest"
+    links = page.eval_on_selector_all(".md-version__link", "els => els.map(e => e.firstChild.textContent.trim())")
     # releases newest first, the draft last (publish re-orders mike's versions.json, which would
     # put the non-numeric "draft" above every release)
     assert links == list(reversed(RELEASES)) + ["draft"]
+    # the "latest" marker sits on the newest release's entry only
+    marked = page.eval_on_selector_all(
+        ".md-version__link", "els => els.filter(e => e.querySelector('.md-version__alias')).map(e => e.firstChild.textContent.trim())")
+    assert marked == [RELEASES[-1]]
     page.mouse.move(0, 400)
     page.screenshot(path=str(screenshots / "home.png"), full_page=True, animations="disabled")
 
@@ -54,7 +66,7 @@ def test_switching_version_keeps_the_page(page, base_url):
     page.locator(".md-version").get_by_role("link", name=RELEASES[0], exact=True).click()
     page.wait_for_url(f"**/{RELEASES[0]}/schemas/resultset/")
     assert page.url == f"{base_url}{RELEASES[0]}/schemas/resultset/"
-    assert page.inner_text(".md-version__current").strip() == RELEASES[0]
+    assert _current_version(page) == RELEASES[0]
 
 
 def _search(page, url: str, term: str) -> list[str]:
@@ -96,7 +108,7 @@ def test_schema_reference_shows_attempt_since_1_2_0(page, base_url, screenshots)
     info = page.locator("#prop-results-item-attempt + p").inner_text()
     assert re.search(r"\binteger\b.*optional.*since 1\.2\.0", info), info
     row = page.locator("table tr", has=page.locator('a[href="#prop-results-item-attempt"]'))
-    assert row.locator("td").last.inner_text().strip() == "1.2.0"
+    assert row.locator("td").nth(3).inner_text().strip() == "1.2.0"  # path, type, required, since
     page.screenshot(path=str(screenshots / "schema-resultset.png"), full_page=False, animations="disabled")
 
 

@@ -12,17 +12,15 @@ redirecting to it), so :func:`serve` shows a working version selector without gi
 
 from __future__ import annotations
 
-import functools
+import datetime as dt
 import json
 import os
 import shutil
 import sys
 import tempfile
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +31,17 @@ from ..fsutil import check_within, refuse_escaping_symlinks, resolve, run_bounde
 from ..spec import DRAFT, SpecRepo, parse_semver
 from .history import VersionSet
 from .pages import generate_version, load_rfcs_or_empty
+from .serve import site_url
+
+THEME = Path(__file__).resolve().parent / "theme"
+"""Material overrides (``theme.custom_dir``): outdated banner, repository link, 404 page."""
 
 LATEST = "latest"
 MAX_CHILD_OUTPUT = 64 * 1024 * 1024
 """Most output (bytes) one git, mkdocs or mike process may write (:func:`~evalport_spec.fsutil.run_bounded`)."""
+TOP_404 = "404.html"
+"""The site's top-level not-found page: a copy of the newest release's (its links are
+absolute, so it works at any path)."""
 FENCED = ("spec", "rfcs", "docs")
 """Repository folders the generator reads or copies from: no symlink in them may leave the
 repository (:func:`fence`)."""
@@ -68,6 +73,15 @@ def child_env(repo: SpecRepo) -> dict[str, str]:
     if stamp:
         env["SOURCE_DATE_EPOCH"] = stamp
     return env
+
+
+def as_of_date(repo: SpecRepo) -> dt.date:
+    """The date the site counts RFC comment periods from when none is given: the day (UTC) of
+    the last commit when ``repo`` is a git work tree (the ``SOURCE_DATE_EPOCH`` of
+    :func:`child_env`, so republishing one commit rebuilds identical pages), else today (UTC)."""
+    stamp = _git(repo.root, "log", "-1", "--format=%ct")
+    moment = dt.datetime.fromtimestamp(int(stamp), dt.UTC) if stamp else dt.datetime.now(dt.UTC)
+    return moment.date()
 
 
 def _git(root: Path, *args: str) -> str | None:
@@ -105,18 +119,29 @@ def base_config(repo: SpecRepo) -> Path:
 
 
 @contextmanager
-def prepared_version(repo: SpecRepo, vs: VersionSet, name: str, rfcs: list[Any]) -> Iterator[tuple[Path, list[str]]]:
-    """Generate version ``name`` into a temporary folder and yield ``(config file, notes)``.
+def prepared_version(repo: SpecRepo, vs: VersionSet, name: str, rfcs: list[Any],
+                     as_of: dt.date | None = None, *, mike: bool = False,
+                     cli_page: str | None = None) -> Iterator[tuple[Path, list[str]]]:
+    """Generate version ``name`` into a temporary folder and yield ``(config file, notes)``;
+    ``as_of`` is the date the RFC pages count comment periods from (:func:`as_of_date`),
+    ``cli_page`` the CLI reference page's Markdown (:func:`generate_version`).
 
-    The config ``INHERIT``s the repository's mkdocs.yml; ``site_dir`` is inside the temporary
-    folder too. Everything is removed on exit.
+    The config ``INHERIT``s the repository's mkdocs.yml (mkdocs merges mappings key by key) and
+    adds the theme overrides (:data:`THEME`), ``extra.spec_version`` and, unless ``mike`` (whose
+    plugin appends the version to ``site_url`` itself when it deploys), the version's
+    ``site_url`` ``<site_url><name>/``: the 404 page, whose links mkdocs makes absolute, and the
+    canonical links then point into the version. ``site_dir`` is inside the temporary folder
+    too. Everything is removed on exit.
     """
     base = base_config(repo)
     with tempfile.TemporaryDirectory(prefix=f"evalport-site-{name}-") as tmp:
         t = Path(tmp)
-        pages = generate_version(repo, vs, name, t / "docs", rfcs)
+        pages = generate_version(repo, vs, name, t / "docs", rfcs, as_of=as_of, cli_page=cli_page)
         cfg = {"INHERIT": str(base), "docs_dir": str(t / "docs"), "site_dir": str(t / "site"),
-               "strict": True, "nav": pages.nav}
+               "strict": True, "theme": {"name": "material", "custom_dir": str(THEME)},
+               "extra": {"spec_version": name}, "nav": pages.nav}
+        if not mike:
+            cfg["site_url"] = f"{site_url(base)}{name}/"
         cfg_path = t / "mkdocs.yml"
         cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True), encoding="utf-8")
         yield cfg_path, pages.notes
@@ -220,11 +245,16 @@ _REDIRECT = """<!DOCTYPE html>
 
 
 def build_site(repo: SpecRepo, out: Path, version: str | None = None,
-               progress: Callable[[str], None] | None = None) -> list[BuildResult]:
+               progress: Callable[[str], None] | None = None,
+               as_of: dt.date | None = None, *, cli_page: str | None = None) -> list[BuildResult]:
     """Build every version (or only ``version``) strictly into ``out/<version>/``.
 
+    ``as_of`` is the date RFC comment periods are counted from (default :func:`as_of_date`);
+    ``cli_page`` the Markdown of the CLI reference page (``None``: no such page), see
+    :func:`generate_version`.
     With all versions, also writes ``out/versions.json``, ``out/latest/`` (a copy of the newest
-    release) and ``out/index.html`` (redirect to ``latest/``). Each version folder is replaced
+    release), ``out/index.html`` (redirect to ``latest/``) and ``out/404.html`` (the newest
+    release's not-found page, :data:`TOP_404`). Each version folder is replaced
     atomically (built aside, then renamed into place), so a failed build leaves the previous
     output untouched.
 
@@ -244,9 +274,10 @@ def build_site(repo: SpecRepo, out: Path, version: str | None = None,
     env = child_env(repo)
     vs = VersionSet(repo)
     rfcs = load_rfcs_or_empty(repo)
+    as_of = as_of or as_of_date(repo)
     results = []
     for i, name in enumerate(names, 1):
-        with prepared_version(repo, vs, name, rfcs) as (cfg, notes):
+        with prepared_version(repo, vs, name, rfcs, as_of, cli_page=cli_page) as (cfg, notes):
             try:
                 out.mkdir(parents=True, exist_ok=True)
                 staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out))
@@ -269,6 +300,7 @@ def build_site(repo: SpecRepo, out: Path, version: str | None = None,
             shutil.copytree(out / latest, staging)
             _replace_dir(staging, out / LATEST)
             _write(out / "index.html", _REDIRECT.format(to=LATEST))
+            _write(out / TOP_404, (out / latest / TOP_404).read_text(encoding="utf-8"))
     return results
 
 
@@ -287,41 +319,3 @@ def _replace_dir(new: Path, target: Path) -> None:
     os.replace(new, target)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        pass
-
-
-def bind_server(root: Path, port: int = 0, quiet: bool = True) -> ThreadingHTTPServer:
-    """A server for ``root`` bound to 127.0.0.1:``port`` (0: any free port), not serving yet:
-    ``docs serve`` binds before its build so a busy port fails at once.
-
-    Raises:
-        InputError: ``port`` outside 0-65535, or the address cannot be bound (in use, not
-            permitted).
-    """
-    if not 0 <= port <= 65535:
-        raise InputError(f"--port {port} is not a TCP port (0-65535; 0 picks a free one)")
-    handler = functools.partial(_QuietHandler if quiet else SimpleHTTPRequestHandler, directory=str(root))
-    try:
-        return ThreadingHTTPServer(("127.0.0.1", port), handler)
-    except OSError as exc:
-        raise InputError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}") from None
-
-
-def start_server(root: Path, port: int = 0, quiet: bool = True,
-                 server: ThreadingHTTPServer | None = None) -> ThreadingHTTPServer:
-    """Serve ``root`` on 127.0.0.1 (``port`` 0: any free port) from a daemon thread, or start
-    ``server`` (from :func:`bind_server`) when given.
-
-    Returns the server; its URL is ``f"http://127.0.0.1:{server.server_address[1]}/"``.
-    Stop it with ``server.shutdown(); server.server_close()``.
-
-    Raises:
-        InputError: as :func:`bind_server`.
-    """
-    server = server or bind_server(root, port, quiet)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server

@@ -1,8 +1,9 @@
 """The CLI reference page, generated from the argument parser itself.
 
-Walks :func:`evalport_spec.cli.build_parser` and every sub-parser (recursively) and renders, for
-each command, its description, its usage line and a table of its arguments, so the page cannot
-drift from what ``evalport-spec <command> --help`` prints.
+Walks the parser it is given (the command line passes its own ``build_parser()``) and every
+sub-parser (recursively) and renders, for each command, its description, its usage line and a
+table of its arguments, so the page cannot drift from what ``evalport-spec <command> --help``
+prints. The parser comes in as an argument: the library never imports the command line.
 """
 
 from __future__ import annotations
@@ -79,15 +80,14 @@ def _anchor(prog: str) -> str:
     return prog.replace(" ", "-")
 
 
-def cli_reference(parser: argparse.ArgumentParser | None = None) -> str:
+def cli_reference(parser: argparse.ArgumentParser) -> str:
     """The CLI reference as Markdown: one section per command and sub-command.
 
     Args:
-        parser: the parser to document (default :func:`evalport_spec.cli.build_parser`).
+        parser: the top-level parser to document (``evalport_spec.cli.build_parser()``).
+
+    Returns: the page text (``# CLI reference``, a command table, then one section per parser).
     """
-    if parser is None:
-        from ..cli import build_parser
-        parser = build_parser()
     lines = ["# CLI reference", "",
              "Generated from the command-line parser of `evalport-spec` (the same text as `--help`).",
              "Exit codes: 0 ok, 1 findings, 2 usage or input error.", ""]

@@ -1,4 +1,5 @@
-"""The version list on the published branch: put ``versions.json`` in selector order after mike.
+"""Top-level files of the published branch: ``versions.json`` in selector order after mike, and
+the site's ``404.html``.
 
 mike rewrites ``versions.json`` on every deploy in its own order, which puts a non-numeric
 version (``draft``) above every release (``mike.versions.Versions.__iter__``; ``mike deploy``
@@ -51,6 +52,12 @@ def _canonical(entries: list[dict[str, Any]]) -> list[str]:
                   for e in entries)
 
 
+def _head(root: Path, ref: str) -> str | None:
+    """The commit id ``ref`` points to, or ``None`` when it does not exist."""
+    head = _run(root, "rev-parse", "--verify", "-q", f"{ref}^{{commit}}", check=False)
+    return head.decode().strip() if head else None
+
+
 def order_branch_versions(root: Path, branch: str) -> str | None:
     """Rewrite ``<branch>:versions.json`` in selector order when its bytes differ.
 
@@ -65,24 +72,47 @@ def order_branch_versions(root: Path, branch: str) -> str | None:
             no committer identity, or the branch moved while ordering).
     """
     ref = f"refs/heads/{branch}"
-    head = _run(root, "rev-parse", "--verify", "-q", f"{ref}^{{commit}}", check=False)
-    if not head:
+    head_id = _head(root, ref)
+    if head_id is None:
         return None
-    head_id = head.decode().strip()
     current = _run(root, "cat-file", "blob", f"{head_id}:{VERSIONS_FILE}", check=False)
     if current is None:
         return None
     new = dump_versions(_entries(current, f"{branch}:{VERSIONS_FILE}")).encode("utf-8")
-    if new == current:
+    return _commit_file(root, ref, head_id, VERSIONS_FILE, new, MESSAGE)
+
+
+def _commit_file(root: Path, ref: str, head_id: str, name: str, data: bytes, message: str) -> str | None:
+    """Commit ``data`` as top-level file ``name`` on ``ref`` (whose commit is ``head_id``) with
+    plumbing; ``None`` (nothing written) when the file already holds exactly ``data``."""
+    if _run(root, "cat-file", "blob", f"{head_id}:{name}", check=False) == data:
         return None
-    blob = _run(root, "hash-object", "-w", "--stdin", data=new).decode().strip()
+    blob = _run(root, "hash-object", "-w", "--stdin", data=data).decode().strip()
     listing = _run(root, "ls-tree", "-z", head_id) or b""
-    rows = [row for row in listing.split(b"\0") if row and not row.endswith(b"\t" + VERSIONS_FILE.encode())]
-    rows.append(f"100644 blob {blob}\t{VERSIONS_FILE}".encode())
+    rows = [row for row in listing.split(b"\0") if row and not row.endswith(b"\t" + name.encode())]
+    rows.append(f"100644 blob {blob}\t{name}".encode())
     tree = _run(root, "mktree", "-z", data=b"\0".join(rows) + b"\0").decode().strip()
-    commit = _run(root, "commit-tree", tree, "-p", head_id, "-m", MESSAGE).decode().strip()
-    _run(root, "update-ref", "-m", MESSAGE, ref, commit, head_id)
+    commit = _run(root, "commit-tree", tree, "-p", head_id, "-m", message).decode().strip()
+    _run(root, "update-ref", "-m", message, ref, commit, head_id)
     return commit
+
+
+def copy_top_404(root: Path, branch: str, source: str) -> str | None:
+    """Commit a copy of ``<branch>:<source>`` (the newest release's ``404.html``) as the
+    branch's top-level ``404.html``, the page a static host serves for any missing path.
+
+    Returns the new commit id, or ``None`` when the branch or ``source`` is missing or the copy
+    is already there. Raises :class:`InputError` when a git command fails.
+    """
+    ref = f"refs/heads/{branch}"
+    head_id = _head(root, ref)
+    if head_id is None:
+        return None
+    data = _run(root, "cat-file", "blob", f"{head_id}:{source}", check=False)
+    if data is None:
+        return None
+    return _commit_file(root, ref, head_id, "404.html", data,
+                        f"Top-level 404.html: a copy of {source} (evalport-spec docs publish)")
 
 
 def same_publication(root: Path, before: str | None, after: str | None) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..findings import Finding
 from ..spec import DRAFT, SpecRepo, SpecVersion, parse_semver
 from .walk import SchemaWalker
 
@@ -116,7 +117,7 @@ class Change:
     Attributes:
         computed: the class the diff engine computed (``"MAJOR"``...), or ``None`` if the engine
             is not importable (``engine_error`` then says why) or failed.
-        findings: one line per finding of the engine (``kind: message``).
+        findings: the engine's findings (:class:`~evalport_spec.findings.Finding`), in its order.
         added, removed: ``(document type, path)`` of properties present only in ``new`` / ``old``.
         rules_added, rules_removed: rule codes.
         rfcs: ``(number, title)`` of RFCs whose ``implemented_in`` is ``new``.
@@ -127,7 +128,7 @@ class Change:
     declared: str
     computed: str | None = None
     engine_error: str = ""
-    findings: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
     added: list[tuple[str, str]] = field(default_factory=list)
     removed: list[tuple[str, str]] = field(default_factory=list)
     rules_added: list[str] = field(default_factory=list)
@@ -161,8 +162,7 @@ def changes(vs: VersionSet, upto: str, rfcs: Sequence[Any] = ()) -> list[Change]
                 result = engine(vs.version(old), vs.version(new))
                 cls = getattr(result, "change_class", None)
                 ch.computed = getattr(cls, "name", None) or (str(cls) if cls is not None else None)
-                for f in getattr(result, "findings", []) or []:
-                    ch.findings.append(f"{getattr(f, 'kind', '?')}: {getattr(f, 'message', f)}")
+                ch.findings = list(getattr(result, "findings", []) or [])
             except Exception as exc:  # an engine failure must not take the whole site down
                 ch.engine_error = f"the compatibility engine failed: {exc}".splitlines()[0]
         for t in DOC_TYPES:
@@ -211,15 +211,19 @@ def spec_changelog(spec_md: str) -> dict[str, tuple[str, str, str]]:
 _COLOURS = {"PATCH": "#2e7d32", "MINOR": "#1565c0", "MAJOR": "#c62828"}
 
 
-def history_svg(versions: Sequence[str], steps: Sequence[Change], current: str | None = None) -> str:
+def history_svg(versions: Sequence[str], steps: Sequence[Change], current: str | None = None,
+                href: Callable[[Change], str] | None = None) -> str:
     """An inline SVG: one box per version (oldest left), arrows labelled with each step's class.
 
     ``steps[i]`` must join ``versions[i]`` and ``versions[i+1]``. The current version's box is
-    drawn bold. Returns one line of SVG markup (no blank lines, so Markdown keeps it raw).
+    drawn bold. With ``href``, each arrow's label links to ``href(step)`` (the step's "what
+    changed" page). Returns one line of SVG markup (no blank lines, so Markdown keeps it raw).
     """
     box_w, gap, h = 84, 64, 86
     width = len(versions) * box_w + max(len(versions) - 1, 0) * gap + 20
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ep-history" role="img" '
+    # a picture with links in it is a group (role="img" may not contain interactive content)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ep-history" '
+             f'role="{"group" if href is not None else "img"}" '
              f'viewBox="0 0 {width} {h}" width="100%" style="max-width: {width}px" '
              f'aria-label="Version history: {html.escape(", ".join(versions))}">',
              '<defs><marker id="ep-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
@@ -240,7 +244,12 @@ def history_svg(versions: Sequence[str], steps: Sequence[Change], current: str |
             colour = _COLOURS.get(label.rstrip("?"), "currentColor")
             parts.append(f'<line x1="{x1}" y1="53" x2="{x2}" y2="53" stroke="{colour}" stroke-width="2" '
                          f'marker-end="url(#ep-arrow)"/>')
-            parts.append(f'<text x="{(x1 + x2) / 2}" y="28" text-anchor="middle" font-size="12" '
-                         f'fill="{colour}">{html.escape(label)}</text>')
+            text = (f'<text x="{(x1 + x2) / 2}" y="28" text-anchor="middle" font-size="12" '
+                    f'fill="{colour}">{html.escape(label)}</text>')
+            if href is not None:
+                title = f"What changed from {steps[i].old} to {steps[i].new}: {label}"
+                text = (f'<a href="{html.escape(href(steps[i]))}" aria-label="{html.escape(title)}">'
+                        f'<title>{html.escape(title)}</title>{text}</a>')
+            parts.append(text)
     parts.append("</svg>")
     return "".join(parts)

@@ -14,8 +14,9 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping
 
+from .mdtext import outside_code
+
 _LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
@@ -33,32 +34,8 @@ def rewrite_links(text: str, source: str, site_page: str, site_map: Mapping[str,
 
     Returns the rewritten text; code spans and fenced code blocks are not touched.
     """
-    out: list[str] = []
-    fence: str | None = None
-    for line in text.split("\n"):
-        m = _FENCE.match(line)
-        if m:
-            token = m.group(1)
-            if fence is None:
-                fence = token[0] * len(token)
-            elif line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                fence = None
-            out.append(line)
-            continue
-        if fence is not None:
-            out.append(line)
-            continue
-        out.append(_rewrite_line(line, source, site_page, site_map, exists))
-    return "\n".join(out)
-
-
-def _rewrite_line(line: str, source: str, site_page: str, site_map: Mapping[str, str],
-                  exists: Callable[[str], bool]) -> str:
-    # split on code spans so links shown as code are left alone
-    pieces = re.split(r"(`+[^`]*`+)", line)
-    for i in range(0, len(pieces), 2):
-        pieces[i] = _LINK.sub(lambda m: _one(m, source, site_page, site_map, exists), pieces[i])
-    return "".join(pieces)
+    return outside_code(text, lambda piece: _LINK.sub(
+        lambda m: _one(m, source, site_page, site_map, exists), piece))
 
 
 def _one(m: re.Match[str], source: str, site_page: str, site_map: Mapping[str, str],

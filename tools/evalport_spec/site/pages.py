@@ -6,21 +6,28 @@ under ``dest`` and the ``nav`` for mkdocs. What each version shows (toolchain.md
 =======================  ======================================================================
 ``index.md``             the version's home: schema URLs, links, the version history picture
 ``spec.md``              the version's SPEC.md, relative links mapped onto the site
-``schemas/<type>.md``    schema reference: every property with path, type, required, constraints,
-                         default, description, the version it arrived in and the rules governing it
+``schemas/<type>.md``    schema reference: every property with path, type, required (with the
+                         condition when its parent is optional), constraints, default,
+                         description, examples, the version it arrived in and the rules
+                         governing it; the document type's example documents
 ``schemas/*.json``       the schema files, byte-identical, so ``<version>/schemas/<type>.json``
                          is the URL of their ``$id``
+``examples/``            the version's example documents, validated (:mod:`.examples`)
 ``rules.md``             rule catalogue with documented gaps and fixtures
                          (``evalport_spec.rulecheck.rules_page`` when importable)
-``fixtures.md``          the conformance fixtures of the version
+``fixtures.md``          the conformance fixtures of the version, files and bundles
+                         under ``conformance/`` (:mod:`.fixtures`)
 ``changelog.md``         history steps with the computed class (see :mod:`.history`)
-``rfcs/``                RFC index with statuses and each RFC without its front matter
+``changes/<v>.md``       field-level "what changed" of each step (:mod:`.whatchanged`)
+``rfcs/``                RFC index with comment periods, each RFC without its front matter
+                         (:mod:`.rfcpages`)
 toolchain pages          ``docs/`` of the repository, plus ``cli.md`` generated from the parser
 =======================  ======================================================================
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from dataclasses import dataclass
@@ -32,7 +39,8 @@ from ..fsutil import check_within, read_limited
 from ..jsonload import MAX_BYTES, load
 from ..report.escape import md_cell
 from ..spec import DRAFT, SpecRepo, SpecVersion
-from .cliref import cli_reference
+from .examples import Example, check_schema_examples, version_examples
+from .fixtures import bundle_name, fixtures_page, json_bundle, version_fixtures, zip_bundle
 from .history import (
     DOC_TYPES,
     Change,
@@ -43,11 +51,14 @@ from .history import (
     spec_changelog,
 )
 from .links import rewrite_links
+from .mdtext import number_headings, pointer_html, protect_pointers
+from .rfcpages import check_examples, example_fences, rfc_fields, rfc_index
+from .serve import site_url
 from .walk import Prop, code
+from .whatchanged import step_page, what_changed
 
-SITE_URL = "https://evalport.github.io/spec/"
 GENERATED = ("index.md", "spec.md", "schemas", "rules.md", "rules.json", "fixtures.md", "fixtures",
-             "changelog.md", "rfcs", "cli.md", "conformance", "examples")
+             "changelog.md", "changes", "rfcs", "cli.md", "conformance", "examples")
 """Names the generator owns at the top of a version's docs folder (docs/ must not use them)."""
 
 def prop_anchor(path: str) -> str:
@@ -95,15 +106,20 @@ class VersionPages:
 class PageGenerator:
     """Writes one version's pages. Use :func:`generate_version`."""
 
-    def __init__(self, repo: SpecRepo, vs: VersionSet, name: str, dest: Path, rfcs: list[Any]) -> None:
+    def __init__(self, repo: SpecRepo, vs: VersionSet, name: str, dest: Path, rfcs: list[Any],
+                 as_of: dt.date, cli_page: str | None = None) -> None:
         self.repo, self.vs, self.name, self.dest, self.rfcs = repo, vs, name, Path(dest), rfcs
+        self.as_of, self.cli_page = as_of, cli_page
+        self.site_url = site_url(repo.root / "mkdocs.yml")
         self.version: SpecVersion = vs.version(name)
         self.vroot = Path(self.version.root) if self.version.root else repo.spec_dir
         self.notes: list[str] = []
         self.site_map: dict[str, str] = {}
         self.page_paths: dict[str, dict[str, str]] = {}  # doc type -> {path: anchor}
         self.rule_anchors: set[str] = set()
-        self.fixtures = self._load_fixtures()
+        self.fixtures = version_fixtures(vs, name)
+        self.examples: list[Example] = version_examples(repo, self.version)
+        check_schema_examples(self.version)
 
     # -- helpers -----------------------------------------------------------------------------
     def label(self, p: Path) -> str:
@@ -152,17 +168,6 @@ class PageGenerator:
     def _rewrite(self, text: str, source: str, page: str) -> str:
         return rewrite_links(text, source, page, self.site_map, self.exists)
 
-    def _load_fixtures(self) -> list[dict[str, Any]]:
-        folder = self.vroot / "conformance" / "fixtures"
-        self.fixture_dir = folder
-        out = []
-        if folder.is_dir():
-            for p in sorted(folder.glob("*.json")):
-                doc = load(p, label=self.label(p), within=self.repo.root).value
-                if isinstance(doc, dict):
-                    out.append({**doc, "_file": p})
-        return out
-
     # -- the whole version -------------------------------------------------------------------
     def generate(self) -> VersionPages:
         self._map_files()
@@ -172,23 +177,36 @@ class PageGenerator:
         self.rule_anchors = _anchors(rules_md)
         schema_nav = self._schema_pages()
         self.write("rules.md", rules_md)
-        self.write("fixtures.md", self._fixtures_page())
+        self._fixtures()
+        self.write("examples/index.md", self._examples_page())
         self.write("changelog.md", self._changelog_page(steps))
+        changes_nav = []
+        for ch in reversed(steps):
+            self.write(step_page(ch), what_changed(ch, lambda t, p: self._prop_link(t, p, "../")))
+            changes_nav.append({f"{'Draft' if ch.new == DRAFT else ch.new} (from {ch.old})": step_page(ch)})
         rfc_nav = self._rfc_pages()
         self.write("spec.md", self._spec_page())
         self.write("index.md", self._index_page(steps))
-        self.write("cli.md", cli_reference())
+        if self.cli_page is not None:
+            self.write("cli.md", self.cli_page)
         nav: list[Any] = [
             {"Home": "index.md"},
             {"Specification": "spec.md"},
             {"Schemas": [{"Overview": "schemas/index.md"}, *schema_nav]},
+            {"Examples": "examples/index.md"},
             {"Rules": "rules.md"},
             {"Fixtures": "fixtures.md"},
-            {"Changelog": "changelog.md"},
+            {"Changelog": [{"Overview": "changelog.md"}, *changes_nav]} if changes_nav else {"Changelog": "changelog.md"},
             {"RFCs": [{"Index": "rfcs/index.md"}, *rfc_nav]},
-            {"Toolchain": self._toolchain_nav()},
         ]
+        if self._contributing():
+            nav.append({"Contributing": self._contributing()})
+        nav.append({"Toolchain": self._toolchain_nav()})
         return VersionPages(self.name, self.dest, nav, self.notes)
+
+    def _contributing(self) -> str | None:
+        """``contributing.md`` when the repository's docs/ has it (it is shown at the top level)."""
+        return "contributing.md" if (self.repo.root / "docs" / "contributing.md").is_file() else None
 
     def _map_files(self) -> None:
         v = self.vroot
@@ -196,14 +214,13 @@ class PageGenerator:
         self.site_map[self.rel(v / "rules.json")] = "rules.json"
         for p in sorted((v / "schemas").glob("*.json")):
             self.site_map[self.rel(p)] = f"schemas/{p.name}"
-        for p in sorted(self.fixture_dir.glob("*.json")) if self.fixture_dir.is_dir() else []:
-            self.site_map[self.rel(p)] = f"fixtures/{p.name}"
-        meta = v / "conformance" / "fixture.schema.json"
-        if meta.is_file():
-            self.site_map[self.rel(meta)] = "conformance/fixture.schema.json"
-        ex = v / "examples"
-        for p in sorted(ex.glob("*.json")) if ex.is_dir() else []:
-            self.site_map[self.rel(p)] = f"examples/{p.name}"
+        vf = self.fixtures
+        if vf.fixtures and vf.meta_schema.is_file():
+            self.site_map[self.rel(vf.meta_schema)] = f"conformance/{vf.meta_schema.name}"
+        for fx in vf.fixtures:
+            self.site_map[self.rel(vf.file(fx))] = f"conformance/fixtures/{fx.id}.json"
+        for ex in self.examples:
+            self.site_map[self.rel(ex.source)] = f"examples/{ex.name}"
         rdir = self.repo.root / "rfcs"
         if rdir.is_dir():
             self.site_map["rfcs/README.md"] = "rfcs/index.md"
@@ -240,7 +257,7 @@ class PageGenerator:
         for f in self._docs_files():
             rel = f.relative_to(docs).as_posix()
             if f.suffix == ".md":
-                self.write(rel, self._rewrite(self.read_text(f), self.rel(f), rel))
+                self.write(rel, protect_pointers(self._rewrite(self.read_text(f), self.rel(f), rel)))
             else:
                 self.copy(f, rel)
 
@@ -309,20 +326,34 @@ class PageGenerator:
         if all_rules:
             lines.append("- Cross-field rules: " + self._rule_links([r.code for r in all_rules]))
         lines += ["", "Paths are JSON Pointers (RFC 6901) to instance locations; `*` stands for any array "
-                  "index or map key. *Since* is the release the property first appeared in.", ""]
+                  "index or map key. *Since* is the release the property first appeared in. A member "
+                  "required inside an optional object is required only when that object is present.", ""]
+        mine = [ex for ex in self.examples if ex.doc_type == t]
+        lines += ["## Examples {#examples}", ""]
+        if mine:
+            lines += [f"Validated against {self._vlabel()} when this page was built; also on the "
+                      "[examples page](../examples/index.md).", ""]
+            for i, ex in enumerate(mine):
+                lines += self._example_block(ex, "../", open_=i == 0)
+        else:
+            lines += [f"No example {root.type} names {self._vlabel()}; see the "
+                      f"[examples page](../examples/index.md).", ""]
         conds = [(where, c) for p in rows for where, c in p.conditionals]
         if conds:
             lines += ["## Conditional requirements", ""]
             lines += [f"- At `{where}`: {c}" if where else f"- {c}" for where, c in conds]
             lines.append("")
-        lines += ["## Properties", "", "| path | type | required | since |", "| --- | --- | --- | --- |"]
+        lines += ["## Properties", "", "| path | type | required | since | description |",
+                  "| --- | --- | --- | --- | --- |"]
+        required = {p.path: p.required for p in props}
         for p in props:
-            lines.append(f"| [`{md_cell(p.path)}`](#{prop_anchor(p.path)}) | {md_cell(self._type_md(p))} | "
-                         f"{'required' if p.required else 'optional'} | {self._since(since.get(p.path))} |")
+            lines.append(f'| <a href="#{prop_anchor(p.path)}">{pointer_html(p.path)}</a> | '
+                         f"{md_cell(self._type_md(p))} | {md_cell(_requirement(p, required))} | "
+                         f"{self._since(since.get(p.path))} | {md_cell(p.description)} |")
         lines += ["", "## Property details", ""]
         for p in props:
             lines += [f"### `{p.path}` {{#{prop_anchor(p.path)}}}", "",
-                      f"**{self._type_md(p)}** · {'required' if p.required else 'optional'} · "
+                      f"**{self._type_md(p)}** · {_requirement(p, required)} · "
                       f"since {self._since(since.get(p.path))}", ""]
             if p.description:
                 lines += [p.description, ""]
@@ -330,6 +361,8 @@ class PageGenerator:
                 lines.append("- Constraints: " + "; ".join(p.constraints))
             if p.has_default:
                 lines.append(f"- Default: {code(p.default)}")
+            if p.examples:
+                lines.append("- Examples (from the schema, validated): " + ", ".join(code(v) for v in p.examples))
             if p.conditionals:
                 lines += [f"- Conditional{' (each item)' if where != p.path else ''}: {c}"
                           for where, c in p.conditionals]
@@ -368,61 +401,17 @@ class PageGenerator:
 
     # -- rules -------------------------------------------------------------------------------
     def _rules_page(self) -> str:
-        try:
-            from ..rulecheck import rules_page  # type: ignore[attr-defined]
-        except ImportError:
-            rules_page = None
-        if rules_page is not None:
-            try:
-                text = rules_page(self.version)
-                if isinstance(text, str) and text.strip():
-                    return text
-            except Exception as exc:  # fall back rather than lose the page
-                self.notes.append(f"rulecheck.rules_page failed ({exc}); rendered rules.json instead")
-        else:
-            self.notes.append("evalport_spec.rulecheck.rules_page not importable; rendered rules.json directly")
-        return self._own_rules_page()
+        """The rule catalogue page (:func:`evalport_spec.rulecheck.rules_page`), its wildcard
+        pointers kept out of emphasis and each fixture it names linked to the fixtures page."""
+        from ..rulecheck import rules_page
 
-    def _own_rules_page(self) -> str:
-        cat = self.version.catalogue
-        by_rule: dict[str, list[str]] = {}
-        for fx in self.fixtures:
-            for c in self._fixture_codes(fx):
-                by_rule.setdefault(c, []).append(str(fx.get("id")))
-        lines = [f"# Rule catalogue of {self._vlabel()}", "",
-                 "Cross-field rules the validator enforces beside the JSON Schema, from "
-                 "[`rules.json`](rules.json). For each rule: the fields it reads, whether plain JSON "
-                 "Schema 2020-12 can express it (and whether the schema encodes it), and the documented "
-                 "gap when it cannot.", ""]
-        if not cat.rules:
-            return "\n".join(lines + ["This version has no cross-field rules.", ""])
-        lines += ["| code | document | since | expressible | encoded | fixtures |",
-                  "| --- | --- | --- | --- | --- | --- |"]
-        for r in cat.rules:
-            lines.append(f"| [`{r.code}`](#{rule_anchor(r.code)}) | {r.document} | {r.since} | "
-                         f"{'yes' if r.expressible else 'no'} | {'yes' if r.encoded else 'no'} | "
-                         f"{len(by_rule.get(r.code, []))} |")
-        lines.append("")
-        for r in cat.rules:
-            lines += [f"## `{r.code}` {{#{rule_anchor(r.code)}}}", "", r.statement, "",
-                      f"- Document: [{r.document}](schemas/{r.document}.md)"
-                      if r.document in self.page_paths else f"- Document: {r.document}",
-                      "- Reads: " + ", ".join(self._prop_link(r.document, p) for p in r.reads),
-                      f"- Since: {r.since}",
-                      f"- Expressible in JSON Schema 2020-12: {'yes' if r.expressible else 'no'}; "
-                      f"encoded in the schema: {'yes' if r.encoded else 'no'}"]
-            if r.reported_at:
-                at = [r.reported_at] if isinstance(r.reported_at, str) else list(r.reported_at)
-                lines.append("- Reported at: " + ", ".join(f"`{a}`" for a in at))
-            if r.rfc is not None:
-                lines.append(f"- RFC: {self._rfc_link(r.rfc, '')}")
-            fx = by_rule.get(r.code, [])
-            if fx and self.fixtures:
-                lines.append("- Fixtures: " + ", ".join(f"[`{i}`](fixtures.md#{i})" for i in fx))
-            lines.append("")
-            if r.gap:
-                lines += ["!!! note \"Documented gap\"", "", f"    {r.gap}", ""]
-        return "\n".join(lines)
+        ids = {fx.id for fx in self.fixtures.fixtures}
+
+        def link(m: re.Match[str]) -> str:
+            return f"{m.group(1)}[`{m.group(2)}`](fixtures.md#{m.group(2)}){m.group(3)}" if m.group(2) in ids \
+                else m.group(0)
+        text = re.sub(r"^(\s*- )`([A-Za-z0-9_.-]+)`(:)", link, rules_page(self.version), flags=re.M)
+        return protect_pointers(text)
 
     def _rfc_link(self, number: int, prefix: str) -> str:
         for r in self.rfcs:
@@ -430,54 +419,50 @@ class PageGenerator:
                 return f"[RFC {number:04d}]({prefix}rfcs/{r.path.name})"
         return f"RFC {number:04d}"
 
-    # -- fixtures ----------------------------------------------------------------------------
-    @staticmethod
-    def _fixture_codes(fx: dict[str, Any]) -> list[str]:
-        codes = list(fx.get("rules") or [])
-        full = (fx.get("expect") or {}).get("full") or {}
-        for e in full.get("errors") or []:
-            if isinstance(e, dict) and e.get("code") not in codes:
-                codes.append(e.get("code"))
-        return [c for c in codes if isinstance(c, str)]
+    # -- fixtures and examples ---------------------------------------------------------------
+    def _fixtures(self) -> None:
+        """``fixtures.md``, each fixture file, the meta-schema and both bundles (:mod:`.fixtures`)."""
+        vf = self.fixtures
+        meta_url = f"{self.site_url}{self.name}/conformance/{vf.meta_schema.name}"
+        if vf.fixtures:
+            meta = self.read(vf.meta_schema)
+            meta_id = load(vf.meta_schema, label=self.label(vf.meta_schema), within=self.repo.root).value.get("$id")
+            meta_url = meta_id if isinstance(meta_id, str) else meta_url
+            files = [(f"{fx.id}.json", self.read(vf.file(fx))) for fx in vf.fixtures]
+            self.write(f"conformance/{bundle_name(self.name, 'zip')}", zip_bundle(self.name, meta, files))
+            self.write(f"conformance/{bundle_name(self.name, 'json')}",
+                       json_bundle(self.name, meta_url, [json.loads(d) for _, d in files]))
+        self.write("fixtures.md", fixtures_page(self.name, self._vlabel(), vf, set(self.page_paths),
+                                                self.rule_anchors, meta_url))
 
-    def _fixtures_page(self) -> str:
-        lines = [f"# Conformance fixtures of {self._vlabel()}", ""]
-        if not self.fixtures:
-            lines += ["This release folder freezes no conformance fixtures. The conformance suite lives "
-                      f"with the draft: <{SITE_URL}draft/fixtures/>.", ""]
-            return "\n".join(lines)
-        lines += ["Each case gives a document and the outcome both validation paths must produce: the raw "
-                  "JSON Schema alone (*schema*) and the schema plus every cross-field rule (*full*). "
-                  "The fixture files are downloadable beside this page.", ""]
-        lines += ["| id | document | schema | full | rules |", "| --- | --- | --- | --- | --- |"]
-        for fx in self.fixtures:
-            exp = fx.get("expect") or {}
-            lines.append(f"| [`{fx.get('id')}`](#{fx.get('id')}) | {fx.get('document_type', '?')} | "
-                         f"{_valid((exp.get('schema') or {}).get('valid'))} | "
-                         f"{_valid((exp.get('full') or {}).get('valid'))} | "
-                         f"{', '.join(self._fixture_codes(fx))} |")
-        lines.append("")
-        for fx in self.fixtures:
-            fid = str(fx.get("id"))
-            exp = fx.get("expect") or {}
-            dt = fx.get("document_type", "?")
-            lines += [f"## `{fid}` {{#{fid}}}", "", str(fx.get("description", "")), "",
-                      f"- Document type: [{dt}](schemas/{dt}.md)" if dt in self.page_paths
-                      else f"- Document type: {dt}",
-                      f"- Schema only: {_valid((exp.get('schema') or {}).get('valid'))}",
-                      f"- Full validator: {_valid((exp.get('full') or {}).get('valid'))}"]
-            errs = ((exp.get("full") or {}).get("errors")) or []
-            for e in errs:
-                if isinstance(e, dict):
-                    c = str(e.get("code"))
-                    link = f"[`{c}`](rules.md#{rule_anchor(c)})" if rule_anchor(c) in self.rule_anchors else f"`{c}`"
-                    lines.append(f"    - {link} at `{e.get('instance_path', '')}`")
-            lines += [f"- File: [`{fx['_file'].name}`](fixtures/{fx['_file'].name})", "",
-                      '??? example "Document"', "", "    ```json"]
-            doc = json.dumps(fx.get("document"), indent=2, ensure_ascii=False)
-            lines += ["    " + ln for ln in doc.split("\n")]
-            lines += ["    ```", ""]
+    def _examples_page(self) -> str:
+        """``examples/index.md``: one section per document type with its example documents."""
+        lines = [f"# Examples of {self._vlabel()}", "",
+                 "Realistic documents, one section per document type. Every one is validated with this "
+                 "version's full validator (schema and cross-field rules) when the site is built. "
+                 "Examples are informative; the schemas and the specification decide.", ""]
+        if not self.examples:
+            lines += [f"No example document in the repository names {self._vlabel()}. "
+                      f"The draft's examples: <{self.site_url}draft/examples/>.", ""]
+        for t in DOC_TYPES:
+            mine = [ex for ex in self.examples if ex.doc_type == t]
+            title = self.vs.walker(self.name).titles.get(
+                self.version.schemas.files[f"{t}.json"].uri, t) if f"{t}.json" in self.version.schemas.files else t
+            lines += [f"## {title} {{#{t}}}", ""]
+            if not mine:
+                lines += [f"No example {title} in {self._vlabel()}.", ""]
+            for ex in mine:
+                lines += self._example_block(ex, "../", open_=False)
         return "\n".join(lines)
+
+    def _example_block(self, ex: Example, prefix: str, open_: bool, indent: str = "") -> list[str]:
+        """A folded block showing example ``ex`` with its download link (``prefix``: the path
+        from the page to the version's root)."""
+        head = "???+" if open_ else "???"
+        body = [f"[Download `{ex.name}`]({prefix}examples/{ex.name}) · valid under {self._vlabel()}", "",
+                "```json", *ex.text().split("\n"), "```"]
+        return [f'{indent}{head} example "{ex.title.replace(chr(34), chr(39))} ({ex.name})"', "",
+                *[f"{indent}    {ln}" if ln else "" for ln in body], ""]
 
     # -- changelog ---------------------------------------------------------------------------
     def _changelog_page(self, steps: list[Change]) -> str:
@@ -486,7 +471,8 @@ class PageGenerator:
                  "Each step gives the compatibility class computed by the diff engine "
                  "(PATCH: same documents accepted; MINOR: every old document stays valid; MAJOR: some "
                  "old document is rejected) beside the class the version numbers declare.", "",
-                 '<div class="ep-history-wrap" markdown="0">' + history_svg(chain, steps, self.name) + "</div>",
+                 '<div class="ep-history-wrap" markdown="0">'
+                 + history_svg(chain, steps, self.name, href=lambda ch: f"../{step_page(ch)[:-3]}/") + "</div>",
                  ""]
         entries = spec_changelog(self.version.spec_md)
         for ch in reversed(steps):
@@ -519,10 +505,8 @@ class PageGenerator:
                     for c in ch.rules_added))
             if ch.rules_removed:
                 lines.append("- Rules removed: " + ", ".join(f"`{c}`" for c in ch.rules_removed))
-            if ch.findings:
-                lines += ["", "??? info \"Findings of the diff engine\"", ""]
-                lines += [f"    - {md_cell(f)}" for f in ch.findings[:200]]
-            lines.append("")
+            lines += [f"- Field by field: [what changed in {'the draft' if ch.new == DRAFT else ch.new}]"
+                      f"({step_page(ch)}) ({len(ch.findings)} findings of the diff engine)", ""]
         first = chain[0] if chain else None
         if first and first != DRAFT:
             lines += [f"## {first} {{#{_vid(first)}}}", "", "The first release.", ""]
@@ -532,45 +516,58 @@ class PageGenerator:
 
     # -- RFCs --------------------------------------------------------------------------------
     def _rfc_pages(self) -> list[dict[str, str]]:
+        """Each RFC without its front matter, with a details table (comment period on
+        :attr:`as_of`) and its worked examples validated and highlighted (:mod:`.rfcpages`);
+        then ``rfcs/index.md``."""
         nav = []
-        rows = []
         for r in self.rfcs:
-            m = r.meta
-            title = str(m.get("title", r.slug))
+            check_examples(self.repo, r)
+            title = str(r.meta.get("title", r.slug))
             page = f"rfcs/{r.path.name}"
-            body = r.fm.body
-            table = ["| | |", "| --- | --- |"] + [f"| {k} | {md_cell(v)} |" for k, v in _rfc_fields(m)]
+            body = example_fences(r.fm.body)
+            table = ["| field | value |", "| --- | --- |"] + [f"| {k} | {md_cell(v)} |"
+                                                             for k, v in rfc_fields(r.meta, self.as_of)]
             h1 = re.search(r"^#\s+.+$", body, flags=re.M)
             if h1 and not body[:h1.start()].strip():
                 body = body[:h1.end()] + "\n\n" + "\n".join(table) + "\n" + body[h1.end():]
             else:
                 body = f"# RFC {r.number:04d}: {title}\n\n" + "\n".join(table) + "\n\n" + body
-            self.write(page, self._rewrite(body, r.rel, page))
+            self.write(page, protect_pointers(self._rewrite(body, r.rel, page)))
             nav.append({f"{r.number:04d} {title}": page})
-            rows.append(f"| [{r.number:04d}]({r.path.name}) | [{md_cell(title)}]({r.path.name}) | "
-                        f"{m.get('status', '?')} | {m.get('declared_class', '')} | "
-                        f"{m.get('implemented_in', '') or ''} | {md_cell(', '.join(map(str, m.get('affected_documents') or [])))} |")
-        counts: dict[str, int] = {}
-        for r in self.rfcs:
-            counts[str(r.meta.get("status", "?"))] = counts.get(str(r.meta.get("status", "?")), 0) + 1
-        lines = ["# RFCs", "",
-                 "Every schema change goes through an RFC with a comment period of at least two weeks. "
-                 "Statuses: draft, comment, accepted, rejected, withdrawn, implemented, superseded.", ""]
-        if not self.rfcs:
-            lines += ["No RFCs yet.", ""]
-        else:
-            lines += ["Status counts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), "",
-                      "| RFC | title | status | declared class | implemented in | documents |",
-                      "| --- | --- | --- | --- | --- | --- |", *rows, ""]
-        self.write("rfcs/index.md", "\n".join(lines))
+        contributing = f"../{self._contributing()}" if self._contributing() else None
+        self.write("rfcs/index.md", rfc_index(self.rfcs, self.as_of, contributing))
         return nav
 
     # -- SPEC.md, home, toolchain ------------------------------------------------------------
     def _spec_page(self) -> str:
+        """SPEC.md with its links mapped onto the site, each document type's examples placed at
+        the end of the section defining it, sections numbered and wildcard pointers protected."""
         text = self.version.spec_md
         if not text.strip():
             return f"# Specification\n\n{self._vlabel().capitalize()} has no SPEC.md.\n"
-        return self._rewrite(text, self.rel(self.vroot / "SPEC.md"), "spec.md")
+        text = self._rewrite(text, self.rel(self.vroot / "SPEC.md"), "spec.md")
+        titles = {self.vs.walker(self.name).titles.get(sf.uri): t for t in DOC_TYPES
+                  if (sf := self.version.schemas.files.get(f"{t}.json"))}
+        lines = text.split("\n")
+        out: list[str] = []
+        pending: list[str] = []
+        fence = False
+        for line in lines + ["## (end)"]:
+            if line.lstrip().startswith(("```", "~~~")):
+                fence = not fence
+            heading = None if fence else re.match(r"^(#{1,3})\s+(.+?)\s*$", line)
+            if heading:
+                out += pending
+                pending = []
+                doc_type = titles.get(heading.group(2).strip())
+                mine = [ex for ex in self.examples if ex.doc_type == doc_type]
+                for ex in mine:
+                    pending += self._example_block(ex, "", open_=False)
+                if mine:
+                    pending[:0] = [f"Example{'s' if len(mine) > 1 else ''} (informative, validated "
+                                   f"against {self._vlabel()}):", ""]
+            out.append(line)
+        return protect_pointers(number_headings("\n".join(out[:-1])))
 
     def _index_page(self, steps: list[Change]) -> str:
         w = self.vs.walker(self.name)
@@ -584,10 +581,15 @@ class PageGenerator:
                   "scored by **Graders**, and the **ResultSet** a runner writes after running it.", "",
                   "- [Specification](spec.md): the normative text",
                   "- [Schemas](schemas/index.md): a reference for each document type",
+                  "- [Examples](examples/index.md): example documents of each type, validated",
                   "- [Rules](rules.md): cross-field rules and their documented gaps",
-                  "- [Fixtures](fixtures.md): the conformance cases",
+                  "- [Fixtures](fixtures.md): the conformance cases, downloadable",
                   "- [Changelog](changelog.md): what changed, with computed compatibility classes",
-                  "- [RFCs](rfcs/index.md): proposals and their statuses", "",
+                  "- [RFCs](rfcs/index.md): proposals, their statuses and comment periods"]
+        if self._contributing():
+            lines.append(f"- [Contributing]({self._contributing()}): how to propose a change (an RFC "
+                         "and a pull request)")
+        lines += ["",
                   "## Schema URLs", "",
                   "| document | `$id` (the URL it is served at) |", "| --- | --- |"]
         for t in DOC_TYPES:
@@ -595,10 +597,17 @@ class PageGenerator:
             if sf:
                 lines.append(f"| [{t}](schemas/{t}.md) | [`{sf.uri}`](schemas/{t}.json) |")
         lines += ["", "## Version history", "",
-                  '<div class="ep-history-wrap" markdown="0">' + history_svg(chain, steps, self.name) + "</div>",
+                  '<div class="ep-history-wrap" markdown="0">'
+                  + history_svg(chain, steps, self.name, href=lambda ch: f"{step_page(ch)[:-3]}/") + "</div>",
                   "", "Arrows carry the compatibility class of each step ([changelog](changelog.md)); "
-                  "a class ending in `?` is the one the version number declares, not yet computed.", ""]
-        return "\n".join(lines)
+                  "a class ending in `?` is the one the version number declares, not yet computed. "
+                  "What changed, field by field:", ""]
+        for ch in reversed(steps):
+            lines.append(f"- [{'The draft' if ch.new == DRAFT else ch.new}]({step_page(ch)}) "
+                         f"(from {ch.old}): {ch.label}, {len(ch.findings)} findings")
+        if not steps:
+            lines.append(f"- {self.name} is the first release.")
+        return "\n".join(lines + [""])
 
     def _toolchain_nav(self) -> list[Any]:
         docs = self.repo.root / "docs"
@@ -609,44 +618,37 @@ class PageGenerator:
                 pages.append((_title_of(self.read_text(f), f.stem), rel))
         first = [p for p in pages if p[1] == "architecture.md"]
         howto = [p for p in pages if p[1].startswith("how-to/")]
-        rest = [p for p in pages if p not in first and p not in howto]
-        nav: list[Any] = [{t: r} for t, r in first] + [{"CLI reference": "cli.md"}]
+        rest = [p for p in pages if p not in first and p not in howto and p[1] != self._contributing()]
+        nav: list[Any] = [{t: r} for t, r in first]
+        if self.cli_page is not None:
+            nav.append({"CLI reference": "cli.md"})
         if howto:
             nav.append({"How-to": [{t: r} for t, r in howto]})
         nav += [{t: r} for t, r in rest]
         return nav
 
 
-def _valid(v: Any) -> str:
-    return "valid" if v is True else "invalid" if v is False else "?"
+def _requirement(p: Prop, required: dict[str, bool]) -> str:
+    """``optional``, ``required``, or ``required when `/group` is present`` for a member
+    required in an object that is itself optional (the nearest optional ancestor is named;
+    ``*`` steps, array items and map values, are not members and are skipped)."""
+    if not p.required:
+        return "optional"
+    parent = p.path.rsplit("/", 1)[0]
+    while parent:
+        if not parent.endswith("/*") and required.get(parent) is False:
+            return f"required when `{parent}` is present"
+        parent = parent.rsplit("/", 1)[0]
+    return "required"
 
 
 def _vid(v: str) -> str:
     return "v-" + v.replace(".", "-")
 
 
-def _rfc_fields(m: dict[str, Any]) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
-    for key, label in (("status", "Status"), ("number", "Number"), ("authors", "Authors"),
-                       ("created", "Created"), ("comment_period", "Comment period"),
-                       ("discussion", "Discussion"), ("affected_documents", "Affected documents"),
-                       ("declared_class", "Declared class"), ("implemented_in", "Implemented in"),
-                       ("decision_date", "Decision date"), ("superseded_by", "Superseded by")):
-        v = m.get(key)
-        if v in (None, "", []):
-            continue
-        if isinstance(v, dict):
-            v = " to ".join(str(x) for x in v.values())
-        elif isinstance(v, list):
-            v = ", ".join(str(x) for x in v)
-        elif key == "discussion":
-            v = f"<{v}>"
-        out.append((label, str(v)))
-    return out
-
-
 def generate_version(repo: SpecRepo, vs: VersionSet, name: str, dest: Path,
-                     rfcs: list[Any] | None = None) -> VersionPages:
+                     rfcs: list[Any] | None = None, *, as_of: dt.date | None = None,
+                     cli_page: str | None = None) -> VersionPages:
     """Write every page of version ``name`` into ``dest`` (a fresh, temporary folder).
 
     Args:
@@ -655,15 +657,21 @@ def generate_version(repo: SpecRepo, vs: VersionSet, name: str, dest: Path,
         name: ``"draft"`` or a release.
         dest: the docs folder to fill; it should be empty.
         rfcs: loaded RFCs (default: :func:`evalport_spec.rfc.load_rfcs`).
+        as_of: the date RFC comment periods are counted from (default: today, UTC).
+        cli_page: Markdown of the toolchain's ``cli.md`` (:func:`.cliref.cli_reference` of the
+            command line's parser); ``None`` leaves the CLI reference page out.
 
     Returns: the :class:`VersionPages` (nav, notes on what degraded).
 
     Raises:
-        InputError: an unreadable schema, catalogue, fixture or RFC (one line naming the file).
+        InputError: an unreadable schema, catalogue, fixture or RFC (one line naming the file);
+            an example document, schema ``examples`` value or RFC worked example that its version
+            rejects.
     """
     if rfcs is None:
         rfcs = load_rfcs_or_empty(repo)
-    return PageGenerator(repo, vs, name, dest, rfcs).generate()
+    as_of = as_of or dt.datetime.now(dt.UTC).date()
+    return PageGenerator(repo, vs, name, dest, rfcs, as_of, cli_page).generate()
 
 
 def load_rfcs_or_empty(repo: SpecRepo) -> list[Any]:

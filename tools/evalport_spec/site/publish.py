@@ -2,7 +2,8 @@
 
 For each version, oldest release first and the draft last: generate its pages (temporary folder),
 then ``mike deploy --alias-type=copy`` it (the newest release also gets the alias ``latest``,
-moved with ``--update-aliases``), then ``mike set-default latest``. Properties:
+moved with ``--update-aliases``), then ``mike set-default latest``, then the newest release's not-found page is copied to the
+branch's top level (``404.html``, what a static host serves for a missing path). Properties:
 
 * ordered: after the deploys, ``versions.json`` is committed again in selector order (releases
   newest first, then ``draft``; mike alone puts the draft first), see :mod:`.ghpages`;
@@ -27,6 +28,7 @@ JSON is served under ``latest/`` on static hosts too (a symlink or redirect alia
 
 from __future__ import annotations
 
+import datetime as dt
 import subprocess
 import sys
 from collections.abc import Callable
@@ -36,8 +38,17 @@ from ..errors import InputError
 from ..fsutil import run_bounded
 from ..journal import transaction
 from ..spec import SpecRepo
-from .build import LATEST, MAX_CHILD_OUTPUT, _git, base_config, child_env, fence, prepared_version
-from .ghpages import drop_noop_commits, order_branch_versions, same_publication
+from .build import (
+    LATEST,
+    MAX_CHILD_OUTPUT,
+    _git,
+    as_of_date,
+    base_config,
+    child_env,
+    fence,
+    prepared_version,
+)
+from .ghpages import copy_top_404, drop_noop_commits, order_branch_versions, same_publication
 from .history import VersionSet
 from .pages import load_rfcs_or_empty
 
@@ -104,13 +115,18 @@ def _run_mike(repo: SpecRepo, args: list[str], env: dict[str, str]) -> None:
 
 
 def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, remote: str = "origin",
-            allow_dirty: bool = False, progress: Callable[[str], None] | None = None) -> list[PublishStep]:
+            allow_dirty: bool = False, progress: Callable[[str], None] | None = None,
+            as_of: dt.date | None = None, cli_page: str | None = None) -> list[PublishStep]:
     """Deploy every release and the draft to ``branch`` (see the module docstring).
 
     The deploys go to a staging branch beside ``branch`` inside a journalled transaction
     (:mod:`evalport_spec.journal`); one ``git update-ref`` (checked against the old tip) then
     moves ``branch`` to the result, so an interruption leaves ``branch`` as it was or fully
     published, and the staging branch is removed either way.
+
+    ``as_of``: the date RFC comment periods are counted from (default
+    :func:`~.build.as_of_date`, the last commit's day). ``cli_page``: the Markdown of the CLI
+    reference page (``None``: no such page), see :func:`~.pages.generate_version`.
 
     Returns one :class:`PublishStep` per version, in deploy order.
 
@@ -134,6 +150,7 @@ def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, rem
     latest = repo.latest_release()
     vs = VersionSet(repo)
     rfcs = load_rfcs_or_empty(repo)
+    as_of = as_of or as_of_date(repo)
     steps: list[PublishStep] = []
     with transaction(repo.root, "docs publish") as txn:
         start = _git(repo.root, "rev-parse", "--verify", "-q", f"refs/heads/{branch}")
@@ -145,7 +162,7 @@ def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, rem
             _git(repo.root, "update-ref", "-d", staging)
         for i, name in enumerate(names, 1):
             before = _git(repo.root, "rev-parse", "--verify", "-q", staging)
-            with prepared_version(repo, vs, name, rfcs) as (cfg, _notes):
+            with prepared_version(repo, vs, name, rfcs, as_of, mike=True, cli_page=cli_page) as (cfg, _notes):
                 args = ["-q", "deploy", "-F", str(cfg), "--branch", work, "--alias-type=copy",
                         "--ignore-remote-status"]
                 if name == latest:
@@ -166,6 +183,8 @@ def publish(repo: SpecRepo, *, branch: str = "gh-pages", push: bool = False, rem
             _run_mike(repo, ["-q", "set-default", "-F", str(base_config(repo)), "--branch", work,
                              "--ignore-remote-status", LATEST], env)
         order_branch_versions(repo.root, work)
+        if latest:
+            copy_top_404(repo.root, work, f"{latest}/404.html")
         drop_noop_commits(repo.root, work, start)
         end = _git(repo.root, "rev-parse", "--verify", "-q", staging)
         if end and end != start:

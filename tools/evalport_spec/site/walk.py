@@ -45,6 +45,7 @@ class Prop:
         link: document type whose reference page this property's value is (cross-file ``$ref``).
         conditionals: ``(instance location, prose)`` for each conditional (``if``/``then``/``else``,
             ``dependentRequired``, ``dependentSchemas``) of this value or, for arrays, of its items.
+        examples: the ``examples`` annotation's values (JSON Schema 2020-12), possibly ``[]``.
     """
 
     path: str
@@ -55,6 +56,7 @@ class Prop:
     description: str = ""
     link: str | None = None
     conditionals: list[tuple[str, str]] = field(default_factory=list)
+    examples: list[Any] = field(default_factory=list)
 
     @property
     def has_default(self) -> bool:
@@ -267,6 +269,8 @@ class SchemaWalker:
                     link=linked)
         if isinstance(resolved, dict):
             prop.description = resolved.get("description", "") or ""
+            if isinstance(resolved.get("examples"), list):
+                prop.examples = list(resolved["examples"])
             if "default" in resolved:
                 prop.default = resolved["default"]
         out.append(prop)
