@@ -44,6 +44,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from . import changelog
 from .compat import compare_versions
 from .errors import EvalportError, InputError
 from .findings import ChangeClass, Finding
@@ -52,7 +53,6 @@ from .fsutil import repo_lock
 from .gate import run_gate
 from .gate.manifest import MANIFEST_NAME, parse_manifest, render_manifest, sha256
 from .gate.policy import effective_class, version_problem
-from .gate.spectext import changelog
 from .jsonload import loads
 from .rfc import index_text, load_rfcs, proposal_applied
 from .rfc.frontmatter import render
@@ -148,24 +148,14 @@ def set_status_line(spec_md: str, line: str) -> str:
 
 
 def add_changelog_entry(spec_md: str, entry: str) -> str:
-    """Insert ``entry`` as the first entry under ``## Changelog`` (newest first).
+    """Insert ``entry`` as the first entry under ``## Changelog`` (newest first), in place of
+    the draft's pending ``### X.Y.Z — unreleased`` entry if it has one
+    (:func:`evalport_spec.changelog.insert`).
 
     Raises:
         InputError: SPEC.md has no ``## Changelog`` section.
     """
-    lines = spec_md.split("\n")
-    try:
-        i = next(k for k, ln in enumerate(lines) if ln.strip() == "## Changelog")
-    except StopIteration:
-        raise InputError("SPEC.md has no '## Changelog' section", "spec/SPEC.md") from None
-    j = i + 1
-    while j < len(lines) and not lines[j].startswith("### ") and not lines[j].startswith("<!--") \
-            and not lines[j].startswith("## "):
-        j += 1
-    block = entry.rstrip("\n").split("\n") + [""]
-    if lines[j - 1].strip():
-        block = [""] + block
-    return "\n".join(lines[:j] + block + lines[j:])
+    return changelog.insert(spec_md, entry, "spec/SPEC.md")
 
 
 def changelog_entry(version: str, date: str, change_class: str, findings: list[Finding],
@@ -252,7 +242,7 @@ def previous_release_date(repo: SpecRepo, previous: str) -> datetime.date | None
     for md in (repo.releases_dir / previous / "SPEC.md", repo.spec_dir / "SPEC.md"):
         if not md.is_file():
             continue
-        for e in changelog(md.read_text("utf-8", "replace")):
+        for e in changelog.entries(md.read_text("utf-8", "replace")):
             if e.version == previous:
                 try:
                     return datetime.date.fromisoformat(e.date)

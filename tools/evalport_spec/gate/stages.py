@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .. import changelog
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
 from ..jsonload import load
@@ -19,7 +20,7 @@ from .context import GateContext, StageSkipped, engine, input_finding
 from .manifest import verify_manifest
 from .metaschema import meta_validator
 from .policy import apply_major_rule, breaking, effective_class, version_problem
-from .spectext import changelog, check_spec_text
+from .spectext import check_spec_text
 
 StageOut = tuple[list[Finding], str, "ChangeClass | None"]
 
@@ -64,7 +65,7 @@ def stage_spec_text(ctx: GateContext) -> StageOut:
     for name in names:
         p = (ctx.repo.spec_dir if name == DRAFT else ctx.repo.releases_dir / name) / "SPEC.md"
         text = p.read_text("utf-8", "replace") if p.is_file() else ""
-        out += check_spec_text(text, f"{ctx.label(name)}/SPEC.md")
+        out += check_spec_text(text, f"{ctx.label(name)}/SPEC.md", draft=name == DRAFT)
     return out, f"{len(names)} SPEC.md file(s)", None
 
 
@@ -123,7 +124,7 @@ def stage_rules(ctx: GateContext) -> StageOut:
 
 
 def _changelog_class(text: str, version: str) -> tuple[str, int] | None:
-    for e in changelog(text):
+    for e in changelog.entries(text):
         if e.version == version:
             return e.change_class, e.line
     return None

@@ -219,8 +219,8 @@ def survey(ctx: RuleContext) -> list[RuleStatus]:
         h = headings.get(code)
         if h is not None:
             st.heading = h
-            st.gap = specmd.paragraph_after(h.body, specmd.GAP_MARK)
-            st.carried = specmd.paragraph_after(h.body, specmd.CARRIED_MARK)
+            st.gap = ctx.markdown.paragraph_after(h, specmd.GAP_MARK)
+            st.carried = ctx.markdown.paragraph_after(h, specmd.CARRIED_MARK)
 
     raw = _RawCache(ctx)
     views = fixture_views(ctx)
