@@ -327,7 +327,8 @@ def test_rfc_proposals_are_listed_as_proposed_not_released(repo: Path) -> None:
     assert "## CONSTRAINT_INVALIDATES_PASS" not in page  # no rule section as if catalogued
     tail = page[page.index("## Proposed by RFCs"):]
     assert ("| `RATE_SCORE_MISMATCH` | proposed (RFC 0006, comment) | resultset | When a GraderResult "
-            "has trials, successes and a non-null score, abs(score - successes/trials) <= 1e-6. |") in tail
+            "has trials, successes and a non-null score, abs(score - successes/trials) is at most the "
+            "tolerance. |") in tail
 
     # the RFC's front matter decides the status shown; an unreleased catalogued rule is "draft"
     rfc6 = repo / "rfcs/0006-rate-denominators.md"

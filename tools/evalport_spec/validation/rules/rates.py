@@ -11,9 +11,6 @@ from ...pointer import join
 from ..violation import Violation
 from .registry import is_number, items, register, violation
 
-RATE_TOLERANCE = 1e-6
-"""Largest accepted ``abs(score - successes / trials)`` (seed 000, option A)."""
-
 
 def _grader_results(document: Any) -> Iterator[tuple[str, dict[str, Any]]]:
     for n, result in items(document, "results"):
@@ -35,10 +32,11 @@ def successes_exceed_trials(document: Any) -> Iterator[Violation]:
                             f"successes {successes} exceed trials {trials}")
 
 
-@register("RATE_SCORE_MISMATCH", "resultset")
-def rate_score_mismatch(document: Any) -> Iterator[Violation]:
+@register("RATE_SCORE_MISMATCH", "resultset", parameters=("tolerance",))
+def rate_score_mismatch(document: Any, *, tolerance: float) -> Iterator[Violation]:
     """RATE_SCORE_MISMATCH: when ``score`` is not null and both ``trials`` and ``successes``
-    are present, ``abs(score - successes / trials) <= 1e-6``.
+    are present, ``abs(score - successes / trials) <= tolerance``, the catalogue entry's
+    ``tolerance`` parameter (RFC 0006 proposes 1e-6).
 
     Skipped when any of the three is not a number or ``trials`` is not positive (the schema
     reports those). Reported at ``.../grader_results/M/score``. Source: seed 000, option A.
@@ -48,7 +46,7 @@ def rate_score_mismatch(document: Any) -> Iterator[Violation]:
         if not (is_number(score) and is_number(trials) and is_number(successes)) or trials <= 0:
             continue
         rate = successes / trials
-        if abs(score - rate) > RATE_TOLERANCE:
+        if abs(score - rate) > tolerance:
             yield violation("RATE_SCORE_MISMATCH", where + "/score",
                             f"score {score} differs from successes/trials = "
-                            f"{successes}/{trials} = {rate:.6g} by more than {RATE_TOLERANCE:g}")
+                            f"{successes}/{trials} = {rate:.6g} by more than {tolerance:g}")

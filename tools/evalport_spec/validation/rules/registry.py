@@ -9,14 +9,16 @@ they cannot read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..violation import Violation
 
-RuleImpl = Callable[[Any], Iterable[Violation]]
-"""A rule implementation: takes the parsed document, yields its :class:`Violation`\\ s."""
+RuleImpl = Callable[..., Iterable[Violation]]
+"""A rule implementation: takes the parsed document (and, as keyword arguments, the parameters it
+declares), yields its :class:`Violation`\\ s."""
 
 
 @dataclass(frozen=True)
@@ -27,23 +29,49 @@ class Rule:
         code: catalogue code, e.g. ``"DUPLICATE_ATTEMPT"``.
         document_type: ``suite``, ``testcase``, ``grader`` or ``resultset``.
         function: the :data:`RuleImpl`.
+        parameters: names of the keyword arguments ``function`` takes from the rule's catalogue
+            entry (``rules.json`` ``parameters``, e.g. ``("tolerance",)``).
     """
 
     code: str
     document_type: str
     function: RuleImpl
+    parameters: tuple[str, ...] = ()
 
-    def check(self, document: Any) -> list[Violation]:
-        """Run the rule on ``document``; returns its violations (each with ``rule=True``)."""
-        return list(self.function(document))
+    def check(self, document: Any, parameters: Mapping[str, Any] | None = None) -> list[Violation]:
+        """Run the rule on ``document`` with its catalogue ``parameters``; returns its
+        violations (each with ``rule=True``).
+
+        Raises:
+            ValueError: a parameter the rule declares is not in ``parameters``.
+        """
+        return list(self.bind(parameters or {}).function(document))
+
+    def bind(self, parameters: Mapping[str, Any]) -> Rule:
+        """This rule with its declared parameters fixed from ``parameters`` (a catalogue entry's
+        :meth:`~evalport_spec.catalogue.RuleEntry.parameter_values`; other names are ignored).
+
+        Raises:
+            ValueError: a declared parameter is missing (the message names it).
+        """
+        if not self.parameters:
+            return self
+        missing = [p for p in self.parameters if p not in parameters]
+        if missing:
+            raise ValueError(f"rule {self.code} needs the catalogue parameter(s) {', '.join(missing)}")
+        values = {p: parameters[p] for p in self.parameters}
+        return Rule(self.code, self.document_type, functools.partial(self.function, **values))
 
 
 RULES: dict[str, Rule] = {}
 """Every hand-rolled rule of this package, keyed by code (filled at import time)."""
 
 
-def register(code: str, document_type: str) -> Callable[[RuleImpl], RuleImpl]:
-    """Decorator registering a rule implementation in :data:`RULES` under ``code``.
+def register(code: str, document_type: str, *,
+             parameters: tuple[str, ...] = ()) -> Callable[[RuleImpl], RuleImpl]:
+    """Decorator registering a rule implementation in :data:`RULES` under ``code``; the
+    implementation takes each name of ``parameters`` as a keyword argument, valued from the
+    rule's catalogue entry (never a constant in the code).
 
     Returns the function unchanged. Raises ``ValueError`` if ``code`` is already registered
     (one implementation per code).
@@ -52,7 +80,7 @@ def register(code: str, document_type: str) -> Callable[[RuleImpl], RuleImpl]:
     def decorate(function: RuleImpl) -> RuleImpl:
         if code in RULES:
             raise ValueError(f"rule {code} is already registered")
-        RULES[code] = Rule(code, document_type, function)
+        RULES[code] = Rule(code, document_type, function, tuple(parameters))
         return function
 
     return decorate
