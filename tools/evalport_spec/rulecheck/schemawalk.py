@@ -148,7 +148,9 @@ def untitled_objects(schemas: SchemaSet) -> list[TitledObject]:
     return out
 
 
-def _resolve(schemas: SchemaSet, base: str, ref: str) -> tuple[str, Any] | None:
+def resolve_ref(schemas: SchemaSet, base: str, ref: str) -> tuple[str, Any] | None:
+    """The target of ``$ref`` ``ref`` written in a schema whose base URI is ``base``: ``(the
+    target file's URI, the subschema)``, or ``None`` when it is not in the set (offline)."""
     target = urljoin(base, ref)
     uri, frag = urldefrag(target)
     f = schemas.by_uri(uri)
@@ -177,7 +179,7 @@ def _expand(schemas: SchemaSet, base: str, node: Any, conjunct: bool = True,
     out = [(base, node, conjunct)]
     ref = node.get("$ref")
     if isinstance(ref, str):
-        hit = _resolve(schemas, base, ref)
+        hit = resolve_ref(schemas, base, ref)
         if hit is not None:
             out.extend(_expand(schemas, hit[0], hit[1], conjunct, depth + 1))
     for key in ("allOf", "anyOf", "oneOf"):
