@@ -10,9 +10,11 @@ What a release writes (toolchain.md, "Versions and releases"; SPEC.md "Governanc
   (``since <= VERSION < until``; :func:`release_conformance_files`), as JSON-Schema-Test-Suite
   keeps one folder of tests per draft. A later change to the draft's fixtures never changes
   what an older version's implementers must pass;
-* the changelog entry ``### VERSION — DATE — CLASS`` (bullets: the draft's unreleased lines that
-  ``rfc apply`` wrote, the other RFCs in the release, the computed findings) at the top of
-  ``## Changelog`` of both the draft's and the release's SPEC.md, the unreleased block removed;
+* the changelog entry ``### VERSION — DATE — CLASS`` (bullets: the lines of the draft's pending
+  entry ``### VERSION — unreleased``, which ``rfc apply`` and editorial marks fill, one per
+  normative change to SPEC.md with what records it (:mod:`evalport_spec.specsync.record`), the
+  other RFCs in the release, the computed findings) at the top of ``## Changelog`` of both the
+  draft's and the release's SPEC.md, in place of the pending entry;
 * the RFCs in the release marked ``status: implemented``, ``implemented_in: VERSION``, and the
   ``rfcs/README.md`` index regenerated;
 * ``spec/releases/SHA256SUMS`` with the new files; ``spec/VERSION`` bumped to the next minor.
@@ -30,7 +32,8 @@ is exactly as it was. The repository lock (:func:`evalport_spec.fsutil.repo_lock
 
 An RFC is *in the release* when it is not yet implemented and either a catalogue rule new since
 the last release names it (``"rfc": N``), its proposal (``rfcs/NNNN-slug/``) is already applied
-to the draft, or the gate's MAJOR rule accepted a finding because of it.
+to the draft, the gate's MAJOR rule accepted a finding because of it, or its front matter
+records a normative change to SPEC.md (``spec_changes``).
 """
 
 from __future__ import annotations
@@ -56,8 +59,9 @@ from .gate.policy import effective_class, version_problem
 from .jsonload import loads
 from .rfc import index_text, load_rfcs, proposal_applied
 from .rfc.frontmatter import render
-from .rfc.specrows import take_pending
 from .spec import DRAFT, FIXTURES_DIR, SpecRepo, SpecVersion, parse_semver
+from .specsync import draft_status, released_status
+from .specsync.record import record, release_bullets
 
 
 class ReleaseRefused(EvalportError):
@@ -160,8 +164,9 @@ def add_changelog_entry(spec_md: str, entry: str) -> str:
 
 def changelog_entry(version: str, date: str, change_class: str, findings: list[Finding],
                     rfcs: list[Any], pending: list[str] = ()) -> str:
-    """``### VERSION — DATE — CLASS`` and its bullets: the draft's unreleased lines
-    (``pending``, written by ``rfc apply``), one bullet per other RFC (``RFC 000N: title
+    """``### VERSION — DATE — CLASS`` and its bullets: ``pending`` (the lines of the draft's
+    pending entry, which ``rfc apply`` and editorial marks fill, then the normative changes to
+    SPEC.md: :func:`evalport_spec.specsync.record.release_bullets`), one bullet per other RFC (``RFC 000N: title
     (declared X)``) and per distinct computed finding of class PATCH or above (``CLASS `kind`:
     message``)."""
     bullets = list(pending)
@@ -341,13 +346,15 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         if problem:
             raise ReleaseRefused(f"release {problem}")
         cls_name = computed.name
-    rfcs = rfcs_in_release(repo, previous, policy_rfcs)
+    spec_record = record(repo)
+    spec_rfcs = {n for c in spec_record.changes for n in c.rfcs}
+    rfcs = rfcs_in_release(repo, previous, policy_rfcs | spec_rfcs)
     pending = [r for r in rfcs if r.meta.get("status") != "accepted"]
     if pending:
         raise ReleaseRefused("RFC(s) in this release are not accepted: " + ", ".join(
             f"{r.rel} ({r.meta.get('status')})" for r in pending))
-    draft_md, pending = take_pending((repo.spec_dir / "SPEC.md").read_text("utf-8"))
-    entry = changelog_entry(version, date, cls_name, findings, rfcs, pending)
+    draft_md = (repo.spec_dir / "SPEC.md").read_text("utf-8")
+    entry = changelog_entry(version, date, cls_name, findings, rfcs, release_bullets(repo, spec_record))
     draft_dir = repo.spec_dir
     release_files: dict[str, bytes] = {}
     for p in sorted((draft_dir / "schemas").glob("*.json")):
@@ -360,13 +367,9 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     with_entry = add_changelog_entry(draft_md, entry)
     major, minor, _ = parse_semver(version)
     next_version = f"{major}.{minor + 1}.0"
-    release_files["SPEC.md"] = set_status_line(
-        with_entry, f"**Status:** EvalPort {version}, released {date}. This text is frozen; any "
-                    "correction appears in a later version.").encode("utf-8")
+    release_files["SPEC.md"] = set_status_line(with_entry, released_status(version, date)).encode("utf-8")
     writes: dict[str, bytes] = {
-        "spec/SPEC.md": set_status_line(
-            with_entry, f"**Status:** working draft of EvalPort {next_version}, not yet released. It "
-                        f"changes only through accepted RFCs; the latest release is {version}.").encode("utf-8"),
+        "spec/SPEC.md": set_status_line(with_entry, draft_status(next_version, version)).encode("utf-8"),
         "spec/VERSION": f"{next_version}\n".encode(),
     }
     mpath = repo.manifest_path

@@ -21,8 +21,11 @@ from __future__ import annotations
 import datetime
 
 from .. import changelog
-from ..findings import Finding, Location
+from ..findings import Finding, Location, Severity
 from ..markdown import parse
+from ..spec import SpecRepo
+from ..specsync import check_draft
+from ..specsync.record import record
 
 REQUIRED_H2 = ("Status", "Terminology", "Documents", "Grader types", "Validation", "Cross-field rules",
                "Versioning and compatibility", "Extension mechanism", "Conformance", "Governance",
@@ -90,3 +93,26 @@ def check_spec_text(text: str, label: str, *, draft: bool = False) -> list[Findi
                                  + (" (or, first in the draft, '### X.Y.Z — unreleased')" if draft else ""),
                                  new=Location(label, None, h.line)))
     return found
+
+
+def check_draft_text(repo: SpecRepo) -> tuple[list[Finding], str]:
+    """What the draft's SPEC.md must further agree with: its generated regions
+    (:func:`evalport_spec.specsync.check_draft`: stale, missing or unknown regions, rule
+    parameters stated in prose) and the normative change record since the latest release
+    (:func:`evalport_spec.specsync.record.record`: a change on no record is an error, a recorded
+    one an INFO finding).
+
+    Returns:
+        ``(findings, summary)``, the summary saying how many normative changes there are.
+
+    Raises:
+        InputError: malformed region markers, unreadable schemas, catalogue or RFCs.
+    """
+    rec = record(repo)
+    found = check_draft(repo).findings + rec.findings
+    if rec.since is None:
+        return found, "no release to record changes against"
+    open_ = sum(f.kind == "spec-change-unrecorded" for f in rec.findings)
+    state = f"{open_} on no record" if open_ else "all on record"
+    summary = f"{len(rec.changes)} normative change(s) since {rec.since}, {state}"
+    return sorted(found, key=lambda f: (f.severity != Severity.ERROR, (f.new.line if f.new else 0) or 0)), summary

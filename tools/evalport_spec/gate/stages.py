@@ -20,7 +20,7 @@ from .context import GateContext, StageSkipped, engine, input_finding
 from .manifest import verify_manifest
 from .metaschema import meta_validator
 from .policy import apply_major_rule, breaking, effective_class, version_problem
-from .spectext import check_spec_text
+from .spectext import check_draft_text, check_spec_text
 
 StageOut = tuple[list[Finding], str, "ChangeClass | None"]
 
@@ -59,14 +59,16 @@ def stage_schemas(ctx: GateContext) -> StageOut:
 
 def stage_spec_text(ctx: GateContext) -> StageOut:
     """SPEC.md of the draft and every release has every required H2 in order, the end marker
-    last, and well-formed changelog headings (:mod:`evalport_spec.gate.spectext`)."""
+    last, and well-formed changelog headings; the draft's generated regions are current and its
+    normative changes since the latest release are on record (:mod:`evalport_spec.gate.spectext`)."""
     out: list[Finding] = []
     names = _versions(ctx)
     for name in names:
         p = (ctx.repo.spec_dir if name == DRAFT else ctx.repo.releases_dir / name) / "SPEC.md"
         text = p.read_text("utf-8", "replace") if p.is_file() else ""
         out += check_spec_text(text, f"{ctx.label(name)}/SPEC.md", draft=name == DRAFT)
-    return out, f"{len(names)} SPEC.md file(s)", None
+    draft, summary = check_draft_text(ctx.repo)
+    return out + draft, f"{len(names)} SPEC.md file(s); {summary}", None
 
 
 def stage_manifest(ctx: GateContext) -> StageOut:

@@ -118,3 +118,24 @@ def number(value: object) -> str:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return re.sub(r"e([+-])0*(\d)", lambda m: "e" + ("-" if m[1] == "-" else "") + m[2], repr(value))
+
+
+def excerpt(said: str, want: str, width: int = 60) -> tuple[str, str]:
+    """Both texts, or, when one is longer than ``width``, the words where they differ with one
+    word of context and ``…`` for what is left out."""
+    if len(said) <= width and len(want) <= width:
+        return said, want
+    a, b = said.split(" "), want.split(" ")
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    head, tail = max(head - 1, 0), max(tail - 1, 0)
+
+    def cut(words: list[str]) -> str:
+        mid = " ".join(words[head:len(words) - tail])
+        return ("…" if head else "") + mid + ("…" if tail else "")
+
+    return cut(a), cut(b)

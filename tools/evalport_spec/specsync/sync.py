@@ -43,7 +43,7 @@ from ..rulecheck.specmd import (
     VALIDATION_SECTION,
 )
 from ..spec import DRAFT, SpecRepo, SpecVersion
-from .blocks import Block, number, read_rows
+from .blocks import Block, excerpt, number, read_rows
 from .facts import RULE_CODES, STATUS, codes_block, rule_block, rule_region, status_block
 from .fields import FieldTables, field_since, node_at
 from .regions import Region, find, wrap
@@ -118,26 +118,6 @@ def _norm(text: str) -> str:
     return " ".join(text.replace("\\|", "|").split())
 
 
-def _excerpt(said: str, want: str, width: int = 60) -> tuple[str, str]:
-    """Both values, or, when one is long, the part where they differ with ``…`` around it."""
-    if len(said) <= width and len(want) <= width:
-        return said, want
-    a, b = said.split(" "), want.split(" ")
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    head, tail = max(head - 1, 0), max(tail - 1, 0)
-
-    def cut(words: list[str]) -> str:
-        mid = " ".join(words[head:len(words) - tail])
-        return ("…" if head else "") + mid + ("…" if tail else "")
-
-    return cut(a), cut(b)
-
-
 def _compare(block: Block, region: Region, lines: list[str], label: str) -> list[Finding]:
     """One finding per value that differs between a region and its block."""
     name = f"generated region '{block.region}'"
@@ -161,7 +141,7 @@ def _compare(block: Block, region: Region, lines: list[str], label: str) -> list
                 continue
             source, origin = row.source_of(column)
             what = row.key if column == row.key else f"{row.key} {column}"
-            a, b = _excerpt(_norm(said), _norm(want))
+            a, b = excerpt(_norm(said), _norm(want))
             out.append(Finding("spec-region-stale", f'{name} is stale: {what} reads "{a}"; expected '
                                f'"{b}" from {source} ({origin})', new=Location(label, None, have.line)))
     for r in rows:
