@@ -121,8 +121,8 @@ def number(value: object) -> str:
 
 
 def excerpt(said: str, want: str, width: int = 60) -> tuple[str, str]:
-    """Both texts, or, when one is longer than ``width``, the words where they differ with one
-    word of context and ``…`` for what is left out."""
+    """Both texts, or, when one is longer than ``width``, the words where they differ with two
+    words of context on each side and ``…`` for what is left out."""
     if len(said) <= width and len(want) <= width:
         return said, want
     a, b = said.split(" "), want.split(" ")
@@ -132,7 +132,7 @@ def excerpt(said: str, want: str, width: int = 60) -> tuple[str, str]:
     tail = 0
     while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
-    head, tail = max(head - 1, 0), max(tail - 1, 0)
+    head, tail = max(head - 2, 0), max(tail - 2, 0)
 
     def cut(words: list[str]) -> str:
         mid = " ".join(words[head:len(words) - tail])

@@ -46,7 +46,7 @@ from ..spec import DRAFT, SpecRepo
 from .blocks import Block, excerpt
 from .facts import STATUS
 from .regions import find
-from .sync import SPEC_MD, blocks_for
+from .sync import SPEC_MD, blocks_for, version
 
 KEYWORDS = re.compile(r"\b(?:MUST(?: NOT)?|REQUIRED|SHALL(?: NOT)?|SHOULD(?: NOT)?|(?:NOT )?RECOMMENDED|MAY|OPTIONAL)\b")
 """BCP 14 key words (RFC 2119 section 1-5, in capitals as RFC 8174 requires)."""
@@ -237,20 +237,19 @@ def _ties(rfcs: Iterable[Rfc]) -> dict[str, list[tuple[Rfc, str]]]:
     return out
 
 
-def _editorial(text: str) -> tuple[set[str], int | None, changelog.Entry | None]:
-    """Ids the pending entry marks editorial, the line of the first such bullet, the entry."""
+def _editorial(text: str) -> tuple[dict[str, int], changelog.Entry | None]:
+    """``{id: line of the bullet}`` the pending entry marks editorial, and the entry."""
     entry = changelog.pending(text)
     if entry is None:
-        return set(), None, None
+        return {}, None
     doc = markdown.parse(text)
-    ids: set[str] = set()
-    first = None
+    ids: dict[str, int] = {}
     for p in doc.paragraphs:
         if entry.line < p.line <= entry.end and p.source.lower().startswith("editorial"):
-            found = {s for s in markdown.code_spans(p.source) if CHANGE_ID.fullmatch(s)}
-            ids |= found
-            first = first or p.line
-    return ids, first, entry
+            for span in markdown.code_spans(p.source):
+                if CHANGE_ID.fullmatch(span):
+                    ids.setdefault(span, p.line)
+    return ids, entry
 
 
 def record(repo: SpecRepo) -> Record:
@@ -261,18 +260,18 @@ def record(repo: SpecRepo) -> Record:
         InputError: unreadable schemas, catalogue or RFC front matter, malformed region markers.
     """
     latest = repo.latest_release()
-    draft = repo.version(DRAFT)
+    draft = version(repo, DRAFT)
     text = draft.spec_md
     out = Record(latest)
     declared = repo.declared_draft_version()
-    ids, mark_line, pending = _editorial(text)
+    ids, pending = _editorial(text)
     if pending is not None and declared is not None and pending.version != declared:
         out.findings.append(Finding("changelog-pending-version",
                                     f"the pending changelog entry names {pending.version}; spec/VERSION "
                                     f"says {declared}", new=Location(SPEC_MD, None, pending.line)))
     if latest is None:
         return out
-    releases = [repo.version(r) for r in repo.releases()]
+    releases = [version(repo, r) for r in repo.releases()]
     old_blocks = blocks_for(releases[-1], releases, latest, None)
     new_blocks = blocks_for(draft, releases, declared, latest)
     old = units(releases[-1].spec_md, old_blocks)
@@ -304,11 +303,11 @@ def record(repo: SpecRepo) -> Record:
                                             f"{latest} (edited again? `evalport-spec spec changes` lists them)",
                                             severity=Severity.WARNING,
                                             new=Location(rfc.rel, None, rfc.fm.line("spec_changes"))))
-    for cid in sorted(ids - current):
+    for cid in sorted(set(ids) - current):
         out.findings.append(Finding("spec-change-tie-unknown",
                                     f"the pending changelog entry marks {cid} editorial, which is no change "
                                     f"to SPEC.md since {latest}", severity=Severity.WARNING,
-                                    new=Location(SPEC_MD, None, mark_line)))
+                                    new=Location(SPEC_MD, None, ids[cid])))
     out.findings.sort(key=lambda f: (f.new.line if f.new and f.new.file == SPEC_MD else 0) or 0)
     return out
 

@@ -77,10 +77,19 @@ def blocks_for(version: SpecVersion, releases: Iterable[SpecVersion], declared: 
     return out
 
 
+def version(repo: SpecRepo, name: str) -> SpecVersion:
+    """Version ``name`` of ``repo`` with file labels relative to the repository root
+    (``spec/schemas/x.json``, ``spec/releases/1.3.0/rules.json``), as findings name them."""
+    if name == DRAFT:
+        return SpecVersion.from_dir(DRAFT, repo.spec_dir, within=repo.root, label="spec")
+    return SpecVersion.from_dir(name, repo.releases_dir / name, within=repo.root,
+                                label=f"spec/releases/{name}")
+
+
 def draft_blocks(repo: SpecRepo) -> dict[str, Block]:
     """:func:`blocks_for` the repository's draft."""
-    releases = [repo.version(r) for r in repo.releases()]
-    return blocks_for(repo.version(DRAFT), releases, repo.declared_draft_version(), repo.latest_release())
+    releases = [version(repo, r) for r in repo.releases()]
+    return blocks_for(version(repo, DRAFT), releases, repo.declared_draft_version(), repo.latest_release())
 
 
 @dataclass
@@ -281,7 +290,8 @@ def sync_text(text: str, blocks: dict[str, Block], version: SpecVersion, label: 
     return result
 
 
-_DECIMAL = re.compile(r"(?<![\w.])\d+(?:\.\d+(?:[eE][-+]?\d+)?|[eE][-+]?\d+)(?![\w.])")
+_DECIMAL = re.compile(r"(?<![\w.])\d+(?:\.\d+(?:[eE][-+]?\d+)?|[eE][-+]?\d+)(?!\w|\.\d)")
+"""A number with a fraction or an exponent (``0.01``, ``1e-6``), not part of a version or a name."""
 
 
 def _parameters_in_prose(doc: Document, regions: Iterable[Region], version: SpecVersion,
@@ -325,7 +335,7 @@ def read_draft(repo: SpecRepo) -> str:
 
 def check_draft(repo: SpecRepo) -> SyncResult:
     """:func:`sync_text` on the draft's SPEC.md, writing nothing."""
-    return sync_text(read_draft(repo), draft_blocks(repo), repo.version(DRAFT))
+    return sync_text(read_draft(repo), draft_blocks(repo), version(repo, DRAFT))
 
 
 def sync_draft(repo: SpecRepo) -> SyncResult:
