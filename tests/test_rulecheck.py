@@ -182,9 +182,9 @@ def test_spec_md_names_unknown_field_and_code(repo: Path) -> None:
     before = lines(repo)
     md = repo / "spec/SPEC.md"
     text = md.read_text()
-    row = "| `isolation` | non-empty string | no | How the repetitions"
+    row = "| `isolation` | string | no | at least 1 character | — | 1.2.0 | How the repetitions"
     assert row in text
-    text = text.replace(row, "| `bogus_field` | string | no | Nothing. |\n" + row, 1)
+    text = text.replace(row, "| `bogus_field` | string | no | — | — | 1.4.0 | Nothing. |\n" + row, 1)
     text = text.replace("## Cross-field rules\n", "## Cross-field rules\n\nSee `NO_SUCH_CODE`.\n", 1)
     md.write_text(text)
     new = lines(repo) - before
