@@ -208,9 +208,11 @@ def test_rule_fact_edits_fail_with_the_catalogues_values(repo: Path) -> None:
     issue fails with the catalogue's or the schema's value."""
     apply_rfc_0006(repo)
     result = sync_draft(SpecRepo(repo))
-    assert "rule RATE_SCORE_MISMATCH" in result.changed and "fields resultset.GraderResult" in result.changed
+    assert result.changed == ["fields resultset.GraderResult", "rule-codes", "rule SUCCESSES_EXCEED_TRIALS",
+                              "rule RATE_SCORE_MISMATCH"]
     md = repo / "spec/SPEC.md"
     text = md.read_text()
+    assert text.index("### SUCCESSES_EXCEED_TRIALS") < text.index("### RATE_SCORE_MISMATCH")  # catalogue order
     assert ("### RATE_SCORE_MISMATCH\n\nWhen a GraderResult has trials, successes and a non-null score, "
             "abs(score - successes/trials) is at most the tolerance.\n\n"
             "<!-- evalport:generated rule RATE_SCORE_MISMATCH -->\n\n"

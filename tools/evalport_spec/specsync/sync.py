@@ -100,8 +100,8 @@ class SyncResult:
         label: the file name used in findings.
         text: the text as it is.
         synced: the text with every region as generated.
-        findings: errors, in line order; the first about a region carries the unified diff
-            (``extra["diff"]``).
+        findings: errors, in line order; the last about a region carries the unified diff
+            (``extra["diff"]``), which the gate prints under it.
         changed: ids of the regions rewritten, inserted or removed, in file order.
     """
 
@@ -240,8 +240,9 @@ def _closing(block: Block, version: SpecVersion, title: str) -> list[str]:
 
 
 def _apply(lines: list[str], edits: list[_Edit]) -> list[str]:
+    """Apply the edits bottom up; insertions at one place end up in the order they were made."""
     out = list(lines)
-    for e in sorted(edits, key=lambda e: (e.first, e.last), reverse=True):
+    for _, e in sorted(enumerate(edits), key=lambda ie: (ie[1].first, ie[1].last, ie[0]), reverse=True):
         out[e.first - 1:e.last] = e.lines
     return out
 
@@ -286,7 +287,7 @@ def sync_text(text: str, blocks: dict[str, Block], version: SpecVersion, label: 
     result = SyncResult(label, text, "\n".join(_apply(lines, edits)), findings, changed)
     stale = [f for f in findings if f.kind.startswith("spec-region")]
     if stale:
-        stale[0].extra["diff"] = result.diff()
+        stale[-1].extra["diff"] = result.diff()
     return result
 
 
