@@ -17,13 +17,17 @@ from evalport_spec.cli import main
 from evalport_spec.errors import InputError
 from evalport_spec.findings import Severity
 from evalport_spec.gate import run_gate
-from evalport_spec.gate.output import finding_line
 from evalport_spec.gate.spectext import check_spec_text
 from evalport_spec.spec import SpecRepo
 from evalport_spec.specsync import check_draft, sync_draft
 from evalport_spec.specsync.record import change_id, record
 from evalport_spec.specsync.regions import find
 from gate_repo import make_repo
+
+
+def finding_line(f) -> str:
+    """``file:line: message`` of a finding (the engine's own words, whatever the format)."""
+    return f"{f.new.file}:{f.new.line}: {f.message}"
 
 # -- the Markdown reader --------------------------------------------------------------------
 
@@ -290,7 +294,10 @@ def test_a_new_normative_sentence_needs_a_record(repo: Path, capsys) -> None:
         f'mechanism: "{sentence}"; list {cid} under spec_changes in the front matter of the RFC that '
         "makes it, or mark it editorial in the pending changelog entry"]
     assert main(["-C", str(repo), "spec", "changes"]) == 1
-    assert f"spec/SPEC.md:{line}: {cid} added in Extension mechanism" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert out.startswith(f"spec/SPEC.md:{line}: error spec-change-unrecorded: normative change since "
+                          f"1.3.0 [{cid}] is on no record: added in Extension mechanism")
+    assert out.endswith("spec changes: 13 normative change(s) since 1.3.0, 1 on no record\n")
     # an RFC's front matter records it ...
     rfc = repo / "rfcs/0007-version-scope.md"
     edit(rfc, "spec_changes:\n", f"spec_changes:\n  - {cid}\n")
