@@ -379,7 +379,7 @@ def test_field_table_of_a_small_schema() -> None:
     rows = [[r.cells[c] for c in ("Field", "Type", "Required", "Constraints", "Default", "Since", "Description")]
             for r in thing.rows]
     assert rows == [
-        ["`a`", "string", "yes", "at least 1 character", "—", "1.0.0", "A \\| pipe."],
+        ["`a`", "string", "yes", "at least 1 character", "—", "1.0.0", "A | pipe."],
         ["`b`", "integer", "no", "≥ 0; ≤ 10", "`3`", "9.9.9", "—"],
         ["`c`", "array of string", 'when `a` is `"k"` or `"m"`', 'at least 2 items; items unique; each item: '
          'one of `"x"`, `"y"`', "—", "9.9.9", "—"],

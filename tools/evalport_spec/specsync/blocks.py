@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import markdown
+from ..report.table import md_table
 
 TABLE, LIST, PARAGRAPH = "table", "list", "paragraph"
 
@@ -22,7 +23,8 @@ class Row:
 
     Attributes:
         key: what identifies the row (a field in backticks, a label such as ``Since``).
-        cells: ``{column: Markdown text}`` (a list or paragraph row has the one column ``key``).
+        cells: ``{column: Markdown text}``, one line each, not yet escaped for a table cell (a
+            list or paragraph row has the one column ``key``).
         origin: where the values come from (``spec/schemas/resultset.json#/$defs/result/...``).
         source: the kind of source, for messages (``the schema``, ``the catalogue``).
         cell_sources: ``{column: (source, origin)}`` for a column with another source.
@@ -58,9 +60,7 @@ class Block:
     def render(self) -> list[str]:
         """The region's body as Markdown lines."""
         if self.kind == TABLE:
-            out = ["| " + " | ".join(self.columns) + " |", "|" + "|".join(" --- " for _ in self.columns) + "|"]
-            out += ["| " + " | ".join(r.cells[c] for c in self.columns) + " |" for r in self.rows]
-            return out
+            return md_table(self.columns, [[r.cells[c] for c in self.columns] for r in self.rows])
         if self.kind == LIST:
             return [f"- {r.key}: {r.cells[r.key]}" for r in self.rows]
         return [" ".join(r.cells[r.key] for r in self.rows)]
@@ -105,9 +105,9 @@ def read_rows(block: Block, body: str, first_line: int) -> list[ReadRow] | None:
     return [ReadRow(key, {key: text}, doc.paragraphs[0].line + off)]
 
 
-def cell(text: str) -> str:
-    """``text`` made safe for one table cell: ``|`` escaped, line breaks as spaces."""
-    return " ".join(str(text).split()).replace("|", "\\|")
+def one_line(text: object) -> str:
+    """``text`` on one line, runs of white space as one space (a table cell or a list item)."""
+    return " ".join(str(text).split())
 
 
 def number(value: object) -> str:

@@ -22,7 +22,7 @@ from ..rulecheck.schemawalk import TitledObject, resolve_ref, titled_objects
 from ..schemaprose import code, describe_condition, plain
 from ..schemaset import SchemaSet
 from ..spec import SEMVER, SpecVersion
-from .blocks import TABLE, Block, Row, cell, number
+from .blocks import TABLE, Block, Row, number, one_line
 
 COLUMNS = ("Field", "Type", "Required", "Constraints", "Default", "Since", "Description")
 NONE = "—"
@@ -94,10 +94,10 @@ class FieldTables:
             since = self.since.get((obj.title, name), self.unreleased)
             default = code(resolved["default"]) if isinstance(resolved, dict) and "default" in resolved else NONE
             desc = resolved.get("description", "") if isinstance(resolved, dict) else ""
-            cells = {"Field": f"`{name}`", "Type": cell(self.type_of(sub, base)),
-                     "Required": cell(required.get(name, "no")),
-                     "Constraints": cell("; ".join(self.constraints(sub, base)) or NONE),
-                     "Default": cell(default), "Since": since, "Description": cell(desc) or NONE}
+            cells = {"Field": f"`{name}`", "Type": one_line(self.type_of(sub, base)),
+                     "Required": one_line(required.get(name, "no")),
+                     "Constraints": one_line("; ".join(self.constraints(sub, base)) or NONE),
+                     "Default": one_line(default), "Since": since, "Description": one_line(desc) or NONE}
             history = ("the release history", f"the first release whose schema has {obj.title}.{name}")
             rows.append(Row(f"`{name}`", cells, origin, "the schema", {"Since": history}))
         return Block(region_id(obj), TABLE, rows, COLUMNS)
