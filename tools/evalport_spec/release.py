@@ -47,7 +47,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import changelog
+from . import changelog, markdown
 from .compat import compare_versions
 from .errors import EvalportError, InputError
 from .findings import ChangeClass, Finding
@@ -148,7 +148,11 @@ def set_status_line(spec_md: str, line: str) -> str:
     """Replace the ``**Status:** ...`` line (or add one after ``## Status``)."""
     if _STATUS.search(spec_md):
         return _STATUS.sub(lambda _m: line, spec_md, count=1)
-    return re.sub(r"^## Status\s*$", lambda m: f"{m.group(0)}\n\n{line}", spec_md, count=1, flags=re.M)
+    status = markdown.parse(spec_md).section("Status")
+    if status is None:
+        return spec_md
+    lines = spec_md.split("\n")
+    return "\n".join(lines[:status.line] + ["", line] + lines[status.line:])
 
 
 def add_changelog_entry(spec_md: str, entry: str) -> str:

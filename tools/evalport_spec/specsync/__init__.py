@@ -2,7 +2,11 @@
 
 * :mod:`.regions` finds the generated regions (``<!-- evalport:generated ID -->`` ...
   ``<!-- /evalport:generated -->``); :mod:`.fields` and :mod:`.facts` say what each holds;
-  :mod:`.sync` compares and rewrites them (``evalport-spec spec sync [--check]``).
+  :mod:`.sync` compares and rewrites them (``evalport-spec spec sync [--check]``);
+* :mod:`.record` lists the normative changes since the latest release and what records each
+  (``evalport-spec spec changes``; the gate's ``spec-text`` stage; ``release``'s changelog).
+
+Guide: docs/how-to/edit-spec-md.md.
 
 Public API::
 
@@ -10,6 +14,7 @@ Public API::
     check_draft(repo) -> SyncResult          findings, synced text, unified diff; writes nothing
     sync_draft(repo) -> SyncResult           rewrites spec/SPEC.md (atomic) when stale
     draft_status(declared, latest) / released_status(version, date)   the status lines
+    record.record(repo) -> Record            changes since the latest release, each with its record
 """
 
 from .facts import draft_status, released_status
