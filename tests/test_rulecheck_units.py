@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import json
 
+from evalport_spec import specmd
 from evalport_spec.jsonload import loads
-from evalport_spec.rulecheck import specmd
-from evalport_spec.rulecheck.schemawalk import (
-    field_status,
-    markers,
-    titled_objects,
-    without_markers,
-)
+from evalport_spec.rulecheck.schemawalk import field_status, markers, without_markers
 from evalport_spec.rulecheck.survey import matches_pattern
 from evalport_spec.schemaset import SchemaSet
+from evalport_spec.schemawalk import titled_objects
 
 MD = """# Spec
 
@@ -123,7 +119,7 @@ def test_titled_objects_and_field_status() -> None:
 
 
 def test_untitled_objects_outside_conditionals() -> None:
-    from evalport_spec.rulecheck.schemawalk import untitled_objects
+    from evalport_spec.schemawalk import untitled_objects
 
     schema = dict(SCHEMA, properties=dict(SCHEMA["properties"], meta={
         "type": "object", "properties": {"k": {"type": "string"}}}))

@@ -18,6 +18,7 @@ from evalport_spec.errors import InputError
 from evalport_spec.findings import Severity
 from evalport_spec.gate import run_gate
 from evalport_spec.gate.spectext import check_spec_text
+from evalport_spec.rfc import load_rfcs
 from evalport_spec.spec import SpecRepo
 from evalport_spec.specsync import check_draft, sync_draft
 from evalport_spec.specsync.record import change_id, record
@@ -131,7 +132,7 @@ def test_the_repository_draft_is_in_sync_and_on_record() -> None:
     repo = SpecRepo(Path(__file__).resolve().parents[1])
     result = check_draft(repo)
     assert result.findings == [] and not result.stale
-    rec = record(repo)
+    rec = record(repo, load_rfcs(repo))
     assert rec.since == "1.3.0" and all(c.covered for c in rec.changes)
 
 
@@ -302,16 +303,16 @@ def test_a_new_normative_sentence_needs_a_record(repo: Path, capsys) -> None:
     rfc = repo / "rfcs/0007-version-scope.md"
     edit(rfc, "spec_changes:\n", f"spec_changes:\n  - {cid}\n")
     assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "ok"
-    assert [c.rfcs for c in record(SpecRepo(repo)).changes if c.id == cid] == [[7]]
+    assert [c.rfcs for c in record(SpecRepo(repo), load_rfcs(repo)).changes if c.id == cid] == [[7]]
     # ... but not once that RFC is withdrawn
     edit(rfc, "status: comment", "status: withdrawn")
-    assert [c.covered for c in record(SpecRepo(repo)).changes if c.id == cid] == [False]
+    assert [c.covered for c in record(SpecRepo(repo), load_rfcs(repo)).changes if c.id == cid] == [False]
     edit(rfc, "status: withdrawn", "status: comment")
     edit(rfc, f"spec_changes:\n  - {cid}\n", "spec_changes:\n")
     # an editorial mark in the pending changelog entry records it too
     edit(md, "### 1.4.0 — unreleased\n\n", f"### 1.4.0 — unreleased\n\n- Editorial: wording (`{cid}`).\n")
     assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "ok"
-    assert [c.editorial for c in record(SpecRepo(repo)).changes if c.id == cid] == [True]
+    assert [c.editorial for c in record(SpecRepo(repo), load_rfcs(repo)).changes if c.id == cid] == [True]
 
 
 def test_a_mark_naming_no_current_change_is_a_warning(repo: Path) -> None:
@@ -332,7 +333,7 @@ def test_generated_regions_compare_by_facts_with_the_release(repo: Path) -> None
 
     add_optional_runner_field(repo)
     sync_draft(SpecRepo(repo))
-    (change,) = [c for c in record(SpecRepo(repo)).changes if not c.covered]
+    (change,) = [c for c in record(SpecRepo(repo), load_rfcs(repo)).changes if not c.covered]
     assert (change.where, change.kind) == ("region fields resultset.Runner", "changed")
     assert "| `build` | string | no | — | — | 1.4.0 |" in change.new and "`build`" not in change.old
 

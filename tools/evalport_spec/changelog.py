@@ -126,3 +126,17 @@ def insert(text: str, entry: str, label: str = "SPEC.md") -> str:
     if at > 0 and lines[at - 1].strip():
         block = [""] + block
     return "\n".join(lines[:at] + block + lines[at:])
+
+
+def add_pending(text: str, version: str, line: str, label: str = "SPEC.md") -> str:
+    """``text`` with ``line`` (one Markdown bullet) appended to the draft's pending entry, which
+    is created as ``### VERSION — unreleased`` before the first entry when there is none.
+
+    Raises:
+        InputError: there is no ``## Changelog`` section (``label`` names the file).
+    """
+    entry = pending(text)
+    if entry is None:
+        return insert(text, f"### {version} — unreleased\n\n{line}\n", label)
+    lines = text.split("\n")
+    return "\n".join(lines[:entry.end] + [line] + lines[entry.end:])

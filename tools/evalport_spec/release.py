@@ -350,7 +350,7 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         if problem:
             raise ReleaseRefused(f"release {problem}")
         cls_name = computed.name
-    spec_record = record(repo)
+    spec_record = record(repo, load_rfcs(repo) if (repo.root / "rfcs").is_dir() else [])
     spec_rfcs = {n for c in spec_record.changes for n in c.rfcs}
     rfcs = rfcs_in_release(repo, previous, policy_rfcs | spec_rfcs)
     pending = [r for r in rfcs if r.meta.get("status") != "accepted"]

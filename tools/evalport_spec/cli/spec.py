@@ -85,9 +85,11 @@ def run_changes(args: argparse.Namespace) -> int:
 
     from ..findings import Severity
     from ..report import Report, emit
+    from ..rfc import load_rfcs
     from ..specsync.record import record
 
-    rec = record(_repo(args))
+    repo = _repo(args)
+    rec = record(repo, load_rfcs(repo) if (repo.root / "rfcs").is_dir() else [])
     if rec.since is None:
         verdict = "spec changes: no release yet, nothing to compare"
     else:

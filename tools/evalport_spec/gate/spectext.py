@@ -19,6 +19,8 @@ further agree with (generated regions, the normative change record) is checked b
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
+from typing import Any
 
 from .. import changelog
 from ..findings import Finding, Location, Severity
@@ -95,12 +97,12 @@ def check_spec_text(text: str, label: str, *, draft: bool = False) -> list[Findi
     return found
 
 
-def check_draft_text(repo: SpecRepo) -> tuple[list[Finding], str]:
+def check_draft_text(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> tuple[list[Finding], str]:
     """What the draft's SPEC.md must further agree with: its generated regions
     (:func:`evalport_spec.specsync.check_draft`: stale, missing or unknown regions, rule
     parameters stated in prose) and the normative change record since the latest release
     (:func:`evalport_spec.specsync.record.record`: a change on no record is an error, a recorded
-    one an INFO finding).
+    one an INFO finding; ``rfcs`` are the repository's RFCs, whose ``spec_changes`` record changes).
 
     Returns:
         ``(findings, summary)``, the summary saying how many normative changes there are.
@@ -108,7 +110,7 @@ def check_draft_text(repo: SpecRepo) -> tuple[list[Finding], str]:
     Raises:
         InputError: malformed region markers, unreadable schemas, catalogue or RFCs.
     """
-    rec = record(repo)
+    rec = record(repo, rfcs)
     found = check_draft(repo).findings + rec.findings
     if rec.since is None:
         return found, "no release to record changes against"

@@ -74,7 +74,8 @@ def stage_spec_text(ctx: GateContext) -> StageOut:
         out += found
     if broken:  # a truncated draft would list every region and sentence as missing: noise
         return out, f"{len(names)} SPEC.md file(s); the draft's regions and record not checked", None
-    draft, summary = check_draft_text(ctx.repo)
+    rfcs = ctx.rfcs() if (ctx.root / "rfcs").is_dir() else []
+    draft, summary = check_draft_text(ctx.repo, rfcs)
     return out + draft, f"{len(names)} SPEC.md file(s); {summary}", None
 
 

@@ -33,10 +33,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .. import specmd
 from ..catalogue import RuleEntry
 from ..findings import Finding, Severity
 from ..spec import SpecRepo, SpecVersion
-from . import specmd
 from .context import RuleContext
 from .schemawalk import MARKER
 from .survey import FixtureRun, RuleStatus, matches_pattern, survey

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 
+from .. import specmd
 from ..findings import Finding, Severity
-from . import specmd
+from ..schemawalk import subschemas, titled_objects, untitled_objects
 from .context import RuleContext
-from .schemawalk import subschemas, titled_objects, untitled_objects
 
 ALLOWED: frozenset[str] = frozenset({"true", "false", "null"})
 """Tokens never reported (JSON literals). Extend per document with a ``rulecheck: allow`` comment."""

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import specmd
 from ..catalogue import RuleEntry
 from ..errors import InputError
 from ..jsonload import load
 from ..pointer import from_path
 from ..schemaset import SchemaSet
 from ..validation.violation import path_sort_key
-from . import specmd
 from .context import RuleContext, SourceSpot, implementation_spot
 from .schemawalk import Marker, markers, without_markers
 

@@ -18,9 +18,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..pointer import escape, split
-from ..rulecheck.schemawalk import TitledObject, resolve_ref, titled_objects
 from ..schemaprose import code, describe_condition, plain
 from ..schemaset import SchemaSet
+from ..schemawalk import TitledObject, resolve_ref, titled_objects
 from ..spec import SEMVER, SpecVersion
 from .blocks import TABLE, Block, Row, number, one_line
 

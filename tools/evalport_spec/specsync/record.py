@@ -37,12 +37,12 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import changelog, markdown
 from ..findings import Finding, Location, Severity
-from ..rfc.model import Rfc, load_rfcs
-from ..rulecheck.specmd import RULES_SECTION
-from ..spec import DRAFT, SpecRepo
+from ..spec import DRAFT, SpecRepo, SpecVersion
+from ..specmd import RULES_SECTION
 from .blocks import Block, excerpt
 from .facts import STATUS
 from .regions import find
@@ -228,8 +228,8 @@ class Record:
     findings: list[Finding] = field(default_factory=list)
 
 
-def _ties(rfcs: Iterable[Rfc]) -> dict[str, list[tuple[Rfc, str]]]:
-    out: dict[str, list[tuple[Rfc, str]]] = {}
+def _ties(rfcs: Iterable[Any]) -> dict[str, list[tuple[Any, str]]]:
+    out: dict[str, list[tuple[Any, str]]] = {}
     for rfc in rfcs:
         listed = rfc.meta.get("spec_changes") or []
         for cid in listed if isinstance(listed, list) else []:
@@ -252,16 +252,42 @@ def _editorial(text: str) -> tuple[dict[str, int], changelog.Entry | None]:
     return ids, entry
 
 
-def record(repo: SpecRepo) -> Record:
+def draft_changes(repo: SpecRepo, draft: SpecVersion | None = None, text: str | None = None) -> list[Change]:
+    """The normative changes from the latest release to the draft (``[]`` without a release).
+
+    Args:
+        repo: the repository (its releases and ``spec/VERSION``).
+        draft: the version to compare instead of the draft on disk (an RFC's proposal applied
+            in memory), with ``text`` its SPEC.md.
+
+    Raises:
+        InputError: unreadable schemas or catalogue, malformed region markers.
+    """
+    latest = repo.latest_release()
+    if latest is None:
+        return []
+    draft = draft if draft is not None else version(repo, DRAFT)
+    text = text if text is not None else draft.spec_md
+    releases = [version(repo, r) for r in repo.releases()]
+    old = units(releases[-1].spec_md, blocks_for(releases[-1], releases, latest, None))
+    new = units(text, blocks_for(draft, releases, repo.declared_draft_version(), latest))
+    return compare(old, new)
+
+
+def record(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> Record:
     """Compare the latest release's SPEC.md with the draft's and match each change with its
     record (see the module docstring).
 
+    Args:
+        repo: the repository.
+        rfcs: its RFCs (:func:`evalport_spec.rfc.load_rfcs`; objects with ``number``, ``meta``,
+            ``rel`` and ``fm.line(key)``), whose front matter ``spec_changes`` ties changes.
+
     Raises:
-        InputError: unreadable schemas, catalogue or RFC front matter, malformed region markers.
+        InputError: unreadable schemas or catalogue, malformed region markers.
     """
     latest = repo.latest_release()
-    draft = version(repo, DRAFT)
-    text = draft.spec_md
+    text = version(repo, DRAFT).spec_md
     out = Record(latest)
     declared = repo.declared_draft_version()
     ids, pending = _editorial(text)
@@ -271,13 +297,7 @@ def record(repo: SpecRepo) -> Record:
                                     f"says {declared}", new=Location(SPEC_MD, None, pending.line)))
     if latest is None:
         return out
-    releases = [version(repo, r) for r in repo.releases()]
-    old_blocks = blocks_for(releases[-1], releases, latest, None)
-    new_blocks = blocks_for(draft, releases, declared, latest)
-    old = units(releases[-1].spec_md, old_blocks)
-    new = units(text, new_blocks)
-    out.changes = compare(old, new)
-    rfcs = load_rfcs(repo) if (repo.root / "rfcs").is_dir() else []
+    out.changes = draft_changes(repo)
     ties = _ties(rfcs)
     current = {c.id for c in out.changes}
     for c in out.changes:
@@ -312,10 +332,9 @@ def record(repo: SpecRepo) -> Record:
     return out
 
 
-def release_bullets(repo: SpecRepo, rec: Record | None = None) -> list[str]:
+def release_bullets(repo: SpecRepo, rec: Record) -> list[str]:
     """The changelog bullets a release adds for SPEC.md: the pending entry's own lines, then one
-    bullet per normative change of ``rec`` (default: :func:`record`) with what covers it."""
+    bullet per normative change of ``rec`` (:func:`record`) with what covers it."""
     pending = changelog.pending(repo.version(DRAFT).spec_md)
     own = [ln for ln in (pending.body.split("\n") if pending else []) if ln.strip()]
-    rec = rec if rec is not None else record(repo)
     return own + [f"- SPEC.md, {c.summary(120)} ({c.coverage()}; {c.id})." for c in rec.changes]

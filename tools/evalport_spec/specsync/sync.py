@@ -34,15 +34,15 @@ from ..findings import Finding, Location
 from ..fsutil import atomic_write, read_limited, repo_lock
 from ..jsonload import MAX_BYTES
 from ..markdown import Document, Heading, parse
-from ..rulecheck.schemawalk import titled_objects
-from ..rulecheck.specmd import (
+from ..schemawalk import titled_objects
+from ..spec import DRAFT, SpecRepo, SpecVersion
+from ..specmd import (
     CARRIED_MARK,
     DOCUMENTS_SECTION,
     GAP_MARK,
     RULES_SECTION,
     VALIDATION_SECTION,
 )
-from ..spec import DRAFT, SpecRepo, SpecVersion
 from .blocks import Block, excerpt, number, read_rows
 from .facts import RULE_CODES, STATUS, codes_block, rule_block, rule_region, status_block
 from .fields import FieldTables, field_since, node_at

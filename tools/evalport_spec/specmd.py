@@ -1,4 +1,5 @@
-"""SPEC.md as the rule check reads it: sections, tables, paragraphs and code spans, with lines.
+"""SPEC.md as the rule check and the SPEC.md generator read it: sections, tables, paragraphs and
+code spans, with lines.
 
 Only the structure the conventions of SPEC.md fix is read (toolchain.md, "Cross-field rules and
 their documented gaps"; the SPEC.md conventions of the content):
@@ -21,8 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .. import markdown
-from ..markdown import Heading, Table
+from . import markdown
+from .markdown import Heading, Table
 
 GAP_MARK = "**Why JSON Schema does not carry it:**"
 """Opening of the paragraph that documents why the schema cannot (or does not) carry a rule."""
