@@ -105,12 +105,14 @@ def test_release_after_minor_branch(repo):
     accept_rfc(repo, 7)  # it records SPEC.md's normative changes since 1.3.0, so it is in the release
     plan = plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=TODAY)
     assert plan.change_class == "MINOR" and plan.previous == "1.3.0" and 7 in plan.rfcs
-    assert plan.entry.startswith("### 1.4.0 — 2026-11-30 — MINOR\n\n- RFC 0007: Version scope of documents")
+    # the pending entry's own lines first (its RFC 0007 line stands for the RFC), then the rest
+    assert plan.entry.startswith("### 1.4.0 — 2026-11-30 — MINOR\n\n- RFC 0007: a validator reports a document")
+    assert "- RFC 0007: Version scope" not in plan.entry
     assert "- MINOR `property-added-to-closed-object`" in plan.entry
     # the pending entry's own lines, then each normative change of SPEC.md with its record
     assert "\n- Editorial: the list of rule codes in Validation is generated from the catalogue" in plan.entry
-    assert ('- SPEC.md, added in Conformance: "A fixture MAY name the first version from which its '
-            'expected outcome holds (`since`)') in plan.entry and "(RFC 0007; spec:e3c75b2c)." in plan.entry
+    assert ('- SPEC.md, added in Validation: "A document whose `version` has a higher major version than '
+            'every version') in plan.entry and "(RFC 0007; spec:b716d39d)." in plan.entry
     assert "region fields resultset.Runner" in plan.entry and "(no record;" in plan.entry
     assert "schema-id-changed" not in plan.entry  # draft -> 1.4.0 $id segment is not a change
     apply_plan(repo, plan)
