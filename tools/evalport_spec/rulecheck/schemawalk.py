@@ -1,11 +1,11 @@
-"""Walking a schema set for the rule check: rule markers, titled objects, instance locations.
+"""Walking a schema set for the rule check: rule markers and instance locations (the generic
+walk, :func:`~evalport_spec.schemawalk.subschemas` and the titled object schemas SPEC.md's
+"Documents" describes, is :mod:`evalport_spec.schemawalk`).
 
 * A cross-field rule *encoded* in the schema is a subschema carrying ``"x-evalport-rule": "CODE"``
   (SPEC.md, "Cross-field rules"); :func:`markers` finds them and :func:`without_markers` builds
   the same set with those subschemas replaced by ``true`` (used to prove the marked subschema is
   what rejects a document).
-* :func:`~evalport_spec.schemawalk.titled_objects` (re-exported here) lists the object schemas
-  that SPEC.md's "Documents" must describe.
 * :func:`field_status` decides whether an instance location (a pointer pattern with ``*`` for
   any array index) can hold a value in documents valid under a schema; used to show a rule reads
   only fields new in a version.
@@ -28,8 +28,6 @@ from ..schemawalk import resolve_ref, subschemas
 
 MARKER = "x-evalport-rule"
 """Annotation keyword naming the rule a subschema encodes."""
-
-
 
 
 @dataclass(frozen=True)
