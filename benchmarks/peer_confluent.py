@@ -11,15 +11,15 @@ and crashes (must be 0). Exit 0 when there is no crash and no unexpected disagre
 from __future__ import annotations
 
 import json
-import os
-import re
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FILES = {"diff-schema-examples.json": 7, "diff-schema-examples-2020-12.json": 2020,
-         "diff-combined-schema-examples.json": 7, "diff-combined-schema-examples-2020-12.json": 2020}
+sys.path[:0] = [str(HERE.parent / "tools"), str(HERE.parent / "tests")]
+
+from compat_corpus.sources import CONFLUENT_FILES, confluent_folder, load_confluent  # noqa: E402
+
 KNOWN = {"Detect required array to be changed":
          "required: [foo] -> [bar]: {'foo': 'x'} is valid before and invalid after (README: Confluent "
          "only compares required for properties declared in both)",
@@ -32,23 +32,7 @@ KNOWN = {"Detect required array to be changed":
          "additionalItems without an array 'items' has no effect (draft-07 section 9.3.1.2): PATCH"}
 
 
-def folder() -> Path | None:
-    env = os.environ.get("EVALPORT_PEER_SUITES")
-    for base in ([Path(env)] if env else []) + [HERE.parent.parent / "shared" / "peer-suites",
-                                                Path("/work/shared/peer-suites")]:
-        if (base / "confluent").is_dir():
-            return base / "confluent"
-    return None
-
-
-def load_cases(path: Path) -> list[dict]:
-    text = path.read_text(encoding="utf-8")
-    text = re.sub(r",(\s*[}\]])", r"\1", text)  # the README: strip trailing commas
-    return json.loads(text)
-
-
 def classify(case: dict, dialect: int):
-    sys.path.insert(0, str(HERE.parent / "tools"))
     from evalport_spec.compat import compare
     from evalport_spec.jsonload import loads
     from evalport_spec.schemaset import SchemaSet
@@ -63,15 +47,15 @@ def classify(case: dict, dialect: int):
 
 
 def main() -> int:
-    root = folder()
+    root = confluent_folder()
     if root is None:
         print("skipped: peer suite folder (shared/peer-suites/confluent) is absent")
         return 0
     total = agree = crashes = 0
     disagreements, known = [], []
     t0 = time.perf_counter()
-    for fname, dialect in FILES.items():
-        for i, case in enumerate(load_cases(root / fname)):
+    for fname, dialect in CONFLUENT_FILES.items():
+        for i, case in enumerate(load_confluent(root / fname)):
             total += 1
             expected_major = case.get("compatible") is False
             try:

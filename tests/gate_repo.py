@@ -23,12 +23,28 @@ def git(root: Path, *args: str) -> str:
                           env=ENV, text=True).stdout
 
 
-def make_repo(tmp: Path) -> Path:
+TOOLCHAIN = ("tools", "pyproject.toml", "setup.py", "noxfile.py", "action.yml", ".ci", ".gitignore",
+             ".pre-commit-hooks.yaml", "MANIFEST.in", "README.md")
+"""What ``make_repo(..., toolchain=True)`` copies besides spec/ and rfcs/."""
+
+
+def make_repo(tmp: Path, *, toolchain: bool = False) -> Path:
+    """A scratch repository with spec/ and rfcs/ (and, with ``toolchain``, the package and its
+    build and CI files, so its rules are its own program) committed on ``main``, on a new
+    branch ``feature``."""
     root = tmp / "repo"
     root.mkdir()
     shutil.copytree(REPO / "spec", root / "spec")
     if (REPO / "rfcs").is_dir():
         shutil.copytree(REPO / "rfcs", root / "rfcs")
+    if toolchain:
+        ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
+        for name in TOOLCHAIN:
+            src = REPO / name
+            if src.is_dir():
+                shutil.copytree(src, root / name, ignore=ignore)
+            elif src.is_file():
+                shutil.copy2(src, root / name)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "base")
@@ -75,3 +91,50 @@ def has_engine(module: str, name: str) -> bool:
         return hasattr(importlib.import_module(f"evalport_spec.{module}"), name)
     except ImportError:
         return False
+
+
+def reset(root: Path, main_sha: str) -> None:
+    """Back to the scratch repository's first commit on ``main``, clean, on a new ``feature``."""
+    git(root, "checkout", "-q", "-f", "-B", "main", main_sha)
+    git(root, "clean", "-fdq")
+    git(root, "checkout", "-q", "-B", "feature")
+
+
+def commit_all(root: Path, message: str) -> str:
+    """Commit every change of the working tree; returns the new commit."""
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+    return git(root, "rev-parse", "HEAD").strip()
+
+
+def write_rfc(root: Path, number: int, status: str, accepts: list | None = None,
+              declared: str = "MAJOR") -> Path:
+    """An RFC with valid front matter (dates for ``comment`` and ``accepted``) and ``accepts``."""
+    lines = ["---", f"number: {number}", f"title: Scratch change {number}", f"status: {status}",
+             "authors:", "  - A", "created: 2026-01-01"]
+    if status in ("comment", "accepted"):
+        lines += ["comment_period:", "  opens: 2026-01-02", "  closes: 2026-01-20"]
+    lines += ["affected_documents:", "  - resultset", f"declared_class: {declared}", "implemented_in: null"]
+    if status == "accepted":
+        lines.append("decision_date: 2026-01-25")
+    if accepts:
+        lines.append("accepts:")
+        lines += [f"  - {json.dumps(e)}" for e in accepts]
+    path = root / "rfcs" / f"{number:04d}-scratch-change-{number}.md"
+    path.write_text("\n".join(lines + ["---", "", "## Summary", "", "A scratch change.", ""]))
+    return path
+
+
+def remove_error_types(root: Path, *values: str) -> None:
+    """Remove ``values`` from ``Error.type`` in the draft's resultset.json (MAJOR, one finding each)."""
+    def f(d):
+        enum = d["$defs"]["error"]["properties"]["type"]["enum"]
+        for v in values:
+            enum.remove(v)
+    edit_json(root / "spec/schemas/resultset.json", f)
+
+
+def require_summary_total(root: Path) -> None:
+    """Make ``summary.total`` required (MAJOR: a ResultSet with a summary but no total goes)."""
+    edit_json(root / "spec/schemas/resultset.json",
+              lambda d: d["$defs"]["summary"].setdefault("required", []).append("total"))

@@ -136,3 +136,18 @@ def test_a_sibling_repeating_the_files_own_id_is_not_context(tmp_path, capsys):
     (folder / "a-copy.json").write_text((folder / "a.json").read_text())  # same $id as a.json
     assert main(["diff", str(folder / "a.json"), str(folder / "a.json")]) == 0
     assert "class: PATCH" in capsys.readouterr().out
+
+
+def test_explain_prints_the_derivation_of_a_minor(tmp_path, capsys):
+    old = {"type": "object", "properties": {"a": {"type": "string", "maxLength": 5}}, "required": ["a"]}
+    new = {"type": "object", "properties": {"a": {"type": "string", "maxLength": 8}}}
+    (tmp_path / "o.json").write_text(json.dumps(old))
+    (tmp_path / "n.json").write_text(json.dumps(new))
+    assert main(["diff", str(tmp_path / "o.json"), str(tmp_path / "n.json"), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "proof of old ⊆ new for n.json:" in out
+    assert "language-included: maxLength 8" in out  # strings of <= 5 code points fit <= 8
+    main(["diff", str(tmp_path / "o.json"), str(tmp_path / "n.json"), "--format", "json"])
+    proof = json.loads(capsys.readouterr().out)["proof"]
+    assert {p["rule"] for p in proof if p["direction"] == "backward"} >= {"type-included", "language-included"}
+    assert all(p["direction"] == "backward" for p in proof)  # forward is MAJOR: no proof of it

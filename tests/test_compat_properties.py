@@ -123,6 +123,7 @@ def test_a_schema_against_itself_is_patch_without_findings(s):
 def test_verdicts_hold_on_random_pairs(a, b):
     so, sn = sset(a, "o"), sset(b, "n")
     c = compare(so, sn, search_budget=10)
+    assert not c.stats.get("unaccounted_edits"), c.stats["unaccounted_edits"]  # no silent edit
     vo, vn = so.validator("s.json"), sn.validator("s.json")
     if c.change_class != ChangeClass.MAJOR:
         for doc in documents(so):  # no counter-example among the old schema's documents

@@ -70,3 +70,26 @@ def test_graft_creates_missing_parents_from_the_witness():
     assert replaced["config"]["retry"] == {"backoff_ms": 100}
     assert merged["config"]["retry"] == {"max_attempts": 3, "backoff_ms": 100}
     assert graft(base, w, []) == []
+
+
+def test_every_release_witness_names_its_version_and_validates_there():
+    """Witnesses anyone can replay: on each consecutive release pair, every decided witness of a
+    document type names a real version (the old one for backward findings, the new one for
+    forward ones) and the tool's full validator accepts it under that version."""
+    repo = SpecRepo(ROOT)
+    names = [v for v in ("1.0.0", "1.1.0", "1.2.0", "1.3.0")]
+    checked = 0
+    for a, b in zip(names, names[1:], strict=False):
+        old, new = repo.version(a), repo.version(b)
+        c = compare_versions(old, new)
+        for f in c.findings:
+            if f.direction not in ("backward", "forward") or f.undecided or f.witness is None:
+                continue
+            doc_type = f.extra.get("file", "").removesuffix(".json")
+            if not isinstance(f.witness, dict) or "version" not in f.witness:
+                continue
+            src = old if f.direction == "backward" else new
+            assert f.witness["version"] == src.name, (f.kind, f.witness["version"])
+            assert Validator(src).validate(f.witness, doc_type) == [], (f.kind, f.witness)
+            checked += 1
+    assert checked >= 3  # each release adds optional fields: forward witnesses exist

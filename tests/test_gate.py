@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from evalport_spec.cli import main
 from evalport_spec.findings import ChangeClass, Finding, Location, Severity
 from evalport_spec.gate import run_gate
+from evalport_spec.gate.acceptance import BaseLedger, RfcState
 from evalport_spec.gate.manifest import verify_manifest
 from evalport_spec.gate.output import render
 from evalport_spec.gate.policy import apply_major_rule, bump_class, version_problem
@@ -80,8 +82,8 @@ def test_missing_base_ref_prints_fetch_hint_exit_2(repo, capsys):
     rc = main(["-C", str(repo), "check", "--base", "origin/main", "--stage", "schemas"])
     err = capsys.readouterr().err
     assert rc == 2
-    assert "git fetch --depth=1 origin main:refs/remotes/origin/main" in err
-    assert len(err.strip().splitlines()) == 1
+    assert "run `git fetch origin main:refs/remotes/origin/main` first" in err  # whole history
+    assert "fetch-depth: 0" in err and len(err.strip().splitlines()) == 1
 
 
 def test_option_like_revision_is_refused(repo, capsys):
@@ -194,39 +196,64 @@ def _major(kind="enum-value-removed", ptr="/$defs/error/properties/type/enum/2")
                    new=Location("b/resultset.json", ptr), witness={"x": 1})
 
 
-class _Rfc:
-    def __init__(self, number, status, cls, text):
-        self.number, self.meta, self.text = number, {"status": status, "declared_class": cls}, text
+def _ledger(now, before):
+    """A ledger over RFC states now and at a base (``{number: (status, class, [fingerprints])}``)."""
+    def st(d):
+        return {n: RfcState(n, a, b, frozenset(fps)) for n, (a, b, fps) in d.items()}
+    return BaseLedger(st(now), st(before), "main")
 
 
-def test_policy_major_needs_version_and_rfc():
+def test_policy_accepts_a_breaking_finding_only_by_fingerprint_listed_before_the_change():
     f = _major()
-    out, rule = apply_major_rule([f], latest="1.3.0", declared="1.4.0", rfcs=[], label="since 1.3.0")
+    out, rule = apply_major_rule([f], latest="1.3.0", declared="1.4.0", ledger=None, label="since 1.3.0")
     assert rule == "policy-major-needs-major-version"
     assert {x.kind for x in out if x.severity == Severity.ERROR} == {
         "enum-value-removed", "policy-major-needs-major-version", "policy-major-needs-rfc"}
-    out, rule = apply_major_rule([f], latest="1.3.0", declared="2.0.0",
-                                 rfcs=[_Rfc(5, "comment", "MAJOR", "removes `enum-value-removed`"),
-                                       _Rfc(6, "accepted", "MINOR", "enum-value-removed")], label="x")
-    assert rule == "policy-major-needs-rfc"
-    out, rule = apply_major_rule([f], latest="1.3.0", declared="2.0.0",
-                                 rfcs=[_Rfc(7, "accepted", "MAJOR", f"fingerprint {f.fingerprint}")], label="x")
+    # an RFC in comment, or accepted but MINOR, or accepted MAJOR listing another fingerprint: no
+    other = "0123456789abcdef"
+    for now in ({5: ("comment", "MAJOR", [f.fingerprint])}, {6: ("accepted", "MINOR", [f.fingerprint])},
+                {7: ("accepted", "MAJOR", [other])}):
+        _, rule = apply_major_rule([f], latest="1.3.0", declared="2.0.0", ledger=_ledger(now, now), label="x")
+        assert rule == "policy-major-needs-rfc", now
+    accepted = {7: ("accepted", "MAJOR", [f.fingerprint])}
+    out, rule = apply_major_rule([f], latest="1.3.0", declared="2.0.0", ledger=_ledger(accepted, accepted),
+                                 label="x")
     assert rule == "policy-major-accepted"
-    assert all(x.severity == Severity.INFO for x in out)
+    assert [x.severity for x in out if x.kind == "enum-value-removed"] == [Severity.WARNING]
+    assert [x.message.endswith("accepted by RFC 0007") for x in out if x.kind == "enum-value-removed"] == [True]
     assert [x.extra.get("rfcs") for x in out if x.kind == "policy-major-accepted"] == [[7]]
-    # a longer kind does not name this one
-    out, rule = apply_major_rule([f], latest="1.3.0", declared="2.0.0",
-                                 rfcs=[_Rfc(7, "accepted", "MAJOR", "enum-value-removed-twice")], label="x")
+    # the same RFC, accepted only now (in comment at the base): the acceptance does not predate
+    out, rule = apply_major_rule([f], latest="1.3.0", declared="2.0.0", label="x",
+                                 ledger=_ledger(accepted, {7: ("comment", "MAJOR", [f.fingerprint])}))
+    assert rule == "policy-acceptance-same-change"
+    late = [x for x in out if x.kind == "policy-acceptance-same-change"]
+    assert len(late) == 1 and late[0].message.startswith("policy: RFC 0007 accepts 1 breaking finding(s)")
+
+
+def test_policy_accepting_one_removed_value_does_not_accept_another():
+    """Issue 20: two values lost from one enum are two findings with two fingerprints; an RFC
+    listing runner_error's removal accepts that one only, and the report lists both."""
+    ptr = "/$defs/error/properties/type/enum"
+    gone = [dataclasses.replace(_major(ptr=ptr), item=v) for v in ("runner_error", "timeout")]
+    assert gone[0].fingerprint != gone[1].fingerprint
+    accepted = {7: ("accepted", "MAJOR", [gone[0].fingerprint])}
+    out, rule = apply_major_rule(gone, latest="1.3.0", declared="2.0.0", label="x",
+                                 ledger=_ledger(accepted, accepted))
     assert rule == "policy-major-needs-rfc"
+    verdicts = {f.item: f for f in out if f.kind == "enum-value-removed"}
+    assert verdicts["runner_error"].severity == Severity.WARNING
+    assert verdicts["timeout"].severity == Severity.ERROR
+    assert "not accepted: no accepted MAJOR RFC lists fingerprint" in verdicts["timeout"].message
+    assert "RFC 0007 would need it" in verdicts["timeout"].message
 
 
 def test_policy_undecided_counts_as_major_and_minor_passes():
     und = Finding("keyword-undecided", "cannot decide", ChangeClass.PATCH, undecided=True,
                   new=Location("b/suite.json", "/x"))
-    _, rule = apply_major_rule([und], latest="1.3.0", declared="1.4.0", rfcs=[], label="x")
+    _, rule = apply_major_rule([und], latest="1.3.0", declared="1.4.0", ledger=None, label="x")
     assert rule == "policy-major-needs-major-version"
     minor = Finding("property-added-to-closed-object", "added", ChangeClass.MINOR)
-    out, rule = apply_major_rule([minor], latest="1.3.0", declared="1.4.0", rfcs=[], label="x")
+    out, rule = apply_major_rule([minor], latest="1.3.0", declared="1.4.0", ledger=None, label="x")
     assert rule == "policy-additive" and all(x.severity == Severity.INFO for x in out)
 
 
@@ -263,7 +290,8 @@ def test_branch_removing_enum_value_fails_as_major_with_witness(repo, capsys):
         "runner_error" in json.dumps(major[0].witness)
     rc = main(["-C", str(repo), "check", "--base", "main", "--stage", "base", "--format", "markdown"])
     md = capsys.readouterr().out
-    assert rc == 1 and md.startswith("## MAJOR `enum-value-removed`: ") and "<details>" in md
+    # the headline names the removed value, now each value is its own finding (issue 20)
+    assert rc == 1 and md.startswith('## MAJOR `enum-value-removed "runner_error"`: ') and "<details>" in md
     assert "- **change class against main**: `MAJOR`" in md
 
 
@@ -274,24 +302,6 @@ def test_branch_editing_released_file_fails(repo):
     assert stage.status == "fail"
     assert [f.where().file for f in stage.errors if f.kind == "released-file-changed"] == [
         "spec/releases/1.2.0/SPEC.md"]
-
-
-def test_major_with_declared_version_and_accepted_rfc_passes(repo):
-    remove_enum_value(repo)
-    first = run_gate(repo, base="main", stages=["base"]).stage("base")
-    kinds = sorted({f.kind for f in first.errors if f.change_class == ChangeClass.MAJOR or f.undecided})
-    assert kinds
-    (repo / "spec/VERSION").write_text("2.0.0\n")
-    rfc = (repo / "rfcs" / "0099-drop-runner-error.md")
-    rfc.write_text("---\nnumber: 99\ntitle: Drop runner_error\nstatus: accepted\nauthors:\n  - A\n"
-                   "created: 2026-01-01\ncomment_period:\n  opens: 2026-01-02\n  closes: 2026-01-20\n"
-                   "decision_date: 2026-01-25\naffected_documents:\n  - resultset\ndeclared_class: MAJOR\n"
-                   "implemented_in: null\n---\n\n## Compatibility\n\nBreaking: "
-                   + ", ".join(f"`{k}`" for k in kinds) + ".\n")
-    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
-    assert stage.status == "ok", [f.message for f in stage.errors]
-    assert "policy-major-accepted" in stage.summary
-    assert any(f.kind == "policy-major-accepted" and f.extra["rfcs"] == [99] for f in stage.findings)
 
 
 def test_change_without_rfc_warns_and_an_applied_proposal_ties_it(repo):

@@ -1,21 +1,29 @@
 """Hostile input over every command: one clear line, exit 2, no traceback, no hang, no network,
-nothing written (issue 8).
+nothing written (issues 8 and 14).
 
 Each row runs ``evalport-spec`` as a subprocess against files in ``tmp_path`` and, where a
 repository is needed, a throwaway copy of this repository's ``spec/`` and ``rfcs/`` (``git init``,
 one commit). ``http_proxy``/``https_proxy`` point at a closed port so any network attempt fails
-fast and shows in the output. The tree (files, symlinks, sizes, digests) is hashed before and
+fast and shows in the output. Every child runs under a time limit and an address-space limit
+(:data:`MEMORY_LIMIT`, ``resource.setrlimit`` in the child), so a hang or an unbounded read fails
+the test instead of the machine. The tree (files, symlinks, sizes, digests) is hashed before and
 after: a refused command writes nothing.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import os
+import pickle
 import re
+import resource
 import shutil
+import signal
+import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +36,8 @@ NO_NET = {"http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9
           "NO_COLOR": "1", "GIT_TERMINAL_PROMPT": "0"}
 GOOD_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
                "properties": {"a": {"type": "string"}}}
+MEMORY_LIMIT = 2 * 1024 ** 3
+"""Address space of every child (bytes): a read that ignores the 512 MiB input limit dies here."""
 
 
 # --- fixtures and helpers -------------------------------------------------------------------
@@ -80,14 +90,27 @@ def tree_digest(root: Path) -> str:
     return h.hexdigest()
 
 
-def run(args: list[str], cwd: Path, timeout: float = 120, stdin: bytes = b"") -> subprocess.CompletedProcess:
-    """Run ``evalport-spec ARGS`` in ``cwd`` with the network blocked; fail the test on a hang."""
-    env = {**os.environ, **NO_NET}
+def _limit_memory() -> None:
+    """In the child, before exec: cap its address space at :data:`MEMORY_LIMIT`."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def run_argv(argv: list[str], cwd: Path, timeout: float = 120, stdin: bytes | int = b"",
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run ``argv`` in ``cwd`` with the network blocked, a time limit and a memory limit; fail
+    the test on a hang. ``stdin``: bytes, or a file descriptor to read from."""
+    env = {**os.environ, **NO_NET, **(env or {})}
+    feed = {"input": stdin} if isinstance(stdin, bytes) else {"stdin": stdin}
     try:
-        return subprocess.run([EXE, *args], cwd=cwd, env=env, input=stdin, capture_output=True,
-                              timeout=timeout)
+        return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, timeout=timeout,
+                              preexec_fn=_limit_memory, **feed)
     except subprocess.TimeoutExpired:  # pragma: no cover - the failure we are guarding against
-        pytest.fail(f"evalport-spec {' '.join(args)} hung for more than {timeout}s")
+        pytest.fail(f"{' '.join(map(str, argv))} hung for more than {timeout}s")
+
+
+def run(args: list[str], cwd: Path, timeout: float = 120, stdin: bytes | int = b"") -> subprocess.CompletedProcess:
+    """Run ``evalport-spec ARGS`` in ``cwd`` (:func:`run_argv`)."""
+    return run_argv([EXE, *args], cwd, timeout, stdin)
 
 
 def assert_refused(proc: subprocess.CompletedProcess, where: str | None, message: str) -> str:
@@ -462,3 +485,479 @@ def test_concurrent_rfc_new_do_not_corrupt(repo):
     assert index_findings(repo) == []
     leftovers = [p for p in (repo / "rfcs").rglob(".*") if p.name.endswith(".tmp")]
     assert leftovers == []
+
+
+# --- 8. inputs that never end: FIFOs, devices, endless pipes and commands (issue 14) -----------
+
+
+def _fifo(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    return path
+
+
+INPUTS = [
+    # id, setup(repo, tmp) -> args, expected "where" fragment, message
+    ("validate-fifo", lambda r, t: ["validate", str(_fifo(t / "f.json"))], "@T/f.json",
+     "is a FIFO (named pipe), not a regular file"),
+    ("validate-dev-zero", lambda r, t: ["validate", "/dev/zero"], "/dev/zero", "is a character device"),
+    ("diff-fifo-schema", lambda r, t: ["diff", str(_fifo(t / "old.json")), str(_fifo(t / "new.json"))],
+     "@T/old.json", "is a FIFO (named pipe)"),
+    ("diff-ignore-fifo", lambda r, t: ["diff", "--ignore", str(_fifo(t / "ignore.yaml")), "1.3.0", "draft"],
+     "@T/ignore.yaml", "is a FIFO (named pipe)"),
+    ("rfc-lint-fifo", lambda r, t: ["rfc", "lint", str(_fifo(r / "rfcs" / "0009-fifo.md"))],
+     "rfcs/0009-fifo.md", "is a FIFO (named pipe)"),
+    ("rfc-lint-fifo-in-rfcs", lambda r, t: (_fifo(r / "rfcs" / "0009-fifo.md"), ["rfc", "lint"])[1],
+     "rfcs/0009-fifo.md", "is a FIFO (named pipe)"),
+    ("validate-fifo-in-spec-schemas", lambda r, t: (_fifo(r / "spec" / "schemas" / "fifo.json"),
+                                                     ["validate", "--spec-version", "draft",
+                                                      "spec/examples/rag-suite.json"])[1],
+     "spec/schemas/fifo.json", "is a FIFO (named pipe)"),
+    ("conformance-fifo-fixture", lambda r, t: (_fifo(r / "spec" / "conformance" / "fixtures" / "fifo.json"),
+                                               ["conformance"])[1],
+     "spec/conformance/fixtures/fifo.json", "is a FIFO (named pipe)"),
+    ("release-fifo-version", lambda r, t: ((r / "spec" / "VERSION").unlink(), _fifo(r / "spec" / "VERSION"),
+                                           ["release", "1.4.0", "--dry-run"])[2],
+     "spec/VERSION", "is a FIFO (named pipe)"),
+    ("conformance-command-yes", lambda r, t: ["conformance", "--command", "yes"], None,
+     "output of --command 'yes' is larger than the 16777216-byte limit; stopped it"),
+]
+
+
+@pytest.mark.parametrize(("setup", "where", "message"), [r[1:] for r in INPUTS], ids=[r[0] for r in INPUTS])
+def test_endless_inputs_refused(repo, tmp_path, setup, where, message):
+    """A FIFO (which would block the open, then stream forever), a device, an endless command:
+    refused in one line, exit 2, before or while reading, within the time and memory limits."""
+    args = setup(repo, tmp_path)
+    before = tree_digest(repo)
+    proc = run(["-C", str(repo), *args], cwd=repo, timeout=120)
+    if where:
+        where = where.replace("@T", str(tmp_path)).replace("@R", str(repo))
+    assert_refused(proc, where, message)
+    assert tree_digest(repo) == before
+
+
+def test_endless_stdin_refused(pristine_repo, tmp_path):
+    """``yes | evalport-spec validate -``: standard input is counted as it arrives and refused at
+    the 512 MiB limit (no MemoryError, no hang), inside the 2 GiB address-space limit."""
+    yes = subprocess.Popen(["yes"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        proc = run(["-C", str(pristine_repo), "validate", "-"], cwd=tmp_path, timeout=180,
+                   stdin=yes.stdout.fileno())
+    finally:
+        yes.kill()
+        yes.wait()
+        yes.stdout.close()
+    assert_refused(proc, "<stdin>", "input is larger than the 536870912-byte limit; stopped reading")
+
+
+@pytest.mark.parametrize(("folder", "args", "where"), [
+    ("spec/examples", ["check", "--stage", "examples", "--format", "json"], "spec/examples/fifo.json"),
+    ("spec/schemas", ["check", "--stage", "schemas", "--format", "json"], "spec/schemas/fifo.json"),
+], ids=["check-fifo-in-examples", "check-fifo-in-schemas"])
+def test_check_reports_fifo_in_repository(repo, folder, args, where):
+    """The gate reports a FIFO in the repository as a failing stage (its contract: repository
+    content problems are findings, exit 1) naming the file; it never opens it."""
+    _fifo(repo / folder / "fifo.json")
+    proc = run(["-C", str(repo), *args], cwd=repo, timeout=300)
+    err = proc.stderr.decode()
+    assert "Traceback" not in err and proc.returncode == 1, (proc.returncode, err)
+    text = json.dumps(json.loads(proc.stdout))
+    assert where in text and "is a FIFO (named pipe)" in text, text[:2000]
+
+
+# --- 9. interrupted writes: the journal (issue 14) ----------------------------------------------
+
+INTERRUPT_CHILD = """
+import os, pickle, signal, sys
+from evalport_spec import journal, release
+plan_file, root, step, sig = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+with open(plan_file, "rb") as fh:
+    plan = pickle.load(fh)
+release.plan_release = lambda *a, **k: plan  # planned once by the test: the writing is under test
+names = []
+def hook(i, name):
+    names.append(name)
+    if i == step:
+        os.kill(os.getpid(), getattr(signal, sig))
+journal._fault_hook = hook
+from evalport_spec.cli import main
+code = main(["-C", root, "release", plan.version, "--date", plan.date])
+print("\\n".join(names))
+sys.exit(code)
+"""
+
+
+def _stray(root: Path) -> list[str]:
+    """Journal or staging folders left in the repository (there must be none)."""
+    return sorted(str(p.relative_to(root)) for p in [*root.rglob(".evalport-*"), *root.rglob("evalport-journal")]
+                  if p.name != "evalport-spec.lock")
+
+
+@pytest.mark.slow
+def test_release_interrupted_at_every_step_is_unchanged_or_released(pristine_repo, tmp_path):
+    """SIGINT and SIGKILL injected before each step of a release's write (each staged file, the
+    record, the switch, each install, the clean-up), then the next command (``validate``) run:
+    the repository is byte for byte either as it was or as a whole release leaves it, never in
+    between, and no journal or staging folder is left (after a SIGKILL, once the next command
+    has run). Before the switch the outcome is
+    'unchanged', from it on 'released' (SIGINT during the switch is deferred: the release
+    completes and the interruption is reported after). The outcomes table is printed."""
+    from evalport_spec.release import plan_release
+
+    version = (pristine_repo / "spec" / "VERSION").read_text().strip()
+    today = datetime.datetime.now(datetime.UTC).date()
+    plan = plan_release(pristine_repo, version, date=today.isoformat(), today=today)
+    plan_file = tmp_path / "plan.pickle"
+    plan_file.write_bytes(pickle.dumps(plan))
+    child = tmp_path / "child.py"
+    child.write_text(INTERRUPT_CHILD)
+    unchanged = tree_digest(pristine_repo)
+
+    def attempt(step: int, sig: str) -> tuple[Path, subprocess.CompletedProcess]:
+        root = tmp_path / f"r-{step}-{sig}"
+        shutil.copytree(pristine_repo, root, symlinks=True)
+        proc = run_argv([sys.executable, str(child), str(plan_file), str(root), str(step), sig], tmp_path)
+        return root, proc
+
+    root, proc = attempt(-1, "SIGINT")  # no fault: the reference release and the step names
+    assert proc.returncode == 0, proc.stderr.decode()
+    steps = [ln for ln in proc.stdout.decode().splitlines()
+             if ln.startswith(("stage ", "record", "switch", "install ", "clean up"))]
+    released = tree_digest(root)
+    assert released != unchanged and (root / "spec" / "releases" / version / "SPEC.md").is_file()
+    assert steps[len(plan.paths())] == "record" and steps[-1] == "clean up" and len(steps) == 2 * len(plan.paths()) + 3
+    switch = steps.index("switch")
+
+    table = []
+    for sig in ("SIGINT", "SIGKILL"):
+        for i, name in enumerate(steps):
+            root, proc = attempt(i, sig)
+            err = proc.stderr.decode()
+            assert "Traceback" not in err, err
+            if sig == "SIGKILL":  # the next command finishes or discards what the killed one left
+                after = run(["-C", str(root), "validate", str(root / "spec/examples/rag-suite.json")], cwd=root)
+                assert after.returncode == 0 and "Traceback" not in after.stderr.decode(), after.stderr
+            digest = tree_digest(root)
+            outcome = {unchanged: "unchanged", released: "released"}.get(digest, "IN BETWEEN")
+            table.append(f"{sig:7} before step {i:2} ({name}): exit {proc.returncode}, {outcome}")
+            assert _stray(root) == [], (sig, i, name, _stray(root))
+            want = "unchanged" if (i < switch or (sig == "SIGKILL" and i == switch)) else "released"
+            assert outcome == want, (sig, i, name, outcome, err)
+            if sig == "SIGINT":
+                assert proc.returncode == 130 and err.startswith("evalport-spec: interrupted"), err
+                assert ("already completed" in err) == (want == "released"), err
+            else:
+                assert proc.returncode == -signal.SIGKILL
+                noted = "completed the interrupted release" in after.stderr.decode()
+                assert noted == (i > switch), after.stderr
+            shutil.rmtree(root)
+    print("\n".join(table))
+
+
+def test_journal_transaction_commits_whole_or_not_at_all(tmp_path):
+    """In process: a block that raises leaves the folder as it was; one that ends installs every
+    write and removal; neither leaves the journal folder."""
+    from evalport_spec.journal import journal_dir, transaction
+
+    write(tmp_path / "a.txt", "old a")
+    write(tmp_path / "gone.txt", "bye")
+    with pytest.raises(RuntimeError), transaction(tmp_path, "test") as txn:
+        txn.write("a.txt", "new a")
+        txn.write("sub/b.txt", b"new b")
+        raise RuntimeError("stop")
+    assert (tmp_path / "a.txt").read_text() == "old a" and not (tmp_path / "sub").exists()
+    assert not journal_dir(tmp_path).exists()
+    with transaction(tmp_path, "test") as txn:
+        txn.write("a.txt", "new a")
+        txn.write("sub/b.txt", b"new b")
+        txn.remove("gone.txt")
+        assert (tmp_path / "a.txt").read_text() == "old a"  # nothing installed before the switch
+    assert (tmp_path / "a.txt").read_text() == "new a" and (tmp_path / "sub/b.txt").read_text() == "new b"
+    assert not (tmp_path / "gone.txt").exists() and not journal_dir(tmp_path).exists()
+
+
+@pytest.mark.parametrize("target", ["../outside.txt", "/tmp/evalport-abs.txt", ".git/config"])
+def test_damaged_journal_is_refused_not_replayed(repo, tmp_path, target):
+    """A committed journal whose operation points outside the repository (or into .git) is never
+    replayed: every command refuses it in one line, and nothing is written."""
+    folder = repo / ".git" / "evalport-journal"
+    write(folder / "new" / "x.txt", "payload")
+    write(folder / "journal.json", json.dumps({"what": "release", "ops": [["write", target]]}))
+    before = tree_digest(repo), tree_digest(tmp_path)
+    proc = run(["-C", str(repo), "validate", "spec/examples/rag-suite.json"], cwd=repo)
+    assert_refused(proc, None, "damaged journal, not replayed")
+    assert (tree_digest(repo), tree_digest(tmp_path)) == before
+    assert not Path("/tmp/evalport-abs.txt").exists()
+
+
+def test_unfinished_staging_is_discarded_by_the_next_command(repo):
+    """A writer killed while staging (no record yet) left only the journal folder: the next
+    command removes it, the repository untouched."""
+    before = tree_digest(repo)
+    write(repo / ".git" / "evalport-journal" / "new" / "spec" / "VERSION", "9.9.9\n")
+    proc = run(["-C", str(repo), "validate", "spec/examples/rag-suite.json"], cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    assert tree_digest(repo) == before
+
+
+# --- 10. many errors: positions in one pass (issue 14) --------------------------------------------
+
+
+def test_thousands_of_errors_each_at_its_own_line_and_column(pristine_repo, tmp_path):
+    """3,000 Results each with one score of 1.5 (above ``maximum`` 1): 3,000 MAXIMUM errors, each
+    placed at the line of its Result (the generator writes one Result per line) and the column
+    of its ``1.5``, found by hand from the text. A hang guard only; speed is benchmarks/
+    bench_validate_errors.py."""
+    n = 3000
+    src = tmp_path / "valid.json"
+    subprocess.run([sys.executable, str(MAIN / "benchmarks" / "make_large_resultset.py"), str(src),
+                    "--results", str(n)], check=True, capture_output=True)
+    lines = src.read_text().split("\n")
+    want = {}
+    k = 0
+    for no, line in enumerate(lines, 1):
+        if '"test_case_id"' in line:
+            m = re.search(r'"score": (?:null|[0-9.]+)', line)
+            lines[no - 1] = line[:m.start()] + '"score": 1.5' + line[m.end():]
+            grader = line[:m.start()].count('"grader_id"') - 1
+            want[f"/results/{k}/grader_results/{grader}/score"] = (no, m.start() + len('"score": ') + 1)
+            k += 1
+    doc = write(tmp_path / "bad.json", "\n".join(lines))
+    assert k == n
+    proc = run(["-C", str(pristine_repo), "validate", "--format", "json", str(doc)], cwd=tmp_path, timeout=600)
+    assert proc.returncode == 1, proc.stderr
+    errors = json.loads(proc.stdout)["files"][0]["errors"]
+    got = {e["instance_path"]: (e["line"], e["column"]) for e in errors if e["code"] == "MAXIMUM"}
+    assert len(errors) == n and got == want
+
+
+# --- 11. guards: where the site goes, schemas that are not schemas, read-only repositories --------
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+                          cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.mark.parametrize(("branch", "message"), [
+    ("@CURRENT", "is the branch checked out now"),
+    ("HEAD", "--branch 'HEAD' is not a plain branch name"),
+    ("-x", "--branch '-x' is not a plain branch name"),
+    ("feature", "--branch feature shares history with HEAD"),
+], ids=["current-branch", "HEAD", "dash", "source-branch"])
+def test_docs_publish_refuses_source_branches(repo, branch, message):
+    """The site never goes onto the checked-out branch, ``HEAD``, or any branch holding source
+    history; refused before anything is built, no ref moves."""
+    current = _git(repo, "symbolic-ref", "--short", "HEAD")
+    branch = current if branch == "@CURRENT" else branch
+    _git(repo, "branch", "feature")
+    refs = _git(repo, "for-each-ref")
+    before = tree_digest(repo / "spec"), tree_digest(repo / "rfcs")
+    proc = run(["-C", str(repo), "docs", "publish", f"--branch={branch}"], cwd=repo)
+    assert_refused(proc, None, message)
+    assert _git(repo, "for-each-ref") == refs
+    assert (tree_digest(repo / "spec"), tree_digest(repo / "rfcs")) == before  # git status may touch .git/index
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["docs", "build", "--out", "README.md"], "--out exists and is not a folder"),
+    (["docs", "build", "--version", "1.0.0", "--out", "spec/releases"], "--out is inside spec/ of the repository"),
+    (["docs", "build", "--out", "rfcs/site"], "--out is inside rfcs/ of the repository"),
+    (["docs", "build", "--out", ".git/site"], "--out is inside .git/ of the repository"),
+    (["docs", "build", "--out", "."], "--out is the repository itself"),
+    (["docs", "serve", "--port", "99999"], "--port 99999 is not a TCP port (0-65535"),
+    (["docs", "serve", "--port", "http"], "argument --port: invalid int value: 'http'"),
+], ids=["out-file", "out-frozen-release", "out-rfcs", "out-git", "out-repo", "port-range", "port-word"])
+def test_docs_output_guards(repo, args, message):
+    write(repo / "README.md", "# readme\n")
+    shutil.copy(MAIN / "mkdocs.yml", repo / "mkdocs.yml")
+    before = tree_digest(repo)
+    proc = run(["-C", str(repo), *args], cwd=repo)
+    assert_refused(proc, None, message)
+    assert tree_digest(repo) == before
+
+
+def test_docs_serve_busy_port_refused_before_the_build(repo):
+    shutil.copy(MAIN / "mkdocs.yml", repo / "mkdocs.yml")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = run(["-C", str(repo), "docs", "serve", "--port", str(port)], cwd=repo, timeout=60)
+    line = assert_refused(proc, None, f"cannot serve on 127.0.0.1:{port}")
+    assert "docs: [" not in proc.stderr.decode(), line  # no version was built
+
+
+@pytest.mark.slow
+def test_docs_build_relative_out_is_taken_from_the_working_directory(tmp_path):
+    """``docs build --out relsite`` from a folder outside the repository (``-C``) writes the built
+    version there, complete (it used to be built into a temporary folder and leave an empty one)."""
+    from test_site import make_repo
+
+    repo = make_repo(tmp_path / "repo")
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = run(["-C", str(repo), "docs", "build", "--version", "draft", "--out", "relsite"], cwd=work, timeout=600)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    assert (work / "relsite" / "draft" / "index.html").is_file()
+    assert not (repo / "relsite").exists()
+
+
+NONSENSE_TYPE = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "nonsense"}
+BAD_PATTERN = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+               "properties": {"a": {"type": "string", "pattern": "(["}}}
+
+
+@pytest.mark.parametrize("side", ["old", "new"])
+@pytest.mark.parametrize(("schema", "where", "message"), [
+    (NONSENSE_TYPE, "(at '/type')", "not a valid schema: 'nonsense' is not valid under any of the given schemas"),
+    (BAD_PATTERN, "(at '/properties/a/pattern')", "not a valid schema: '([' is not a regular expression"),
+], ids=["type-nonsense", "pattern-unterminated"])
+def test_diff_refuses_schemas_invalid_against_their_meta_schema(pristine_repo, tmp_path, schema, where, message, side):
+    """An invalid schema is refused (exit 2), never classified (it used to report MAJOR with the
+    witness {})."""
+    bad = write(tmp_path / "bad.json", json.dumps(schema, indent=1))
+    good = write(tmp_path / "good.json", json.dumps(GOOD_SCHEMA))
+    args = [str(bad), str(good)] if side == "old" else [str(good), str(bad)]
+    line = assert_refused(run(["-C", str(pristine_repo), "diff", *args], cwd=tmp_path), str(bad), message)
+    assert line.endswith(where), line
+
+
+@pytest.mark.parametrize("args", [["validate", "--spec-version", "draft", "spec/examples/llm-judge-grader.json"],
+                                  ["rfc", "check", "5"], ["diff", "1.3.0", "draft"], ["conformance"]],
+                         ids=["validate", "rfc-check", "diff", "conformance"])
+def test_invalid_draft_schema_refused(repo, args):
+    p = repo / "spec" / "schemas" / "grader.json"
+    s = json.loads(p.read_text())
+    s["properties"]["id"] = {"type": "nonsense"}
+    p.write_text(json.dumps(s, indent=2))
+    before = tree_digest(repo)
+    line = assert_refused(run(["-C", str(repo), *args], cwd=repo, timeout=300), "spec/schemas/grader.json:",
+                          "not a valid schema: 'nonsense' is not valid under any of the given schemas")
+    assert line.endswith("(at '/properties/id/type')"), line
+    assert tree_digest(repo) == before
+
+
+def test_invalid_fixture_meta_schema_refused(pristine_repo, tmp_path):
+    write(tmp_path / "fixture.schema.json", json.dumps(NONSENSE_TYPE))
+    write(tmp_path / "fixtures" / "x.json", "{}")
+    proc = run(["-C", str(pristine_repo), "conformance", "--fixtures", str(tmp_path / "fixtures")], cwd=tmp_path)
+    assert_refused(proc, str(tmp_path / "fixture.schema.json"), "not a valid schema")
+
+
+@pytest.mark.parametrize("args", [["check"], ["docs", "build", "--out", "@T/site"], ["release", "@V", "--dry-run"],
+                                  ["validate", "--spec-version", "draft", "spec/examples/rag-suite.json"]],
+                         ids=["check", "docs-build", "release", "validate"])
+def test_symlink_loop_in_spec_refused(repo, tmp_path, args):
+    (repo / "spec" / "examples" / "loop.json").symlink_to("loop.json")
+    (repo / "spec" / "schemas" / "loop.json").symlink_to("loop.json")
+    shutil.copy(MAIN / "mkdocs.yml", repo / "mkdocs.yml")
+    version = (repo / "spec" / "VERSION").read_text().strip()
+    args = [a.replace("@T", str(tmp_path)).replace("@V", version) for a in args]
+    before = tree_digest(repo)
+    proc = run(["-C", str(repo), *args], cwd=repo, timeout=300)
+    line = assert_refused(proc, None, "symlink loop")
+    assert "loop.json" in line
+    assert tree_digest(repo) == before and not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("text", ['{"rules": [', '{"rules": 5}', "[1]"], ids=["truncated", "rules-not-array", "array"])
+def test_malformed_rules_json_for_rfc_commands(repo, text):
+    """A malformed spec/rules.json: ``rfc check`` refuses in one line naming it; ``rfc lint``
+    reports it as a finding of each RFC whose proposal cannot be applied (exit 1); no traceback."""
+    write(repo / "spec" / "rules.json", text)
+    assert_refused(run(["-C", str(repo), "rfc", "check", "5"], cwd=repo), "spec/rules.json:", "")
+    lint = run(["-C", str(repo), "rfc", "lint"], cwd=repo)
+    out = lint.stdout.decode() + lint.stderr.decode()
+    assert lint.returncode == 1 and "Traceback" not in out and "proposal cannot be applied: spec/rules.json:" in out
+
+
+def _read_only_argv(repo: Path, argv: list[str]) -> list[str]:
+    """``argv`` run with ``repo`` mounted read-only: a private mount namespace (``unshare -rm``)
+    for root, who ignores file modes; plain ``chmod -R a-w`` otherwise (done by the caller)."""
+    if os.geteuid() != 0:
+        return argv
+    script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
+    return ["unshare", "-rm", "sh", "-c", script, "sh", str(repo), *argv]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["release", "@V"], "cannot release here: cannot create the repository lock"),
+    (["rfc", "new", "A proposal", "--author", "t"], "cannot rfc new here"),
+    (["rfc", "status", "6", "withdrawn"], "cannot rfc status here"),
+    (["rfc", "index"], "cannot rfc index here"),
+    (["docs", "build"], "cannot write the site here"),
+    (["docs", "publish", "--allow-dirty"], "cannot docs publish here"),
+], ids=["release", "rfc-new", "rfc-status", "rfc-index", "docs-build", "docs-publish"])
+def test_read_only_repository(repo, args, message):
+    shutil.copy(MAIN / "mkdocs.yml", repo / "mkdocs.yml")
+    version = (repo / "spec" / "VERSION").read_text().strip()
+    args = [a.replace("@V", version) for a in args]
+    before = tree_digest(repo)
+    if os.geteuid() != 0:
+        subprocess.run(["chmod", "-R", "a-w", str(repo)], check=True)
+    try:
+        proc = run_argv(_read_only_argv(repo, [EXE, "-C", str(repo), *args]), repo, timeout=300)
+    finally:
+        subprocess.run(["chmod", "-R", "u+w", str(repo)], check=True)
+    if b"unshare" in proc.stderr and proc.returncode != 2:  # pragma: no cover - no user namespaces here
+        pytest.skip(f"cannot make a read-only mount here: {proc.stderr.decode().strip()}")
+    assert_refused(proc, None, message)
+    assert tree_digest(repo) == before
+
+
+# --- 12. the quick start: a virtual environment, and nox on any Python 3.11+ -------------------
+
+
+def test_readme_quick_start_is_what_ci_runs():
+    """The README's two quick-start commands make and use ``.venv`` (PEP 668: Debian's python3
+    refuses pip outside one), and .ci/run runs those same commands."""
+    readme = (MAIN / "README.md").read_text()
+    block = readme.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    commands = [ln.split("#", 1)[0].strip() for ln in block.strip().splitlines()]
+    assert commands == ["python3 bootstrap.py && .venv/bin/evalport-spec check", ".venv/bin/nox -s tests"]
+    ci = (MAIN / ".ci" / "run").read_text()
+    # .ci/run spells them through variables: its interpreter (python3 unless PYTHON says otherwise),
+    # the gate's command and nox's; each must be the README's.
+    for part in ('PYTHON="${PYTHON:-python3}"', '"$PYTHON" bootstrap.py', 'own=".venv/bin/evalport-spec"',
+                 "$own check", 'nox=".venv/bin/nox"', "$nox -s tests"):
+        assert part in ci, part
+
+
+def test_nox_fails_rather_than_skips_without_an_interpreter():
+    """Sessions run on nox's own Python (no pinned version); a missing interpreter is an error
+    (non-zero exit), not a skip that exits 0 with no test run."""
+    listing = json.loads(run_argv([sys.executable, "-m", "nox", "-l", "--json"], MAIN, timeout=120).stdout)
+    assert {s["name"]: s["python"] for s in listing} == {"tests": None, "lint": None, "check": None}
+    proc = run_argv([sys.executable, "-m", "nox", "-s", "tests", "--force-python", "3.99"], MAIN, timeout=120)
+    out = proc.stdout.decode() + proc.stderr.decode()
+    assert proc.returncode != 0 and "Python interpreter 3.99 not found" in out and "skipped" not in out, out
+
+
+def test_bootstrap_fetches_the_newest_pip_wheel_and_checks_its_digest(tmp_path, monkeypatch):
+    """Where ensurepip is missing, bootstrap.py takes pip's wheel from the configured index
+    (PEP 503 page), the newest py3-none-any one, and refuses it when the SHA-256 differs."""
+    sys.path.insert(0, str(MAIN))
+    try:
+        import bootstrap
+    finally:
+        sys.path.remove(str(MAIN))
+    files = tmp_path / "files"
+    files.mkdir()
+    links = []
+    for version, body in (("9.0", b"old"), ("10.1", b"new"), ("10.0", b"mid")):
+        name = f"pip-{version}-py3-none-any.whl"
+        (files / name).write_bytes(body)
+        links.append(f'<a href="../../files/{name}#sha256={hashlib.sha256(body).hexdigest()}">{name}</a>')
+    links.append('<a href="../../files/pip-11.0.tar.gz#sha256=00">pip-11.0.tar.gz</a>')
+    write(tmp_path / "simple" / "pip" / "index.html", "<html><body>" + "\n".join(links) + "</body></html>")
+    monkeypatch.setenv("PIP_INDEX_URL", (tmp_path / "simple").as_uri())
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    wheel = bootstrap.fetch_pip_wheel(dest)
+    assert wheel.name == "pip-10.1-py3-none-any.whl" and wheel.read_bytes() == b"new"
+    (files / "pip-10.1-py3-none-any.whl").write_bytes(b"tampered")
+    with pytest.raises(RuntimeError, match="SHA-256 does not match"):
+        bootstrap.fetch_pip_wheel(dest)

@@ -74,27 +74,43 @@ def test_refuses_when_gate_fails(repo, capsys, monkeypatch):
     assert tree_hash(repo) == before
 
 
-def test_failure_part_way_restores_everything(repo, monkeypatch):
+def test_failure_part_way_leaves_the_tree_unchanged_or_released(repo, monkeypatch):
+    """A failure while staging (before the journal's switch) leaves the tree exactly as it was;
+    one after the switch leaves a committed journal that the next command completes, so the
+    release is whole. No staging folder either way (the step-by-step signal test is in
+    test_hostile.py)."""
+    from evalport_spec import journal
+
     before = tree_hash(repo)
     plan = ReleasePlan("9.9.9", "2026-11-30", "1.3.0", "MAJOR",
                        {"SPEC.md": b"frozen", "schemas/suite.json": b"{}"},
                        {"spec/VERSION": b"9.10.0\n", "spec/SPEC.md": b"changed",
                         "rfcs/0100-new.md": b"new file", "spec/releases/SHA256SUMS": b"x"}, [], "")
-    calls = []
-    real = rel._install
+    names: list[str] = []
 
-    def flaky(src, dst):
-        calls.append(dst)
-        if len(calls) == 4:
-            raise OSError("disk full (injected)")
-        real(src, dst)
-    monkeypatch.setattr(rel, "_install", flaky)
+    def fail_at(name: str):
+        def hook(_i: int, step: str) -> None:
+            names.append(step)
+            if step == name:
+                raise OSError("disk full (injected)")
+        return hook
+
+    monkeypatch.setattr(journal, "_fault_hook", fail_at("stage spec/VERSION"))
     with pytest.raises(OSError, match="injected"):
         apply_plan(repo, plan)
-    assert len(calls) == 4
-    assert tree_hash(repo) == before
-    assert not (repo / "spec/releases/9.9.9").exists()
-    assert not list(repo.glob(".evalport-release-*"))
+    assert names[-1] == "stage spec/VERSION" and "switch" not in names
+    assert tree_hash(repo) == before and not journal.journal_dir(repo).exists()
+
+    names.clear()
+    monkeypatch.setattr(journal, "_fault_hook", fail_at("install spec/VERSION"))
+    with pytest.raises(OSError, match="injected"):
+        apply_plan(repo, plan)
+    assert "switch" in names and journal.journal_dir(repo).exists()
+    monkeypatch.setattr(journal, "_fault_hook", None)
+    assert "completed the interrupted release" in journal.recover(repo)
+    for path in plan.paths():
+        assert (repo / path).read_bytes() == plan.data(path), path
+    assert not journal.journal_dir(repo).exists() and not list(repo.glob(".evalport-*"))
 
 
 def test_release_after_minor_branch(repo):

@@ -12,8 +12,8 @@ import json
 import re
 
 import pytest
-from conftest import REPO
 
+from conftest import REPO
 from evalport_spec.spec import SpecRepo
 
 pytestmark = pytest.mark.browser

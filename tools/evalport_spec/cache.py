@@ -65,27 +65,31 @@ class ContentMemo:
 
     Keys must be hashable and must capture *everything* the computed value depends on (build
     them with :func:`digest` / :func:`version_digest`); a key holding an object (a function)
-    keeps that object alive, so its identity cannot be reused by another one.
+    keeps that object alive, so its identity cannot be reused by another one. With
+    ``copies=False`` the stored value itself is returned: for large values every caller only
+    reads (a rule-comparison corpus, a program's verdicts).
     """
 
-    def __init__(self, maxsize: int = 64) -> None:
+    def __init__(self, maxsize: int = 64, *, copies: bool = True) -> None:
         self.maxsize = maxsize
+        self.copies = copies
         self.hits = 0
         self.misses = 0
         self._data: OrderedDict[Hashable, Any] = OrderedDict()
 
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """A deep copy of the value for ``key``, calling ``compute()`` only on a miss.
+        """A deep copy of the value for ``key`` (the value itself without ``copies``), calling
+        ``compute()`` only on a miss.
 
         Exceptions from ``compute`` propagate and nothing is stored.
         """
         if key in self._data:
             self.hits += 1
             self._data.move_to_end(key)
-            return copy.deepcopy(self._data[key])
+            return copy.deepcopy(self._data[key]) if self.copies else self._data[key]
         self.misses += 1
         value = compute()
-        self._data[key] = copy.deepcopy(value)
+        self._data[key] = copy.deepcopy(value) if self.copies else value
         while len(self._data) > self.maxsize:
             self._data.popitem(last=False)
         return value
@@ -97,3 +101,6 @@ class ContentMemo:
 
     def __len__(self) -> int:
         return len(self._data)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._data

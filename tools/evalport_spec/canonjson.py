@@ -13,8 +13,8 @@ named by a finding hashes the same however the schema spells or orders it.
 
 from __future__ import annotations
 
-import json
 import math
+from json.encoder import encode_basestring as _string  # json.dumps(s, ensure_ascii=False), in C
 from typing import Any
 
 
@@ -32,6 +32,8 @@ def canonical(value: Any) -> str:
         ValueError: ``value`` holds NaN or an infinity (not JSON numbers, RFC 8259 section 6).
         TypeError: ``value`` holds something that is not a JSON value.
     """
+    if isinstance(value, str):  # the common enum case, without the list
+        return _string(value)
     parts: list[str] = []
     _write(value, parts)
     return "".join(parts)
@@ -51,7 +53,7 @@ def _write(v: Any, out: list[str]) -> None:
             raise ValueError(f"{v!r} is not a JSON number")
         out.append(str(int(v)) if v.is_integer() else repr(v))
     elif isinstance(v, str):
-        out.append(json.dumps(v, ensure_ascii=False))
+        out.append(_string(v))
     elif isinstance(v, (list, tuple)):
         out.append("[")
         for i, x in enumerate(v):
@@ -66,7 +68,7 @@ def _write(v: Any, out: list[str]) -> None:
                 raise TypeError(f"object key {k!r} is not a string")
             if i:
                 out.append(",")
-            out.append(json.dumps(k, ensure_ascii=False))
+            out.append(_string(k))
             out.append(":")
             _write(v[k], out)
         out.append("}")

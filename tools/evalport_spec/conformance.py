@@ -15,7 +15,8 @@ once per fixture, from the current directory, with:
   that reads files, ``other-validator {file}``), removed after the run;
 * environment: the caller's, plus ``EVALPORT_DOCUMENT_TYPE`` = ``suite`` | ``testcase`` |
   ``grader`` | ``resultset``;
-* a time limit of :data:`COMMAND_TIMEOUT` seconds.
+* a time limit of :data:`COMMAND_TIMEOUT` seconds and an output limit of
+  :data:`MAX_ANSWER_BYTES` bytes (standard output and error together).
 
 It must exit (any status) after printing one JSON object on standard output::
 
@@ -23,8 +24,8 @@ It must exit (any status) after printing one JSON object on standard output::
 
 The output is compared with ``expect.full`` only (an implementation reports one verdict). A
 time-out, unparsable output or a wrong shape is a disagreement for that fixture whose
-``detail`` says what went wrong; a command that cannot be started at all is an
-:class:`~evalport_spec.errors.InputError`.
+``detail`` says what went wrong; a command that cannot be started at all, or that writes more
+than the output limit (``--command yes``), is an :class:`~evalport_spec.errors.InputError`.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from typing import Any
 from .errors import InputError
 from .findings import Finding, Location
 from .fixtures import META_SCHEMA_NAME, Fixture, Outcome, Pair, parse_fixtures
+from .fsutil import run_bounded
 from .jsonload import load
 from .spec import SpecVersion
 from .validation import Validator
@@ -54,6 +56,10 @@ COMMAND_TIMEOUT = 10.0
 
 FILE_PLACEHOLDER = "{file}"
 """Replaced, in ``--command``'s words, by the path of a file holding the fixture's document."""
+
+MAX_ANSWER_BYTES = 16 * 1024 * 1024
+"""Most output (bytes, standard output and error together) one run of an external
+implementation may write; it is stopped beyond that (:func:`~evalport_spec.fsutil.run_bounded`)."""
 
 @dataclass(frozen=True)
 class Disagreement:
@@ -146,7 +152,7 @@ def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathL
     (``meta_schema``, default :func:`find_meta_schema`), which requires ``since``.
 
     Raises:
-        InputError: unreadable or malformed file, a file that violates the meta-schema (at the
+        InputError: unreadable or malformed file, a fixture meta-schema that is not a valid schema, a file that violates the meta-schema (at the
             offending location), an ``id`` different from the file stem, a duplicate ``id``, an
             ``until`` not above ``since``, or a folder that does not exist.
     """
@@ -155,7 +161,7 @@ def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathL
         raise InputError("fixtures folder does not exist", str(directory))
     meta = load(meta_schema or find_meta_schema(directory))
     files = [(path.stem, load(path)) for path in sorted(directory.glob("*.json"))]
-    return parse_fixtures(files, meta.value)
+    return parse_fixtures(files, meta.value, meta.source)
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -214,7 +220,8 @@ def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
         not the expected JSON object.
 
     Raises:
-        InputError: the command is empty or cannot be started.
+        InputError: the command is empty, cannot be started, or writes more than
+            :data:`MAX_ANSWER_BYTES` bytes.
     """
     argv = shlex.split(command)
     if not argv:
@@ -227,7 +234,8 @@ def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
             path.write_bytes(data)
             argv = [word.replace(FILE_PLACEHOLDER, str(path)) for word in argv]
         try:
-            proc = subprocess.run(argv, input=data, capture_output=True, env=env, timeout=timeout)
+            proc = run_bounded(argv, input=data, env=env, timeout=timeout, max_bytes=MAX_ANSWER_BYTES,
+                               label=f"--command {argv[0]!r}")
         except subprocess.TimeoutExpired:
             return None, f"no answer: timed out after {timeout:g} s"
         except OSError as exc:

@@ -119,21 +119,28 @@ def _parse_one(loaded: Loaded, checker: Any, stem: str) -> Fixture:
                    tuple(value.get("rules", ())), loaded.source, since, until)
 
 
-def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any]) -> list[Fixture]:
+def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any],
+                   meta_source: str = META_SCHEMA_NAME) -> list[Fixture]:
     """Fixtures from ``(file stem, parsed file)`` pairs, in the order given.
 
     Args:
         files: each file's name without ``.json`` (it must equal the fixture's ``id``) and its
             strictly parsed content.
         meta: the fixture meta-schema.
+        meta_source: where ``meta`` was read from (for messages).
 
     Raises:
-        InputError: a file violates the meta-schema (at the offending location), its ``id``
+        InputError: the meta-schema is not a valid JSON Schema 2020-12, a file violates the meta-schema (at the offending location), its ``id``
             differs from its file name, its ``until`` is not above its ``since``, or two files
             share one ``id``.
     """
     import jsonschema  # here, not at import: the spec model stays cheap to import
 
+    try:
+        jsonschema.Draft202012Validator.check_schema(meta)
+    except jsonschema.SchemaError as exc:
+        raise InputError(f"the fixture meta-schema is not a valid schema (JSON Schema 2020-12): {exc.message[:160]}",
+                         meta_source) from None
     checker = jsonschema.Draft202012Validator(meta)
     out: list[Fixture] = []
     seen: dict[str, str] = {}

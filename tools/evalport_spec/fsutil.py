@@ -1,8 +1,12 @@
-"""Writing files safely: atomic replacement and a repository lock.
+"""Reading and writing files safely: bounded reads, atomic replacement, a repository lock.
 
-Every file the tools write (generated pages, indexes, releases, manifests, RFCs) goes through
-:func:`atomic_write` so a crash or a concurrent reader never sees half a file, and commands that
-write take :func:`repo_lock` so two of them running at once do not interleave.
+Every input the tools read goes through one bounded reader: files through :func:`read_limited`
+(regular files only, opened non-blocking, bytes counted against the limit whatever ``st_size``
+says), standard input through :func:`read_stream`, a child process's output through
+:func:`run_bounded`. Every file the tools write goes through :func:`atomic_write` (one file) or
+:mod:`evalport_spec.journal` (several files at once), so a crash or a concurrent reader never
+sees half a file, and commands that write take :func:`repo_lock` so two of them running at once
+do not interleave.
 """
 
 from __future__ import annotations
@@ -11,11 +15,31 @@ import contextlib
 import errno
 import fcntl
 import os
+import select
+import selectors
+import stat
+import subprocess
 import tempfile
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import InputError
+
+
+def resolve(path: str | os.PathLike[str], label: str | None = None) -> Path:
+    """``path`` made absolute with every symlink followed (:meth:`pathlib.Path.resolve`).
+
+    Raises:
+        InputError: a symlink loop on the way (Python raises ``RuntimeError`` or ``OSError``
+            for one, depending on the version), naming ``label`` or the path.
+    """
+    try:
+        return Path(path).resolve()
+    except (RuntimeError, OSError):
+        raise InputError(_os_reason(OSError(errno.ELOOP, "loop")), label or str(path)) from None
 
 
 def check_within(path: str | os.PathLike[str], root: str | os.PathLike[str],
@@ -27,10 +51,10 @@ def check_within(path: str | os.PathLike[str], root: str | os.PathLike[str],
 
     Raises:
         InputError: the resolved path is not ``root`` itself or inside it (message names
-            ``label`` and the target).
+            ``label`` and the target), or a symlink loop.
     """
-    target = Path(path).resolve()
-    base = Path(root).resolve()
+    target = resolve(path, label)
+    base = resolve(root)
     if target != base and not target.is_relative_to(base):
         raise InputError(f"refusing a symlink that leaves the repository (it points to {target})",
                          label or str(path))
@@ -41,8 +65,12 @@ def escaping_symlinks(root: str | os.PathLike[str], folders: tuple[str, ...] = (
                       ) -> list[tuple[str, Path]]:
     """Every symlink under ``root/<folder>`` whose target resolves outside ``root``, as
     ``(path relative to root, resolved target)`` pairs, sorted. Links are not followed into
-    (``os.walk`` with ``followlinks=False``), so a link loop cannot hang the walk."""
-    base = Path(root).resolve()
+    (``os.walk`` with ``followlinks=False``), so a link loop cannot hang the walk.
+
+    Raises:
+        InputError: a symlink loop (it can be neither read nor published).
+    """
+    base = resolve(root)
     out: list[tuple[str, Path]] = []
     for folder in folders:
         top = base / folder
@@ -56,7 +84,7 @@ def escaping_symlinks(root: str | os.PathLike[str], folders: tuple[str, ...] = (
                     if p.is_symlink():
                         candidates.append(p)
         for p in candidates:
-            target = p.resolve()
+            target = resolve(p, str(p.relative_to(base)))
             if not target.is_relative_to(base):
                 out.append((str(p.relative_to(base)), target))
     return sorted(out)
@@ -73,34 +101,222 @@ def refuse_escaping_symlinks(root: str | os.PathLike[str],
         raise InputError(f"refusing a symlink that leaves the repository (it points to {target})", rel)
 
 
+def file_kind(mode: int) -> str | None:
+    """What a ``stat`` mode is when it is not a regular file (``"a FIFO (named pipe)"``,
+    ``"a character device"``, ``"a block device"``, ``"a socket"``, ``"a directory"``), or
+    ``None`` for a regular file."""
+    for test, name in ((stat.S_ISREG, None), (stat.S_ISDIR, "a directory"),
+                       (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _refuse_kind(mode: int, source: str) -> None:
+    kind = file_kind(mode)
+    if kind == "a directory":
+        raise InputError("is a directory, expected a file", source)
+    if kind is not None:
+        raise InputError(f"is {kind}, not a regular file; refusing to read it", source)
+
+
+def _read_counted(read: Callable[[int], bytes], limit: int, source: str, what: str,
+                  hint: int = 0) -> bytes:
+    """Call ``read(n)`` until it returns ``b""``, refusing once more than ``limit`` bytes came.
+
+    ``hint`` (a size the source claims, e.g. ``st_size``) sizes the first read, so a regular
+    file is usually read in one call with no copy; the count, not the hint, decides.
+
+    Raises:
+        InputError: more than ``limit`` bytes (``what`` says what was read).
+    """
+    parts: list[bytes] = []
+    total = 0
+    want = min(limit + 1, max(hint + 1, 1 << 16))
+    while True:
+        chunk = read(want)
+        if not chunk:
+            break
+        parts.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise InputError(f"{what} is larger than the {limit}-byte limit; stopped reading", source)
+        want = min(limit + 1 - total, 1 << 20)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def _os_read(fd: int) -> Callable[[int], bytes]:
+    def read(n: int) -> bytes:
+        while True:
+            try:
+                return os.read(fd, n)
+            except InterruptedError:  # pragma: no cover - retried by Python itself since PEP 475
+                continue
+            except BlockingIOError:  # a non-blocking descriptor with nothing yet: wait for it
+                select.select([fd], [], [])
+    return read
+
+
 def read_limited(path: str | os.PathLike[str], *, max_bytes: int, label: str | None = None,
                  within: str | os.PathLike[str] | None = None) -> bytes:
-    """Read a whole regular file, refusing it before reading when it is larger than ``max_bytes``.
+    """Read a whole regular file, never more than ``max_bytes`` bytes: the one file reader.
+
+    Before opening, the path (symlinks followed) must be a regular file: a FIFO, a device
+    (``/dev/zero``), a socket or a directory is refused, since ``st_size`` says nothing about
+    how much they yield and opening a FIFO blocks. The file is opened non-blocking (a FIFO
+    swapped in after the check cannot block the open) and checked again on the open
+    descriptor; its bytes are counted as they are read, so a file that grows past the limit
+    is refused too, whatever ``st_size`` said.
 
     ``within``: when given, the file must resolve inside that folder (:func:`check_within`).
 
     Raises:
-        InputError: missing, a directory, unreadable, too large, or outside ``within``
-            (message names ``label``).
+        InputError: missing, not a regular file, a symlink loop, unreadable, larger than
+            ``max_bytes``, or outside ``within`` (message names ``label``).
     """
     p = Path(path)
     source = label or str(path)
     if within is not None:
         check_within(p, within, source)
     try:
-        size = p.stat().st_size
+        st = os.stat(p)
     except FileNotFoundError:
         raise InputError("no such file", source) from None
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source) from None
-    if p.is_dir():
-        raise InputError("is a directory, expected a file", source)
-    if size > max_bytes:
-        raise InputError(f"file is {size} bytes, larger than the {max_bytes}-byte limit", source)
+        raise InputError(_os_reason(exc), source) from None
+    _refuse_kind(st.st_mode, source)
+    if st.st_size > max_bytes:
+        raise InputError(f"file is {st.st_size} bytes, larger than the {max_bytes}-byte limit", source)
     try:
-        return p.read_bytes()
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source) from None
+        raise InputError(_os_reason(exc), source) from None
+    try:
+        st = os.fstat(fd)
+        _refuse_kind(st.st_mode, source)
+        return _read_counted(_os_read(fd), max_bytes, source, "file", st.st_size)
+    except OSError as exc:
+        raise InputError(_os_reason(exc), source) from None
+    finally:
+        os.close(fd)
+
+
+def read_optional(path: str | os.PathLike[str], *, max_bytes: int, label: str | None = None,
+                  within: str | os.PathLike[str] | None = None) -> bytes | None:
+    """:func:`read_limited`, or ``None`` when nothing at all is at ``path`` (an optional file
+    such as ``rules.json``). Anything that is there but not a readable regular file (a FIFO, a
+    directory, a dangling symlink) is refused, never skipped.
+
+    Raises:
+        InputError: as :func:`read_limited`.
+    """
+    if not os.path.lexists(path):
+        return None
+    return read_limited(path, max_bytes=max_bytes, label=label, within=within)
+
+
+def read_stream(stream: BinaryIO, *, max_bytes: int, label: str) -> bytes:
+    """Read a binary stream (standard input) to its end, never more than ``max_bytes`` bytes.
+
+    Standard input may be a pipe, a terminal or a device: it is read as given (the user chose
+    it), but its bytes are counted as they arrive, so ``yes | evalport-spec validate -`` stops
+    at the limit instead of exhausting memory.
+
+    Raises:
+        InputError: more than ``max_bytes`` bytes, or a read error (message names ``label``).
+    """
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return _read_counted(stream.read, max_bytes, label, "input")
+    try:
+        st = os.fstat(fd)
+        hint = st.st_size if stat.S_ISREG(st.st_mode) else 0
+        return _read_counted(_os_read(fd), max_bytes, label, "input", hint)
+    except OSError as exc:
+        raise InputError(_os_reason(exc), label) from None
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symlink loop (a symbolic link that points back to itself)"
+    return f"cannot read: {exc.strerror or exc}"
+
+
+def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: float | None = None,
+                max_bytes: int, env: Mapping[str, str] | None = None,
+                cwd: str | os.PathLike[str] | None = None, label: str | None = None
+                ) -> subprocess.CompletedProcess[bytes]:
+    """Run ``argv`` and capture its output, never more than ``max_bytes`` bytes of it.
+
+    ``input`` is written to the child's standard input (standard input is ``/dev/null`` when
+    ``None``); standard output and standard error are read as they come and their bytes counted
+    together. A child that writes more (``conformance --command yes``) or outlives ``timeout``
+    seconds is killed.
+
+    Returns:
+        a :class:`subprocess.CompletedProcess` with ``stdout`` and ``stderr`` as bytes.
+
+    Raises:
+        InputError: the output exceeded ``max_bytes`` (message names ``label`` or the program).
+        subprocess.TimeoutExpired: the child ran longer than ``timeout`` (it was killed).
+        OSError: the program cannot be started (callers word that for their command).
+    """
+    shown = label or argv[0]
+    proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
+    outputs: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
+    total = 0
+    pending = memoryview(input or b"")
+    try:
+        with selectors.DefaultSelector() as sel:
+            for fh in (proc.stdout, proc.stderr):
+                sel.register(fh, selectors.EVENT_READ)
+            if input is not None:
+                if pending:
+                    sel.register(proc.stdin, selectors.EVENT_WRITE)
+                else:
+                    proc.stdin.close()
+            while sel.get_map():
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise subprocess.TimeoutExpired(list(argv), timeout)
+                for key, _ in sel.select(left):
+                    if key.fileobj is proc.stdin:
+                        try:
+                            pending = pending[os.write(key.fd, pending[:select.PIPE_BUF]):]
+                        except BrokenPipeError:
+                            pending = pending[:0]
+                        if not pending:
+                            sel.unregister(proc.stdin)
+                            proc.stdin.close()
+                        continue
+                    chunk = os.read(key.fd, 1 << 16)
+                    if not chunk:
+                        sel.unregister(key.fileobj)
+                        continue
+                    total += len(chunk)
+                    if total > max_bytes:
+                        raise InputError(f"output of {shown} is larger than the {max_bytes}-byte "
+                                         "limit; stopped it")
+                    outputs[key.fd].append(chunk)
+        left = None if deadline is None else max(deadline - time.monotonic(), 0)
+        try:
+            proc.wait(left)
+        except subprocess.TimeoutExpired:
+            raise subprocess.TimeoutExpired(list(argv), timeout) from None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for fh in (proc.stdin, proc.stdout, proc.stderr):
+            if fh is not None:
+                fh.close()
+    return subprocess.CompletedProcess(list(argv), proc.returncode, b"".join(outputs[out_fd]),
+                                       b"".join(outputs[err_fd]))
 
 
 def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, exclusive: bool = False) -> None:
@@ -141,18 +357,40 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, exclusive: 
         raise
 
 
+_HELD: dict[tuple[Path, int], int] = {}
+"""``(lock file, thread id)`` pairs this process holds, with how many nested :func:`repo_lock`
+blocks of that thread hold each."""
+
+
 @contextlib.contextmanager
 def repo_lock(root: str | os.PathLike[str], what: str = "evalport-spec") -> Iterator[None]:
     """Hold an exclusive, non-blocking lock on ``<root>/.git/evalport-spec.lock`` (or
     ``<root>/.evalport-spec.lock`` outside git) for the duration of the block.
 
+    Re-entrant within one thread: a block nested in another on the same repository (a
+    :mod:`~evalport_spec.journal` transaction inside ``release``) shares the lock; another
+    thread or process is refused.
+
     Raises:
-        InputError: another command holds the lock (the message says which file).
+        InputError: another command holds the lock (the message says which file), or the lock
+            file cannot be created (a read-only repository: nothing can be written there).
     """
     root = Path(root)
     lock_dir = root / ".git" if (root / ".git").is_dir() else root
-    lock_path = lock_dir / "evalport-spec.lock"
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    lock_path = (lock_dir / "evalport-spec.lock").absolute()
+    key = (lock_path, threading.get_ident())
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise InputError(f"cannot {what} here: cannot create the repository lock "
+                         f"({exc.strerror or exc})", str(lock_path)) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -161,6 +399,10 @@ def repo_lock(root: str | os.PathLike[str], what: str = "evalport-spec") -> Iter
                 raise InputError(f"another {what} command is writing this repository; "
                                  "try again when it has finished", str(lock_path)) from None
             raise
-        yield
+        _HELD[key] = 1
+        try:
+            yield
+        finally:
+            del _HELD[key]
     finally:
         os.close(fd)

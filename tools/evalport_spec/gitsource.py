@@ -24,10 +24,15 @@ import subprocess
 from pathlib import Path, PurePosixPath
 
 from .errors import InputError
+from .fsutil import run_bounded
+from .jsonload import MAX_BYTES
 from .spec import SpecVersion, versions_from_mapping
 
 GIT_TIMEOUT = 60
 """Seconds any one git process may run before it is killed (no hangs)."""
+
+MAX_GIT_OUTPUT = MAX_BYTES
+"""Most bytes one git process may write (a whole spec tree read at a revision included)."""
 
 MAX_REF_LENGTH = 256
 
@@ -124,8 +129,9 @@ def _git(root: Path, *args: str, input: bytes | None = None, check: bool = True
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
     try:
-        proc = subprocess.run(["git", "-C", str(root), "-c", "core.quotepath=off", *args],
-                              input=input, capture_output=True, env=env, timeout=GIT_TIMEOUT)
+        proc = run_bounded(["git", "-C", str(root), "-c", "core.quotepath=off", *args],
+                           input=input, env=env, timeout=GIT_TIMEOUT, max_bytes=MAX_GIT_OUTPUT,
+                           label=f"git {args[0]}")
     except FileNotFoundError:
         raise InputError("git is not installed (needed to read a revision)") from None
     except subprocess.TimeoutExpired:
@@ -134,6 +140,19 @@ def _git(root: Path, *args: str, input: bytes | None = None, check: bool = True
         msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise InputError(f"git {args[0]} failed: {msg[-1] if msg else proc.returncode}", str(root))
     return proc
+
+
+def git(root: str | os.PathLike[str], *args: str, input: bytes | None = None, check: bool = True
+        ) -> subprocess.CompletedProcess[bytes]:
+    """Run ``git -C root ARGS`` offline and bounded: no ``GIT_*`` variables of the caller, no
+    terminal prompt, no optional locks, ``LC_ALL=C``, :data:`GIT_TIMEOUT` seconds at most. The
+    caller passes only arguments it built itself (revisions through :func:`check_ref`).
+
+    Raises:
+        InputError: git missing, too slow, or (with ``check``) failed: the message is git's last
+            line of standard error.
+    """
+    return _git(Path(root), *args, input=input, check=check)
 
 
 def _remotes(root: Path) -> list[str]:

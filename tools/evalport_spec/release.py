@@ -26,9 +26,9 @@ when the version exists, is not the next major, minor or patch version, is not t
 version in ``VERSION``"), is lower than the computed class since the last release needs
 (:func:`evalport_spec.gate.policy.version_problem`), when the date is earlier than the previous
 release's (its changelog heading) or later than tomorrow, when the gate fails, or when an RFC in
-the release is not accepted. A release is atomic: everything is staged in a temporary folder inside
-the repository and moved into place; a failure part-way restores every file, so the repository
-is exactly as it was. The repository lock (:func:`evalport_spec.fsutil.repo_lock`) is held.
+the release is not accepted. A release is atomic: it is written as one journalled transaction
+(:mod:`evalport_spec.journal`), so an interruption at any point leaves the repository either as it
+was or fully released. The repository lock (:func:`evalport_spec.fsutil.repo_lock`) is held.
 
 An RFC is *in the release* when it is not yet implemented and either a catalogue rule new since
 the last release names it (``"rfc": N``), its proposal (``rfcs/NNNN-slug/``) is already applied
@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import os
 import re
 import shutil
 import tempfile
@@ -52,11 +51,12 @@ from .compat import compare_versions
 from .errors import EvalportError, InputError
 from .findings import ChangeClass, Finding
 from .fixtures import META_SCHEMA_NAME
-from .fsutil import repo_lock
+from .fsutil import read_optional, repo_lock
 from .gate import run_gate
 from .gate.manifest import MANIFEST_NAME, parse_manifest, render_manifest, sha256
 from .gate.policy import effective_class, version_problem
-from .jsonload import loads
+from .journal import transaction
+from .jsonload import MAX_BYTES, loads
 from .rfc import index_text, load_rfcs, proposal_applied
 from .rfc.frontmatter import render
 from .spec import DRAFT, FIXTURES_DIR, SpecRepo, SpecVersion, parse_semver
@@ -95,6 +95,13 @@ class ReleasePlan:
         """Every repository-relative path the plan writes, sorted (release folder first)."""
         return ([f"spec/releases/{self.version}/{rel}" for rel in sorted(self.release_files)]
                 + sorted(self.writes))
+
+    def data(self, path: str) -> bytes:
+        """The bytes the plan writes at repository-relative ``path`` (one of :meth:`paths`)."""
+        prefix = f"spec/releases/{self.version}/"
+        if path.startswith(prefix) and path[len(prefix):] in self.release_files:
+            return self.release_files[path[len(prefix):]]
+        return self.writes[path]
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready summary: ``version``, ``date``, ``previous``, ``change_class``, ``rfcs``
@@ -218,7 +225,7 @@ def _mark_implemented(rfc: Any, version: str) -> bytes:
 
 
 def _index_after(repo: SpecRepo, rfc_writes: dict[str, bytes]) -> bytes:
-    with tempfile.TemporaryDirectory(prefix=".evalport-index-", dir=repo.root) as tmp:
+    with tempfile.TemporaryDirectory(prefix="evalport-index-") as tmp:
         shutil.copytree(repo.root / "rfcs", Path(tmp) / "rfcs")
         for rel, data in rfc_writes.items():
             (Path(tmp) / rel).write_bytes(data)
@@ -249,9 +256,10 @@ def previous_release_date(repo: SpecRepo, previous: str) -> datetime.date | None
     """The date of release ``previous`` from its changelog heading ``### X.Y.Z — DATE — CLASS``
     (its own frozen SPEC.md first, else the draft's), or ``None`` when neither has one."""
     for md in (repo.releases_dir / previous / "SPEC.md", repo.spec_dir / "SPEC.md"):
-        if not md.is_file():
+        data = read_optional(md, max_bytes=MAX_BYTES, label=str(md.relative_to(repo.root)))
+        if data is None:
             continue
-        for e in changelog.entries(md.read_text("utf-8", "replace")):
+        for e in changelog.entries(data.decode("utf-8", "replace")):
             if e.version == previous:
                 try:
                     return datetime.date.fromisoformat(e.date)
@@ -282,7 +290,8 @@ def date_problem(repo: SpecRepo, previous: str | None, date: datetime.date,
 
 
 def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None,
-                 run_checks: bool = True, today: datetime.date | None = None) -> ReleasePlan:
+                 run_checks: bool = True, today: datetime.date | None = None,
+                 accepted_rfcs: set[int] | None = None) -> ReleasePlan:
     """Compute a release without writing anything.
 
     Args:
@@ -291,6 +300,8 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         date: ``YYYY-MM-DD`` (default: today, UTC).
         run_checks: run the gate first (refuse if it fails).
         today: the date ``date`` is judged against (default: today, UTC).
+        accepted_rfcs: without ``run_checks``, the RFCs the gate's MAJOR rule accepted findings
+            for (with it, they come from the gate's report).
 
     Raises:
         InputError: ``version`` is not semver, ``date`` is not a calendar date, a draft fixture
@@ -331,7 +342,7 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         failed = ", ".join(s.name for s in report.stages if s.status == "fail")
         raise ReleaseRefused(f"the gate fails ({failed}): run `evalport-spec check` and fix it first")
     findings: list[Finding] = []
-    policy_rfcs: set[int] = set()
+    policy_rfcs: set[int] = set(accepted_rfcs or ())
     if previous is None:
         cls_name = "INITIAL"
     else:
@@ -357,16 +368,22 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     if pending:
         raise ReleaseRefused("RFC(s) in this release are not accepted: " + ", ".join(
             f"{r.rel} ({r.meta.get('status')})" for r in pending))
-    draft_md = (repo.spec_dir / "SPEC.md").read_text("utf-8")
-    entry = changelog_entry(version, date, cls_name, findings, rfcs, release_bullets(repo, spec_record))
     draft_dir = repo.spec_dir
+
+    def read(rel: str) -> bytes | None:  # a draft file through the bounded reader (None: absent)
+        return read_optional(draft_dir / rel, max_bytes=MAX_BYTES, label=f"spec/{rel}", within=repo.root)
+
+    draft_md = (read("SPEC.md") or b"").decode("utf-8")
+    entry = changelog_entry(version, date, cls_name, findings, rfcs, release_bullets(repo, spec_record))
+
     release_files: dict[str, bytes] = {}
     for p in sorted((draft_dir / "schemas").glob("*.json")):
-        text = rewrite_ids(p.read_text("utf-8"), version)
+        text = rewrite_ids(read(f"schemas/{p.name}").decode("utf-8"), version)
         loads(text, f"spec/schemas/{p.name}")  # still strict JSON
         release_files[f"schemas/{p.name}"] = text.encode("utf-8")
-    if (draft_dir / "rules.json").is_file():
-        release_files["rules.json"] = (draft_dir / "rules.json").read_bytes()
+    rules = read("rules.json")
+    if rules is not None:
+        release_files["rules.json"] = rules
     release_files.update(conformance_files)
     with_entry = add_changelog_entry(draft_md, entry)
     major, minor, _ = parse_semver(version)
@@ -377,7 +394,8 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         "spec/VERSION": f"{next_version}\n".encode(),
     }
     mpath = repo.manifest_path
-    entries, _ = parse_manifest(mpath.read_text("utf-8") if mpath.is_file() else "", "SHA256SUMS")
+    manifest = read_optional(mpath, max_bytes=MAX_BYTES, label=f"spec/releases/{MANIFEST_NAME}")
+    entries, _ = parse_manifest((manifest or b"").decode("utf-8"), "SHA256SUMS")
     digests = {e.path: e.digest for e in entries}
     digests.update({f"{version}/{rel}": sha256(data) for rel, data in release_files.items()})
     writes[f"spec/releases/{MANIFEST_NAME}"] = render_manifest(digests).encode()
@@ -389,60 +407,23 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
                        [r.number for r in rfcs], entry)
 
 
-def _install(src: Path, dst: Path) -> None:
-    """Move one staged file or folder into place (``os.replace``: atomic on one file system)."""
-    os.replace(src, dst)
-
-
 def apply_plan(repo: SpecRepo | str | Path, plan: ReleasePlan) -> None:
-    """Write a plan atomically: stage every file under a temporary folder in the repository,
-    then move each into place; if any step fails, restore the originals and remove the new
-    release folder, and re-raise.
+    """Write a plan as one journalled transaction (:mod:`evalport_spec.journal`): every file is
+    staged beside the repository, then one atomic switch commits the release and the files are
+    moved into place. An interruption before the switch leaves the repository as it was; after
+    it, the release completes (the next command finishes it after a SIGKILL).
 
     Raises:
-        ReleaseRefused: the release folder appeared meanwhile. OSError: the file system failed
-            (the repository is restored first).
+        ReleaseRefused: the release folder appeared meanwhile. InputError: the repository is
+            locked or not writable (nothing was written).
+        CompletedInterrupt: Ctrl-C during the switch (the release was written completely).
     """
     root = Path(repo.root if isinstance(repo, SpecRepo) else repo)
-    target = root / "spec" / "releases" / plan.version
-    staging = Path(tempfile.mkdtemp(prefix=".evalport-release-", dir=root))
-    try:
-        for rel, data in plan.release_files.items():
-            p = staging / "release" / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_bytes(data)
-        for rel, data in plan.writes.items():
-            p = staging / "files" / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_bytes(data)
-        if target.exists():
+    with transaction(root, "release") as txn:
+        if (root / "spec" / "releases" / plan.version).exists():
             raise ReleaseRefused(f"spec/releases/{plan.version} already exists")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        done: list[tuple[str, bool]] = []
-        moved = False
-        try:
-            _install(staging / "release", target)
-            moved = True
-            for rel in plan.writes:
-                dst = root / rel
-                existed = dst.exists()
-                if existed:
-                    backup = staging / "backup" / rel
-                    backup.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(dst, backup)
-                _install(staging / "files" / rel, dst)
-                done.append((rel, existed))
-        except BaseException:
-            for rel, existed in reversed(done):
-                if existed:
-                    os.replace(staging / "backup" / rel, root / rel)
-                else:
-                    (root / rel).unlink(missing_ok=True)
-            if moved:
-                shutil.rmtree(target, ignore_errors=True)
-            raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        for rel in plan.paths():
+            txn.write(rel, plan.data(rel))
 
 
 def release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None,

@@ -8,6 +8,7 @@ download (toolchain.md, "Resolve $ref ... never fetch anything over the network"
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,9 +19,11 @@ import referencing
 import referencing.exceptions
 import referencing.jsonschema
 from jsonschema.validators import validator_for
+from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
 from .errors import InputError
 from .jsonload import Loaded
+from .jsonnum import exact_validator
 from .pointer import join
 
 DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -28,6 +31,18 @@ DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 def _no_retrieve(uri: str) -> referencing.Resource:
     raise referencing.exceptions.NoSuchResource(ref=uri)
+
+
+META_SCHEMAS: referencing.Registry = SPECIFICATIONS.combine(referencing.Registry(retrieve=_no_retrieve))
+"""The meta-schemas of every dialect as python-jsonschema ships them (``jsonschema-specifications``),
+so a ``$ref`` to ``http://json-schema.org/draft-07/schema#`` resolves offline."""
+
+
+def id_keyword(schema: Any) -> str:
+    """The identifier keyword of ``schema``'s dialect: ``id`` in draft-04 (and draft-03), ``$id``
+    from draft-06 on (JSON Schema draft-06 renamed it)."""
+    d = schema.get("$schema") if isinstance(schema, dict) else None
+    return "id" if isinstance(d, str) and ("draft-04" in d or "draft-03" in d) else "$id"
 
 
 @dataclass
@@ -66,6 +81,7 @@ class SchemaSet:
     files: dict[str, SchemaFile]
     registry: referencing.Registry = field(repr=False)
     label: str = ""
+    _checked: bool = field(default=False, repr=False, compare=False)
 
     @classmethod
     def from_loaded(cls, loaded: Mapping[str, Loaded], label: str = "") -> SchemaSet:
@@ -82,9 +98,11 @@ class SchemaSet:
             value = doc.value
             if not isinstance(value, (dict, bool)):
                 raise InputError("a JSON Schema must be an object or a boolean", doc.source, 1, 1)
-            uri = value.get("$id") if isinstance(value, dict) else None
+            id_kw = id_keyword(value)
+            uri = value.get(id_kw) if isinstance(value, dict) else None
             if uri is not None and not isinstance(uri, str):
-                raise InputError("'$id' must be a string", doc.source, doc.line("/$id"), None, "/$id")
+                raise InputError(f"'{id_kw}' must be a string", doc.source, doc.line("/" + id_kw), None,
+                                 "/" + id_kw)
             uri = urldefrag(uri)[0] if uri else f"urn:evalport:file:{name}"
             if uri in seen:
                 raise InputError(f"'$id' {uri} is also the '$id' of {seen[uri]}", doc.source,
@@ -98,7 +116,8 @@ class SchemaSet:
                 raise InputError(f"unknown '$schema' dialect {dialect!r}", doc.source,
                                  doc.line("/$schema"), None, "/$schema") from None
             resources.append((uri, spec.create_resource(value)))
-        registry = referencing.Registry(retrieve=_no_retrieve).with_resources(resources)
+        # the dialects' meta-schemas, as the validators ship them, resolve offline too
+        registry = META_SCHEMAS.with_resources(resources)
         try:
             registry = registry.crawl()
         except Exception as exc:  # malformed $id/$anchor inside a schema
@@ -117,36 +136,60 @@ class SchemaSet:
         return None
 
     def validator(self, name: str, *, format_assertion: bool = True) -> jsonschema.protocols.Validator:
-        """A validator for the file ``name`` using this set's registry.
+        """A validator for the file ``name`` using this set's registry, once every schema of the
+        set has passed :meth:`require_valid` (a schema the validator cannot use is refused with
+        one clear error instead of a crash or a wrong verdict halfway through a document).
 
         ``format_assertion=True`` turns ``format`` into an assertion (EvalPort asserts
         ``date-time``, SPEC.md "Validation"); otherwise ``format`` is an annotation.
+        ``multipleOf`` is decided on exact decimals (:mod:`evalport_spec.jsonnum`).
 
         Raises:
-            KeyError: no such file in the set.
+            KeyError: no such file in the set. InputError: a schema of the set is invalid
+                against its meta-schema (:meth:`require_valid`).
         """
+        self.require_valid()
         f = self.files[name]
-        cls = validator_for(f.schema, default=jsonschema.Draft202012Validator)
+        cls = exact_validator(validator_for(f.schema, default=jsonschema.Draft202012Validator))
         kwargs: dict[str, Any] = {"registry": self.registry}
         if format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER
         return cls(f.schema, **kwargs)
 
     def check_meta(self, meta_validator: Callable[[Any], Any] | None = None) -> list[InputError]:
-        """Check each schema against its dialect's meta-schema. Returns one error per problem.
+        """Check each schema against its dialect's meta-schema, and each ``pattern`` and
+        ``patternProperties`` name as a regular expression (:func:`pattern_problems`). Returns
+        one error per problem.
 
         ``meta_validator(cls)`` may supply the validator of ``cls.META_SCHEMA`` (default
         ``cls(cls.META_SCHEMA)``), e.g. a memoising one that yields the same errors.
         """
         problems: list[InputError] = []
         for f in self:
-            cls = validator_for(f.schema, default=jsonschema.Draft202012Validator)
-            meta = cls(cls.META_SCHEMA) if meta_validator is None else meta_validator(cls)
-            for err in meta.iter_errors(f.schema):
-                ptr = join("", *err.absolute_path)
-                problems.append(InputError(f"not a valid schema: {err.message}", f.loaded.source,
-                                           f.loaded.line(ptr), None, ptr))
+            problems += _meta_errors(f, meta_validator)
         return problems
+
+    def require_valid(self) -> None:
+        """Refuse the set unless every schema is valid against its dialect's meta-schema and
+        every ``pattern`` compiles: the check every tool runs before using a schema (``diff``,
+        ``validate``, ``conformance``, ``rfc check``), so a schema with ``"type": "nonsense"``
+        or ``"pattern": "(["`` is refused, never classified or half-applied.
+
+        The common case (valid) is decided by jsonschema-rs's meta-schema validation (about a
+        millisecond per schema); an invalid schema is then described by python-jsonschema,
+        whose messages the gate's ``schemas`` stage reports too. Done once per set.
+
+        Raises:
+            InputError: the first problem, ``FILE:LINE: not a valid schema: ... (at POINTER)``.
+        """
+        if self._checked:
+            return
+        for f in self:
+            if not _meta_valid_fast(f.schema) or next(pattern_problems(f.schema), None):
+                problems = _meta_errors(f, None)
+                if problems:
+                    raise problems[0]
+        self._checked = True
 
     def iter_refs(self) -> Iterator[tuple[SchemaFile, str, str, str]]:
         """Yield ``(file, pointer of the $ref, the $ref value, its absolute URI)`` for each ``$ref``.
@@ -158,7 +201,7 @@ class SchemaSet:
             while stack:
                 node, ptr, base = stack.pop()
                 if isinstance(node, dict):
-                    nid = node.get("$id")
+                    nid = node.get(id_keyword(f.schema))
                     if isinstance(nid, str) and ptr != "":
                         base = urljoin(base, nid)
                     for key in ("$ref", "$dynamicRef"):
@@ -210,12 +253,73 @@ class SchemaSet:
             return False
 
 
-def _ref_loops(resolved: Any, limit: int = 64) -> bool:
+def _walk_schema(schema: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema object inside ``schema`` with its JSON Pointer (values of ``enum``,
+    ``const``, ``examples`` and ``default`` are data, not schemas, and are not entered)."""
+    stack: list[tuple[Any, str]] = [(schema, "")]
+    while stack:
+        node, ptr = stack.pop()
+        if isinstance(node, dict):
+            yield ptr, node
+            for k, v in node.items():
+                if k not in ("enum", "const", "examples", "default") and isinstance(v, (dict, list)):
+                    stack.append((v, join(ptr, k)))
+        elif isinstance(node, list):
+            stack.extend((v, join(ptr, i)) for i, v in enumerate(node) if isinstance(v, (dict, list)))
+
+
+def pattern_problems(schema: Any) -> Iterator[tuple[str, str]]:
+    """``(pointer, message)`` for every ``pattern`` value and ``patternProperties`` name in
+    ``schema`` that is not a regular expression the validator can use.
+
+    The meta-schemas declare ``"format": "regex"`` there (JSON Schema 2020-12 Validation,
+    section 6.3.3: the value SHOULD be a valid ECMA-262 regular expression), but a format is
+    not asserted by meta-schema validation. The reference validator (python-jsonschema) runs
+    patterns with Python's :mod:`re`, so a pattern that module cannot compile would fail in
+    the middle of validation: it is refused here instead.
+    """
+    for ptr, node in _walk_schema(schema):
+        candidates = []
+        if isinstance(node.get("pattern"), str):
+            candidates.append((join(ptr, "pattern"), node["pattern"]))
+        if isinstance(node.get("patternProperties"), dict):
+            candidates += [(join(ptr, "patternProperties", k), k) for k in node["patternProperties"]]
+        for where, source in candidates:
+            try:
+                re.compile(source)
+            except (re.error, RecursionError, OverflowError) as exc:
+                yield where, f"{source!r} is not a regular expression: {exc}"
+
+
+def _meta_valid_fast(schema: Any) -> bool:
+    """jsonschema-rs's verdict on ``schema`` against its dialect's meta-schema (``False`` also
+    when it cannot tell, e.g. an unknown dialect)."""
+    import jsonschema_rs
+
+    try:
+        return bool(jsonschema_rs.meta.is_valid(schema))
+    except Exception:  # noqa: BLE001 - any failure to decide sends the schema to the full check
+        return False
+
+
+def _meta_errors(f: SchemaFile, meta_validator: Callable[[Any], Any] | None) -> list[InputError]:
+    cls = validator_for(f.schema, default=jsonschema.Draft202012Validator)
+    meta = cls(cls.META_SCHEMA) if meta_validator is None else meta_validator(cls)
+    problems = []
+    found = [(join("", *err.absolute_path), err.message) for err in meta.iter_errors(f.schema)]
+    for ptr, message in found + list(pattern_problems(f.schema)):
+        problems.append(InputError(f"not a valid schema: {message}", f.loaded.source,
+                                   f.loaded.line(ptr), None, ptr))
+    return problems
+
+
+def _ref_loops(resolved: Any) -> bool:
     """Whether following ``$ref`` from ``resolved`` (a ``referencing`` ``Resolved``) comes back to
     a subschema already met: a pure ``$ref`` chain (``a -> b -> a``) applies to the same instance
-    forever, so no validator can finish. A chain longer than ``limit`` counts as a loop too."""
+    forever, so no validator can finish. A long chain that ends (``d0 -> d1 -> ... -> d200``) is
+    fine: the walk ends there, or at the first subschema met twice (a set has finitely many)."""
     seen = {id(resolved.contents)}
-    for _ in range(limit):
+    while True:
         node = resolved.contents
         ref = node.get("$ref") if isinstance(node, dict) else None
         if not isinstance(ref, str):
@@ -227,4 +331,3 @@ def _ref_loops(resolved: Any, limit: int = 64) -> bool:
         if id(resolved.contents) in seen:
             return True
         seen.add(id(resolved.contents))
-    return True

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from .catalogue import Catalogue, parse_catalogue
 from .errors import InputError
 from .fixtures import META_SCHEMA_NAME, Fixture, parse_fixtures
-from .fsutil import read_limited
+from .fsutil import read_optional
 from .jsonload import MAX_BYTES, Loaded, load, loads
 from .semver import SEMVER, parse_semver  # noqa: F401 - SEMVER re-exported for callers of spec
 
@@ -114,14 +114,11 @@ class SpecVersion:
         label = label if label is not None else display_path(root)
 
         def read(rel: str) -> bytes | None:
-            p = root / rel
-            if not p.is_file():
-                return None
-            return read_limited(p, max_bytes=MAX_BYTES, label=f"{label}/{rel}", within=fence)
+            return read_optional(root / rel, max_bytes=MAX_BYTES, label=f"{label}/{rel}", within=fence)
 
-        def lst(rel: str) -> list[str]:
+        def lst(rel: str) -> list[str]:  # every entry but folders: a FIFO is listed, then refused
             p = root / rel
-            return sorted(x.name for x in p.iterdir() if x.is_file()) if p.is_dir() else []
+            return sorted(x.name for x in p.iterdir() if not x.is_dir()) if p.is_dir() else []
 
         return cls(name, label, root, read, lst)
 
@@ -207,7 +204,7 @@ class SpecVersion:
             doc = self._load(f"{FIXTURES_DIR}/fixtures/{n}")
             assert doc is not None
             files.append((n[:-len(".json")], doc))
-        return parse_fixtures(files, meta.value)
+        return parse_fixtures(files, meta.value, meta.source)
 
     @property
     def fixtures(self) -> list[Fixture]:
@@ -290,8 +287,9 @@ class SpecRepo:
 
     def declared_draft_version(self) -> str | None:
         """The version the draft declares it will be released as (``spec/VERSION``), or ``None``."""
-        p = self.spec_dir / "VERSION"
-        return p.read_text().strip() if p.is_file() else None
+        data = read_optional(self.spec_dir / "VERSION", max_bytes=1024, label="spec/VERSION",
+                             within=self.root)
+        return None if data is None else data.decode("utf-8", "replace").strip()
 
     def version(self, name: str) -> SpecVersion:
         """Load ``"draft"`` or a released version.

@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .. import __version__
 from ..errors import EvalportError, InputError, UsageError
@@ -47,6 +48,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _finish_interrupted_write(repo: str | None) -> None:
+    """Before any command reads the repository, complete or discard a multi-file write that was
+    interrupted (:func:`evalport_spec.journal.recover`); a note on stderr when one was completed.
+    Outside a spec repository there is nothing to do."""
+    from ..journal import recover
+    from ..spec import SpecRepo
+
+    try:
+        root = SpecRepo.discover(Path(repo) if repo else None).root
+    except InputError:
+        return
+    note = recover(root)
+    if note:
+        print(f"evalport-spec: note: {note}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point. Returns (and, as a script, exits with) 0, 1 or 2."""
     parser = build_parser()
@@ -59,12 +76,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"evalport-spec: error: {what}: {args.repo} (-C)", file=sys.stderr)
         return EXIT_ERROR
     try:
+        _finish_interrupted_write(args.repo)
         return int(args.func(args))
     except (InputError, UsageError, EvalportError) as exc:
         print(f"evalport-spec: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    except KeyboardInterrupt:
-        print("evalport-spec: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        detail = f" ({exc})" if str(exc) else ""
+        print(f"evalport-spec: interrupted{detail}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

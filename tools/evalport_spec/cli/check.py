@@ -19,8 +19,8 @@ from .options import add_format_option
 
 # Registration needs only these choices; the gate is imported in run() so that `--help` stays
 # fast. tests/test_cli_imports.py asserts they equal gate.STAGES.
-STAGES = ("schemas", "spec-text", "manifest", "conformance", "rules", "releases", "draft", "base",
-          "rfcs", "examples")
+STAGES = ("schemas", "spec-text", "manifest", "history", "conformance", "rules", "behaviour",
+          "releases", "draft", "base", "rfcs", "examples")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,12 +29,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "check", help="run the spec gate (schemas, SPEC.md, manifest, fixtures, rules, classes, RFCs)",
         description="Run the gate over the repository. With --base REF, also classify the change "
                     "this branch makes to the draft against REF's draft and fail a MAJOR change "
-                    "unless spec/VERSION declares the next major version and an accepted RFC "
-                    "declaring MAJOR names it.")
+                    "unless spec/VERSION declares the next major version and every breaking finding "
+                    "is listed, by fingerprint, by an RFC that was accepted (MAJOR) at REF.")
     p.add_argument("--base", metavar="REF", default=None,
                    help="git revision to compare with, e.g. origin/main (a shallow clone must fetch it)")
     p.add_argument("--stage", dest="stages", action="append", choices=STAGES, metavar="NAME",
                    help=f"run only this stage (repeatable): {', '.join(STAGES)}")
+    p.add_argument("--ignore", metavar="FILE", default=None,
+                   help="YAML/JSON list of {kind, pointer, fingerprint, reason, expires} (as diff "
+                        "--ignore); a breaking finding is accepted only by its fingerprint")
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -54,6 +57,6 @@ def run(args: argparse.Namespace) -> int:
         def progress(stage):  # each stage's line as soon as it is done
             print(check_line(to_check(stage), color), flush=True)
 
-    report = run_gate(repo, base=args.base, stages=args.stages, progress=progress)
+    report = run_gate(repo, base=args.base, stages=args.stages, progress=progress, ignore=args.ignore)
     emit(gate_report(report), args.format, checks=progress is None)
     return report.exit_code

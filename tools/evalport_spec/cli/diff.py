@@ -8,6 +8,7 @@ below ``--fail-on`` (default MAJOR), 1 at or above it, 2 on bad input.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..findings import ChangeClass
 from .options import add_format_option
@@ -29,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="treat 'format' as an annotation (default: asserted, as EvalPort requires)")
     p.add_argument("--search-budget", type=int, default=60, metavar="N",
                    help="generated documents per file in the counter-example search")
+    p.add_argument("--explain", action="store_true",
+                   help="after the report, print the derivation of each proved inclusion: which "
+                        "rule discharged each obligation (the json format always carries it)")
     p.set_defaults(func=run)
 
 
@@ -57,6 +61,10 @@ def run(args: argparse.Namespace) -> int:
         result.findings, result.ignored = apply_ignore(result.findings, load_ignore(args.ignore))
         result.change_class, result.forward_class = classes_of(result.findings)
     emit(result, args.format)
+    if args.explain and args.format != "json":
+        from ..compat.proof import explain_lines
+        lines = explain_lines(result.proof) or ["no proof: the change is MAJOR both ways (see the findings)"]
+        sys.stdout.write("\n".join(lines) + "\n")
     cls = {"backward": result.change_class, "forward": result.forward_class,
            "full": result.full_class}[args.direction]
     if args.fail_on == "never":

@@ -69,7 +69,7 @@ def run_build(args: argparse.Namespace) -> int:
     from ..site import build_site
 
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
-    out = Path(args.out) if args.out else repo.root / "site"
+    out = Path(args.out).absolute() if args.out else repo.root / "site"  # --out: against the working directory
     code = _report(build_site(repo, out, args.version, progress=_progress))
     if code == 0:
         print(f"built into {out}")
@@ -79,13 +79,20 @@ def run_build(args: argparse.Namespace) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     """Build into a temporary folder and serve it on 127.0.0.1 until Ctrl-C."""
     from ..site import build_site, start_server
+    from ..site.build import bind_server
 
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
     with tempfile.TemporaryDirectory(prefix="evalport-serve-") as tmp:
-        code = _report(build_site(repo, Path(tmp), args.version, progress=_progress))
+        server = bind_server(Path(tmp), args.port, quiet=False)  # a busy port fails before the build
+        try:
+            code = _report(build_site(repo, Path(tmp), args.version, progress=_progress))
+        except BaseException:
+            server.server_close()
+            raise
         if code:
+            server.server_close()
             return code
-        server = start_server(Path(tmp), args.port, quiet=False)
+        start_server(Path(tmp), server=server)
         start = args.version + "/" if args.version else ""
         print(f"serving on http://127.0.0.1:{server.server_address[1]}/{start} (Ctrl-C to stop)", flush=True)
         try:

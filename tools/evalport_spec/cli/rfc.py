@@ -1,4 +1,6 @@
-"""``evalport-spec rfc new|lint|index|status|check|apply``: a thin layer over :mod:`evalport_spec.rfc`.
+"""``evalport-spec rfc new|lint|index|status|check|apply|accept-findings``: a thin layer over
+:mod:`evalport_spec.rfc` (``accept-findings`` asks :func:`evalport_spec.gate.change_to_accept`
+for the change's breaking findings and writes them with :mod:`evalport_spec.rfc.accept`).
 
 ``lint``, ``index --check`` and ``check`` print findings in any report format (``--format``);
 ``new``, ``index``, ``status`` and ``apply`` print what they wrote (``--format text|json``; JSON:
@@ -167,6 +169,28 @@ def run_apply(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_accept_findings(args: argparse.Namespace) -> int:
+    from ..gate import change_to_accept
+    from ..rfc.accept import write_accepts
+
+    root = _repo(args)
+    findings, label = change_to_accept(root, base=args.base)
+    if not findings:
+        print(f"no breaking finding {label}: nothing to accept, nothing written", file=sys.stderr)
+        return 0
+    path, added, kept = write_accepts(root, args.number, findings)
+    if args.format == "json":
+        print(json.dumps({"path": relative(root, path), "number": args.number, "compared": label,
+                          "added": added, "already_listed": kept}, indent=2, ensure_ascii=False))
+        return 0
+    print(f"{relative(root, path)}: {len(added)} breaking finding(s) {label} added to accepts, "
+          f"{len(kept)} already listed")
+    for e in added + kept:
+        item = f" item {json.dumps(e['item'], ensure_ascii=False)}" if "item" in e else ""
+        print(f"  {e['fingerprint']}  {e['kind']}  {e['location']}{item}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the chosen ``rfc`` sub-command; returns 0, 1 or 2."""
     return args.rfc_func(args)
@@ -243,3 +267,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp.add_argument("number", type=int)
     sp.add_argument("--format", choices=("text", "json"), default="text",
                     help="text: what was written; json: {number, already, written}")
+
+    sp = add("accept-findings", run_accept_findings,
+             "list the current change's breaking findings, by fingerprint, in the accepts of a MAJOR RFC")
+    sp.add_argument("number", type=int)
+    sp.add_argument("--base", metavar="REF", default=None,
+                    help="the change against REF (as `check --base REF` sees it); default: the draft "
+                         "since the latest release")
+    sp.add_argument("--format", choices=("text", "json"), default="text",
+                    help="text: one line per entry; json: {path, number, compared, added, already_listed}")

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
+from ..canonjson import canonical
+from ..jsonnum import enum_index, exact
+from ..jsontypes import json_type
 from ..pointer import join
-from .nodes import D4, D6, D7, D2019, Node, Side, Unresolvable, synthetic
+from .nodes import D4, D6, D7, D2019, D2020, Node, Side, Unresolvable, synthetic
 
 ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated",
                          "readOnly", "writeOnly", "$id", "id", "$anchor", "$defs", "definitions",
@@ -37,12 +40,45 @@ Part = tuple[bool, Node]  # (negated, node)
 
 def num(x: Any) -> Fraction:
     """A JSON number as an exact :class:`~fractions.Fraction` (``0.1`` is 1/10)."""
-    if isinstance(x, bool):
-        raise TypeError("not a number")
-    if isinstance(x, int):
-        return Fraction(x)
-    return Fraction(repr(float(x)))
+    return exact(x)
 
+
+
+class Limit(NamedTuple):
+    """A size bound (``minLength``, ``maxItems``, ``minProperties``, ...): its ``value`` and where
+    it is written (``node``, ``ptr``)."""
+
+    value: int
+    node: Node
+    ptr: str
+
+    @property
+    def at(self) -> tuple[Node, str]:
+        """``(node, ptr)``: the location of the keyword."""
+        return (self.node, self.ptr)
+
+
+class Keyword(NamedTuple):
+    """A keyword with a string value (``pattern``, ``format``) and where it is written."""
+
+    text: str
+    node: Node
+    ptr: str
+
+    @property
+    def at(self) -> tuple[Node, str]:
+        """``(node, ptr)``: the location of the keyword."""
+        return (self.node, self.ptr)
+
+
+class Contains(NamedTuple):
+    """A ``contains`` subschema (``node``) with its ``minContains``/``maxContains`` (``max``
+    ``None``: unbounded) and the pointer of the ``contains`` keyword."""
+
+    node: Node
+    min: int
+    max: int | None
+    ptr: str
 
 
 @dataclass
@@ -113,24 +149,37 @@ class Canon:
     false: bool = False
     types: set[str] | None = None
     type_src: tuple[Node, str] | None = None
+    int_literal: tuple[Node, str] | None = None
+    """Where a draft-04 ``type: integer`` (without ``number``) excludes integral floats such as
+    ``1.0``: draft-04's ``integer`` is a JSON number written without a fraction or exponent
+    (the validators agree), 2020-12's any number with a zero fractional part."""
     enum: list[Any] | None = None
+    enum_keys: dict[str, Any] | None = None
+    """``enum``/``const`` values by canonical JSON text, once each (``1`` and ``1.0`` are one)."""
     enum_src: tuple[Node, str] | None = None
+    excluded: dict[str, Any] | None = None
+    """Values a ``not`` of an ``enum``/``const`` rejects, by canonical JSON text."""
+    neg_patterns: list[Keyword] = field(default_factory=list)
+    """Patterns a ``not`` forbids strings to match (their complement languages)."""
+    plain: bool = True
+    """Whether every positive part asserts only ``type``/``enum``/``const`` (annotations, ``$ref``
+    and ``allOf`` aside) and nothing is negated: validity of a value is then read off the canon."""
     lo: Bound | None = None
     hi: Bound | None = None
     mult: list[tuple[Fraction, Node, str]] = field(default_factory=list)
-    min_len: tuple[int, Node, str] | None = None
-    max_len: tuple[int, Node, str] | None = None
-    patterns: list[tuple[str, Node, str]] = field(default_factory=list)
-    formats: list[tuple[str, Node, str]] = field(default_factory=list)
+    min_len: Limit | None = None
+    max_len: Limit | None = None
+    patterns: list[Keyword] = field(default_factory=list)
+    formats: list[Keyword] = field(default_factory=list)
     arr: list[ArrClause] = field(default_factory=list)
-    min_items: tuple[int, Node, str] | None = None
-    max_items: tuple[int, Node, str] | None = None
+    min_items: Limit | None = None
+    max_items: Limit | None = None
     unique: tuple[Node, str] | None = None
-    contains: list[tuple[Node, int, int | None, str]] = field(default_factory=list)
+    contains: list[Contains] = field(default_factory=list)
     obj: list[ObjClause] = field(default_factory=list)
     required: dict[str, tuple[Node, str]] = field(default_factory=dict)
-    min_props: tuple[int, Node, str] | None = None
-    max_props: tuple[int, Node, str] | None = None
+    min_props: Limit | None = None
+    max_props: Limit | None = None
     prop_names: list[Node] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     conds: list[Cond] = field(default_factory=list)
@@ -138,6 +187,21 @@ class Canon:
     negs: list[Node] = field(default_factory=list)
     undecided: list[tuple[Node, str, str]] = field(default_factory=list)
     positives: list[Node] = field(default_factory=list)
+
+    def admits(self, x: Any, key: str | None = None) -> bool:
+        """Whether value ``x`` (whose canonical JSON text is ``key``, computed when not given)
+        satisfies this canon's ``type`` and ``enum``/``const`` (exactly its validity when
+        :attr:`plain`)."""
+        if self.types is not None:
+            t = json_type(x)
+            if not self.allows(t):
+                return False
+            if self.int_literal and isinstance(x, float) and "number" not in self.types:
+                return False  # draft-04 integer: 1.0 is not one
+        if self.enum_keys is None and self.excluded is None:
+            return True
+        k = key if key is not None else canonical(x)
+        return (self.enum_keys is None or k in self.enum_keys) and (self.excluded is None or k not in self.excluded)
 
     def allows(self, t: str) -> bool:
         """Whether JSON type ``t`` is allowed by the ``type`` keywords (``integer`` ⊂ ``number``)."""
@@ -157,6 +221,8 @@ class Canonizer:
         self.sides = sides
         self.memo: dict[tuple, Canon] = {}
         self._deref: dict[Node, Node] = {}
+        self.origin: dict[Node, tuple[Node, str]] = {}
+        """Synthetic node -> the ``not`` (or negated ``if``) it was derived from, for locations."""
 
     def side(self, node: Node) -> Side:
         return self.sides[node.side]
@@ -173,10 +239,61 @@ class Canonizer:
             for neg, node in sorted(parts, key=lambda p: (p[0], p[1].id)):
                 if neg:
                     c.negs.append(node)
+                    c.plain = False
+                    self._negate(c, node, seen)
                 else:
                     self._add(c, node, seen)
+            _settle(c)
             self.memo[key] = c
         return c
+
+    # -- not-elimination ------------------------------------------------------------------
+    def _negate(self, c: Canon, target: Node, seen: set[Node]) -> bool:
+        """Fold ``not target`` into ``c`` as positive constraints when ``target``'s canon is a
+        conjunction of invertible atoms (``type``, ``enum``/``const``, bounds, lengths,
+        ``pattern``, ``required``): not (a1 and ... and an) = (not a1) or ... or (not an), each
+        not ai a keyword again (not minimum 0 = a number below 0; not minLength 2 = a string of at
+        most 1 code point; not pattern p = a string outside p's language; not required [r] = an
+        object without r). One atom is added in place, several become an ``anyOf`` group split
+        like any other; not not X is X. Returns whether ``target`` was eliminated (else it stays
+        a ``not``)."""
+        side = target.side
+        v = self.side(target).value(target)
+        if isinstance(v, dict) and "not" in v and all(k == "not" or k in ANNOTATIONS for k in v):
+            self._add(c, self.deref(child(target, v, "not")), seen)  # double negation
+            return True
+        n = self.nodes(target)
+        if n.false:
+            return True  # not false: no constraint
+        atoms = _atoms(n)
+        if atoms is None:
+            return False
+        if not atoms:
+            c.false = True  # not of a schema that accepts everything
+            return True
+        src = (target, target.ptr) if target.syn is None else self.origin.get(target, (target, target.ptr))
+
+        def made(schema: Any) -> Node:
+            n = synthetic(side, schema)
+            self.origin.setdefault(n, src)
+            return n
+
+        if len(atoms) == 1 and atoms[0][0] in ("enum", "pattern"):
+            kind, value = atoms[0]
+            if kind == "enum":
+                c.excluded = {**(c.excluded or {}), **value}
+            else:
+                c.neg_patterns.append(Keyword(value, *src))
+                self._add(c, made({"type": "string"}), seen)
+            return True
+        schemas = [_atom_schema(kind, value) for kind, value in atoms]
+        if len(schemas) == 1:
+            self._add(c, made(schemas[0]), seen)
+            return True
+        g = Group(target, "anyOf", [made(x) for x in schemas])
+        if g.marker not in c.done:
+            c.groups.append(g)
+        return True
 
     def deref(self, node: Node) -> Node:
         """``node`` with pure ``$ref`` hops followed: a schema whose only assertion is ``$ref``
@@ -227,6 +344,8 @@ class Canonizer:
             if v is not True:
                 c.undecided.append((node, p, "a schema must be an object or a boolean"))
             return
+        if c.plain and any(k not in ANNOTATIONS and k not in PLAIN_KEYWORDS for k in v):
+            c.plain = False
         if "$ref" in v and isinstance(v["$ref"], str):
             try:
                 target = side.resolve_ref(node, v["$ref"])
@@ -237,11 +356,14 @@ class Canonizer:
             if d < D2019:
                 return  # draft-07 and older: siblings of $ref are ignored
         for k in ("$dynamicRef", "$recursiveRef"):
-            if k in v:
-                c.undecided.append((node, join(p, k), f"{k} (dynamic scope) is not compared"))
+            if isinstance(v.get(k), str) and node.syn is None:
+                try:
+                    self._add(c, side.resolve_dynamic(node, k, v[k]), seen)
+                except Unresolvable as exc:
+                    c.undecided.append((node, join(p, k), str(exc)))
         for i, _ in enumerate(v.get("allOf", []) if isinstance(v.get("allOf"), list) else []):
-            self._add(c, Node(node.side, node.file, join(p, "allOf", i)), seen)
-        self._types(c, node, v)
+            self._add(c, child(node, v, "allOf", i), seen)
+        self._types(c, node, v, d)
         self._enum(c, node, v, d)
         self._numbers(c, node, v, d)
         self._strings(c, node, v)
@@ -249,22 +371,26 @@ class Canonizer:
         self._objects(c, node, v, d)
         for k in ("anyOf", "oneOf"):
             if isinstance(v.get(k), list):
-                g = Group(node, k, [Node(node.side, node.file, join(p, k, i)) for i in range(len(v[k]))])
+                g = Group(node, k, [child(node, v, k, i) for i in range(len(v[k]))])
                 if g.marker not in c.done:
                     c.groups.append(g)
-        if "not" in v:
-            c.nots.append((Node(node.side, node.file, join(p, "not")), join(p, "not")))
+        if "not" in v and accepts_all(v["not"]):
+            c.false = True  # {"not": {}} accepts nothing, in every dialect
+        elif "not" in v:
+            target = child(node, v, "not")
+            if not self._negate(c, self.deref(target), seen):
+                c.nots.append((target, join(p, "not")))
         if d >= D7 and "if" in v and ("then" in v or "else" in v):
-            cond = Cond(node, join(p, "if"), Node(node.side, node.file, join(p, "if")),
-                        Node(node.side, node.file, join(p, "then")) if "then" in v else None,
-                        Node(node.side, node.file, join(p, "else")) if "else" in v else None)
+            cond = Cond(node, join(p, "if"), child(node, v, "if"),
+                        child(node, v, "then") if "then" in v else None,
+                        child(node, v, "else") if "else" in v else None)
             if cond.marker not in c.done:
                 c.conds.append(cond)
         for k in ("unevaluatedProperties", "unevaluatedItems"):
             if d >= D2019 and k in v:
                 self._unevaluated(c, node, v, k)
 
-    def _types(self, c: Canon, node: Node, v: dict) -> None:
+    def _types(self, c: Canon, node: Node, v: dict, d: int) -> None:
         t = v.get("type")
         if t is None:
             return
@@ -273,21 +399,24 @@ class Canonizer:
             return
         if "number" in ts:
             ts.add("integer")
+        elif d == D4 and "integer" in ts:
+            c.int_literal = (node, join(node.ptr, "type"))
         c.types = ts if c.types is None else c.types & ts
         c.type_src = (node, join(node.ptr, "type"))
 
     def _enum(self, c: Canon, node: Node, v: dict, d: int) -> None:
-        vals: list[Any] | None = None
+        vals: dict[str, Any] | None = None  # canonical text -> value (JSON Schema equality)
         if "const" in v and d >= D6:
-            vals = [v["const"]]
+            vals = {canonical(v["const"]): v["const"]}
             src = join(node.ptr, "const")
         if isinstance(v.get("enum"), list):
-            e = v["enum"]
-            vals = e if vals is None else [x for x in vals if _member(x, e)]
+            e = enum_index(v["enum"])
+            vals = e if vals is None else {k: x for k, x in vals.items() if k in e}
             src = join(node.ptr, "enum")
         if vals is None:
             return
-        c.enum = list(vals) if c.enum is None else [x for x in c.enum if _member(x, vals)]
+        c.enum_keys = vals if c.enum_keys is None else {k: x for k, x in c.enum_keys.items() if k in vals}
+        c.enum = list(c.enum_keys.values())
         c.enum_src = (node, src)
 
     def _numbers(self, c: Canon, node: Node, v: dict, d: int) -> None:
@@ -316,19 +445,19 @@ class Canonizer:
     def _strings(self, c: Canon, node: Node, v: dict) -> None:
         p = node.ptr
         if _is_int(v.get("minLength")) and v["minLength"] > 0:
-            if c.min_len is None or v["minLength"] > c.min_len[0]:
-                c.min_len = (int(v["minLength"]), node, join(p, "minLength"))
+            if c.min_len is None or v["minLength"] > c.min_len.value:
+                c.min_len = Limit(int(v["minLength"]), node, join(p, "minLength"))
         if _is_int(v.get("maxLength")):
-            if c.max_len is None or v["maxLength"] < c.max_len[0]:
-                c.max_len = (int(v["maxLength"]), node, join(p, "maxLength"))
+            if c.max_len is None or v["maxLength"] < c.max_len.value:
+                c.max_len = Limit(int(v["maxLength"]), node, join(p, "maxLength"))
         if isinstance(v.get("pattern"), str):
-            c.patterns.append((v["pattern"], node, join(p, "pattern")))
+            c.patterns.append(Keyword(v["pattern"], node, join(p, "pattern")))
         if isinstance(v.get("format"), str):
-            c.formats.append((v["format"], node, join(p, "format")))
+            c.formats.append(Keyword(v["format"], node, join(p, "format")))
 
     def _arrays(self, c: Canon, node: Node, v: dict, d: int) -> None:
         p = node.ptr
-        mk = lambda *t: Node(node.side, node.file, join(p, *t))  # noqa: E731
+        mk = lambda *t: child(node, v, *t)  # noqa: E731
         clause = ArrClause(node)
         if d >= 2020:
             if isinstance(v.get("prefixItems"), list):
@@ -346,22 +475,22 @@ class Canonizer:
         if clause.prefix or clause.rest is not None:
             c.arr.append(clause)
         if _is_int(v.get("minItems")) and v["minItems"] > 0:
-            if c.min_items is None or v["minItems"] > c.min_items[0]:
-                c.min_items = (int(v["minItems"]), node, join(p, "minItems"))
+            if c.min_items is None or v["minItems"] > c.min_items.value:
+                c.min_items = Limit(int(v["minItems"]), node, join(p, "minItems"))
         if _is_int(v.get("maxItems")):
-            if c.max_items is None or v["maxItems"] < c.max_items[0]:
-                c.max_items = (int(v["maxItems"]), node, join(p, "maxItems"))
+            if c.max_items is None or v["maxItems"] < c.max_items.value:
+                c.max_items = Limit(int(v["maxItems"]), node, join(p, "maxItems"))
         if v.get("uniqueItems") is True:
             c.unique = (node, join(p, "uniqueItems"))
         if d >= D6 and "contains" in v:
             lo = v.get("minContains", 1) if d >= D2019 else 1
             hi = v.get("maxContains") if d >= D2019 else None
             if _is_int(lo) and (hi is None or _is_int(hi)):
-                c.contains.append((mk("contains"), int(lo), hi, join(p, "contains")))
+                c.contains.append(Contains(mk("contains"), int(lo), hi, join(p, "contains")))
 
     def _objects(self, c: Canon, node: Node, v: dict, d: int) -> None:
         p = node.ptr
-        mk = lambda *t: Node(node.side, node.file, join(p, *t))  # noqa: E731
+        mk = lambda *t: child(node, v, *t)  # noqa: E731
         clause = ObjClause(node)
         if isinstance(v.get("properties"), dict):
             clause.props = {k: mk("properties", k) for k in v["properties"]}
@@ -376,11 +505,11 @@ class Canonizer:
                 if isinstance(r, str):
                     c.required.setdefault(r, (node, join(p, "required", i)))
         if _is_int(v.get("minProperties")) and v["minProperties"] > 0:
-            if c.min_props is None or v["minProperties"] > c.min_props[0]:
-                c.min_props = (int(v["minProperties"]), node, join(p, "minProperties"))
+            if c.min_props is None or v["minProperties"] > c.min_props.value:
+                c.min_props = Limit(int(v["minProperties"]), node, join(p, "minProperties"))
         if _is_int(v.get("maxProperties")):
-            if c.max_props is None or v["maxProperties"] < c.max_props[0]:
-                c.max_props = (int(v["maxProperties"]), node, join(p, "maxProperties"))
+            if c.max_props is None or v["maxProperties"] < c.max_props.value:
+                c.max_props = Limit(int(v["maxProperties"]), node, join(p, "maxProperties"))
         if d >= D6 and "propertyNames" in v:
             c.prop_names.append(mk("propertyNames"))
         deps: list[tuple[str, Any, str]] = []
@@ -399,7 +528,7 @@ class Canonizer:
                     continue
                 then = synthetic(node.side, {"required": [x for x in s if isinstance(x, str)]})
             else:
-                then = Node(node.side, node.file, ptr)
+                then = synthetic(node.side, s) if node.syn is not None else Node(node.side, node.file, ptr)
             cond = Cond(node, ptr, if_, then, None, kw)
             if cond.marker not in c.done:
                 c.conds.append(cond)
@@ -433,10 +562,13 @@ class Canonizer:
             c.undecided.append((node, ptr, f"{kw} next to anyOf/oneOf/if/dependentSchemas "
                                            "depends on annotations this engine does not track"))
             return
-        target = Node(node.side, node.file, ptr)
+        others = [val for n, val in closure if n != node]
+        if any(kw in val for val in others):
+            return  # an adjacent unevaluated* evaluates every member/item first: no effect here
+        target = child(node, v, kw)
+        d = side.dialect(node)
         if kw == "unevaluatedProperties":
-            if any("additionalProperties" in val for _, val in closure if val is not v) or \
-                    "additionalProperties" in v:
+            if any("additionalProperties" in val for _, val in closure):
                 return
             clause = ObjClause(node, add=target)
             for _n, val in closure:
@@ -445,23 +577,122 @@ class Canonizer:
                 for pat in val.get("patternProperties", {}) if isinstance(val.get("patternProperties"), dict) else {}:
                     clause.pats[pat] = synthetic(node.side, True)
             c.obj.append(clause)
-        else:
-            if any(k in val for _, val in closure for k in ("contains", "additionalItems")) or \
-                    any("items" in val and not isinstance(val["items"], list) for _, val in closure):
-                if any(k in val for _, val in closure for k in ("contains",)):
-                    c.undecided.append((node, ptr, "unevaluatedItems next to contains is not compared"))
+            return
+        # unevaluatedItems: which items do the adjacent keywords evaluate, by dialect
+        # (2020-12: prefixItems, items; 2019-09: items as array or schema, additionalItems)
+        holders = [(n, val) for n, val in closure if "contains" in val]
+        rest = target
+        if holders:
+            # 2020-12: items matched by contains are evaluated; with unevaluatedItems false every
+            # item past the tuple must match the one contains schema
+            if d < D2020 or len(holders) > 1 or v.get(kw) not in (False, {"not": {}}):
+                c.undecided.append((node, ptr, "unevaluatedItems next to contains is compared only "
+                                               "as false beside one 2020-12 contains"))
                 return
-            n_prefix = 0
-            for _, val in closure:
-                pre = val.get("prefixItems", val.get("items"))
-                if isinstance(pre, list):
-                    n_prefix = max(n_prefix, len(pre))
-            c.arr.append(ArrClause(node, [synthetic(node.side, True)] * n_prefix, target))
+            rest = child(holders[0][0], holders[0][1], "contains")
+        n_prefix = 0
+        for _, val in closure:
+            if d >= D2020:
+                if "items" in val:
+                    return  # every item evaluated
+                pre = val.get("prefixItems")
+            else:
+                items = val.get("items")
+                if items is not None and not isinstance(items, list):
+                    return
+                if isinstance(items, list) and "additionalItems" in val:
+                    return
+                pre = items
+            if isinstance(pre, list):
+                n_prefix = max(n_prefix, len(pre))
+        c.arr.append(ArrClause(node, [synthetic(node.side, True)] * n_prefix, rest))
 
 
-def _member(x: Any, values: list[Any]) -> bool:
-    """JSON equality membership (``1 == 1.0``, but ``true != 1``)."""
-    return any(json_equal(x, y) for y in values)
+ALL_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+
+
+def _settle(c: Canon) -> None:
+    """Normalise a built canon: ``enum`` values its other ``type``/``not`` constraints reject are
+    dropped, and a canon with no type or no value left accepts nothing."""
+    if c.types is not None and not c.types:
+        c.false = True
+    if c.enum_keys is not None:
+        kept = {k: v for k, v in c.enum_keys.items() if c.admits(v, k)}
+        if len(kept) != len(c.enum_keys):
+            c.enum_keys, c.enum = kept, list(kept.values())
+        if not kept:
+            c.false = True
+
+
+def _atoms(n: Canon) -> list[tuple[str, Any]] | None:
+    """The invertible atoms of canon ``n`` (``None`` when ``n`` holds anything else): ``("type",
+    types)``, ``("enum", values)``, ``("excluded", values)``, ``("lo"|"hi", Bound)``,
+    ``("minLength"|"maxLength", n)``, ``("pattern"|"neg_pattern", regex)``, ``("required", name)``."""
+    if (n.groups or n.conds or n.nots or n.negs or n.obj or n.arr or n.contains or n.prop_names
+            or n.mult or n.formats or n.undecided or n.unique or n.min_items or n.max_items
+            or n.min_props or n.max_props or n.int_literal):
+        return None
+    atoms: list[tuple[str, Any]] = []
+    if n.types is not None:
+        if "integer" in n.types and "number" not in n.types:
+            return None  # "a number that is not an integer" has no type keyword
+        atoms.append(("type", n.types))
+    if n.enum_keys is not None:
+        atoms.append(("enum", dict(n.enum_keys)))
+    if n.excluded:
+        atoms.append(("excluded", dict(n.excluded)))
+    atoms += [(k, b) for k, b in (("lo", n.lo), ("hi", n.hi)) if b is not None]
+    if n.min_len:
+        atoms.append(("minLength", n.min_len.value))
+    if n.max_len:
+        atoms.append(("maxLength", n.max_len.value))
+    atoms += [("pattern", p) for p, _, _ in n.patterns] + [("neg_pattern", p) for p, _, _ in n.neg_patterns]
+    atoms += [("required", r) for r in sorted(n.required)]
+    return atoms
+
+
+def _atom_schema(kind: str, value: Any) -> Any:
+    """A schema accepting exactly the instances that atom ``(kind, value)`` rejects."""
+    if kind == "type":
+        rest = ALL_TYPES - value - ({"integer"} if "number" in value else set())
+        return {"type": sorted(rest)} if rest else False
+    if kind == "enum":
+        return {"not": {"enum": list(value.values())}}
+    if kind == "excluded":
+        return {"enum": list(value.values())}
+    if kind in ("lo", "hi"):
+        x = int(value.value) if value.value.denominator == 1 else float(value.value)
+        if kind == "lo":
+            return {"type": "number", ("maximum" if value.excl else "exclusiveMaximum"): x}
+        return {"type": "number", ("minimum" if value.excl else "exclusiveMinimum"): x}
+    if kind == "minLength":
+        return {"type": "string", "maxLength": value - 1}
+    if kind == "maxLength":
+        return {"type": "string", "minLength": value + 1}
+    if kind == "pattern":
+        return {"type": "string", "not": {"pattern": value}}
+    if kind == "neg_pattern":
+        return {"type": "string", "pattern": value}
+    return {"type": "object", "properties": {value: False}}  # required
+
+
+def child(node: Node, value: Any, *path: str | int) -> Node:
+    """The node of the subschema at ``path`` inside ``node`` (whose schema is ``value``): a
+    pointer below ``node``'s, or for a synthetic node a synthetic node of the inline value."""
+    if node.syn is None:
+        return Node(node.side, node.file, join(node.ptr, *path))
+    for key in path:
+        value = value[key]
+    return synthetic(node.side, value)
+
+
+def accepts_all(schema: Any) -> bool:
+    """Whether ``schema`` accepts every instance by its form alone: ``true``, ``{}``, or an
+    object of annotations only (no assertion, applicator or reference)."""
+    return schema is True or (isinstance(schema, dict) and all(k in ANNOTATIONS for k in schema))
+
+
+PLAIN_KEYWORDS = frozenset({"type", "enum", "const", "$ref", "allOf"})
 
 
 def json_equal(a: Any, b: Any) -> bool:

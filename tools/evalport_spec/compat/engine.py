@@ -24,12 +24,14 @@ from ..findings import ChangeClass, Finding, Location
 from ..pointer import from_path, join
 from ..report.progress import track
 from ..schemaset import SchemaSet
-from .canon import Canonizer
+from .canon import ANNOTATIONS, Canonizer
+from .edits import unaccounted
+from .fail import Budget, Fail
 from .kinds import kind_name
 from .nodes import D2020, LISTS, MAPS, SINGLE, Node, Side, TooDeep, Unresolvable, line_of
 from .refs import check_set
 from .sample import Sampler
-from .subset import ANNOTATIONS, Budget, Checker, Fail
+from .subset import Checker
 
 REPORT_SCHEMA = "diff-report.schema.json"
 
@@ -58,6 +60,10 @@ class Classification:
     new_label: str = ""
     stats: dict[str, Any] = field(default_factory=dict)
     ignored: dict[str, Any] = field(default_factory=dict)
+    proof: list[dict[str, Any]] = field(default_factory=list)
+    """The derivation of each proved inclusion (backward when the class is MINOR or PATCH,
+    forward too for PATCH): ``{file, direction, depth, rule, detail, old, new}`` per step, ``old``
+    and ``new`` as ``file#pointer`` (:mod:`.proof`)."""
 
     @property
     def full_class(self) -> ChangeClass:
@@ -76,7 +82,7 @@ class Classification:
             "change_class": str(self.change_class), "forward_class": str(self.forward_class),
             "full_class": str(self.full_class),
             "findings": [f.to_json() for f in self.findings],
-            "stats": self.stats, "ignored": self.ignored,
+            "stats": self.stats, "ignored": self.ignored, "proof": self.proof,
         }
 
 
@@ -155,9 +161,10 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
     so = Side("old", old, format_assertion=format_assertion, default_dialect=default_dialect)
     sn = Side("new", new, format_assertion=format_assertion, default_dialect=default_dialect)
     canon = Canonizer({"old": so, "new": sn})
-    sampler = Sampler(canon)
+    sampler = Sampler(canon, format_assertion=format_assertion)
     checker = Checker(canon, sampler, format_assertion=format_assertion, max_cases=max_cases)
     findings: list[Finding] = []
+    proof: list[dict[str, Any]] = []
     stats = {"files": 0, "witnesses_verified": 0, "documents_searched": 0}
     for name in track(sorted(set(old.files) | set(new.files)), "comparing schemas", unit="file"):
         if only is not None and name not in only:
@@ -176,12 +183,15 @@ def _compare(old, new, format_assertion, candidates, search_budget, generator, d
             continue
         stats["files"] += 1
         findings.extend(_compare_file(name, so, sn, canon, sampler, checker, candidates,
-                                      search_budget, generator, stats))
+                                      search_budget, generator, stats, proof))
     findings = order_findings(findings)
     bc, fc = classes_of(findings)
     stats["cases"] = checker.cases
     stats["seconds"] = round(time.perf_counter() - t0, 3)
-    return Classification(bc, fc, findings, old.label, new.label, stats)
+    kept = {"backward"} if bc <= ChangeClass.MINOR else set()
+    kept |= {"forward"} if fc <= ChangeClass.MINOR else set()
+    return Classification(bc, fc, findings, old.label, new.label, stats,
+                          proof=[p for p in proof if p["direction"] in kept])
 
 
 def same_sets(old: SchemaSet, new: SchemaSet, only: Collection[str] | None = None) -> bool:
@@ -217,8 +227,9 @@ def _first(xs: list) -> Any:
 
 def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Sampler, checker: Checker,
                   candidates: Candidates, budget: int, generator: Callable | None,
-                  stats: dict) -> list[Finding]:
+                  stats: dict, proof: list[dict[str, Any]]) -> list[Finding]:
     out: list[Finding] = []
+    discharged: list[dict[str, Any]] = []
     out.extend(identity_findings(name, so, sn))
     ro, rn = canon.nodes(so.root(name)), canon.nodes(sn.root(name))
     for direction, A, B in (("backward", ro, rn), ("forward", rn, ro)):
@@ -231,6 +242,18 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
             checker.cases = 0
         for f in fails:
             out.append(_to_finding(f, direction, name, so, sn, stats, checker))
+        old_is_a = direction == "backward"  # steps of a failed direction still account for edits
+        steps = [{"file": name, "direction": direction, "depth": depth, "rule": step.rule,
+                  "detail": step.detail, "old": step.a if old_is_a else step.b,
+                  "new": step.b if old_is_a else step.a}
+                 for depth, step in checker.derivation(A, B)]
+        discharged.extend(steps)
+        if not fails:
+            proof.extend(steps)
+    left = unaccounted(name, so, sn, out, discharged)  # no silent edit (compat/edits.py)
+    if left:
+        stats.setdefault("unaccounted_edits", []).extend(
+            {"file": name, "kind": e.kind, "pointer": e.pointer} for e in left)
     # witnesses for unproven backward failures, then the counter-example search
     pool = _Pool(name, so, sn)
     for side in (so, sn):
@@ -361,7 +384,7 @@ def _line(loaded: Any, ptr: str) -> int | None:
 def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: dict,
                 checker: Checker) -> Finding:
     sa, sb = (so, sn) if direction == "backward" else (sn, so)
-    loc_a, loc_b = _location(sa, f.a), _location(sb, f.b)
+    loc_a, loc_b = _location(sa, checker.source(f.a)), _location(sb, checker.source(f.b))
     old, new = (loc_a, loc_b) if direction == "backward" else (loc_b, loc_a)
     if old is None and new is None:
         old = Location(so.set.files[name].loaded.source, "", 1)
@@ -372,7 +395,9 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
     for careful in (False, True):  # the fast path-only embedding first, then the careful one
         for w in checker.witnesses(f, careful):
             try:
-                ok = (hit is None or w is not None) and sa.file_valid(name, w) and not sb.file_valid(name, w)
+                # confirmed by both validators: python-jsonschema and jsonschema-rs
+                ok = (hit is None or w is not None) and sa.file_confirms(name, w) is True \
+                    and sb.file_confirms(name, w) is False
             except RecursionError:  # TooDeep included: too deep to verify, not a witness
                 ok = False
             if ok:
@@ -400,7 +425,7 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
         elif not hit:
             extra["proof"] = "unverified"
     out = Finding(kind_name(f.code, direction) if not f.undecided else "undecided", msg, cls,
-                  old=old, new=new, undecided=undecided, direction=direction, extra=extra)
+                  old=old, new=new, undecided=undecided, direction=direction, item=f.item, extra=extra)
     if hit:
         stats["witnesses_verified"] += 1
         _set_witness(out, hit[0])

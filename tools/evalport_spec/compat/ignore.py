@@ -1,20 +1,27 @@
 """Ignore files for ``diff --ignore``: silence known, accepted findings, with expiry.
 
 Format (YAML or JSON): a list of entries (or ``{"ignore": [...]}``), each
-``{kind, pointer?, reason, expires?}``. An entry matches a finding of that ``kind`` whose old or
-new JSON Pointer equals ``pointer`` (any pointer when absent). An entry whose ``expires`` (ISO
-date) is before today no longer applies and is reported as *expired*; an entry that matched
-nothing is *stale* (the oasdiff ``--err-ignore`` idea, with bookkeeping).
+``{kind, pointer?, fingerprint?, reason, expires?}``. An entry matches a finding of that ``kind``
+whose old or new JSON Pointer equals ``pointer`` (any pointer when absent) and, when it has a
+``fingerprint``, whose fingerprint is exactly that one (docs/fingerprints.md: one lost enum value
+is one finding). An entry whose ``expires`` (ISO date) is before today no longer applies and is
+reported as *expired*; an entry that matched nothing is *stale* (the oasdiff ``--err-ignore``
+idea, with bookkeeping).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from ..findings import Finding
+from ..fsutil import read_limited
+
+MAX_IGNORE_BYTES = 8 * 1024 * 1024
+"""Largest ignore file accepted (8 MiB; counted as read, see :func:`~evalport_spec.fsutil.read_limited`)."""
 
 
 def load_ignore(path: str | Path) -> list[dict[str, Any]]:
@@ -28,9 +35,9 @@ def load_ignore(path: str | Path) -> list[dict[str, Any]]:
 
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_limited(p, max_bytes=MAX_IGNORE_BYTES, label=str(p)).decode("utf-8")
         data = yaml.safe_load(text)
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise InputError(f"cannot read ignore file: {exc}", str(p)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -41,7 +48,7 @@ def load_ignore(path: str | Path) -> list[dict[str, Any]]:
     if data is None:
         return []
     if not isinstance(data, list):
-        raise InputError("an ignore file is a list of {kind, pointer, reason, expires} entries", str(p))
+        raise InputError("an ignore file is a list of {kind, pointer, fingerprint, reason, expires} entries", str(p))
     for i, e in enumerate(data):
         if not isinstance(e, dict) or not isinstance(e.get("kind"), str):
             raise InputError(f"entry {i}: needs a string 'kind'", str(p), None, None, f"/{i}")
@@ -49,6 +56,9 @@ def load_ignore(path: str | Path) -> list[dict[str, Any]]:
             raise InputError(f"entry {i}: needs a non-empty 'reason'", str(p), None, None, f"/{i}")
         if "pointer" in e and not isinstance(e["pointer"], str):
             raise InputError(f"entry {i}: 'pointer' must be a string", str(p), None, None, f"/{i}")
+        if "fingerprint" in e and not re.fullmatch(r"[0-9a-f]{16}", str(e["fingerprint"])):
+            raise InputError(f"entry {i}: 'fingerprint' must be 16 lowercase hex digits", str(p), None,
+                             None, f"/{i}/fingerprint")
         if "expires" in e:
             exp = e["expires"]
             try:
@@ -78,7 +88,7 @@ def apply_ignore(findings: list[Finding], entries: list[dict[str, Any]],
     for f in findings:
         hit = None
         for i, e in enumerate(live):
-            if e["kind"] != f.kind:
+            if e["kind"] != f.kind or e.get("fingerprint", f.fingerprint) != f.fingerprint:
                 continue
             ptrs = {loc.pointer for loc in (f.old, f.new) if loc is not None}
             if "pointer" not in e or e["pointer"] in ptrs:

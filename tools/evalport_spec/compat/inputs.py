@@ -88,15 +88,24 @@ def refocus(s: FileSet, name: str) -> FileSet:
 
 
 def resolve_input(arg: str, repo_root: str | None = None) -> SpecVersion | SchemaSet:
-    """The version or schema set ``arg`` names.
+    """The version or schema set ``arg`` names, every schema of it checked against its
+    meta-schema (:meth:`~evalport_spec.schemaset.SchemaSet.require_valid`): an invalid schema
+    is refused, never classified.
 
     Raises:
-        InputError: nothing by that name, an unsafe revision, unreadable or invalid JSON.
+        InputError: nothing by that name, an unsafe revision, unreadable or invalid JSON, a
+            schema invalid against its meta-schema.
     """
+    found = _resolve(arg, repo_root)
+    (found.schemas if isinstance(found, SpecVersion) else found).require_valid()
+    return found
+
+
+def _resolve(arg: str, repo_root: str | None) -> SpecVersion | SchemaSet:
     if arg.startswith("-"):
         raise InputError(f"not a schema, folder, version or REF:PATH: {arg!r}")
     p = Path(arg)
-    if p.is_file():
+    if p.is_file() or (os.path.lexists(p) and not p.is_dir()):  # a FIFO or device: load refuses it
         siblings = {x.name: (lambda x=x: load(x)) for x in p.parent.iterdir()
                     if x.suffix == ".json" and x.is_file() and not x.is_symlink()}
         return file_set(p.name, load(p), siblings, str(p))

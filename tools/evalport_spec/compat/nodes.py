@@ -20,10 +20,12 @@ from urllib.parse import quote, unquote, urldefrag, urljoin
 import jsonschema
 from jsonschema.validators import validator_for
 
+from ..jsonnum import exact_validator
 from ..pointer import join, resolve
-from ..schemaset import SchemaSet
+from ..schemaset import META_SCHEMAS, SchemaSet
 
 D4, D6, D7, D2019, D2020 = 4, 6, 7, 2019, 2020
+_UNBUILT = object()
 
 _DIALECTS = (("draft-04", D4), ("draft-06", D6), ("draft-07", D7), ("2019-09", D2019),
              ("2020-12", D2020))
@@ -153,6 +155,11 @@ class Side:
         self._refs: dict[tuple[Node, str], Node] = {}
         self._file_validators: dict[str, Any] = {}
         self._fast: dict[str, Any] = {}
+        self.meta: dict[str, Any] = {}  # meta-schema URI -> meta-schema, indexed as extra files
+        self.dynamic_anchors: dict[str, list[tuple[str, str]]] = {}  # $dynamicAnchor name -> places
+        self.recursive_anchors: list[tuple[str, str]] = []  # resources with "$recursiveAnchor": true
+        self._fast_node: dict[Node, Any] = {}
+        self._rs_registry: Any = False
         for f in schemas:
             raw = f.schema.get("$schema") if isinstance(f.schema, dict) else None
             try:
@@ -186,7 +193,35 @@ class Side:
             anchor = value.get("$anchor")
             if isinstance(anchor, str):
                 self.anchors[f"{base}#{anchor}"] = (fname, ptr)
+            dyn = value.get("$dynamicAnchor")
+            if isinstance(dyn, str) and d >= D2020:  # also a plain anchor for $ref
+                self.anchors.setdefault(f"{base}#{dyn}", (fname, ptr))
+                self.dynamic_anchors.setdefault(dyn, []).append((fname, ptr))
+            if value.get("$recursiveAnchor") is True and d == D2019:
+                self.recursive_anchors.append((fname, ptr))
             stack.extend((p, v, base) for p, v in subschemas(value, ptr))
+
+    def schema_of(self, fname: str) -> Any:
+        """The whole schema of file ``fname`` (a file of the set, or a meta-schema URI)."""
+        meta = self.meta.get(fname)
+        return meta if meta is not None else self.set.files[fname].schema
+
+    def uri_of(self, fname: str) -> str:
+        """The base URI of file ``fname``."""
+        return fname if fname in self.meta else self.set.files[fname].uri
+
+    def _add_meta(self, uri: str) -> bool:
+        """Index the meta-schema at ``uri`` (a dialect's, as python-jsonschema ships it) as an
+        extra file named by its URI; ``False`` when ``uri`` names none."""
+        try:
+            schema = META_SCHEMAS.contents(uri)
+        except LookupError:
+            return False
+        self.meta[uri] = schema
+        raw = schema.get("$schema") if isinstance(schema, dict) else None
+        self.dialects[uri] = dialect_of(raw) if raw else D2020
+        self._index(uri, uri, schema)
+        return True
 
     def dialect(self, node: Node) -> int:
         """Dialect of the file holding ``node``."""
@@ -202,7 +237,7 @@ class Side:
         if node.syn is not None:
             v = json.loads(node.syn)
         else:
-            v = resolve(self.set.files[node.file].schema, node.ptr)
+            v = resolve(self.schema_of(node.file), node.ptr)
         self._values[node] = v
         return v
 
@@ -211,7 +246,7 @@ class Side:
         p = node.ptr
         while (node.file, p) not in self.bases:
             if not p:
-                return self.set.files[node.file].uri
+                return self.uri_of(node.file)
             p = p.rsplit("/", 1)[0]
         return self.bases[(node.file, p)]
 
@@ -234,7 +269,7 @@ class Side:
         doc, frag = urldefrag(absolute)
         if not doc:
             doc = self.base(node)
-        if doc not in self.ids:
+        if doc not in self.ids and not self._add_meta(doc):
             raise Unresolvable(f"$ref {ref!r}: no schema with $id {doc!r} in this set (offline)")
         fname, root = self.ids[doc]
         if frag == "" or frag.startswith("/"):
@@ -245,10 +280,39 @@ class Side:
                 raise Unresolvable(f"$ref {ref!r}: no anchor {frag!r} in {doc}")
             fname, ptr = self.anchors[key]
         try:
-            resolve(self.set.files[fname].schema, ptr)
+            resolve(self.schema_of(fname), ptr)
         except KeyError:
             raise Unresolvable(f"$ref {ref!r}: pointer {ptr!r} does not exist in {fname}") from None
         return Node(self.name, fname, ptr)
+
+    def resolve_dynamic(self, node: Node, keyword: str, ref: str) -> Node:
+        """The node a ``$dynamicRef`` (2020-12) or ``$recursiveRef`` (2019-09) written at ``node``
+        resolves to, where that does not depend on the dynamic scope: it resolves first like
+        ``$ref``; when that target carries the matching dynamic anchor, the outermost resource
+        of the dynamic scope carrying it wins (Core 8.2.3.2; 2019-09 8.2.4.2), and that is
+        known statically when exactly one place of the whole set carries it.
+
+        Raises:
+            Unresolvable: the reference does not resolve, or several places carry the anchor
+                (the target depends on the evaluation path: not compared).
+        """
+        target = self.resolve_ref(node, ref)
+        value = self.value(target)
+        if keyword == "$dynamicRef":
+            name = ref.split("#", 1)[1] if "#" in ref else None
+            if not (isinstance(value, dict) and name is not None and value.get("$dynamicAnchor") == name):
+                return target  # no dynamic anchor at the target: a plain $ref
+            places = self.dynamic_anchors.get(name, [])
+            what = f"$dynamicAnchor {name!r}"
+        else:
+            if not (isinstance(value, dict) and value.get("$recursiveAnchor") is True):
+                return target
+            places = self.recursive_anchors
+            what = '"$recursiveAnchor": true'
+        if len(places) != 1:
+            raise Unresolvable(f"{keyword} {ref!r}: {len(places)} places carry {what}, so the target "
+                               "depends on the dynamic scope (not compared)")
+        return Node(self.name, *places[0])
 
     def root(self, fname: str) -> Node:
         """The root node of file ``fname``."""
@@ -264,16 +328,16 @@ class Side:
                D7: "http://json-schema.org/draft-07/schema#",
                D2019: "https://json-schema.org/draft/2019-09/schema"}.get(
             d, "https://json-schema.org/draft/2020-12/schema")
-        cls = validator_for({"$schema": uri}, default=jsonschema.Draft202012Validator)
+        cls = exact_validator(validator_for({"$schema": uri}, default=jsonschema.Draft202012Validator))
         if node.syn is not None:
             schema: Any = json.loads(node.syn)
             if isinstance(schema, dict):
                 schema = {"$schema": uri, **schema}
         else:
-            f = self.set.files[node.file]
-            schema = {"$schema": uri, "$ref": f.uri + "#" + quote(node.ptr, safe="/~!$&'()*+,;=:@")}
-            if node.ptr == "" and d >= D2019 and not isinstance(f.schema, bool):
-                schema = f.schema
+            whole = self.schema_of(node.file)
+            schema = {"$schema": uri, "$ref": self.uri_of(node.file) + "#" + quote(node.ptr, safe="/~!$&'()*+,;=:@")}
+            if node.ptr == "" and d >= D2019 and not isinstance(whole, bool) and node.file not in self.meta:
+                schema = whole
         kwargs: dict[str, Any] = {"registry": self.set.registry}
         if self.format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER
@@ -282,8 +346,38 @@ class Side:
         return v
 
     def valid(self, node: Node, instance: Any) -> bool:
-        """Whether ``instance`` is valid against ``node`` (real validator, registry, offline)."""
+        """Whether ``instance`` is valid against ``node`` as the toolchain validates: jsonschema-rs
+        trusted when it says valid, else python-jsonschema decides (the rule of
+        :meth:`file_valid`); offline, through the set's registry."""
+        if self._node_fast(node) is True and self._fast_node[node].is_valid(instance) is True:
+            return True
         return _guarded(self.validator(node).is_valid, instance)
+
+    def quick_valid(self, node: Node, instance: Any) -> bool:
+        """jsonschema-rs' verdict on ``instance`` at ``node`` (python-jsonschema's where the fast
+        backend cannot decide): for screening candidate instances, never for a verdict."""
+        if self._node_fast(node) is True:
+            r = self._fast_node[node].is_valid(instance)
+            if r is not None:
+                return r
+        return _guarded(self.validator(node).is_valid, instance)
+
+    def confirms(self, node: Node, instance: Any) -> bool | None:
+        """``True`` when python-jsonschema and jsonschema-rs both accept ``instance`` at ``node``,
+        ``False`` when both reject it, ``None`` when they disagree (or the fast backend cannot
+        decide and the reference alone would)."""
+        ref = _guarded(self.validator(node).is_valid, instance)
+        if self._node_fast(node) is not True:
+            return None
+        fast = self._fast_node[node].is_valid(instance)
+        return ref if fast is ref else None
+
+    def _node_fast(self, node: Node) -> bool:
+        """Whether a compiled fast check exists for ``node`` (built on first use)."""
+        fast = self._fast_node.get(node, _UNBUILT)
+        if fast is _UNBUILT:
+            fast = self._fast_node[node] = _node_fast_check(self, node)
+        return fast is not None
 
     def file_valid(self, fname: str, instance: Any) -> bool:
         """Whether ``instance`` is valid against file ``fname`` with :meth:`SchemaSet.validator`.
@@ -292,25 +386,99 @@ class Side:
         is asked first and trusted when it says valid (the rule
         ``Validator.validate_schema_only`` uses); any other answer is checked by the reference
         validator. Raises :class:`TooDeep` when validation recurses too deeply."""
-        v = self._file_validators.get(fname)
-        if v is None:
-            v = self._file_validators[fname] = self.set.validator(fname, format_assertion=self.format_assertion)
-        fast = self._fast.get(fname, False)
-        if fast is False:
-            fast = self._fast[fname] = _fast_check(self.set, fname, v.format_checker if self.format_assertion else None)
+        v = self._file_validator(fname)
+        fast = self._file_fast(fname)
         if fast is not None and fast.is_valid(instance) is True:
             return True
         return _guarded(v.is_valid, instance)
 
+    def file_confirms(self, fname: str, instance: Any) -> bool | None:
+        """Like :meth:`confirms` for the whole file ``fname``: ``True``/``False`` when both
+        validators agree, ``None`` when they disagree or only one can decide."""
+        v = self._file_validator(fname)
+        ref = _guarded(v.is_valid, instance)
+        fast = self._file_fast(fname)
+        got = fast.is_valid(instance) if fast is not None else None
+        return ref if got is ref else None
 
-def _fast_check(schemas: SchemaSet, fname: str, format_checker: Any) -> Any:
-    """A :class:`~evalport_spec.validation.fast.FastCheck` for ``fname``, or ``None`` when the
-    fast backend is not importable."""
+    def _file_validator(self, fname: str) -> Any:
+        v = self._file_validators.get(fname)
+        if v is None:
+            v = self._file_validators[fname] = self.set.validator(fname, format_assertion=self.format_assertion)
+        return v
+
+    def _file_fast(self, fname: str) -> Any:
+        fast = self._fast.get(fname, False)
+        if fast is False:
+            v = self._file_validator(fname)
+            fast = self._fast[fname] = _fast_check(self.set, fname, v.format_checker if self.format_assertion else None,
+                                                   registry=self.rs_registry())
+        return fast
+
+    def rs_registry(self) -> Any:
+        """The set's ``jsonschema_rs`` registry, built once (``None`` without the backend)."""
+        if self._rs_registry is False:
+            try:
+                from ..validation.fast import rs_registry
+                self._rs_registry = rs_registry(self.set)
+            except Exception:  # noqa: BLE001 - no fast backend, or a set it cannot register
+                self._rs_registry = None
+        return self._rs_registry
+
+
+def _fast_check(schemas: SchemaSet, fname: str, format_checker: Any, schema: Any = None,
+                registry: Any = None) -> Any:
+    """A :class:`~evalport_spec.validation.fast.FastCheck` for ``fname`` (or for ``schema`` in
+    its set), or ``None`` when the fast backend is not importable or has no registry."""
     try:
         from ..validation.fast import FastCheck
     except Exception:  # noqa: BLE001 - no fast backend: the reference validator decides
         return None
-    return FastCheck(schemas, fname, format_checker)
+    if registry is None:
+        return None
+    return FastCheck(schemas, fname, format_checker, schema=schema, registry=registry)
+
+
+def _node_fast_check(side: Side, node: Node) -> Any:
+    """A fast check for ``node``: its inline schema (synthetic) or ``{"$ref": URI#pointer}`` in
+    the node's dialect, compiled against the side's registry; ``None`` when not possible (the
+    reference validator then decides)."""
+    registry = side.rs_registry()
+    if registry is None:
+        return None
+    ref = side.validator(node)  # the reference's schema for the node, with its dialect
+    fmt = ref.format_checker if side.format_assertion else None
+    fname = node.file if node.file in side.set.files else next(iter(side.set.files))
+    check = _fast_check(side.set, fname, fmt, schema=ref.schema, registry=registry)
+    return check if check is not None and check.compiled else None
+
+
+_VALIDATORS = {D4: jsonschema.Draft4Validator, D6: jsonschema.Draft6Validator, D7: jsonschema.Draft7Validator,
+               D2019: jsonschema.Draft201909Validator, D2020: jsonschema.Draft202012Validator}
+
+
+@cache
+def asserted_formats(dialect: int) -> frozenset[str]:
+    """The ``format`` names the validators assert in ``dialect`` (python-jsonschema's format
+    checker for that draft: ``uuid`` and ``duration`` from 2019-09 on, ``date`` from draft-07;
+    other names are annotations there)."""
+    return frozenset(_VALIDATORS.get(dialect, jsonschema.Draft202012Validator).FORMAT_CHECKER.checkers)
+
+
+@cache
+def keywords_of(dialect: int) -> frozenset[str]:
+    """Every keyword the validators read in ``dialect`` (assertions, applicators, identifiers,
+    annotations); any other member of a schema object is ignored by them."""
+    from .canon import ANNOTATIONS
+    extra = {"$schema", "$id", "id", "$defs", "definitions"}
+    if dialect == D4:
+        extra |= {"exclusiveMinimum", "exclusiveMaximum"}
+    if dialect >= D7:
+        extra |= {"then", "else"}
+    if dialect >= D2019:
+        extra |= {"minContains", "maxContains", "$anchor", "$recursiveAnchor", "$vocabulary"}
+    cls = _VALIDATORS.get(dialect, jsonschema.Draft202012Validator)
+    return frozenset(cls.VALIDATORS) | ANNOTATIONS | extra
 
 
 @cache

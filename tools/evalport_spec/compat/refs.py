@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from ..canonjson import canonical
 from ..errors import InputError
 from ..pointer import join
 from ..schemaset import SchemaSet
-from .nodes import LISTS, Node, Side, Unresolvable
+from .nodes import LISTS, Node, Side, Unresolvable, subschemas
 
 IN_PLACE_SINGLE = ("not", "if", "then", "else")
 IN_PLACE_LISTS = tuple(k for k in LISTS if k != "prefixItems")
@@ -37,6 +38,7 @@ def check_set(schemas: SchemaSet, only: Collection[str] | None = None) -> None:
     Raises:
         InputError: ``file:line: message (at pointer)`` for the first problem found.
     """
+    check_dialects(schemas, only)
     for problem in schemas.check_refs():
         if only is None or _file_of(schemas, problem) in only:
             raise problem
@@ -59,8 +61,7 @@ def in_place_cycle(schemas: SchemaSet, only: Collection[str] | None = None) -> I
     :meth:`SchemaSet.check_refs`' problems)."""
     side = Side("old", schemas)
     state: dict[Node, int] = {}  # 1 on the current path, 2 done
-    starts = [Node("old", f.name, ptr) for f in schemas if only is None or f.name in only
-              for ptr in _all_pointers(f.schema)]
+    starts = reachable(side, [side.root(f.name) for f in schemas if only is None or f.name in only])
     for start in starts:
         if start in state:
             continue
@@ -111,11 +112,69 @@ def _edges(side: Side, node: Node) -> list[tuple[Node, str | None]]:
     return out
 
 
-def _all_pointers(schema) -> list[str]:
-    from .nodes import subschemas
-    out, stack = [], [("", schema)]
+def reachable(side: Side, roots: list[Node]) -> list[Node]:
+    """Every subschema that validation from ``roots`` can apply: the roots, their subschemas, and
+    the targets of their ``$ref`` (transitively). A ``$defs`` entry nothing references is never
+    applied, so a loop inside it is no problem (validators never enter it)."""
+    out: list[Node] = []
+    seen: set[Node] = set(roots)
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        value = side.value(node)
+        nxt = [Node(node.side, node.file, p) for p, _ in subschemas(value, node.ptr)
+               if not p.startswith(node.ptr + "/$defs/") and not p.startswith(node.ptr + "/definitions/")]
+        ref = value.get("$ref") if isinstance(value, dict) else None
+        if isinstance(ref, str):
+            try:
+                nxt.append(side.resolve_ref(node, ref))
+            except (Unresolvable, KeyError, ValueError):
+                pass
+        for n in nxt:
+            if n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return out
+
+
+DRAFT_03 = "draft-03"
+
+
+def check_dialects(schemas: SchemaSet, only: Collection[str] | None = None) -> None:
+    """Refuse a draft-03 schema in one line: its ``type`` may hold schemas, ``required`` is a
+    boolean, ``extends`` and ``disallow`` exist; this classifier reads draft-04 and later.
+
+    Raises:
+        InputError: ``file:line: draft-03 schemas are not supported ...`` (at ``/$schema``).
+    """
+    for f in schemas:
+        if only is not None and f.name not in only:
+            continue
+        d = f.schema.get("$schema") if isinstance(f.schema, dict) else None
+        if isinstance(d, str) and DRAFT_03 in d:
+            raise InputError("draft-03 schemas are not supported (the classifier reads draft-04, "
+                             "draft-06, draft-07, 2019-09 and 2020-12)", f.loaded.source,
+                             f.loaded.line("/$schema"), None, "/$schema")
+        if isinstance(d, str) and "draft-04" in d:
+            dup = _duplicate_enum_value(f.schema)
+            if dup is not None:
+                raise InputError("enum lists a value twice (the draft-04 meta-schema requires unique "
+                                 "values)", f.loaded.source, f.loaded.line(dup), None, dup)
+
+
+def _duplicate_enum_value(schema: object) -> str | None:
+    """Pointer of the first ``enum`` element equal (JSON Schema equality: ``1`` and ``1.0``) to an
+    earlier one, in ``schema`` or any subschema; ``None`` when there is none."""
+    stack = [("", schema)]
     while stack:
         ptr, value = stack.pop()
-        out.append(ptr)
+        if isinstance(value, dict) and isinstance(value.get("enum"), list):
+            seen: set[str] = set()
+            for i, x in enumerate(value["enum"]):
+                k = canonical(x)
+                if k in seen:
+                    return join(ptr, "enum", i)
+                seen.add(k)
         stack.extend(subschemas(value, ptr))
-    return out
+    return None

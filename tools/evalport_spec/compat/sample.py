@@ -15,19 +15,14 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from ..generate.strings import FORMAT_SAMPLES
 from ..jsontypes import json_type
 from .canon import Canon, Canonizer
 from .nodes import Node
+from .strings import StringLangs, shortest
 
-FORMAT_SAMPLES = {
-    "date-time": "2024-01-02T03:04:05Z", "date": "2024-01-02", "time": "03:04:05Z",
-    "email": "a@example.com", "idn-email": "a@example.com", "hostname": "example.com",
-    "ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "uri": "https://example.com/x",
-    "uri-reference": "x", "iri": "https://example.com/x", "uuid": "123e4567-e89b-12d3-a456-426614174000",
-    "regex": "a+", "duration": "P1D", "json-pointer": "/a", "relative-json-pointer": "0",
-}
 STRINGS = ["", "a", "abc", "A", "0", " ", "-", "x y", "\u00fc", "2024-01-02", "aaaaaaaaaa",
-           "not a date", "https://example.com/x", "123e4567-e89b-12d3-a456-426614174000"]
+           "not a date", "https://example.com/x", "123e4567-e89b-12d3-a456-426614174000", "\n", "a\nb"]
 NUMBERS = [0, 1, -1, 2, 3, 10, 100, 0.5, 1.5, -0.5, 2.5, 1000000, -1000000, 0.1, 7]
 
 _UNSET = object()
@@ -43,15 +38,26 @@ class Sampler:
     ``max_depth`` bounds the nesting of generated containers.
     """
 
-    def __init__(self, canon: Canonizer, max_depth: int = 12) -> None:
+    def __init__(self, canon: Canonizer, max_depth: int = 12, format_assertion: bool = True) -> None:
         self.canon = canon
         self.max_depth = max_depth
         self._one: dict[tuple, Any] = {}
         self._regex: dict[str, list[str]] = {}
+        self.strings = StringLangs(canon.side, format_assertion)
 
     # -- validity ----------------------------------------------------------------------------
     def valid(self, c: Canon, x: Any) -> bool:
-        """Whether ``x`` satisfies every part of ``c`` (negated parts: is rejected by them)."""
+        """Whether ``x`` satisfies every part of ``c`` (negated parts: is rejected by them), by
+        jsonschema-rs where it can tell (fast; for screening candidates and witnesses, which the
+        engine confirms with both validators before reporting)."""
+        for neg, node in c.parts:
+            if self.canon.side(node).quick_valid(node, x) == neg:
+                return False
+        return True
+
+    def holds(self, c: Canon, x: Any) -> bool:
+        """Whether ``x`` satisfies ``c`` as the toolchain validates (a verdict a proof may rest on:
+        :meth:`~.nodes.Side.valid`)."""
         for neg, node in c.parts:
             if self.canon.side(node).valid(node, x) == neg:
                 return False
@@ -153,23 +159,30 @@ class Sampler:
             k = -(-base // m)
             vals.extend([k * m, (k + 1) * m, m, 2 * m, 3 * m, 0])
         seen: set[Fraction] = set()
+        whole: list[Fraction] = []
         for v in vals:
             if v in seen:
                 continue
             seen.add(v)
-            if t == "integer" and v.denominator != 1:
+            if v.denominator == 1:
+                whole.append(v)
+            elif t == "integer":
                 continue
-            if t == "number" and v.denominator == 1 and c.allows("integer") and hint.get("type") != "number":
-                pass
             yield _emit(v)
+        # integral numbers written with a fraction (1.0): an integer in 2020-12, not in draft-04
+        if not c.int_literal:
+            for v in whole:
+                if abs(v) < 2 ** 53:  # exact as a double
+                    yield float(v)
 
     def _strings(self, c: Canon, hint: dict) -> Iterator[str]:
-        lo = c.min_len[0] if c.min_len else 0
-        hi = c.max_len[0] if c.max_len else None
+        lo = c.min_len.value if c.min_len else 0
+        hi = c.max_len.value if c.max_len else None
         yield from hint.get("strings", ())
+        if self.strings.regular_part(c):  # least members and boundary cases ("", "\n", longest)
+            yield from shortest(self.strings.over(c)[0], 6)
         for f, _, _ in c.formats:
-            if f in FORMAT_SAMPLES:
-                yield FORMAT_SAMPLES[f]
+            yield from FORMAT_SAMPLES.get(f, ())
         for pat, _, _ in c.patterns:
             yield from self.regex_samples(pat, lo, hi)
         lengths = [lo, lo + 1, 1, 3, 0, 10]
@@ -236,8 +249,8 @@ class Sampler:
         return out
 
     def _arrays(self, c: Canon, depth: int, hint: dict) -> Iterator[list]:
-        lo = c.min_items[0] if c.min_items else 0
-        hi = c.max_items[0] if c.max_items else None
+        lo = c.min_items.value if c.min_items else 0
+        hi = c.max_items.value if c.max_items else None
         yield from hint.get("arrays", ())
         for n in dict.fromkeys([lo, max(lo, 1), lo + 1, 2, hi if hi is not None else lo, 0]):
             if hi is not None and n > hi + 1:
@@ -273,6 +286,9 @@ class Sampler:
                 return
             base[name] = x
         yield dict(base)
+        for name in sorted(c.required):  # other values of each required member, one at a time
+            for x in self.many(self.canon.nodes(*prop_nodes(c, name, self.canon)), limit=3, depth=depth + 1)[1:]:
+                yield {**base, name: x}
         names = sorted({n for cl in c.obj for n in cl.props} - set(base))
         full = dict(base)
         for name in names:

@@ -17,54 +17,38 @@ without further work.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-from fractions import Fraction
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from ..jsontypes import json_type
+from ..findings import NO_ITEM
+from ..jsonnum import enum_index
+from .arrays import ArrayRules
 from .canon import ANNOTATIONS, Canon, Canonizer, json_equal
-from .nodes import Node, synthetic
-from .sample import Sampler, is_json_type, item_nodes, prop_nodes
+from .combinators import CombinatorRules, implies
+from .disjoint import DisjointRules
+from .fail import Budget, Fail, located, short
+from .local_witness import WitnessRules
+from .nodes import Node
+from .objects import ObjectRules
+from .proof import Derivations, Step
+from .proof import where as proof_where
+from .sample import Sampler
+from .scalars import ScalarRules
+from .strings import StringLangs
 
 SCHEMA_KW = frozenset({"additionalProperties", "not", "if", "then", "else", "contains",
                        "propertyNames", "unevaluatedProperties", "unevaluatedItems",
                        "additionalItems", "items"})
+
 MAP_KW = frozenset({"properties", "patternProperties", "dependentSchemas"})
+
 LIST_KW = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+
 SET_KW = frozenset({"enum", "required", "type"})
-FRESH = "x-evalport-fresh-name"
 
 
-@dataclass
-class Fail:
-    """One reason why ``A ⊆ B`` does not hold (or could not be decided)."""
-
-    code: str
-    message: str
-    a: tuple[Node, str] | None
-    b: tuple[Node, str] | None
-    path: tuple = ()
-    witness: list[Any] = field(default_factory=list)
-    undecided: str | None = None
-    via: tuple | None = field(default=None, repr=False, compare=False)
-    """``(inner Fail, A, B, key, how)`` when this failure is ``inner`` seen one level up (member
-    ``key`` of an object, or item ``key`` of an array): its witnesses are built on demand by
-    :meth:`Checker.witnesses`, only along this one instance path."""
-    cache: dict = field(default_factory=dict, repr=False, compare=False)
-
-    def key(self) -> tuple:
-        """Identity of the failure by schema locations (not instance path): the same changed
-        subschema reached along many instance paths (a shared ``$defs`` entry) is one failure,
-        reported at the first path found; this keeps deep ``$ref`` graphs linear."""
-        return (self.code, _where(self.a), _where(self.b), self.undecided is not None)
-
-
-class Budget(Exception):
-    """Raised when the case split exceeds the budget (reported as undecided)."""
-
-
-class Checker:
+class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRules, WitnessRules):
     """Inclusion checker over a :class:`Canonizer` (both sides) with a :class:`Sampler`.
 
     Args:
@@ -79,22 +63,40 @@ class Checker:
         self.format_assertion = format_assertion
         self.max_cases = max_cases
         self.cases = 0
+        self.strings = sampler.strings if sampler is not None else StringLangs(canon.side, format_assertion)
         self.memo: dict[tuple, list[Fail]] = {}
         self.active: set[tuple] = set()
+        self.assumed: set[tuple] = set()
         self.eq_memo: dict[tuple[Node, Node], bool] = {}
+        self.eq_active: set[tuple[Node, Node]] = set()
+        self.eq_assumed: set[tuple[Node, Node]] = set()
         self.disj_memo: dict[tuple, bool] = {}
-        from jsonschema import Draft202012Validator
-        self.known_formats = set(Draft202012Validator.FORMAT_CHECKER.checkers)
+        self.proofs = Derivations()
+        self._stack: list[tuple] = []
 
     # ------------------------------------------------------------------ structural equality
+
     def equal(self, a: Node, b: Node) -> bool:
         """Whether two nodes are the same schema (``$ref`` followed, annotations ignored)."""
         key = (a, b)
-        if key in self.eq_memo:
-            return self.eq_memo[key]
-        self.eq_memo[key] = True  # co-inductive assumption on cycles
-        sa, sb = self.canon.side(a), self.canon.side(b)
-        res = sa.dialect(a) == sb.dialect(b) and self._eq(a, sa.value(a), b, sb.value(b))
+        hit = self.eq_memo.get(key)
+        if hit is not None:
+            return hit
+        if key in self.eq_active:  # co-inductive assumption on cycles
+            self.eq_assumed.add(key)
+            return True
+        self.eq_active.add(key)
+        mark = len(self.eq_memo)
+        ok = False
+        try:
+            sa, sb = self.canon.side(a), self.canon.side(b)
+            res = sa.dialect(a) == sb.dialect(b) and self._eq(a, sa.value(a), b, sb.value(b))
+            ok = True
+        finally:
+            self.eq_active.discard(key)
+            if not ok or (key in self.eq_assumed and not res):
+                _forget_since(self.eq_memo, mark)  # entries built on the failed assumption
+            self.eq_assumed.discard(key)
         self.eq_memo[key] = res
         return res
 
@@ -113,9 +115,11 @@ class Checker:
             return json_equal({k: va[k] for k in ka}, {k: vb[k] for k in kb}) and "$ref" not in ka
         for k in ka:
             x, y = va[k], vb[k]
-            if k == "$ref":
+            if k in ("$ref", "$dynamicRef", "$recursiveRef"):
                 try:
-                    if not self.equal(sa.resolve_ref(a, x), sb.resolve_ref(b, y)):
+                    ta = sa.resolve_ref(a, x) if k == "$ref" else sa.resolve_dynamic(a, k, x)
+                    tb = sb.resolve_ref(b, y) if k == "$ref" else sb.resolve_dynamic(b, k, y)
+                    if not self.equal(ta, tb):
                         return False
                 except Exception:
                     return False
@@ -138,8 +142,10 @@ class Checker:
                 if not all(self.equal(ch(a, k, i), ch(b, k, i)) for i in range(len(x))):
                     return False
             elif k in SET_KW and isinstance(x, list) and isinstance(y, list):
-                if len(x) != len(y) or not all(any(json_equal(p, q) for q in y) for p in x) or \
-                        not all(any(json_equal(p, q) for q in x) for p in y):
+                try:
+                    if enum_index(x).keys() != enum_index(y).keys():
+                        return False
+                except (TypeError, ValueError):
                     return False
             elif not json_equal(x, y):
                 return False
@@ -160,18 +166,36 @@ class Checker:
         return True
 
     # ------------------------------------------------------------------ entry
+
     def check(self, A: Canon, B: Canon) -> list[Fail]:
         """Reasons why ``A ⊆ B`` fails (``[]`` when it holds); see the module docstring."""
         key = (A.key, B.key)
-        if key in self.memo:
-            return self.memo[key]
-        if key in self.active:
+        parent = self._stack[-1] if self._stack else None
+        hit = self.memo.get(key)
+        if hit is not None:
+            if not hit and parent is not None:
+                self.proofs.children[parent].append(key)
+            return hit
+        if key in self.active:  # co-inductive assumption: a pair under comparison holds
+            self.assumed.add(key)
+            if parent is not None:
+                self.proofs.children[parent].append(("coinduction", key))
             return []
         self.active.add(key)
+        mark = len(self.memo)
+        out = None
+        self._stack.append(key)
+        self.proofs.begin(key)
         try:
             out = self._check(A, B)
         finally:
+            self._stack.pop()
             self.active.discard(key)
+            if out is None or (out and key in self.assumed):
+                # results memoised since this pair became active may rest on its assumption,
+                # which failed (or was never settled): forget them all
+                _forget_since(self.memo, mark)
+            self.assumed.discard(key)
         seen: dict[tuple, Fail] = {}
         for f in out:
             k = f.key()
@@ -182,284 +206,147 @@ class Checker:
                 seen[k] = f
         out = list(seen.values())
         self.memo[key] = out
+        if not out and parent is not None:
+            self.proofs.children[parent].append(key)
         return out
+
+    def prove(self, rule: str, detail: str, a: tuple | None = None, b: tuple | None = None) -> None:
+        """Record that ``rule`` (:data:`.proof.RULES`) discharged an obligation of the pair
+        being compared (``a``/``b``: its locations on each side)."""
+        if self._stack:
+            self.proofs.steps[self._stack[-1]].append(Step(rule, detail, proof_where(self.source(a)),
+                                                           proof_where(self.source(b))))
+
+    def source(self, loc: tuple | None) -> tuple | None:
+        """``loc``, or for a node derived from a ``not`` (not-elimination) the ``not`` itself."""
+        if loc is not None and loc[0].syn is not None:
+            return self.canon.origin.get(loc[0], loc)
+        return loc
+
+    def derivation(self, A: Canon, B: Canon) -> list[tuple[int, Step]]:
+        """The derivation of a proved ``A ⊆ B`` (:meth:`.proof.Derivations.tree`)."""
+        return self.proofs.tree((A.key, B.key))
 
     def _fail(self, code: str, msg: str, A: Canon, B: Canon, a: tuple | None, b: tuple | None,
-              hint: dict | None = None, path: tuple = ()) -> Fail:
-        f = Fail(code, msg, a or _loc(A), b or _loc(B), path)
-        f.witness = self.local_witnesses(A, B, hint)
+              hint: dict | None = None, path: tuple = (), item: Any = NO_ITEM,
+              must: Callable[[Any], bool] | None = None) -> Fail:
+        f = Fail(code, msg, a or located(A), b or located(B), path, item=item)
+        f.witness = self.local_witnesses(A, B, hint, must=must)
         return f
-
-    def local_witnesses(self, A: Canon, B: Canon, hint: dict | None = None, limit: int = 2,
-                        tries: int = 400) -> list[Any]:
-        """Values valid under ``A`` and invalid under ``B`` from the sampler's candidates."""
-        out: list[Any] = []
-        seen: set[str] = set()
-        for n, x in enumerate(self.sampler.candidates(A, 0, hint)):
-            if n >= tries:
-                break
-            k = repr(x)
-            if k in seen:
-                continue
-            seen.add(k)
-            if self.sampler.valid(A, x) and not self.sampler.valid(B, x):
-                out.append(x)
-                if len(out) >= limit:
-                    break
-        return out
 
     def _check(self, A: Canon, B: Canon) -> list[Fail]:
         if A.false or self._empty(A):
+            self.prove("old-accepts-nothing", "no document satisfies the old side here", located(A), located(B))
             return []
         if B.parts and self.same(A, B):
+            self.prove("same-subschema", "the same subschema", located(A), located(B))
             return []
         if not B.parts:
+            self.prove("new-accepts-anything", "no constraint on the new side", located(A), None)
             return []
         self.cases += 1
         if self.cases > self.max_cases:
             raise Budget()
         fails: list[Fail] = []
         for node, ptr, why in B.undecided:
-            fails.append(Fail("undecided", why, _loc(A), (node, ptr), undecided=why))
+            fails.append(Fail("undecided", why, located(A), (node, ptr), undecided=why))
         for node, ptr, why in A.undecided:
-            fails.append(Fail("undecided", why, (node, ptr), _loc(B), undecided=why))
+            fails.append(Fail("undecided", why, (node, ptr), located(B), undecided=why))
         if fails:
             return fails
         if B.false:
+            if not self._inhabited(A):
+                self.prove("old-accepts-nothing", "no array fits the old side's bounds", located(A), located(B))
+                return []
             return [self._fail("false", "the {B} schema accepts nothing here", A, B, None, None)]
-        # split A's disjunctions into cases
-        if A.groups:
-            g = A.groups[0]
-            for br in g.branches:
-                sub = self.canon.of(A.parts | {(False, br)}, A.done | {g.marker})
-                fails.extend(self.check(sub, B))
+        # Lazy case split: first compare with A's disjunctions kept whole (A without them accepts
+        # more, so a pass is a proof). Only failures no verified witness backs are worth a split;
+        # A's groups and conditionals that B repeats are cancelled (A implies them) and split last.
+        flat = self._flat(A, B)
+        group, cond, fresh = self._split_point(A, B)
+        if not flat and (A.groups or A.conds):
+            self.prove("case-split", "not needed: proved with the old side's disjunctions whole",
+                       located(A), located(B))
+        if not flat or (all(self._witnessed(f, A, B) for f in flat)
+                        and not (fresh and group is not None and any(f.code in ("anyOf", "oneOf") for f in flat))):
+            return flat  # proved, or every failure is real (a B group failing against a group of A
+            # that B does not repeat is split all the same: each dropped branch is its own finding)
+        if group is not None:
+            self.prove("case-split", f"{group.kind} at {group.owner.ptr or '/'}: {len(group.branches)} cases",
+                       (group.owner, group.owner.ptr), located(B))
+            side = self.canon.side(group.owner)
+            for br in group.branches:
+                sub = self.canon.of(A.parts | {(False, br)}, A.done | {group.marker})
+                for f in self.check(sub, B):
+                    if f.code in ("anyOf", "oneOf") and f.item is NO_ITEM and not f.path:
+                        f = replace(f, item=side.value(br))  # the A branch no B branch covers
+                    fails.append(f)
             return fails
-        if A.conds and B.conds:
-            cond = A.conds[0]
+        if cond is not None:
+            self.prove("case-split", f"{cond.origin} at {cond.ptr}: condition holds / fails",
+                       (cond.owner, cond.ptr), located(B))
             done = A.done | {cond.marker}
             case1 = {(False, cond.if_)} | ({(False, cond.then)} if cond.then else set())
             case2 = {(True, cond.if_)} | ({(False, cond.else_)} if cond.else_ else set())
             for case in (case1, case2):
                 fails.extend(self.check(self.canon.of(A.parts | case, done), B))
             return fails
-        fails.extend(self._combinators(A, B))
-        fails.extend(self._types(A, B))
-        return fails
+        return flat
+
+    def _flat(self, A: Canon, B: Canon) -> list[Fail]:
+        """``A ⊆ B`` compared without splitting ``A``'s disjunctions (they only narrow ``A``)."""
+        return [*self._combinators(A, B), *self._types(A, B)]
+
+    def _witnessed(self, f: Fail, A: Canon, B: Canon) -> bool:
+        """Whether failure ``f`` of ``A ⊆ B`` has a witness the real validators confirm."""
+        return f.undecided is None and bool(self.verified_witnesses(f, A, B))
+
+    def _split_point(self, A: Canon, B: Canon) -> tuple[Any, Any, bool]:
+        """``(group, None, fresh)`` or ``(None, conditional, fresh)``: the disjunction of ``A`` to
+        split next, those ``B`` does not repeat first (``fresh``); ``(None, None, False)`` when
+        nothing is left to split."""
+        fresh = [g for g in A.groups if not any(implies(g.kind, h.kind) and self._same_branches(g.branches, h.branches)
+                                                for h in B.groups)]
+        if A.groups:
+            return (fresh or A.groups)[0], None, bool(fresh)
+        if A.conds:
+            fresh_c = [c for c in A.conds if not any(self._same_cond(c, d) for d in B.conds)]
+            return None, (fresh_c or A.conds)[0], bool(fresh_c)
+        return None, None, False
 
     def _empty(self, A: Canon) -> bool:
         pos = {n for neg, n in A.parts if not neg}
         return any(neg and n in pos for neg, n in A.parts)
 
     # ------------------------------------------------------------------ combinators of B
-    def _combinators(self, A: Canon, B: Canon) -> list[Fail]:
-        fails: list[Fail] = []
-        for g in B.groups:
-            if any(h.kind == g.kind and self._same_branches(h.branches, g.branches) for h in A.groups):
-                continue
-            if any(self._same_branches(h.branches, g.branches) for h in self._a_groups(A)):
-                continue
-            fails.extend(self._group(A, B, g))
-        for cond in B.conds:
-            if any(self._same_cond(c, cond) for c in self._a_conds(A)):
-                continue
-            fails.extend(self._cond(A, B, cond))
-        for node, ptr in B.nots:
-            if any(self.equal(n, node) or not self.check(self.canon.nodes(node), self.canon.nodes(n))
-                   for n, _ in self._a_nots(A)):
-                continue
-            if any(neg and self.equal(n, node) for neg, n in A.parts):
-                continue
-            if self.disjoint(A, self.canon.nodes(node)):
-                continue
-            inter = self.canon.of(A.parts | {(False, node)})
-            f = Fail("not", "a 'not' of the {B} schema excludes documents the {A} schema accepts", _loc(A), (node, ptr))
-            f.witness = self.local_witnesses(inter, B)
-            fails.append(f)
-        return fails
 
-    def _a_groups(self, A: Canon):
-        # groups A already split (their owners are among A's positive nodes)
-        for n in A.positives:
-            c = self.canon.nodes(n)
-            yield from c.groups
-
-    def _a_conds(self, A: Canon):
-        seen = list(A.conds)
-        for n in A.positives:
-            seen.extend(self.canon.nodes(n).conds)
-        return seen
-
-    def _a_nots(self, A: Canon):
-        out = list(A.nots)
-        for n in A.positives:
-            out.extend(self.canon.nodes(n).nots)
-        return out
-
-    def _same_branches(self, xs: list[Node], ys: list[Node]) -> bool:
-        if len(xs) != len(ys):
-            return False
-        rest = list(ys)
-        for x in xs:
-            for i, y in enumerate(rest):
-                if self.equal(x, y):
-                    del rest[i]
-                    break
-            else:
-                return False
-        return True
-
-    def _same_cond(self, c1, c2) -> bool:
-        def eq(x, y):
-            return (x is None and y is None) or (x is not None and y is not None and self.equal(x, y))
-        return eq(c1.if_, c2.if_) and eq(c1.then, c2.then) and eq(c1.else_, c2.else_)
-
-    def _group(self, A: Canon, B: Canon, g) -> list[Fail]:
-        branches = [self.canon.nodes(b) for b in g.branches]
-        types = self._types_of(A)
-        cases = [(None, A)] + [(t, self.canon.of(A.parts | {(False, synthetic(g.owner.side, {"type": t}))}, A.done))
-                               for t in types] if len(types) > 1 else [(None, A)]
-        if len(types) <= 1:
-            cases = [(None, A)]
-        pending = []
-        for t, case in cases:
-            ok = None
-            for j, br in enumerate(branches):
-                if not self.check(case, br):
-                    if g.kind == "oneOf" and not all(self.disjoint(case, other)
-                                                     for k, other in enumerate(branches) if k != j):
-                        ok = ("overlap", j)
-                        continue
-                    ok = ("ok", j)
-                    break
-            if ok and ok[0] == "ok":
-                if t is None:
-                    return []
-                continue
-            if t is None and len(cases) > 1:
-                continue
-            pending.append((t, case, ok))
-        fails = []
-        for t, case, ok in pending:
-            if ok and ok[0] == "overlap":
-                f = Fail("oneOf-overlap", "a document of the {A} schema can match more than one 'oneOf' branch of "
-                         "the {B} schema", _loc(A), (g.owner, g.owner.ptr + "/oneOf"))
-                cands = []
-                for br in g.branches:
-                    cands += self.local_witnesses(self.canon.of(case.parts | {(False, br)}), B)
-                f.witness = [w for w in cands if self.sampler.valid(A, w)][:2]
-            else:
-                f = Fail(g.kind, f"a document of the {{A}} schema{' of type ' + t if t else ''} matches no '{g.kind}' "
-                         "branch of the {{B}} schema", _loc(A), (g.owner, g.owner.ptr + "/" + g.kind))
-                f.witness = self.local_witnesses(case, B, {"type": t} if t else None)
-            fails.append(f)
-        return fails
-
-    def _cond(self, A: Canon, B: Canon, cond) -> list[Fail]:
-        out: list[Fail] = []
-        if_c = self.canon.nodes(cond.if_)
-        if cond.then is not None and not self.disjoint(A, if_c):
-            sub = self.check(self.canon.of(A.parts | {(False, cond.if_)}, A.done), self.canon.nodes(cond.then))
-            out.extend(self._relabel(sub, cond, A, B))
-        if cond.else_ is not None and self.check(A, if_c):
-            sub = self.check(self.canon.of(A.parts | {(True, cond.if_)}, A.done), self.canon.nodes(cond.else_))
-            out.extend(self._relabel(sub, cond, A, B))
-        return out
-
-    def _relabel(self, sub: list[Fail], cond, A: Canon, B: Canon) -> list[Fail]:
-        out = []
-        for f in sub:
-            if f.undecided:
-                out.append(f)
-                continue
-            g = Fail(cond.origin, f"under the {cond.origin} at {cond.ptr}: {f.message}", f.a,
-                     (cond.owner if cond.owner.syn is None else f.b[0], cond.ptr), f.path,
-                     [w for w in f.witness], via=f.via)
-            if not f.path:
-                g.witness = [w for w in f.witness if self.sampler.valid(A, w) and not self.sampler.valid(B, w)]
-            out.append(g)
-        return out
-
-    # ------------------------------------------------------------------ disjointness
-    def _types_of(self, c: Canon) -> list[str]:
-        if c.enum is not None:
-            return sorted({json_type(v) if json_type(v) != "integer" else "number" for v in c.enum})
-        out = []
-        for t in ("null", "boolean", "number", "string", "array", "object"):
-            if c.allows(t) or (t == "number" and c.allows("integer")):
-                out.append(t)
-        return out
-
-    def disjoint(self, A: Canon, X: Canon, depth: int = 0) -> bool:
-        """True only when no instance satisfies both ``A`` and ``X`` (sufficient conditions)."""
-        key = (A.key, X.key)
-        if key in self.disj_memo:
-            return self.disj_memo[key]
-        self.disj_memo[key] = False
-        res = self._disjoint(A, X, depth)
-        self.disj_memo[key] = res
-        return res
-
-    def _disjoint(self, A: Canon, X: Canon, depth: int) -> bool:
-        if A.false or X.false:
-            return True
-        if any(neg and any(self.equal(n, m) for m in X.positives) for neg, n in A.parts):
-            return True
-        if any(neg and any(self.equal(n, m) for m in A.positives) for neg, n in X.parts):
-            return True
-        for E, other in ((A, X), (X, A)):
-            if E.enum is not None:
-                return all(not (self.sampler.valid(E, v) and self.sampler.valid(other, v)) for v in E.enum)
-        common = [t for t in self._types_of(A) if t in self._types_of(X)]
-        for t in common:
-            if not self._disjoint_type(A, X, t, depth):
-                return False
-        return True
-
-    def _disjoint_type(self, A: Canon, X: Canon, t: str, depth: int) -> bool:
-        if t in ("null", "boolean"):
-            vals = [None] if t == "null" else [True, False]
-            return all(not (self.sampler.valid(A, v) and self.sampler.valid(X, v)) for v in vals)
-        if t == "number":
-            for lo_c, hi_c in ((A, X), (X, A)):
-                lo, hi = lo_c.lo, hi_c.hi
-                if lo and hi and (lo.value > hi.value or (lo.value == hi.value and (lo.excl or hi.excl))):
-                    return True
-            if not (A.allows("number") and X.allows("number")) and not (A.allows("integer") and X.allows("integer")):
-                return True
-            return False
-        if t == "string":
-            for s, o in ((A, X), (X, A)):
-                if s.min_len and o.max_len and s.min_len[0] > o.max_len[0]:
-                    return True
-            return False
-        if t == "array":
-            for s, o in ((A, X), (X, A)):
-                if s.min_items and o.max_items and s.min_items[0] > o.max_items[0]:
-                    return True
-            return False
-        if t == "object" and depth < 4:
-            for name in set(A.required) | set(X.required):
-                pa = self.canon.nodes(*prop_nodes(A, name))
-                px = self.canon.nodes(*prop_nodes(X, name))
-                if name in A.required and name in X.required:
-                    if (pa.parts and px.parts) and self.disjoint(pa, px, depth + 1):
-                        return True
-                if name in A.required and px.false or name in X.required and pa.false:
-                    return True
-        return False
-
-    # ------------------------------------------------------------------ per type
     def _types(self, A: Canon, B: Canon) -> list[Fail]:
         fails: list[Fail] = []
-        if A.enum is not None:
-            for v in A.enum:
-                if self.sampler.valid(A, v) and not self.sampler.valid(B, v):
+        if A.enum_keys is not None:  # linear: plain canons are read off their hashed enum
+            for k, v in A.enum_keys.items():
+                if not (A.admits(v, k) if A.plain else self.sampler.holds(A, v)):
+                    continue
+                if not (B.admits(v, k) if B.plain else B.admits(v, k) and self.sampler.holds(B, v)):
                     fails.append(self._value_fail(A, B, v))
+            if not fails:
+                self.prove("values-included", f"{len(A.enum_keys)} value(s)", A.enum_src, B.enum_src or located(B))
             return fails
+        finite = self._finite_objects(A)
+        if finite is not None:  # a small closed object of finite members: every document checked
+            fails = [self._value_fail(A, B, doc) for doc in finite
+                     if self.sampler.holds(A, doc) and not self.sampler.holds(B, doc)]
+            if not fails:
+                self.prove("finite-enumeration", f"{len(finite)} candidate document(s)", located(A), located(B))
+            return fails
+        for k, v in (B.excluded or {}).items():  # values a `not` of B rejects
+            if A.admits(v, k) and self.sampler.holds(A, v):
+                fails.append(Fail("not", f"value {short(v)} is excluded by a 'not' of the {{B}} schema and accepted "
+                                  "by the {A} schema", located(A), located(B), witness=[v], item=v))
         for t in ("null", "boolean"):
             if A.allows(t):
                 for v in ([None] if t == "null" else [True, False]):
-                    if self.sampler.valid(A, v) and not self.sampler.valid(B, v):
+                    # rejected by B's own type/enum here; B's combinators report their own
+                    if not B.admits(v) and self.sampler.holds(A, v):
                         fails.append(self._value_fail(A, B, v))
         if A.allows("integer") or A.allows("number"):
             fails.extend(self._numbers(A, B))
@@ -471,350 +358,13 @@ class Checker:
             fails.extend(self._objects(A, B))
         return fails
 
-    def _value_fail(self, A: Canon, B: Canon, v: Any) -> Fail:
-        t = json_type(v)
-        if not B.allows(t):
-            code, msg, b = "type", f"type {t} (value {v!r}) is accepted by the {{A}} schema and rejected by the {{B}} schema", B.type_src
-        elif B.enum is not None and not any(json_equal(v, x) for x in B.enum):
-            code, msg, b = "enum", f"value {v!r} is in the {{A}} enum/const and not in the {{B}} one", B.enum_src
-        else:
-            code, msg, b = "value", f"value {v!r} is accepted by the {{A}} schema and rejected by the {{B}} schema", None
-        f = Fail(code, msg, A.enum_src or A.type_src or _loc(A), b or _loc(B))
-        f.witness = [v]
-        return f
 
-    def _type_gate(self, A: Canon, B: Canon, t: str, hint_t: str) -> Fail | None:
-        if not B.allows(t):
-            return self._fail("type", f"type {t} is accepted by the {{A}} schema and rejected by the {{B}} schema", A, B, A.type_src, B.type_src,
-                              {"type": hint_t})
-        if B.enum is not None:
-            return self._fail("enum-new", f"an enum/const in the {{B}} schema restricts {t} values the {{A}} schema accepts", A, B, A.type_src,
-                              B.enum_src, {"type": hint_t, "values": B.enum})
-        return None
-
-    def _numbers(self, A: Canon, B: Canon) -> list[Fail]:
-        ints_only = not A.allows("number") or any(m.denominator == 1 for m, _, _ in A.mult)
-        t = "integer" if ints_only else "number"
-        if not ints_only and not B.allows("number") and B.allows("integer"):
-            return [self._fail("type", "non-integer numbers are accepted by the {A} schema and rejected by the {B} schema", A, B, A.type_src,
-                               B.type_src, {"type": "number", "values": [0.5, 1.5]})]
-        gate = self._type_gate(A, B, t, t)
-        if gate:
-            return [gate]
-        fails = []
-        hint = {"type": t, "numbers": [b.value for b in (A.lo, A.hi, B.lo, B.hi) if b]}
-        if B.lo and not _covers_lo(A.lo, B.lo, ints_only):
-            fails.append(self._fail("minimum", f"lower bound {_show(A.lo)} in the {{A}} schema, {_show(B.lo)} in the {{B}} schema", A, B,
-                                    (A.lo.src, A.lo.ptr) if A.lo else None, (B.lo.src, B.lo.ptr), hint))
-        if B.hi and not _covers_hi(A.hi, B.hi, ints_only):
-            fails.append(self._fail("maximum", f"upper bound {_show(A.hi)} in the {{A}} schema, {_show(B.hi)} in the {{B}} schema", A, B,
-                                    (A.hi.src, A.hi.ptr) if A.hi else None, (B.hi.src, B.hi.ptr), hint))
-        for mb, node, ptr in B.mult:
-            if any((ma / mb).denominator == 1 for ma, _, _ in A.mult):
-                continue
-            if ints_only and (1 / mb).denominator == 1:
-                continue
-            a = A.mult[0][1:] if A.mult else None
-            fails.append(self._fail("multipleOf", f"multipleOf {_emit(mb)} in the {{B}} schema rejects values of the {{A}} schema", A, B, a,
-                                    (node, ptr), hint))
-        return fails
-
-    def _strings(self, A: Canon, B: Canon) -> list[Fail]:
-        gate = self._type_gate(A, B, "string", "string")
-        if gate:
-            return [gate]
-        fails = []
-        hint: dict[str, Any] = {"type": "string"}
-        if B.min_len and (not A.min_len or A.min_len[0] < B.min_len[0]):
-            fails.append(self._fail("minLength", f"minLength {A.min_len[0] if A.min_len else 0} in the {{A}} schema, {B.min_len[0]} in the {{B}} schema", A, B,
-                                    A.min_len[1:] if A.min_len else None, B.min_len[1:], hint))
-        if B.max_len and (not A.max_len or A.max_len[0] > B.max_len[0]):
-            fails.append(self._fail("maxLength", f"maxLength {A.max_len[0] if A.max_len else 'unbounded'} in the {{A}} schema, {B.max_len[0]} in the {{B}} schema", A, B,
-                                    A.max_len[1:] if A.max_len else None, B.max_len[1:], hint))
-        a_pats = {p for p, _, _ in A.patterns}
-        for pat, node, ptr in B.patterns:
-            if pat in a_pats:
-                continue
-            lo = A.min_len[0] if A.min_len else 0
-            hi = A.max_len[0] if A.max_len else None
-            strings = []
-            for ap, _, _ in A.patterns:
-                strings += self.sampler.regex_samples(ap, lo, hi, reject=pat)
-            code = "pattern" if A.patterns else "pattern-new"
-            fails.append(self._fail(code, f"pattern {pat!r} of the {{B}} schema rejects strings the {{A}} schema accepts", A, B,
-                                    A.patterns[0][1:] if A.patterns else None, (node, ptr),
-                                    {"type": "string", "strings": strings}))
-        if self.format_assertion:
-            a_fmts = {f for f, _, _ in A.formats}
-            for fmt, node, ptr in B.formats:
-                if fmt in a_fmts or fmt not in self.known_formats:
-                    continue
-                fails.append(self._fail("format", f"format {fmt!r} (asserted) of the {{B}} schema rejects strings the {{A}} schema accepts",
-                                        A, B, A.formats[0][1:] if A.formats else None, (node, ptr), hint))
-        return fails
-
-    def _arrays(self, A: Canon, B: Canon) -> list[Fail]:
-        gate = self._type_gate(A, B, "array", "array")
-        if gate:
-            return [gate]
-        fails: list[Fail] = []
-        hint = {"type": "array"}
-        a_max = A.max_items[0] if A.max_items else None
-        if B.min_items and (not A.min_items or A.min_items[0] < B.min_items[0]):
-            fails.append(self._fail("minItems", f"minItems {A.min_items[0] if A.min_items else 0} in the {{A}} schema, {B.min_items[0]} in the {{B}} schema", A, B,
-                                    A.min_items[1:] if A.min_items else None, B.min_items[1:], hint))
-        if B.max_items and (a_max is None or a_max > B.max_items[0]):
-            fails.append(self._fail("maxItems", f"maxItems {a_max} in the {{A}} schema, {B.max_items[0]} in the {{B}} schema", A, B,
-                                    A.max_items[1:] if A.max_items else None, B.max_items[1:], hint))
-        if B.unique and not A.unique and (a_max is None or a_max > 1):
-            fails.append(self._fail("uniqueItems", "uniqueItems is asserted by the {B} schema and not by the {A} schema", A, B, None, B.unique, hint))
-        for node, mn, mx, ptr in B.contains:
-            if mn == 0 and mx is None:
-                continue
-            ok = False
-            for an, amn, amx, _ in A.contains:
-                if amn >= mn and not self.check(self.canon.nodes(an), self.canon.nodes(node)) and \
-                        (mx is None or (amx is not None and amx <= mx and
-                                        not self.check(self.canon.nodes(node), self.canon.nodes(an)))):
-                    ok = True
-                    break
-            if not ok:
-                fails.append(self._fail("contains", "'contains' of the {B} schema rejects arrays the {A} schema accepts", A, B,
-                                        None, (node, ptr), hint))
-        n = max([len(c.prefix) for c in A.arr + B.arr] + [0])
-        for i in range(n + 1):
-            if a_max is not None and i >= a_max:
-                break
-            bn = item_nodes(B, i)
-            if not bn:
-                continue
-            ai = self.canon.nodes(*item_nodes(A, i))
-            bi = self.canon.nodes(*bn)
-            if ai.false:
-                break
-            for f in self.check(ai, bi):
-                fails.append(self._wrap(f, A, B, i, "item"))
-        return fails
-
-    def _objects(self, A: Canon, B: Canon) -> list[Fail]:
-        gate = self._type_gate(A, B, "object", "object")
-        if gate:
-            return [gate]
-        fails: list[Fail] = []
-        hint = {"type": "object"}
-        for r, (node, ptr) in B.required.items():
-            if r in A.required:
-                continue
-            fails.append(self._fail("required", f"property {r!r} is required by the {{B}} schema and optional in the {{A}} schema", A, B, None, (node, ptr), hint))
-        a_min = max(A.min_props[0] if A.min_props else 0, len(A.required))
-        if B.min_props and a_min < B.min_props[0]:
-            fails.append(self._fail("minProperties", f"minProperties {a_min} in the {{A}} schema, {B.min_props[0]} in the {{B}} schema", A, B,
-                                    A.min_props[1:] if A.min_props else None, B.min_props[1:], hint))
-        if B.max_props and (not A.max_props or A.max_props[0] > B.max_props[0]):
-            fails.append(self._fail("maxProperties", f"maxProperties {A.max_props[0] if A.max_props else 'unbounded'} in the {{A}} schema, {B.max_props[0]} in the {{B}} schema", A, B,
-                                    A.max_props[1:] if A.max_props else None, B.max_props[1:], hint))
-        names = sorted({n for c in A.obj + B.obj for n in c.props})
-        for name in names:
-            fails.extend(self._member(A, B, name))
-        a_pats = {p for c in A.obj for p in c.pats}
-        b_pats = {p for c in B.obj for p in c.pats}
-        fresh = FRESH
-        fails.extend(self._member(A, B, fresh))
-        for pat in sorted(a_pats | b_pats):
-            for sample in self.sampler.regex_samples(pat)[:1]:
-                if sample not in names:
-                    fails.extend(self._member(A, B, sample))
-        a_closed = any(cl.add is not None and self.canon.nodes(cl.add).false and not cl.pats for cl in A.obj)
-        if a_pats != b_pats and b_pats and not a_closed:
-            b_pat_owner = next(c.owner for c in B.obj if c.pats)
-            if not any(f.code.startswith("pattern") or f.code.startswith("prop") for f in fails):
-                fails.append(Fail("undecided", "patternProperties changed: names matching one regex but "
-                                  "not the other are not enumerated", _loc(A),
-                                  (b_pat_owner, b_pat_owner.ptr + "/patternProperties"),
-                                  undecided="patternProperties regexes differ between the versions"))
-        for pn in B.prop_names:
-            if any(self.equal(pn, an) for an in A.prop_names):
-                continue
-            fails.extend(self._prop_names(A, B, pn))
-        return fails
-
-    def _member(self, A: Canon, B: Canon, name: str) -> list[Fail]:
-        bn = prop_nodes(B, name)
-        if not bn:
-            return []
-        an = prop_nodes(A, name)
-        if len(an) == len(bn) == 1 and self.equal(an[0], bn[0]):
-            return []  # the same subschema on both sides: nothing to compare (no canon built)
-        ac = self.canon.nodes(*an)
-        if ac.false:
-            return []
-        bc = self.canon.nodes(*bn)
-        sub = self.check(ac, bc)
-        if not sub:
-            return []
-        declared_a = A.declared(name)
-        if bc.false:
-            code = "prop-forbidden-declared" if declared_a else "prop-forbidden-additional"
-            what = (f"property {name!r} is accepted by the {{A}} schema and forbidden by the {{B}} schema" if declared_a else
-                    "undeclared properties are accepted by the {A} schema and forbidden by the {B} schema" + (f" (e.g. {name!r})" if name != FRESH else ""))
-        elif not declared_a and name != FRESH and all(self.canon.side(n).value(n) in (True, {}) for n in an):
-            code, what = "prop-typed", (f"property {name!r} is declared with a schema in the {{B}} schema, on an object "
-                                        "whose {A} schema accepts any value for it")
-        else:
-            return [self._wrap(f, A, B, name, "prop") for f in sub]
-        undecided = [f for f in sub if f.undecided]
-        if undecided:
-            return [self._wrap(f, A, B, name, "prop") for f in undecided]
-        loc_b = (bn[0], bn[0].ptr) if bn[0].syn is None else _loc(B)
-        inner = Fail(code, what, (an[0], an[0].ptr) if an and an[0].syn is None else _loc(A), loc_b, (),
-                     [w for f in sub for w in self.verified_witnesses(f, ac, bc)][:4])
-        return [self._wrap(inner, A, B, name, "prop")]
-
-    def _wrap(self, f: Fail, A: Canon, B: Canon, key: Any, how: str) -> Fail:
-        g = Fail(f.code, f.message, f.a, f.b, (key,) + f.path, [], f.undecided)
-        if not f.undecided:
-            g.via = (f, A, B, key, how)
-        return g
-
-    def verified_witnesses(self, f: Fail, A: Canon, B: Canon) -> list[Any]:
-        """:meth:`witnesses` of ``f`` (fast, then careful) that are valid under ``A`` and invalid
-        under ``B`` (real validator)."""
-        for careful in (False, True):
-            ok = [w for w in self.witnesses(f, careful) if self.sampler.valid(A, w) and not self.sampler.valid(B, w)]
-            if ok or f.via is None:
-                return ok
-        return []
-
-    def witnesses(self, f: Fail, careful: bool = False, limit: int = 2) -> list[Any]:
-        """Witness candidates for ``f`` at its own level: its local witnesses, or those of the
-        failure it wraps embedded one level up per step of its instance path (only that path is
-        built, however large the schema). ``careful=False`` embeds each into the first candidate
-        container without validating (one validation of the result, by the caller, is enough
-        when it holds); ``careful=True`` validates at every level and tries more containers
-        (quadratic in the path length: the fallback)."""
-        chain: list[Fail] = []
-        g = f
-        while g.via is not None and careful not in g.cache:
-            chain.append(g)
-            g = g.via[0]
-        ws = g.cache[careful] if g.via is not None else g.witness
-        for h in reversed(chain):
-            _, A, B, key, how = h.via
-            out: list[Any] = []
-            for w in ws:
-                for cand in (self._objects_with(A, key, w) if how == "prop" else self._arrays_with(A, key, w)):
-                    if not careful or (self.sampler.valid(A, cand) and not self.sampler.valid(B, cand)):
-                        out.append(cand)
-                        break
-                if len(out) >= limit:
-                    break
-            h.cache[careful] = out
-            ws = out
-        return ws
-
-    def _objects_with(self, A: Canon, name: str, w: Any):
-        base = {}
-        for r in sorted(A.required):
-            if r == name:
-                continue
-            x = self.sampler.one(self.canon.nodes(*prop_nodes(A, r)))
-            if not self.sampler.found(x):
-                return
-            base[r] = x
-        yield {**base, name: w}
-        for cand in self.sampler.candidates(A, 0, {"type": "object"}):
-            if isinstance(cand, dict):
-                yield {**cand, name: w}
-
-    def _arrays_with(self, A: Canon, i: int, w: Any):
-        lo = A.min_items[0] if A.min_items else 0
-        fill = [self.sampler.one(self.sampler.item_canon(A, k)) for k in range(max(i, lo))]
-        if not all(self.sampler.found(x) for x in fill):
-            return
-        arr = fill[:i] + [w] + fill[i + 1:]
-        yield arr
-        yield fill[:i] + [w]
-        others = self.sampler.many(self.sampler.item_canon(A, 0), limit=4)
-        for o in others:
-            yield [o] * i + [w] + [o] * max(0, lo - i - 1)
-
-    def _prop_names(self, A: Canon, B: Canon, pn: Node) -> list[Fail]:
-        closed = any(cl.add is not None and self.canon.nodes(cl.add).false and not cl.pats for cl in A.obj)
-        if closed:
-            names = sorted({n for cl in A.obj for n in cl.props})
-            bad = [n for n in names if not self.canon.nodes(*prop_nodes(A, n)).false
-                   and not self.sampler.node_valid(pn, n)]
-            if not bad:
-                return []
-        elif A.prop_names and not self.check(self.canon.nodes(*A.prop_names), self.canon.nodes(pn)):
-            return []
-        strings = []
-        for an in A.prop_names:
-            strings += self.sampler.many(self.canon.nodes(an), limit=10)
-        strings += ["x", "a b", "", "A", "0", FRESH]
-        objs = []
-        for s in strings:
-            if isinstance(s, str) and not self.sampler.node_valid(pn, s):
-                for cand in self._objects_with(A, s, self.sampler.one(self.canon.nodes(*prop_nodes(A, s)))):
-                    objs.append(cand)
-                    break
-        f = Fail("propertyNames", "propertyNames of the {B} schema rejects member names the {A} schema accepts", _loc(A), (pn, pn.ptr))
-        f.witness = [o for o in objs if self.sampler.valid(A, o) and not self.sampler.valid(B, o)][:2]
-        return [f]
+def _forget_since(memo: dict, mark: int) -> None:
+    """Drop the entries inserted into ``memo`` after its first ``mark`` ones (dicts keep
+    insertion order)."""
+    if len(memo) > mark:
+        for k in list(memo)[mark:]:
+            del memo[k]
 
 
-def _where(loc: tuple[Node, str] | None) -> tuple | None:
-    if loc is None:
-        return None
-    node, ptr = loc
-    return (node.side, node.file, node.syn, ptr)
-
-
-def _loc(c: Canon) -> tuple[Node, str] | None:
-    for n in c.positives:
-        if n.syn is None:
-            return (n, n.ptr)
-    return None
-
-
-def _int_lo(b) -> Fraction:
-    v = b.value
-    if b.excl:
-        return Fraction(v.numerator // v.denominator + 1)
-    return Fraction(-((-v.numerator) // v.denominator))
-
-
-def _int_hi(b) -> Fraction:
-    v = b.value
-    fl = Fraction(v.numerator // v.denominator)
-    if b.excl and fl == v:
-        return fl - 1
-    return fl
-
-
-def _covers_lo(a, b, ints: bool) -> bool:
-    """Whether old lower bound ``a`` (None = unbounded) is at least new bound ``b``."""
-    if a is None:
-        return False
-    if ints:
-        return _int_lo(a) >= _int_lo(b)
-    return a.value > b.value or (a.value == b.value and (a.excl or not b.excl))
-
-
-def _covers_hi(a, b, ints: bool) -> bool:
-    if a is None:
-        return False
-    if ints:
-        return _int_hi(a) <= _int_hi(b)
-    return a.value < b.value or (a.value == b.value and (a.excl or not b.excl))
-
-
-def _emit(f: Fraction) -> Any:
-    return int(f) if f.denominator == 1 else float(f)
-
-
-def _show(b) -> str:
-    return f"{'>' if b.excl else ''}{_emit(b.value)}" if b else "none"
-
-
-__all__ = ["Checker", "Fail", "Budget", "is_json_type", "re"]
+__all__ = ["Budget", "Checker", "Fail"]

@@ -15,6 +15,7 @@ from ..cache import ContentMemo, digest, version_digest
 from ..errors import InputError
 from ..findings import ChangeClass, Finding
 from ..spec import SCHEMA_FILE, SpecVersion
+from . import diskcache
 from .engine import Classification, classes_of, compare, order_findings
 from .witness import full_witnesses
 
@@ -79,11 +80,42 @@ def compare_versions(old: SpecVersion, new: SpecVersion, **kw: Any) -> Classific
     tagged = [["pair", *c] if isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str)
               else ["document", c] for c in given]
     try:
-        key = (digest("compare_versions", version_digest(old), version_digest(new), options,
-                      tagged, repo), _rule_implementations())
+        content = digest("compare_versions", version_digest(old), version_digest(new), options,
+                         tagged, repo)
+        rules = _rule_implementations()
+        key = (content, rules)
+        on_disk = digest(content, [_code_identity(r) for r in rules])
     except Exception:  # e.g. a malformed rules.json: let the engine report it as it always has
         return _compare_versions(old, new, repo, **kw)
-    return MEMO.get(key, lambda: _compare_versions(old, new, repo, **kw))
+    return MEMO.get(key, lambda: _from_disk(on_disk) or _to_disk(on_disk, _compare_versions(old, new, repo, **kw)))
+
+
+def _code_identity(rule: tuple[Any, ...]) -> list[Any]:
+    """A process-independent identity of a registered rule: its code, document type, and the
+    module, name and bytecode of its function (a substituted rule is another key)."""
+    code, doc_type, fn = rule
+    co = getattr(fn, "__code__", None)
+    return [code, doc_type, getattr(fn, "__module__", None), getattr(fn, "__qualname__", repr(fn)),
+            co.co_code.hex() if co is not None else None]
+
+
+def _from_disk(key: str) -> Classification | None:
+    """The classification cached on disk under ``key`` (:mod:`.diskcache`), or ``None``."""
+    data = diskcache.load(key)
+    if data is None:
+        return None
+    try:
+        findings = [diskcache.finding_from_json(f) for f in data["findings"]]
+        return Classification(ChangeClass[data["change_class"]], ChangeClass[data["forward_class"]],
+                              findings, data["old"], data["new"], dict(data.get("stats") or {}),
+                              dict(data.get("ignored") or {}), list(data.get("proof") or []))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _to_disk(key: str, result: Classification) -> Classification:
+    diskcache.store(key, result.to_json())
+    return result
 
 
 def _rule_implementations() -> tuple[Any, ...]:

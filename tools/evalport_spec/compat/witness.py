@@ -24,55 +24,65 @@ SCHEMA_ONLY_NOTE = ("; the witness is schema-level only: no document valid under
 
 def full_witnesses(findings: list[Finding], old: SpecVersion, new: SpecVersion,
                    corpus: list[tuple[str, Any]], generated: int = 20) -> None:
-    """Check and repair, in place, the witness of every backward MAJOR schema finding.
+    """Check and repair, in place, the witness of every decided schema finding, both directions.
+
+    A backward (MAJOR) witness must be a document of the old version: it names the old
+    version's number (``version``: a real number, never a generated placeholder such as
+    ``0.0.0``), ``Validator(old).validate(doc, type) == []``, and ``Validator(new)`` rejects it on
+    the finding's instance location's branch. A forward (MINOR) witness is the same with the
+    versions swapped: a document of the new version that the old one rejects. So anyone can
+    replay a witness with ``evalport-spec validate`` (which picks the version the document names).
 
     Args:
         findings: the engine's findings (each schema finding has ``extra["file"]``, e.g.
             ``"suite.json"``, and ``extra["instance_path"]``).
-        old, new: the two versions; a witness must satisfy
-            ``Validator(old).validate(doc, type) == []`` and ``Validator(new).validate(doc, type)``
-            holding a violation on the finding's instance location's branch.
-        corpus: ``[(schema file name, document)]`` old-valid candidates to graft into.
-        generated: how many documents generated from the old schema to try as well.
+        old, new: the two versions.
+        corpus: ``[(schema file name, document)]`` valid candidates to graft into.
+        generated: how many documents generated from the source version's schema to try too.
 
     Effect: a verified or repaired witness gets ``extra["witness_scope"] = "full"``; otherwise
-    the finding stays MAJOR with ``extra["witness_scope"] = "schema"`` and a message saying so.
+    ``extra["witness_scope"] = "schema"`` and, for a MAJOR, a message saying so.
     """
     from ..validation import Validator
 
-    todo = [f for f in findings if f.direction == "backward" and f.change_class == ChangeClass.MAJOR
-            and not f.undecided and isinstance(f.extra.get("file"), str)
+    todo = [f for f in findings if f.direction in ("backward", "forward")
+            and f.change_class >= ChangeClass.MINOR and not f.undecided
+            and isinstance(f.extra.get("file"), str)
             and f.extra["file"].removesuffix(".json") in DOC_TYPES and _has_witness(f)]
     if not todo:
         return
-    vo, vn = Validator(old), Validator(new)
-
-    def proves(doc: Any, doc_type: str, pointer: str) -> bool:
-        # old accepts; new rejects on the finding's branch (at, above or below its location),
-        # so that a grafted document is rejected for the finding, not for another difference
-        try:
-            if vo.validate(doc, doc_type):
-                return False
-            return any(_same_branch(v.instance_path, pointer) for v in vn.validate(doc, doc_type))
-        except Exception:  # noqa: BLE001 - a document a validator cannot read proves nothing
-            return False
-
-    bases: dict[str, list[Any]] = {}
-    written_to = _version_number(old)
+    validators = {"old": Validator(old), "new": Validator(new)}
+    numbers = {"old": _version_number(old), "new": _version_number(new)}
+    versions = {"old": old, "new": new}
+    bases: dict[tuple[str, str], list[Any]] = {}
     for f in todo:
+        src, dst = ("old", "new") if f.direction == "backward" else ("new", "old")
+        vs, vd = validators[src], validators[dst]
+
+        def proves(doc: Any, doc_type: str, pointer: str, vs=vs, vd=vd) -> bool:
+            # valid under the source version; the other rejects it on the finding's branch (at,
+            # above or below its location), so a grafted document shows this finding, not another
+            try:
+                if vs.validate(doc, doc_type):
+                    return False
+                return any(_same_branch(v.instance_path, pointer) for v in vd.validate(doc, doc_type))
+            except Exception:  # noqa: BLE001 - a document a validator cannot read proves nothing
+                return False
+
         fname = f.extra["file"]
         doc_type = fname.removesuffix(".json")
         path = list(f.extra.get("instance_path") or [])
         pointer = join("", *path)
-        named = _with_version(f.witness, written_to)
+        named = _with_version(f.witness, numbers[src])
         if named is not f.witness and proves(named, doc_type, pointer):
-            f.witness = named  # names the old version, so `validate` (auto) picks the old version
+            f.witness = named  # names its version, so `validate` (auto) picks that version
         if proves(f.witness, doc_type, pointer):
             f.extra["witness_scope"] = "full"
             continue
-        if fname not in bases:
-            bases[fname] = _bases(fname, corpus, old, generated)
-        hit = next((d for base in bases[fname] for d in graft(base, f.witness, path)
+        if (src, fname) not in bases:
+            bases[(src, fname)] = [_with_version(d, numbers[src]) for d in
+                                   _bases(fname, corpus, versions[src], generated)]
+        hit = next((d for base in bases[(src, fname)] for d in graft(base, f.witness, path)
                     if proves(d, doc_type, pointer)), _NONE)
         if hit is not _NONE:
             f.extra["schema_witness"] = f.witness
@@ -81,7 +91,8 @@ def full_witnesses(findings: list[Finding], old: SpecVersion, new: SpecVersion,
             f.extra["witness_scope"] = "full"
         else:
             f.extra["witness_scope"] = "schema"
-            f.message += SCHEMA_ONLY_NOTE
+            if f.direction == "backward":
+                f.message += SCHEMA_ONLY_NOTE
 
 
 _NONE = object()

@@ -7,8 +7,9 @@ Public API::
     StageResult(name, status, findings, seconds, summary, change_class)
     STAGES                              stage names, in run order
 
-Stages (docs/how-to/gate-in-ci.md): ``schemas``, ``spec-text``, ``manifest``, ``conformance``,
-``rules``, ``releases``, ``draft``, ``base`` (only with ``base``), ``rfcs``, ``examples``. A stage
+Stages (docs/how-to/gate-in-ci.md): ``schemas``, ``spec-text``, ``manifest``, ``history``,
+``conformance``, ``rules``, ``behaviour``, ``releases``, ``draft``, ``base`` (only with
+``base``), ``rfcs``, ``examples``. A stage
 fails when it reports an error-severity finding; a stage whose engine module cannot be imported
 fails with that message (it never passes silently); an :class:`~evalport_spec.errors.InputError`
 inside a stage (a malformed file of the repository) fails that stage only.
@@ -25,7 +26,9 @@ from ..errors import InputError
 from ..findings import Finding
 from ..fsutil import refuse_escaping_symlinks
 from ..spec import SpecRepo
+from . import history
 from .context import EngineMissing, GateContext, StageSkipped, input_finding
+from .ignores import load_check_ignores
 from .model import GateReport, StageResult, status_of
 from .stages import STAGE_FUNCS
 
@@ -52,9 +55,37 @@ def _run_stage(name: str, ctx: GateContext) -> StageResult:
     return StageResult(name, status, findings, time.perf_counter() - start, summary, cls)
 
 
+HISTORY_STAGES = ("history", "behaviour", "draft", "base")
+"""Stages that read git history (the commits that created the releases)."""
+
+
+def _preflight(ctx: GateContext, wanted: list[str]) -> None:
+    """Raise :class:`InputError` (exit 2) before any stage runs when the history the wanted
+    stages need is not in this clone: a release file whose adding commit lies beyond a shallow
+    boundary (the message says ``git fetch --unshallow`` / ``fetch-depth: 0``)."""
+    if ctx.repo.releases() and any(s in wanted for s in HISTORY_STAGES) and ctx.is_git():
+        ctx.first_added()
+
+
+def _resolve_base(root: Path, base: str) -> str:
+    """The base's commit. The gate reads the base's history too, so the fetch it asks for
+    brings the whole history (``--unshallow`` in a shallow clone), never ``--depth=1``."""
+    try:
+        return gitsource.resolve(root, base)
+    except InputError as exc:
+        if "git fetch --depth=1 " not in exc.message:
+            raise
+        full = "--unshallow " if history.shallow_boundaries(root) else ""
+        raise InputError(exc.message.replace("git fetch --depth=1 ", f"git fetch {full}")
+                         .replace("(a shallow CI clone fetches only the pull request head)",
+                                  "(the gate needs the base and its history: in GitHub Actions, "
+                                  "actions/checkout with `fetch-depth: 0`)"), exc.source) from None
+
+
 def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
              stages: Iterable[str] | None = None,
-             progress: Callable[[StageResult], None] | None = None) -> GateReport:
+             progress: Callable[[StageResult], None] | None = None,
+             ignore: str | Path | None = None) -> GateReport:
     """Run the gate's stages over ``repo``.
 
     Args:
@@ -62,14 +93,16 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
         base: a git revision to compare the branch with (adds the ``base`` stage).
         stages: names to run (any order; they run in :data:`STAGES` order); default all.
         progress: called with each :class:`StageResult` as soon as it is done.
+        ignore: a ``check --ignore`` file (:mod:`evalport_spec.gate.ignores`).
 
     Returns:
         A :class:`GateReport`; ``report.context["ctx"]`` keeps the memoised classifications.
 
     Raises:
         InputError: an unknown stage name; an unsafe or missing ``base`` revision (the message
-            says which ``git fetch`` brings it into a shallow clone); a symlink under ``spec/``
-            or ``rfcs/`` that leaves the repository.
+            says which ``git fetch`` brings it into a shallow clone); a malformed ignore file; a
+            shallow clone without the commits that created the releases; a symlink under
+            ``spec/`` or ``rfcs/`` that leaves the repository.
     """
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
     refuse_escaping_symlinks(repo.root)
@@ -79,20 +112,57 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
         raise InputError(f"unknown stage {unknown[0]!r} (stages: {', '.join(STAGES)})")
     ctx = GateContext(repo, base)
     if base is not None:
-        ctx.base_sha = gitsource.resolve(repo.root, base)
+        ctx.base_sha = _resolve_base(repo.root, base)
     elif "base" in wanted and stages is None:
         wanted.remove("base")
     elif "base" in wanted:
         raise InputError("stage 'base' needs --base REF")
+    if ignore is not None:
+        ctx.ignores, ctx.ignore_notes = load_check_ignores(repo.root, ignore, ctx.base_sha)
     results = []
-    for name in STAGES:
-        if name not in wanted:
-            continue
-        result = _run_stage(name, ctx)
-        results.append(result)
-        if progress is not None:
-            progress(result)
+    try:
+        _preflight(ctx, wanted)
+        for name in STAGES:
+            if name not in wanted:
+                continue
+            result = _run_stage(name, ctx)
+            results.append(result)
+            if progress is not None:
+                progress(result)
+    finally:
+        ctx.close()
     return GateReport(results, base, {"ctx": ctx})
 
 
-__all__ = ["GateReport", "STAGES", "StageResult", "run_gate"]
+def change_to_accept(repo: SpecRepo | str | Path, *, base: str | None = None) -> tuple[list[Finding], str]:
+    """The breaking findings of the change the gate would hold to the MAJOR rule, for
+    ``rfc accept-findings``: with ``base``, REF's draft and rules against the working tree's (the
+    ``base`` stage's change); without, the latest release as shipped against the draft (the
+    ``draft`` stage's). Returns ``(findings, what was compared)``.
+
+    Raises:
+        InputError: an unknown or unsafe ``base``; no release to compare with; unreadable spec.
+    """
+    from .behaviour import Side
+    from .policy import breaking
+    from .stages import change_findings, released_side
+
+    repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
+    ctx = GateContext(repo, base)
+    try:
+        new = Side(ctx.version("draft"), ctx.program(None, "the working tree"), "the working tree")
+        if base is not None:
+            ctx.base_sha = gitsource.resolve(repo.root, base)
+            old = Side(ctx.base_version(), ctx.program(ctx.base_sha, base), base)
+            label = f"against {base}"
+        else:
+            latest = repo.latest_release()
+            if latest is None:
+                raise InputError("no release to compare the draft with: give --base REF")
+            old, label = released_side(ctx, latest), f"since {latest}"
+        return breaking(change_findings(ctx, old, new)[0]), label
+    finally:
+        ctx.close()
+
+
+__all__ = ["GateReport", "STAGES", "StageResult", "change_to_accept", "run_gate"]

@@ -1,12 +1,17 @@
 """``check --base REF``: what this branch changes compared with a base revision.
 
-* The draft as it is at REF (read with :mod:`evalport_spec.gitsource`, never checked out) is
-  classified against the working draft and decided by the MAJOR rule
-  (:func:`evalport_spec.gate.policy.apply_major_rule`) with this branch's ``spec/VERSION`` and
-  RFCs -- the cumulative change since the last release is the ``draft`` stage's job.
+* The draft as it is at REF (read with :mod:`evalport_spec.gitsource`, never checked out), with
+  REF's own rule implementations run as REF's program, is compared with the working draft and
+  the working tree's rule program (:func:`evalport_spec.gate.stages.change_findings`), and
+  decided by the MAJOR rule with this branch's ``spec/VERSION`` and the RFC acceptances that
+  were already in REF (:class:`~evalport_spec.gate.acceptance.BaseLedger`) -- the cumulative
+  change since the last release is the ``draft`` stage's job.
 * Released files are frozen: a file under ``spec/releases/`` at REF that is changed or removed
   on the branch fails (``released-file-changed``), and every line of REF's ``SHA256SUMS`` must
-  still be in the branch's (a release only appends).
+  still be in the branch's (a release only appends). A release folder the branch adds must be
+  what ``release`` makes from REF's draft (:mod:`evalport_spec.gate.releasecheck`).
+* Any change to the toolchain or CI configuration is a ``toolchain-changed`` warning
+  (:mod:`evalport_spec.gate.toolchain`).
 """
 
 from __future__ import annotations
@@ -14,9 +19,16 @@ from __future__ import annotations
 from .. import gitsource
 from ..errors import InputError
 from ..findings import Finding, Location
+from ..fsutil import read_optional
+from ..jsonload import MAX_BYTES
 from ..spec import DRAFT
+from .acceptance import BaseLedger, states_at
+from .behaviour import Side
 from .context import GateContext, input_finding
 from .manifest import MANIFEST_NAME
+from .policy import breaking
+from .releasecheck import release_findings
+from .toolchain import toolchain_findings
 
 
 def released_changes(ctx: GateContext) -> list[Finding]:
@@ -28,16 +40,17 @@ def released_changes(ctx: GateContext) -> list[Finding]:
         path = ctx.repo.releases_dir / rel
         label = f"spec/releases/{rel}"
         if rel == MANIFEST_NAME:
-            now = path.read_text("utf-8", "replace").splitlines() if path.is_file() else []
+            now = (read_optional(path, max_bytes=MAX_BYTES, label=label) or b"").decode("utf-8", "replace").splitlines()
             missing = [ln for ln in data.decode("utf-8", "replace").splitlines() if ln.strip() and ln not in now]
             for ln in missing:
                 out.append(Finding("manifest-line-removed", f"{label} lost the line '{ln}' present at "
                                    f"{ctx.base}: released files are frozen", new=Location(label)))
             continue
-        if not path.is_file():
+        now_data = read_optional(path, max_bytes=MAX_BYTES, label=label)
+        if now_data is None:
             out.append(Finding("released-file-changed", f"released file {label} was removed since {ctx.base}",
                                old=Location(f"{ctx.base}:{label}"), new=Location(label)))
-        elif path.read_bytes() != data:
+        elif now_data != data:
             out.append(Finding("released-file-changed", f"released file {label} was changed since {ctx.base}; "
                                "released files are frozen (correct them in a new release)",
                                old=Location(f"{ctx.base}:{label}"), new=Location(label)))
@@ -46,13 +59,22 @@ def released_changes(ctx: GateContext) -> list[Finding]:
 
 def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
     """The ``base`` stage: ``(findings, summary, effective class)``."""
-    from .stages import classify_with_policy
+    from .stages import change_findings, decide, now_states
 
-    out = released_changes(ctx)
+    assert ctx.base is not None
+    commit = ctx.base_sha or ctx.base
+    out = toolchain_findings(ctx) + released_changes(ctx) + release_findings(ctx, commit, ctx.base)
     try:
-        old = gitsource.spec_version_at(ctx.root, ctx.base_sha or ctx.base, "spec",
-                                        name=f"{ctx.base}:spec", label=f"{ctx.base}:spec")
+        old = ctx.base_version()
     except InputError as exc:
         return out + [input_finding(exc)], f"cannot read {ctx.base}:spec", None
-    findings, summary, computed = classify_with_policy(ctx, old, ctx.version(DRAFT), f"against {ctx.base}")
+    base_side = Side(old, ctx.program(commit, ctx.base), ctx.base)
+    branch_side = Side(ctx.version(DRAFT), ctx.program(None, "the working tree"), "this branch")
+    changed, computed = change_findings(ctx, base_side, branch_side)
+    ledger = None
+    if breaking(changed):
+        now, problems = now_states(ctx)
+        out += problems
+        ledger = BaseLedger(now, states_at(ctx.root, commit), ctx.base)
+    findings, summary, computed = decide(ctx, changed, computed, f"against {ctx.base}", ledger)
     return out + findings, summary, computed

@@ -1,16 +1,28 @@
-"""What the stages share: the repository, loaded versions, classifications and RFCs, each
-computed once per gate run, and the guarded import of engine modules."""
+"""What the stages share: the repository, loaded versions, classifications and RFCs, git
+history, trees of other commits on disk, rule programs and their runs, each computed once per
+gate run, and the guarded import of engine modules."""
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import shutil
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from .. import gitsource
+from ..cache import ContentMemo
 from ..errors import InputError
 from ..findings import Finding, Location
 from ..spec import DRAFT, SpecRepo, SpecVersion
+from . import history
+from .rulecorpus import Corpus, build_corpus
+from .ruleprogram import Program, ProgramRun, installed_program, program_for_tree, run_program
+
+RUNS = ContentMemo(maxsize=8, copies=False)
+"""Rule program runs of this process, keyed by program digest and corpus key."""
 
 
 class EngineMissing(Exception):
@@ -52,13 +64,110 @@ class GateContext:
     Attributes:
         repo: the repository.
         base: the base revision (``check --base``) or ``None``; ``base_sha`` its commit id.
+        ignores: live ``check --ignore`` entries (:mod:`evalport_spec.gate.ignores`), and
+            ignore_notes the warnings about entries that do not apply (expired, added by the change).
         cache: memoised values (versions, classifications, RFCs) keyed by a tuple.
+
+    Trees of other commits are written under one temporary folder removed by :meth:`close`.
     """
 
     repo: SpecRepo
     base: str | None = None
     base_sha: str | None = None
+    ignores: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    ignore_notes: list[Finding] = dataclasses.field(default_factory=list)
     cache: dict[Any, Any] = dataclasses.field(default_factory=dict)
+    _tmp: Path | None = None
+
+    def close(self) -> None:
+        """Remove the trees written for this run."""
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    def _memo(self, key: Any, compute: Any) -> Any:
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
+
+    def is_git(self) -> bool:
+        """Whether the repository is a git work tree with a commit."""
+        return self._memo("is-git", lambda: history.is_git(self.root))
+
+    def first_added(self) -> dict[str, history.Added]:
+        """:func:`history.first_added` of ``spec/releases`` (raises on a shallow cut)."""
+        return self._memo("first-added", lambda: history.first_added(self.root, "spec/releases"))
+
+    def release_commit(self, name: str) -> str | None:
+        """The commit that first added release ``name`` (its ``rules.json`` or ``SPEC.md``), or
+        ``None`` when it is not committed."""
+        added = self.first_added()
+        hits = [added[p] for p in (f"spec/releases/{name}/rules.json", f"spec/releases/{name}/SPEC.md")
+                if p in added]
+        return min(hits, key=lambda a: a.date).commit if hits else None
+
+    def tree(self, commit: str, folders: tuple[str, ...] = ("",)) -> Path:
+        """The files of ``commit`` under ``folders`` written to a folder of their own."""
+        def write() -> Path:
+            if self._tmp is None:
+                self._tmp = Path(tempfile.mkdtemp(prefix="evalport-gate-"))
+            dest = self._tmp / f"{commit[:16]}-{len(self.cache)}"
+            dest.mkdir()
+            return history.materialize(self.root, commit, dest, folders)
+        return self._memo(("tree", commit, folders), write)
+
+    def program(self, commit: str | None, label: str) -> Program:
+        """The rule program of ``commit``'s tree (``None``: the working tree); a tree without
+        ``tools/evalport_spec`` uses the installed toolchain's rules."""
+        def make() -> Program:
+            if commit is None:
+                return program_for_tree(self.root, "the working tree")
+            if not gitsource.read_tree(self.root, commit, "tools/evalport_spec/validation/rules"):
+                return installed_program()
+            return program_for_tree(self.tree(commit, ("tools",)), label)
+        return self._memo(("program", commit), make)
+
+    def base_version(self) -> SpecVersion:
+        """The draft as it is at the base revision (read from git, never checked out)."""
+        assert self.base is not None
+        return self._memo("base-version", lambda: gitsource.spec_version_at(
+            self.root, self.base_sha or self.base, "spec", name=f"{self.base}:spec", label=f"{self.base}:spec"))
+
+    def corpus(self) -> Corpus:
+        """The documents rule programs are compared on (:mod:`.rulecorpus`): seeded from every
+        version folder of the working tree and of the base's tree, generated from the latest
+        release (else the draft)."""
+        def build() -> Corpus:
+            versions = [self.version(n) for n in self.repo.all_versions()]
+            folders = [(self.repo.spec_dir, "spec")] + [
+                (self.repo.releases_dir / n, f"spec/releases/{n}") for n in self.repo.releases()]
+            source = self.version(self.repo.latest_release() or DRAFT)
+            if self.base is not None:
+                versions.append(self.base_version())
+                base_tree = self.tree(self.base_sha or self.base, ("spec", "rfcs"))
+                folders.append((base_tree / "spec", f"{self.base}:spec"))
+            return build_corpus(versions, folders, source)
+        return self._memo("corpus", build)
+
+    def run(self, program: Program) -> ProgramRun:
+        """``program`` run over :meth:`corpus`, once per program and corpus in this process."""
+        corpus = self.corpus()
+        return RUNS.get((program.digest, corpus.key),
+                        lambda: run_program(program, corpus.documents, corpus.parameters))
+
+    def run_all(self, programs: list[Program]) -> None:
+        """Run the programs not run yet over :meth:`corpus` at the same time (one process each),
+        so that later :meth:`run` calls find them done."""
+        corpus = self.corpus()
+        todo = {p.digest: p for p in programs if (p.digest, corpus.key) not in RUNS}
+        if len(todo) < 2:
+            return
+        with ThreadPoolExecutor(max_workers=len(todo)) as pool:
+            done = dict(zip(todo, pool.map(lambda p: run_program(p, corpus.documents, corpus.parameters),
+                                           todo.values()),
+                            strict=True))
+        for digest_, result in done.items():
+            RUNS.get((digest_, corpus.key), lambda r=result: r)
 
     @property
     def root(self) -> Path:
@@ -78,12 +187,12 @@ class GateContext:
         return self.cache[key]
 
     def classify(self, old: SpecVersion, new: SpecVersion) -> Any:
-        """``compat.compare_versions(old, new)``, memoised by the two version names.
+        """``compat.compare_versions(old, new)``, memoised by the two versions' names and labels.
 
         Raises:
             EngineMissing: the diff engine has not landed.
         """
-        key = ("classify", old.name, new.name)
+        key = ("classify", old.name, old.label, new.name, new.label)
         if key not in self.cache:
             compare = engine("compat", "compare_versions")
             self.cache[key] = compare(old, new)

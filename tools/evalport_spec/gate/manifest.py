@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..findings import Finding, Location
+from ..fsutil import read_limited
+from ..jsonload import MAX_BYTES
 
 MANIFEST_NAME = "SHA256SUMS"
 _LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")
@@ -92,7 +94,8 @@ def verify_manifest(releases_dir: Path, label: str = "spec/releases/SHA256SUMS")
             return [Finding("manifest-missing", f"{len(files)} released files but no {MANIFEST_NAME}",
                             new=Location(label))]
         return []
-    entries, problems = parse_manifest(mpath.read_text("utf-8", "replace"), label)
+    text = read_limited(mpath, max_bytes=MAX_BYTES, label=label).decode("utf-8", "replace")
+    entries, problems = parse_manifest(text, label)
     listed = {e.path: e for e in entries}
     rel_label = label.rsplit("/", 1)[0]
     for e in entries:
@@ -101,7 +104,7 @@ def verify_manifest(releases_dir: Path, label: str = "spec/releases/SHA256SUMS")
             problems.append(Finding("released-file-missing",
                                     f"{rel_label}/{e.path} is listed in {MANIFEST_NAME} but does not exist",
                                     new=Location(label, None, e.line)))
-        elif sha256(p.read_bytes()) != e.digest:
+        elif sha256(read_limited(p, max_bytes=MAX_BYTES, label=f"{rel_label}/{e.path}")) != e.digest:
             problems.append(Finding("released-file-changed",
                                     f"released file {rel_label}/{e.path} was changed (its SHA-256 no longer "
                                     f"matches {MANIFEST_NAME} line {e.line}); released files are frozen",

@@ -7,32 +7,36 @@ successors ``X+1.0.0``, ``X.Y+1.0`` and ``X.Y.Z+1`` (semver 2.0.0 items 6-8: low
 
 The MAJOR rule of the gate (toolchain.md, "Who uses it": fail a change that would reject a
 document that used to be valid, unless the version and an accepted RFC say MAJOR): every
-backward finding that is MAJOR or *undecided* (fail closed) passes only when
+backward finding that is MAJOR or *undecided* (fail closed) is *breaking*, and passes only when
 
 1. ``spec/VERSION`` declares the next major version (``X+1.0.0`` after ``X.Y.Z``), and
-2. an RFC with ``status: accepted`` and ``declared_class: MAJOR`` names the finding, by its kind
-   (``enum-value-removed``) or its fingerprint, anywhere in its text.
+2. an RFC with ``status: accepted`` and ``declared_class: MAJOR`` lists the finding's exact
+   fingerprint in its ``accepts`` (:mod:`evalport_spec.rfc.accept`; naming a kind accepts
+   nothing), and that acceptance predates the change (:mod:`evalport_spec.gate.acceptance`),
+   or a live ``check --ignore`` entry names that fingerprint.
 
-Each decision is reported as a finding whose kind names the policy rule that decided
-(:data:`RULES`).
+Every breaking finding is reported, with what accepts it or "not accepted", as a warning
+(accepted) or an error (not accepted). Each decision is also reported as a finding whose kind
+names the policy rule that decided (:data:`RULES`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from ..findings import ChangeClass, Finding, Location, Severity
 from ..spec import parse_semver
+from .acceptance import Ledger
 
 RULES = {
     "policy-additive": "PATCH and MINOR changes pass",
-    "policy-major-accepted": "a MAJOR change passes with the next major version declared and an accepted "
-                             "MAJOR RFC naming it",
+    "policy-major-accepted": "a MAJOR change passes with the next major version declared and every "
+                             "breaking finding accepted by fingerprint by an RFC accepted before the change",
     "policy-major-needs-major-version": "a MAJOR change needs spec/VERSION to declare the next major version",
-    "policy-major-needs-rfc": "a MAJOR change needs an accepted RFC declaring MAJOR that names the finding",
+    "policy-major-needs-rfc": "every breaking finding needs an accepted MAJOR RFC listing its fingerprint",
+    "policy-acceptance-same-change": "an RFC accepts a breaking change only if it was accepted before that change",
 }
 """Policy rule kinds and what each says."""
 
@@ -89,37 +93,36 @@ def effective_class(change_class: ChangeClass, findings: Sequence[Finding]) -> C
     return ChangeClass.MAJOR if breaking(findings) else max(change_class, ChangeClass.NONE)
 
 
-def names_finding(text: str, finding: Finding) -> bool:
-    """True when ``text`` names ``finding`` by kind or fingerprint, as a whole token
-    (``enum-value-removed`` does not match inside ``enum-value-removed-twice``)."""
-    for token in (finding.kind, finding.fingerprint):
-        if token and re.search(rf"(?<![\w-]){re.escape(token)}(?![\w-])", text):
-            return True
-    return False
+def _shown(f: Finding) -> str:
+    what = "undecided" if f.undecided else "MAJOR"
+    return f"{what} {f.kind} [{f.fingerprint}]"
 
 
-def _rfc_facts(rfc: Any) -> tuple[int, str, str, str]:
-    meta = rfc.meta
-    return rfc.number, str(meta.get("status", "")), str(meta.get("declared_class", "")), rfc.text
+def _ignored(f: Finding, ignores: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return next((e for e in ignores if e.get("fingerprint") == f.fingerprint), None)
 
 
 def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declared: str | None,
-                     rfcs: Sequence[Any], label: str, version_file: str = "spec/VERSION"
-                     ) -> tuple[list[Finding], str]:
+                     ledger: Ledger | None, label: str, version_file: str = "spec/VERSION",
+                     ignores: Sequence[dict[str, Any]] = ()) -> tuple[list[Finding], str]:
     """Decide a classified change under the MAJOR rule (module docstring).
 
     Args:
-        findings: the classifier's findings (any direction; forward ones are kept as information).
+        findings: the change's findings (any direction; forward ones are kept as information).
         latest: the latest release (``None`` when there is none: then the major version check
             is not applied).
         declared: the draft's declared next version (``spec/VERSION``), or ``None``.
-        rfcs: :class:`evalport_spec.rfc.Rfc` records (``number``, ``meta``, ``text``).
+        ledger: who accepts what, and since when (:class:`~evalport_spec.gate.acceptance.Ledger`);
+            ``None`` when there are no RFCs.
         label: what was compared, for messages (``"since 1.2.0"``, ``"against origin/main"``).
+        ignores: live ``check --ignore`` entries; one with a ``fingerprint`` accepts that finding.
 
     Returns:
-        ``(findings, rule)``: the classifier's findings re-graded (breaking ones not allowed by the
-        policy become errors, everything else information) followed by one finding per policy
-        decision whose kind is a key of :data:`RULES`; ``rule`` is the kind of the deciding rule.
+        ``(findings, rule)``: the non-breaking findings as information, every breaking finding
+        with its verdict appended to its message (warning when accepted, error when not; its
+        ``extra["accepted_by"]`` lists the RFC numbers, or names the ignore file entry), then one
+        finding per policy decision whose kind is a key of :data:`RULES`; ``rule`` is the kind
+        of the deciding rule.
     """
     br = breaking(findings)
     br_ids = {id(f) for f in br}
@@ -130,36 +133,76 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
                            "passes (only MAJOR or undecided changes need a major version and an RFC)",
                            severity=Severity.INFO))
         return out, "policy-additive"
-    need = None
-    if latest is not None:
-        need = f"{parse_semver(latest)[0] + 1}.0.0"
+    need = f"{parse_semver(latest)[0] + 1}.0.0" if latest is not None else None
     version_ok = need is None or declared == need
-    rule = "policy-major-accepted"
-    if not version_ok:
-        rule = "policy-major-needs-major-version"
-        out.append(Finding(rule, f"policy: {len(br)} MAJOR or undecided change(s) {label}, but "
-                           f"{version_file} declares {declared or 'nothing'}; a MAJOR change needs {need} "
-                           "declared there and an accepted RFC declaring MAJOR that names it",
-                           severity=Severity.ERROR, new=Location(version_file, None, 1)))
-    accepting = [r for r in rfcs if _rfc_facts(r)[1] == "accepted" and _rfc_facts(r)[2] == "MAJOR"]
+    accepted_by: set[int] = set()
+    missing: list[Finding] = []
+    late: dict[int, list[Finding]] = {}
+    counted = 0
     for f in br:
-        namers = [r for r in accepting if names_finding(r.text, f)]
-        what = "undecided" if f.undecided else "MAJOR"
-        if namers and version_ok:
-            nums = ", ".join(f"RFC {r.number:04d}" for r in namers)
-            out.append(dataclasses.replace(f, severity=Severity.INFO))
-            out.append(Finding("policy-major-accepted",
-                               f"policy: {what} {f.kind} {label} accepted: {declared} declared and {nums} "
-                               f"(accepted, MAJOR) names it", severity=Severity.INFO, new=f.where(),
-                               extra={"finding": f.fingerprint, "rfcs": [r.number for r in namers]}))
+        ignore = _ignored(f, list(ignores))
+        if ignore is not None:
+            until = f" until {ignore['expires']}" if "expires" in ignore else ""
+            out.append(dataclasses.replace(
+                f, severity=Severity.WARNING, extra={**f.extra, "accepted_by": {"ignore": ignore}},
+                message=f"{f.message}: ignored by the --ignore entry for [{f.fingerprint}] "
+                        f"({ignore.get('reason', '').strip()}){until}"))
             continue
-        out.append(dataclasses.replace(f, severity=Severity.ERROR))
-        if not namers:
-            if rule == "policy-major-accepted":
-                rule = "policy-major-needs-rfc"
-            out.append(Finding("policy-major-needs-rfc",
-                               f"policy: {what} {f.kind} {label} is not named (by kind '{f.kind}' or "
-                               f"fingerprint {f.fingerprint}) by any accepted RFC declaring MAJOR",
-                               severity=Severity.ERROR, new=f.where(),
-                               extra={"finding": f.fingerprint}))
+        counted += 1
+        listing = ledger.accepting(f) if ledger is not None else []
+        timely = [n for n in listing if ledger is not None and ledger.predates(n, f)]
+        if timely:
+            nums = ", ".join(f"RFC {n:04d}" for n in timely)
+            accepted_by.update(timely)
+            sev = Severity.WARNING if version_ok else Severity.ERROR
+            out.append(dataclasses.replace(f, severity=sev, extra={**f.extra, "accepted_by": timely},
+                                           message=f"{f.message}: accepted by {nums}"))
+            continue
+        for n in listing:
+            late.setdefault(n, []).append(f)
+        waiting = [] if ledger is None else sorted(
+            n for n, st in ledger.now.items() if f.fingerprint in st.fingerprints and not st.accepts_major)
+        if listing and ledger is not None:
+            why = (f"not accepted: {', '.join(f'RFC {n:04d}' for n in listing)} lists it but was not "
+                   f"accepted with it {ledger.before}")
+        elif waiting and ledger is not None:
+            why = "not accepted: " + ", ".join(
+                f"RFC {n:04d} lists it but is {ledger.now[n].status} declaring {ledger.now[n].declared_class}"
+                for n in waiting) + " (only an accepted MAJOR RFC accepts)"
+        else:
+            cands = ledger.candidates() if ledger is not None else []
+            need_rfc = (", ".join(f"RFC {n:04d}" for n in cands) + " would need it (`evalport-spec rfc "
+                        f"accept-findings {cands[0]}`)") if cands else "no RFC declaring MAJOR is open for it"
+            why = f"not accepted: no accepted MAJOR RFC lists fingerprint {f.fingerprint}; {need_rfc}"
+        missing.append(f)
+        out.append(dataclasses.replace(f, severity=Severity.ERROR, extra={**f.extra, "accepted_by": []},
+                                       message=f"{f.message}: {why}"))
+    rule = "policy-major-accepted"
+    if counted and not version_ok:
+        rule = "policy-major-needs-major-version"
+        out.append(Finding(rule, f"policy: {counted} MAJOR or undecided change(s) {label}, but "
+                           f"{version_file} declares {declared or 'nothing'}; a MAJOR change needs {need} "
+                           "declared there and an accepted RFC listing each finding's fingerprint",
+                           severity=Severity.ERROR, new=Location(version_file, None, 1)))
+    before = ledger.before if ledger is not None else ""
+    for n, fs in sorted(late.items()):
+        if rule == "policy-major-accepted":
+            rule = "policy-acceptance-same-change"
+        out.append(Finding("policy-acceptance-same-change",
+                           f"policy: RFC {n:04d} accepts {len(fs)} breaking finding(s) {label} but was not "
+                           f"accepted with them {before}: an RFC that becomes "
+                           "accepted in the same change it excuses accepts nothing (land the decision first)",
+                           severity=Severity.ERROR, extra={"rfc": n, "findings": [f.fingerprint for f in fs]}))
+    if missing:
+        if rule == "policy-major-accepted":
+            rule = "policy-major-needs-rfc"
+        out.append(Finding("policy-major-needs-rfc",
+                           f"policy: {len(missing)} of {len(br)} breaking finding(s) {label} not accepted: "
+                           + ", ".join(_shown(f) for f in missing), severity=Severity.ERROR,
+                           extra={"findings": [f.fingerprint for f in missing]}))
+    if accepted_by:
+        out.append(Finding("policy-major-accepted",
+                           f"policy: {len(br) - len(missing)} of {len(br)} breaking finding(s) {label} "
+                           f"accepted by " + ", ".join(f"RFC {n:04d}" for n in sorted(accepted_by)),
+                           severity=Severity.INFO, extra={"rfcs": sorted(accepted_by)}))
     return out, rule

@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
-from .. import changelog
+from .. import changelog, gitsource
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
-from ..jsonload import load
+from ..fsutil import read_optional
+from ..jsonload import MAX_BYTES, load
+from ..rfc.accept import OPEN_STATUSES, accepts_of
 from ..spec import DRAFT, parse_semver
+from . import history
+from .acceptance import HistoryLedger, Ledger, RfcState, release_line, states
+from .behaviour import Side, compare_behaviour, merge_with_classification
 from .context import GateContext, StageSkipped, engine, input_finding
+from .frozen import stage_behaviour, stage_history
+from .ignores import drop_ignored, stale_entries
 from .manifest import verify_manifest
 from .metaschema import meta_validator
 from .policy import apply_major_rule, breaking, effective_class, version_problem
@@ -68,7 +74,8 @@ def stage_spec_text(ctx: GateContext) -> StageOut:
     broken = False
     for name in names:
         p = (ctx.repo.spec_dir if name == DRAFT else ctx.repo.releases_dir / name) / "SPEC.md"
-        text = p.read_text("utf-8", "replace") if p.is_file() else ""
+        text = (read_optional(p, max_bytes=MAX_BYTES, label=f"{ctx.label(name)}/SPEC.md")
+                or b"").decode("utf-8", "replace")
         found = check_spec_text(text, f"{ctx.label(name)}/SPEC.md", draft=name == DRAFT)
         broken = broken or (name == DRAFT and bool(found))
         out += found
@@ -178,36 +185,81 @@ def stage_releases(ctx: GateContext) -> StageOut:
     return out, ", ".join(parts), None
 
 
-def classify_with_policy(ctx: GateContext, old: Any, new: Any, label: str) -> tuple[list[Finding], str, ChangeClass]:
-    """Classify ``old`` -> ``new`` and decide it under the MAJOR rule with the working tree's
-    declared version and RFCs. Returns ``(findings, summary, effective class)``."""
-    cls = ctx.classify(old, new)
-    computed = effective_class(cls.change_class, cls.findings)
-    rfcs: list[Any] = []
-    extra: list[Finding] = []
-    if breaking(cls.findings):
-        try:
-            rfcs = ctx.rfcs()
-        except InputError as exc:
-            extra.append(input_finding(exc))
-    latest = ctx.repo.latest_release()
-    findings, rule = apply_major_rule(cls.findings, latest=latest, declared=ctx.declared(), rfcs=rfcs,
-                                      label=label)
+def change_findings(ctx: GateContext, old: Side, new: Side) -> tuple[list[Finding], ChangeClass]:
+    """Everything ``old`` -> ``new`` changes: the classifier's findings (schemas and catalogue)
+    merged with the rule behaviour findings of the two sides' programs
+    (:func:`~evalport_spec.gate.behaviour.merge_with_classification`), and the effective class."""
+    cls = ctx.classify(old.version, new.version)
+    behaviour = compare_behaviour(old, new, ctx.corpus(), ctx.run)
+    findings = merge_with_classification(cls.findings, behaviour)
+    computed = max([cls.change_class] + [f.change_class for f in behaviour])
+    return findings, effective_class(computed, findings)
+
+
+def decide(ctx: GateContext, findings: list[Finding], computed: ChangeClass, label: str,
+           ledger: Ledger | None) -> tuple[list[Finding], str, ChangeClass]:
+    """Decide a change under the MAJOR rule with the working tree's declared version, the
+    ``ledger``'s acceptances and the live ``--ignore`` entries. Returns ``(findings, summary,
+    effective class)``."""
+    br = breaking(findings)
+    rest, used = drop_ignored([f for f in findings if f not in br], ctx.ignores)
+    findings, rule = apply_major_rule(br + rest, latest=ctx.repo.latest_release(), declared=ctx.declared(),
+                                      ledger=ledger, label=label, ignores=ctx.ignores)
+    used += [f.extra["accepted_by"]["ignore"] for f in findings
+             if isinstance(f.extra.get("accepted_by"), dict)]
+    ctx.cache[("ignore-used", label)] = used
     shown = max(computed, ChangeClass.PATCH) if computed != ChangeClass.NONE else ChangeClass.NONE
-    summary = f"{shown.name} {label} (policy: {rule})"
-    return extra + findings, summary, computed
+    return findings, f"{shown.name} {label} (policy: {rule})", computed
+
+
+def now_states(ctx: GateContext) -> tuple[dict[int, RfcState], list[Finding]]:
+    """The working tree's RFC states, and the input finding of an unreadable RFC."""
+    try:
+        return states(ctx.rfcs()), []
+    except InputError as exc:
+        return {}, [input_finding(exc)]
+
+
+def _history_ledger(ctx: GateContext, latest: str, released: Side) -> Ledger:
+    """Acceptance dated by the release line's first-parent history (:class:`HistoryLedger`)."""
+    now, _ = now_states(ctx)
+    if not ctx.is_git():
+        return Ledger(now, "(not a git repository, so no acceptance can be dated before the change)")
+    tip = ctx.base_sha or history.head(ctx.root)
+    dirty = ctx.base is not None or bool(history.changed_paths(ctx.root, tip, ("spec", "rfcs")))
+    steps = release_line(ctx.root, tip, latest, dirty)
+
+    def breaking_at(commit: str) -> set[str]:
+        v = gitsource.spec_version_at(ctx.root, commit, "spec", name=f"{commit[:12]}:spec")
+        side = Side(v, ctx.program(commit, commit[:12]), f"{commit[:12]}'s draft")
+        return {f.fingerprint for f in breaking(change_findings(ctx, released, side)[0])}
+
+    return HistoryLedger(now, ctx.root, steps, breaking_at)
+
+
+def released_side(ctx: GateContext, name: str) -> Side:
+    """Release ``name`` with the rule program of the commit that created it (the working tree's
+    when it is not committed, or outside git)."""
+    commit = ctx.release_commit(name) if ctx.is_git() else None
+    return Side(ctx.version(name), ctx.program(commit, f"{name} as released"), f"{name} as released")
 
 
 def stage_draft(ctx: GateContext) -> StageOut:
-    """The draft classified against the latest release, decided by the MAJOR rule; and
-    ``spec/VERSION`` is a valid successor of the latest release."""
+    """The draft classified against the latest release (rule behaviour included: the release's
+    shipped rule code against the working tree's), decided by the MAJOR rule with acceptance
+    dated by history; stale ``accepts`` entries; and ``spec/VERSION`` is a valid successor of
+    the latest release."""
     latest = ctx.repo.latest_release()
     if latest is None:
         raise StageSkipped("no release to compare the draft with")
-    out: list[Finding] = []
-    findings, summary, computed = classify_with_policy(ctx, ctx.version(latest), ctx.version(DRAFT),
-                                                       f"since {latest}")
-    out += findings
+    released = released_side(ctx, latest)
+    draft = Side(ctx.version(DRAFT), ctx.program(None, "the working tree"), "the draft")
+    changed, computed = change_findings(ctx, released, draft)
+    ledger = _history_ledger(ctx, latest, released) if breaking(changed) else None
+    out, summary, computed = decide(ctx, changed, computed, f"since {latest}", ledger)
+    out += _stale_acceptances(ctx, {f.fingerprint for f in breaking(changed)})
+    out += ctx.ignore_notes + stale_entries(ctx.ignores, ctx.cache[("ignore-used", f"since {latest}")],
+                                            f"since {latest}")
     declared = ctx.declared()
     if declared is None:
         out.append(Finding("draft-version-missing", "spec/VERSION is missing: it declares the version "
@@ -222,16 +274,41 @@ def stage_draft(ctx: GateContext) -> StageOut:
             if need and computed < ChangeClass.MAJOR:
                 out.append(Finding("draft-version-too-low", f"spec/VERSION declares {declared}; {need}",
                                    severity=Severity.WARNING, new=Location("spec/VERSION", None, 1)))
-    out += _change_without_rfc(ctx, latest, computed)
+    fingerprints = {f.fingerprint for f in breaking(changed)}
+    if not any(s.fingerprints & fingerprints for s in now_states(ctx)[0].values()):
+        out += _change_without_rfc(ctx, latest, computed)  # one truth: an RFC listing it is tied
     return out, summary, computed
+
+
+def _stale_acceptances(ctx: GateContext, fingerprints: set[str]) -> list[Finding]:
+    """A WARNING per ``accepts`` entry of an open or accepted MAJOR RFC that names no breaking
+    finding of the draft since the latest release (the change it accepted is gone or changed)."""
+    out = []
+    try:
+        rfcs = ctx.rfcs() if (ctx.root / "rfcs").is_dir() else []
+    except InputError:
+        return []  # reported by the draft's policy and by the rfcs stage
+    for r in rfcs:
+        if r.meta.get("declared_class") != "MAJOR" or r.meta.get("status") not in OPEN_STATUSES:
+            continue
+        for e in accepts_of(r.meta):
+            if e["fingerprint"] not in fingerprints:
+                out.append(Finding("acceptance-stale",
+                                   f"RFC {r.number:04d} accepts [{e['fingerprint']}] ({e.get('kind')} at "
+                                   f"{e.get('location')}) but no breaking finding of the draft has that "
+                                   "fingerprint: the change is gone or changed shape (run `evalport-spec rfc "
+                                   f"accept-findings {r.number}` again and remove stale entries)",
+                                   severity=Severity.WARNING, new=Location(r.rel, None, r.fm.line("accepts"))))
+    return out
 
 
 def _change_without_rfc(ctx: GateContext, latest: str, computed: ChangeClass) -> list[Finding]:
     """A WARNING when the draft changes which documents are valid (MINOR or MAJOR since the
-    latest release) and no RFC is tied to the change: no catalogue rule new since ``latest``
-    cites one and no open or accepted RFC's proposal is applied to the draft (SPEC.md,
-    "Governance": every schema change goes through an RFC). A warning, not an error: the tie
-    is made by people (a MAJOR change is held to an accepted RFC by the MAJOR rule already)."""
+    latest release) and no RFC is tied to the change: no RFC accepts or lists one of its
+    breaking findings, no catalogue rule new since ``latest`` cites one and no open or accepted
+    RFC's proposal is applied to the draft (SPEC.md, "Governance": every schema change goes
+    through an RFC). A warning, not an error: the tie is made by people (a MAJOR change is held
+    to an accepted RFC by the MAJOR rule already)."""
     if computed < ChangeClass.MINOR or not (ctx.root / "rfcs").is_dir():
         return []
     rfcs_in_release = engine("release", "rfcs_in_release")
@@ -294,8 +371,10 @@ STAGE_FUNCS: dict[str, Callable[[GateContext], StageOut]] = {
     "schemas": stage_schemas,
     "spec-text": stage_spec_text,
     "manifest": stage_manifest,
+    "history": stage_history,
     "conformance": stage_conformance,
     "rules": stage_rules,
+    "behaviour": stage_behaviour,
     "releases": stage_releases,
     "draft": stage_draft,
     "base": stage_base,

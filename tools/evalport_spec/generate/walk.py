@@ -27,6 +27,7 @@ import referencing.exceptions
 import referencing.jsonschema
 
 from ..errors import InputError
+from ..jsonnum import exact_validator
 
 # dialect level -> (validator class, referencing specification)
 _LEVELS: dict[int, tuple[Any, Any]] = {
@@ -49,8 +50,9 @@ def dialect_level(uri: Any, default: int = 2020) -> int:
 
 
 def validator_class(level: int) -> Any:
-    """The ``jsonschema`` validator class of a dialect level."""
-    return _LEVELS[level][0]
+    """The ``jsonschema`` validator class of a dialect level (``multipleOf`` exact:
+    :mod:`evalport_spec.jsonnum`)."""
+    return exact_validator(_LEVELS[level][0])
 
 
 def specification(level: int) -> Any:

@@ -31,7 +31,6 @@ from typing import Any
 
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
-from ..gate import run_gate
 from ..jsonload import loads
 from ..spec import SpecRepo, SpecVersion
 from . import engines
@@ -123,6 +122,8 @@ def _gate_findings(root: Path, p: ApplyPlan, report: CheckReport) -> None:
     """Run :data:`GATE_STAGES` on the draft as ``rfc apply`` leaves it; each error becomes an
     ERROR finding naming the stage (its location as the gate gives it, a proposal fixture's
     at the proposal's file)."""
+    from ..gate import run_gate  # rfc check composes the gate; the gate reads rfc front matter
+
     number = p.proposal.rfc.number
     if p.state == APPLIED:
         result = run_gate(root, stages=GATE_STAGES)

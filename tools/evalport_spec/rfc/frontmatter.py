@@ -166,7 +166,7 @@ def parse(text: str, source: str) -> FrontMatter:
 KEY_ORDER = ("number", "title", "status", "authors", "created", "comment_period", "period_history",
              "waiting_on", "discussion", "references", "affected_documents", "declared_class",
              "implemented_in", "decision_date", "resolution", "chosen_option", "approvers",
-             "superseded_by")
+             "superseded_by", "accepts")
 """Canonical order of front matter keys when the tools write them."""
 
 _PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _./()+,'-]*$")
@@ -190,11 +190,17 @@ def _scalar(v: Any) -> str:
     return json.dumps(s, ensure_ascii=False)
 
 
+def _item(v: Any) -> str:
+    """One list item: a scalar, or a mapping or list as a JSON flow value (JSON is YAML)."""
+    return json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else _scalar(v)
+
+
 def dump(data: dict[str, Any]) -> str:
     """Render front matter (without the ``---`` fences) in :data:`KEY_ORDER`, block style.
 
-    Supports the shapes RFC front matter uses: scalars, lists of scalars or of flat mappings
-    (``approvers``, ``period_history``), and one level of nested mapping (``comment_period``).
+    Supports the shapes RFC front matter uses: scalars, lists of scalars, of flat mappings
+    (``approvers``, ``period_history``: block style) or of nested mappings (one JSON flow mapping
+    per item, as ``accepts`` is written), and one level of nested mapping (``comment_period``).
     Round-trips through :func:`parse`.
     """
     keys = [k for k in KEY_ORDER if k in data] + [k for k in data if k not in KEY_ORDER]
@@ -210,11 +216,11 @@ def dump(data: dict[str, Any]) -> str:
             else:
                 out.append(f"{k}:")
                 for x in v:
-                    if isinstance(x, dict):
+                    if isinstance(x, dict) and not any(isinstance(vv, (dict, list)) for vv in x.values()):
                         out.extend(f"  {'- ' if i == 0 else '  '}{kk}: {_scalar(vv)}"
                                    for i, (kk, vv) in enumerate(x.items()))
                     else:
-                        out.append(f"  - {_scalar(x)}")
+                        out.append(f"  - {_item(x)}")
         else:
             out.append(f"{k}: {_scalar(v)}")
     return "\n".join(out) + "\n"

@@ -11,9 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..findings import Finding, Location
-from ..fsutil import atomic_write, repo_lock
+from ..fsutil import atomic_write, read_optional, repo_lock
 from ..report.escape import md_cell
 from ..spec import SpecRepo
+from .frontmatter import MAX_RFC_BYTES
 from .model import Rfc, load_rfcs, repo_root, rfcs_dir
 
 HEADER = """# EvalPort RFCs
@@ -65,7 +66,8 @@ def index_findings(repo: SpecRepo | str | Path) -> list[Finding]:
     """``[]`` when ``rfcs/README.md`` equals :func:`index_text`, else one ``rfc-index-stale`` ERROR."""
     p = index_path(repo)
     want = index_text(repo)
-    have = p.read_text("utf-8") if p.is_file() else None
+    data = read_optional(p, max_bytes=MAX_RFC_BYTES, label="rfcs/README.md")
+    have = None if data is None else data.decode("utf-8", "replace")
     if have == want:
         return []
     what = "is missing" if have is None else "is out of date"

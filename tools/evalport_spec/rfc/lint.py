@@ -59,7 +59,8 @@ import jsonschema
 from .. import markdown
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
-from ..jsonload import loads
+from ..fsutil import read_optional
+from ..jsonload import MAX_BYTES, loads
 from ..spec import DOC_TYPES, SpecRepo, SpecVersion, parse_semver
 from . import engines
 from .dates import ChangelogEntry, days, parse_changelog, parse_date
@@ -117,7 +118,8 @@ class _Context:
     def changelog(self, version: str) -> dict[str, ChangelogEntry]:
         if version not in self._changelogs:
             p = self.repo.releases_dir / version / "SPEC.md"
-            text = p.read_text("utf-8", "replace") if p.is_file() else ""
+            data = read_optional(p, max_bytes=MAX_BYTES, label=f"spec/releases/{version}/SPEC.md")
+            text = (data or b"").decode("utf-8", "replace")
             self._changelogs[version] = parse_changelog(text)
         return self._changelogs[version]
 

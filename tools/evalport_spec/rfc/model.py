@@ -130,7 +130,7 @@ def rfc_paths(repo: SpecRepo | str | Path) -> list[Path]:
     d = rfcs_dir(repo)
     if not d.is_dir():
         return []
-    return sorted(p for p in d.iterdir() if p.is_file() and re.match(r"^\d{4}-.*\.md$", p.name))
+    return sorted(p for p in d.iterdir() if not p.is_dir() and re.match(r"^\d{4}-.*\.md$", p.name))
 
 
 def load_rfcs(repo: SpecRepo | str | Path) -> list[Rfc]:

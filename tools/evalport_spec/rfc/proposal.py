@@ -269,6 +269,8 @@ def plan(root: Path, rfc: Rfc) -> ApplyPlan:
             if op["op"] != "test":
                 (present if _op_present(doc, op) else missing).append(f"patch {name} #{i}")
     loaded_rules = loads(files["rules.json"], "spec/rules.json") if "rules.json" in files else None
+    if loaded_rules is not None:
+        parse_catalogue(loaded_rules)  # the catalogue's shape, or InputError naming spec/rules.json
     catalogue = json.loads(files["rules.json"]) if loaded_rules is not None else {"rules": []}
     draft_rules = {r.get("code"): (i, r) for i, r in enumerate(catalogue.get("rules", [])) if isinstance(r, dict)}
     for raw in proposal.raw_rules:

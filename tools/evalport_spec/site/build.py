@@ -16,7 +16,6 @@ import functools
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -30,12 +29,14 @@ from typing import Any
 import yaml
 
 from ..errors import InputError
-from ..fsutil import check_within, refuse_escaping_symlinks
+from ..fsutil import check_within, refuse_escaping_symlinks, resolve, run_bounded
 from ..spec import DRAFT, SpecRepo, parse_semver
 from .history import VersionSet
 from .pages import generate_version, load_rfcs_or_empty
 
 LATEST = "latest"
+MAX_CHILD_OUTPUT = 64 * 1024 * 1024
+"""Most output (bytes) one git, mkdocs or mike process may write (:func:`~evalport_spec.fsutil.run_bounded`)."""
 FENCED = ("spec", "rfcs", "docs")
 """Repository folders the generator reads or copies from: no symlink in them may leave the
 repository (:func:`fence`)."""
@@ -71,10 +72,10 @@ def child_env(repo: SpecRepo) -> dict[str, str]:
 
 def _git(root: Path, *args: str) -> str | None:
     try:
-        r = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
-    except OSError:
+        r = run_bounded(["git", "-C", str(root), *args], max_bytes=MAX_CHILD_OUTPUT)
+    except (OSError, InputError):
         return None
-    return r.stdout.strip() if r.returncode == 0 else None
+    return r.stdout.decode("utf-8", "replace").strip() if r.returncode == 0 else None
 
 
 @dataclass
@@ -123,13 +124,51 @@ def prepared_version(repo: SpecRepo, vs: VersionSet, name: str, rfcs: list[Any])
 
 def mkdocs_build(cfg: Path, out: Path, env: dict[str, str]) -> tuple[bool, list[str]]:
     """Run ``mkdocs build --strict`` for ``cfg`` into ``out``. Returns ``(ok, warning lines)``."""
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--clean",
-                        "-f", str(cfg), "-d", str(out)], capture_output=True, text=True, env=env, check=False)
-    lines = [ln.strip() for ln in (r.stderr + r.stdout).splitlines()
+    r = run_bounded([sys.executable, "-m", "mkdocs", "build", "--strict", "--clean",
+                     "-f", str(cfg), "-d", str(out)], env=env, max_bytes=MAX_CHILD_OUTPUT, label="mkdocs")
+    stdout, stderr = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+    lines = [ln.strip() for ln in (stderr + stdout).splitlines()
              if ln.strip().startswith(("WARNING", "ERROR", "Error", "Aborted"))]
     if r.returncode != 0 and not lines:
-        lines = [ln for ln in r.stderr.splitlines() if ln.strip()][-5:]
+        lines = [ln for ln in stderr.splitlines() if ln.strip()][-5:]
     return r.returncode == 0, lines
+
+
+GUARDED = ("spec", "rfcs", ".git")
+"""Repository folders a site build must never write into (:func:`output_dir`)."""
+
+
+def output_dir(repo: SpecRepo, out: str | os.PathLike[str], names: Sequence[str]) -> Path:
+    """``out`` made absolute against the working directory (symlinks followed), checked before
+    anything is built: a relative ``--out`` handed to mkdocs as is would be taken relative to
+    the generated config's temporary folder, leaving empty version folders behind.
+
+    ``names`` are the version folders the build replaces (plus ``latest``, ``versions.json``,
+    ``index.html``).
+
+    Raises:
+        InputError: ``out`` is the repository root, exists and is not a folder (``--out
+            README.md``), or a folder the build writes would lie inside ``spec/``, ``rfcs/`` or
+            ``.git`` or contain the repository (``--out spec/releases`` would replace a
+            frozen release).
+    """
+    shown = str(out)
+    target = resolve(Path(out).absolute(), shown)
+    root = resolve(repo.root)
+    if target == root:
+        raise InputError("--out is the repository itself; build the site into its own folder "
+                         "(default: site/)", shown)
+    if target.exists() and not target.is_dir():
+        raise InputError("--out exists and is not a folder", shown)
+    for w in (target, *(target / n for n in (*names, LATEST, "versions.json", "index.html"))):
+        inside = next((g for g in GUARDED if w == root / g or w.is_relative_to(root / g)), None)
+        if inside:
+            raise InputError(f"--out is inside {inside}/ of the repository (the build would write "
+                             f"{w}); build the site into its own folder (default: site/)", shown)
+        if root.is_relative_to(w):
+            raise InputError(f"--out would replace {w}, which holds the repository; build the site "
+                             "into its own folder (default: site/)", shown)
+    return target
 
 
 def versions_to_build(repo: SpecRepo, only: str | None) -> list[str]:
@@ -190,25 +229,29 @@ def build_site(repo: SpecRepo, out: Path, version: str | None = None,
     output untouched.
 
     Nothing is written (``out`` not even created) when the input is refused: a symlink leaving
-    the repository (:func:`fence`), an unknown version, no mkdocs.yml, or an unreadable file of
-    the first version.
+    the repository (:func:`fence`), an unknown version, no mkdocs.yml, an output folder that
+    would overwrite the repository (:func:`output_dir`), or an unreadable file of the first
+    version.
 
     Raises:
-        InputError: a symlink leaving the repository, unknown version, no mkdocs.yml, or
-            unreadable spec files.
+        InputError: a symlink leaving the repository, unknown version, no mkdocs.yml, a
+            refused or unwritable output folder, or unreadable spec files.
     """
     fence(repo)
     names = versions_to_build(repo, version)
     base_config(repo)
-    out = Path(out)
+    out = output_dir(repo, out, names)
     env = child_env(repo)
     vs = VersionSet(repo)
     rfcs = load_rfcs_or_empty(repo)
     results = []
     for i, name in enumerate(names, 1):
         with prepared_version(repo, vs, name, rfcs) as (cfg, notes):
-            out.mkdir(parents=True, exist_ok=True)
-            staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out))
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+                staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out))
+            except OSError as exc:
+                raise InputError(f"cannot write the site here: {exc.strerror or exc}", str(out)) from None
             ok, problems = mkdocs_build(cfg, staging, env)
             if ok:
                 _replace_dir(staging, out / name)
@@ -251,13 +294,34 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-def start_server(root: Path, port: int = 0, quiet: bool = True) -> ThreadingHTTPServer:
-    """Serve ``root`` on 127.0.0.1 (``port`` 0: any free port) from a daemon thread.
+def bind_server(root: Path, port: int = 0, quiet: bool = True) -> ThreadingHTTPServer:
+    """A server for ``root`` bound to 127.0.0.1:``port`` (0: any free port), not serving yet:
+    ``docs serve`` binds before its build so a busy port fails at once.
+
+    Raises:
+        InputError: ``port`` outside 0-65535, or the address cannot be bound (in use, not
+            permitted).
+    """
+    if not 0 <= port <= 65535:
+        raise InputError(f"--port {port} is not a TCP port (0-65535; 0 picks a free one)")
+    handler = functools.partial(_QuietHandler if quiet else SimpleHTTPRequestHandler, directory=str(root))
+    try:
+        return ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        raise InputError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+
+
+def start_server(root: Path, port: int = 0, quiet: bool = True,
+                 server: ThreadingHTTPServer | None = None) -> ThreadingHTTPServer:
+    """Serve ``root`` on 127.0.0.1 (``port`` 0: any free port) from a daemon thread, or start
+    ``server`` (from :func:`bind_server`) when given.
 
     Returns the server; its URL is ``f"http://127.0.0.1:{server.server_address[1]}/"``.
     Stop it with ``server.shutdown(); server.server_close()``.
+
+    Raises:
+        InputError: as :func:`bind_server`.
     """
-    handler = functools.partial(_QuietHandler if quiet else SimpleHTTPRequestHandler, directory=str(root))
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server = server or bind_server(root, port, quiet)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server

@@ -13,12 +13,12 @@ from adding commits: mike's re-sorted file and the re-ordering commit cancel out
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from .build import dump_versions
+from ..fsutil import run_bounded
+from .build import MAX_CHILD_OUTPUT, dump_versions
 
 VERSIONS_FILE = "versions.json"
 MESSAGE = "Ordered versions.json: releases newest first, draft last (evalport-spec docs publish)"
@@ -26,7 +26,7 @@ MESSAGE = "Ordered versions.json: releases newest first, draft last (evalport-sp
 
 def _run(root: Path, *args: str, data: bytes | None = None, check: bool = True) -> bytes | None:
     """``git -C root ARGS`` stdout bytes; ``None`` on failure unless ``check`` (InputError)."""
-    r = subprocess.run(["git", "-C", str(root), *args], input=data, capture_output=True, check=False)
+    r = run_bounded(["git", "-C", str(root), *args], input=data, max_bytes=MAX_CHILD_OUTPUT)
     if r.returncode != 0:
         if not check:
             return None

@@ -109,6 +109,16 @@ def _callback(func: Any, raises: Any) -> Any:
     return conforms
 
 
+def rs_registry(schemas: SchemaSet) -> Any:
+    """A ``jsonschema_rs`` registry of every file of ``schemas`` by its ``$id`` (offline); share it
+    between the :class:`FastCheck` of many subschemas of one set (``registry=``).
+
+    Raises:
+        Exception: whatever ``jsonschema_rs`` raises on a set it cannot register.
+    """
+    return jsonschema_rs.Registry([(f.uri, f.schema) for f in schemas], retriever=_no_retrieve)
+
+
 class FastCheck:
     """A compiled ``jsonschema_rs`` validator for one schema file of a set.
 
@@ -118,10 +128,11 @@ class FastCheck:
         format_checker: the reference's checker when ``format`` is asserted, else ``None``.
         schema: check against this schema instead of the file's own (e.g. ``{"$ref": URI}``
             of one of its subschemas; relative references resolve in the set only if absolute).
+        registry: a prebuilt :func:`rs_registry` of ``schemas`` (built here when ``None``).
     """
 
     def __init__(self, schemas: SchemaSet, name: str, format_checker: FormatChecker | None,
-                 schema: Any = None) -> None:
+                 schema: Any = None, registry: Any = None) -> None:
         self._validator = None
         if jsonschema_rs is None:
             return
@@ -132,13 +143,18 @@ class FastCheck:
                              else _callback(func, raises))
                        for fmt, (func, raises) in format_checker.checkers.items()}
         try:
-            registry = jsonschema_rs.Registry([(f.uri, f.schema) for f in schemas],
-                                              retriever=_no_retrieve)
+            if registry is None:
+                registry = rs_registry(schemas)
             self._validator = jsonschema_rs.validator_for(
                 schemas.files[name].schema if schema is None else schema, registry=registry, retriever=_no_retrieve,
                 validate_formats=format_checker is not None, formats=formats)
         except Exception:  # noqa: BLE001 - any failure means "undecided": use the reference
             self._validator = None
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the schema compiled (else :meth:`is_valid` always answers ``None``)."""
+        return self._validator is not None
 
     def is_valid(self, document: Any) -> bool | None:
         """``True``/``False`` from the fast backend, or ``None`` when it cannot decide."""

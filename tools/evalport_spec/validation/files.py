@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import BinaryIO
 
 from ..errors import InputError
-from ..fsutil import read_limited
+from ..fsutil import read_limited, read_stream
 from ..jsonload import MAX_BYTES, Loaded, loads
 from ..report.progress import track
 from ..spec import DRAFT, SpecRepo
@@ -33,15 +33,16 @@ def read_document(path: str, *, stdin: BinaryIO | None = None) -> Loaded:
     """Read and strictly parse one JSON document; ``"-"`` reads ``stdin`` (label ``<stdin>``).
 
     Raises:
-        InputError: missing, unreadable, a directory, too large
-            (:data:`~evalport_spec.jsonload.MAX_BYTES`), empty (0 bytes: ``EMPTY_FILE`` at 1:1),
+        InputError: missing, unreadable, not a regular file (a directory, FIFO or device), too
+            large (:data:`~evalport_spec.jsonload.MAX_BYTES`, counted as read, standard input
+            included), empty (0 bytes: ``EMPTY_FILE`` at 1:1),
             or not strict JSON (:func:`~evalport_spec.jsonload.loads`), naming the file, line
             and column.
     """
     if path == "-":
         if stdin is None:
             raise InputError("no standard input to read", "<stdin>")
-        data, label, where = stdin.read(), "<stdin>", None
+        data, label, where = read_stream(stdin, max_bytes=MAX_BYTES, label="<stdin>"), "<stdin>", None
     else:
         data, label, where = read_limited(path, max_bytes=MAX_BYTES), path, path
     if not data:

@@ -1,0 +1,386 @@
+"""The classifier on the shapes of issue 11 (and the per-item findings of issue 20).
+
+Each case is a pair of small schemas written for this file, with its class worked out by hand:
+
+* MAJOR: ``lost`` is a document worked out by hand that the old schema accepts and the new one
+  rejects; ``test_hand_worked_documents`` confirms it with python-jsonschema and jsonschema-rs
+  (format assertion on), and ``test_classifier`` requires the classifier's own witnesses to pass
+  the same double check (an undecided finding fails the case: every MAJOR must carry a witness).
+* MINOR: the comment gives the inclusion argument (old ⊆ new); ``gained`` is a document the new
+  schema accepts and the old one rejects (so the class is not PATCH), confirmed the same way.
+* PATCH: the comment gives the argument for equality.
+
+Cases today's engine gets wrong are ``xfail(strict=True)`` with the shape named, so each one
+flips to a failure ("XPASS(strict)") the day the engine decides it: then drop the mark.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from compat_corpus.oracle import Validators, classify, witness_of
+from compat_corpus.shapes import anyof_groups, anyof_groups_document
+from evalport_spec.errors import InputError
+from evalport_spec.findings import ChangeClass
+
+MAJOR, MINOR, PATCH = ChangeClass.MAJOR, ChangeClass.MINOR, ChangeClass.PATCH
+D3 = "http://json-schema.org/draft-03/schema#"
+D4 = "http://json-schema.org/draft-04/schema#"
+D7 = "http://json-schema.org/draft-07/schema#"
+D19 = "https://json-schema.org/draft/2019-09/schema"
+NONE = object()  # "no document given"
+
+
+@dataclass
+class Case:
+    id: str
+    old: Any
+    new: Any
+    cls: ChangeClass
+    lost: Any = NONE  # MAJOR: valid under old, invalid under new
+    gained: Any = NONE  # MINOR: valid under new, invalid under old
+    xfail: str | None = None
+    kw: dict = field(default_factory=dict)
+
+
+def _chain(last: dict, length: int = 200) -> dict:
+    """``d0`` -> ``d1`` -> ... -> ``d<length>`` = ``last``: a plain alias chain of ``$ref``s."""
+    defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(length)}
+    defs[f"d{length}"] = last
+    return {"$ref": "#/$defs/d0", "$defs": defs}
+
+
+def _tree(v: dict, **root: Any) -> dict:
+    """A recursive object: ``kids`` is an array of trees (``$ref`` given by ``root``), ``v`` is ``v``."""
+    ref = root.pop("ref")
+    return {**root, "type": "object",
+            "properties": {"kids": {"type": "array", "items": ref}, "v": v}}
+
+
+BIG = 2**70
+
+CASES = [
+    # ---------------------------------------------------------------- strings and patterns
+    # MINOR: a string holding a match of ^a+$ is a run of a's (Python's `$` also allows one
+    # trailing "\n"): it matches ^a*$ too, by both regex dialects.
+    Case("pattern-relaxed", {"type": "string", "pattern": "^a+$"}, {"type": "string", "pattern": "^a*$"},
+         MINOR, gained=""),
+    Case("pattern-replaced-narrower", {"type": "string", "pattern": "^[a-z]+$"},
+         {"type": "string", "pattern": "^[a-m]+$"}, MAJOR, lost="z"),
+    # PATCH: [0-9]+ and [0-9][0-9]* are the same language, under the same anchors.
+    Case("pattern-replaced-equal", {"type": "string", "pattern": "^[0-9]+$"},
+         {"type": "string", "pattern": "^[0-9][0-9]*$"}, PATCH),
+    # MINOR: `pattern` is a search, not a full match: a string containing "ab" contains "b".
+    Case("pattern-unanchored-shorter", {"type": "string", "pattern": "ab"}, {"type": "string", "pattern": "b"},
+         MINOR, gained="b"),
+    # MINOR: an ipv4 address (dotted quad, both validators) is made of digits and dots only.
+    Case("pattern-implied-by-format", {"type": "string", "format": "ipv4"},
+         {"type": "string", "pattern": "^[0-9.]+$"}, MINOR, gained="1"),
+    # MINOR: every old member name starts with "x-", so with "x"; the values are strings on both sides.
+    Case("patternProperties-regex-relaxed",
+         {"type": "object", "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": False},
+         {"type": "object", "patternProperties": {"^x": {"type": "string"}}, "additionalProperties": False},
+         MINOR, gained={"xa": "s"}),
+    Case("patternProperties-regex-narrowed",
+         {"type": "object", "patternProperties": {"^x": {"type": "string"}}, "additionalProperties": False},
+         {"type": "object", "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": False},
+         MAJOR, lost={"xa": "s"}),
+    # PATCH: no string starts with both "a" and "b", so at most one branch matches: oneOf = anyOf.
+    Case("oneOf-disjoint-by-pattern",
+         {"type": "string", "anyOf": [{"pattern": "^a"}, {"pattern": "^b"}]},
+         {"type": "string", "oneOf": [{"pattern": "^a"}, {"pattern": "^b"}]}, PATCH),
+    Case("string-line-terminator", {"type": "string"}, {"type": "string", "pattern": "^.*$"},
+         MAJOR, lost="a\nb"),
+    # ---------------------------------------------------------------- not
+    # PATCH: every JSON value has exactly one of the six types (integer inside number).
+    Case("not-type", {"not": {"type": "string"}},
+         {"type": ["null", "boolean", "number", "object", "array"]}, PATCH),
+    # MINOR: an old document is a string of length >= 1, so it is not the empty string.
+    Case("not-const-on-new-side", {"type": "string", "minLength": 1}, {"not": {"const": ""}},
+         MINOR, gained=5),
+    # PATCH: an integer not >= 0 is < 0, i.e. <= -1 (integers only).
+    Case("not-minimum-as-maximum", {"type": "integer", "not": {"minimum": 0}}, {"type": "integer", "maximum": -1},
+         PATCH),
+    Case("not-added", {"type": "integer"}, {"type": "integer", "not": {"const": 3}}, MAJOR, lost=3),
+    # ---------------------------------------------------------------- if/then/else vs cases
+    # PATCH: k present: old needs x, new's first branch needs k and x, the second rejects k;
+    # k absent: old needs y, new's first branch fails, the second needs y. The branches are
+    # disjoint (k present / absent), so oneOf means anyOf.
+    Case("if-then-else-to-oneOf",
+         {"type": "object", "if": {"required": ["k"]}, "then": {"required": ["x"]}, "else": {"required": ["y"]}},
+         {"type": "object", "oneOf": [{"required": ["k", "x"]}, {"properties": {"k": False}, "required": ["y"]}]},
+         PATCH),
+    # PATCH: the same two sets, the other way round.
+    Case("anyOf-to-if-then-else",
+         {"type": "object", "anyOf": [{"required": ["k", "x"]}, {"properties": {"k": False}, "required": ["y"]}]},
+         {"type": "object", "if": {"required": ["k"]}, "then": {"required": ["x"]}, "else": {"required": ["y"]}},
+         PATCH),
+    Case("if-then-tightened",
+         {"type": "object", "if": {"required": ["k"]}, "then": {"required": ["x"]}},
+         {"type": "object", "if": {"required": ["k"]}, "then": {"required": ["x", "z"]}},
+         MAJOR, lost={"k": 1, "x": 1}),
+    # ---------------------------------------------------------------- arrays
+    # MINOR: every old item is an integer >= 5 >= 0 and there are at least 2, so at least two
+    # items match `contains`.
+    Case("contains-from-items-and-minItems",
+         {"type": "array", "items": {"type": "integer", "minimum": 5}, "minItems": 2},
+         {"type": "array", "contains": {"type": "integer", "minimum": 0}, "minContains": 2},
+         MINOR, gained=[0, 0, "a"]),
+    # MINOR: an old array holds at most 3 items, all strings: at most 3 match `contains`
+    # (minContains 0 lets an array with none pass).
+    Case("maxContains-from-maxItems",
+         {"type": "array", "items": {"type": "string"}, "maxItems": 3},
+         {"type": "array", "contains": {"type": "string"}, "minContains": 0, "maxContains": 3},
+         MINOR, gained=[1, 2, 3, 4]),
+    Case("minContains-raised",
+         {"type": "array", "contains": {"type": "integer"}, "minContains": 1},
+         {"type": "array", "contains": {"type": "integer"}, "minContains": 2}, MAJOR, lost=[1]),
+    # PATCH: at most two items (items: false), a string and an integer, never equal.
+    Case("uniqueItems-closed-tuple",
+         {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": False},
+         {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": False,
+          "uniqueItems": True},
+         PATCH),
+    # PATCH: three or more booleans always repeat one (two values): old accepts nothing, as false does.
+    Case("uniqueItems-finite-domain-empty",
+         {"type": "array", "items": {"type": "boolean"}, "minItems": 3, "uniqueItems": True}, False,
+         PATCH),
+    Case("uniqueItems-finite-domain-major",
+         {"type": "array", "items": {"enum": ["a", "b"]}, "minItems": 2, "maxItems": 2},
+         {"type": "array", "items": {"enum": ["a", "b"]}, "minItems": 2, "maxItems": 2, "uniqueItems": True},
+         MAJOR, lost=["a", "a"]),
+    # PATCH: items matched by `contains` are evaluated (2020-12), unevaluatedItems: false rejects
+    # every other item, so: at least one item, every item an integer.
+    Case("unevaluatedItems-beside-contains",
+         {"type": "array", "contains": {"type": "integer"}, "unevaluatedItems": False},
+         {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+         PATCH),
+    # ---------------------------------------------------------------- finite domains
+    # MINOR: the old schema accepts exactly {"a": 1, "b": "x"} and {"a": 2, "b": "x"} (1.0 is 1),
+    # both in the new enum.
+    Case("closed-object-of-consts-vs-enum",
+         {"type": "object", "properties": {"a": {"enum": [1, 2]}, "b": {"const": "x"}},
+          "required": ["a", "b"], "additionalProperties": False},
+         {"enum": [{"a": 1, "b": "x"}, {"a": 2, "b": "x"}, {"a": 3, "b": "x"}]},
+         MINOR, gained={"a": 3, "b": "x"}),
+    # ---------------------------------------------------------------- dynamic references
+    # MINOR: with one dynamic anchor in the set, "$dynamicRef": "#node" is the root (like "#"):
+    # a tree of integer v's is a tree of number v's.
+    Case("dynamicRef-single-anchor-widened",
+         _tree({"type": "integer"}, ref={"$dynamicRef": "#node"}, **{"$dynamicAnchor": "node"}),
+         _tree({"type": "number"}, ref={"$dynamicRef": "#node"}, **{"$dynamicAnchor": "node"}),
+         MINOR, gained={"v": 0.5}),
+    Case("dynamicRef-single-anchor-narrowed",
+         _tree({"type": "number"}, ref={"$dynamicRef": "#node"}, **{"$dynamicAnchor": "node"}),
+         _tree({"type": "integer"}, ref={"$dynamicRef": "#node"}, **{"$dynamicAnchor": "node"}),
+         MAJOR, lost={"kids": [{"v": 0.5}]}),
+    # MINOR: 2019-09 "$recursiveRef": "#" with "$recursiveAnchor": true at the root only is "#".
+    Case("recursiveRef-widened",
+         _tree({"type": "integer"}, ref={"$recursiveRef": "#"}, **{"$schema": D19, "$recursiveAnchor": True}),
+         _tree({"type": "number"}, ref={"$recursiveRef": "#"}, **{"$schema": D19, "$recursiveAnchor": True}),
+         MINOR, gained={"v": 0.5}),
+    # ---------------------------------------------------------------- propertyNames
+    # MINOR: dropping propertyNames only lifts a restriction.
+    Case("propertyNames-removed", {"type": "object", "propertyNames": {"maxLength": 3}}, {"type": "object"},
+         MINOR, gained={"abcd": 1}),
+    Case("propertyNames-added", {"type": "object"}, {"type": "object", "propertyNames": {"maxLength": 3}},
+         MAJOR, lost={"abcd": 1}),
+    # MINOR: names of one or more lower-case letters are names of any number of them.
+    Case("propertyNames-pattern-relaxed",
+         {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
+         {"type": "object", "propertyNames": {"pattern": "^[a-z]*$"}}, MINOR, gained={"": 1}),
+    # ---------------------------------------------------------------- combinator blow-up
+    # MINOR: the eight groups are the same conjuncts on both sides; the only other change widens
+    # n's maximum. Small budgets (cases, searched documents): identical groups must cancel before
+    # any product is formed, and a proof needs no search.
+    Case("eight-identical-anyOf-groups", anyof_groups(8, 10), anyof_groups(8, 20), MINOR,
+         gained=anyof_groups_document(8, 15),
+         kw={"max_cases": 100, "search_budget": 5}),
+    # ---------------------------------------------------------------- draft-04 integers
+    # MINOR: a draft-04 integer (no fraction part written) is a number and a multiple of 1;
+    # 1.0 is not a draft-04 integer, and is a multiple of 1.
+    Case("draft04-integer-to-multipleOf-1", {"$schema": D4, "type": "integer"},
+         {"$schema": D4, "type": "number", "multipleOf": 1}, MINOR, gained=1.0),
+    Case("draft04-multipleOf-1-to-integer", {"$schema": D4, "type": "number", "multipleOf": 1},
+         {"$schema": D4, "type": "integer"}, MAJOR, lost=2.0),
+    Case("draft04-two-as-float-lost", {"$schema": D4, "type": "number", "minimum": 2, "maximum": 2},
+         {"$schema": D4, "type": "integer"}, MAJOR, lost=2.0),
+    # PATCH: in 2020-12 an integer is any number with a zero fractional part, i.e. a multiple of 1.
+    Case("2020-integer-is-multipleOf-1", {"type": "integer"}, {"type": "number", "multipleOf": 1}, PATCH),
+    # ---------------------------------------------------------------- unsound verdicts found
+    Case("anyOf-to-oneOf-overlapping-objects",
+         {"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]},
+         {"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}, MAJOR, lost={"a": 1, "b": 1}),
+    Case("anyOf-to-oneOf-overlapping-patterns",
+         {"type": "string", "anyOf": [{"pattern": "^ab"}, {"pattern": "cd$"}]},
+         {"type": "string", "oneOf": [{"pattern": "^ab"}, {"pattern": "cd$"}]}, MAJOR, lost="abcd"),
+    Case("anyOf-to-oneOf-overlapping-numbers", {"anyOf": [{"type": "integer"}, {"minimum": 0}]},
+         {"oneOf": [{"type": "integer"}, {"minimum": 0}]}, MAJOR, lost=5),
+    Case("patternProperties-hides-tightened-additionalProperties",
+         {"type": "object", "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": {"type": "string"}},
+         {"type": "object", "patternProperties": {"^x-": {"type": "string"}},
+          "additionalProperties": {"type": "string", "maxLength": 3}}, MAJOR, lost={"a": "abcd"}),
+    Case("patternProperties-hides-new-additionalProperties",
+         {"type": "object", "patternProperties": {"^x-": {"type": "string"}}},
+         {"type": "object", "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": False},
+         MAJOR, lost={"a": 1}),
+    Case("patternProperties-sample-is-a-declared-name",
+         {"type": "object", "properties": {"a": {}}, "patternProperties": {"^a": {"type": "string"}}},
+         {"type": "object", "properties": {"a": {}}, "patternProperties": {"^a": {"type": "string", "maxLength": 2}}},
+         MAJOR, lost={"ab": "xyz"}),
+    # old: T = object {n: T, v: integer}; new: anyOf [U1, U2], U1 = {n: U2, v <= 5}, U2 = {n: U1}.
+    # {"v": 6, "n": {"v": 6}}: U1 fails on v, U2 fails on n's v (n is checked by U1).
+    Case("coinductive-memo-stale",
+         {"$ref": "#/$defs/T", "$defs": {"T": {"type": "object", "properties": {
+             "n": {"$ref": "#/$defs/T"}, "v": {"type": "integer"}}}}},
+         {"anyOf": [{"$ref": "#/$defs/U1"}, {"$ref": "#/$defs/U2"}], "$defs": {
+             "U1": {"type": "object", "properties": {"n": {"$ref": "#/$defs/U2"},
+                                                     "v": {"type": "integer", "maximum": 5}}},
+             "U2": {"type": "object", "properties": {"n": {"$ref": "#/$defs/U1"}}}}},
+         MAJOR, lost={"v": 6, "n": {"v": 6}}),
+    Case("2020-additionalItems-is-not-a-keyword", {"type": "array"},
+         {"type": "array", "prefixItems": [{}], "additionalItems": {}, "unevaluatedItems": False},
+         MAJOR, lost=[1, 2]),
+    Case("2019-prefixItems-is-not-a-keyword", {"$schema": D19, "type": "array", "maxItems": 2},
+         {"$schema": D19, "type": "array", "prefixItems": [{}, {}], "unevaluatedItems": False},
+         MAJOR, lost=[1]),
+    # MINOR: every multiple of 1/2 is a multiple of 1/4 (exact in binary floating point too).
+    Case("multipleOf-halved", {"type": "number", "multipleOf": 0.5}, {"type": "number", "multipleOf": 0.25},
+         MINOR, gained=0.25),
+    Case("multipleOf-doubled", {"type": "number", "multipleOf": 0.25}, {"type": "number", "multipleOf": 0.5},
+         MAJOR, lost=0.25),
+    Case("const-beyond-64-bits", {"const": BIG}, {"const": BIG + 1}, MAJOR, lost=BIG),
+    # ---------------------------------------------------------------- valid schemas refused
+    Case("ref-to-metaschema",
+         {"type": "object", "properties": {"s": {"$ref": "https://json-schema.org/draft/2020-12/schema"}}},
+         {"type": "object", "properties": {"s": {"type": "object"}}}, MAJOR, lost={"s": True}),
+    # MINOR: "tree" resolves against the draft-04 root id to the root itself: integer v's -> numbers.
+    Case("draft04-root-id-base-uri",
+         _tree({"type": "integer"}, ref={"$ref": "tree"}, **{"$schema": D4, "id": "http://example.com/tree"}),
+         _tree({"type": "number"}, ref={"$ref": "tree"}, **{"$schema": D4, "id": "http://example.com/tree"}),
+         MINOR, gained={"kids": [{"v": 0.5}]}),
+    # MINOR: {} accepts everything, so {"not": {}} accepts nothing.
+    Case("draft04-not-empty", {"$schema": D4, "not": {}}, {"$schema": D4, "type": "string"}, MINOR, gained="a"),
+    Case("unreached-self-referencing-not",
+         {"type": "string", "$defs": {"bad": {"not": {"$ref": "#/$defs/bad"}}}},
+         {"type": "string", "minLength": 1, "$defs": {"bad": {"not": {"$ref": "#/$defs/bad"}}}},
+         MAJOR, lost=""),
+    Case("alias-chain-of-200-defs", _chain({"type": "object"}), _chain({"type": "object", "required": ["a"]}),
+         MAJOR, lost={}),
+    # PATCH: "duration" is not a draft-07 format: both validators treat it as an annotation there.
+    Case("draft07-unknown-format", {"$schema": D7, "type": "string"},
+         {"$schema": D7, "type": "string", "format": "duration"}, PATCH),
+]
+
+BY_ID = {c.id: c for c in CASES}
+assert len(BY_ID) == len(CASES), "case ids must be unique"
+
+
+def _params(cases: list[Case], with_marks: bool):
+    return [pytest.param(c, id=c.id, marks=[pytest.mark.xfail(strict=True, reason=c.xfail)]
+                         if with_marks and c.xfail else []) for c in cases]
+
+
+@pytest.mark.parametrize("case", _params(CASES, with_marks=False))
+def test_hand_worked_documents(case: Case):
+    """The hand-worked documents say what they claim, by both validators (checks this file,
+    not the engine: it must pass whatever the engine does)."""
+    vo, vn = Validators(case.old, format_assertion=True), Validators(case.new, format_assertion=True)
+    assert not vo.errors and not vn.errors, vo.errors + vn.errors
+    if case.cls == MAJOR:
+        assert case.lost is not NONE
+        assert (vo.py(case.lost), vo.rs(case.lost)) == (True, True)
+        assert (vn.py(case.lost), vn.rs(case.lost)) == (False, False)
+    if case.cls == MINOR:
+        assert case.gained is not NONE
+        assert (vn.py(case.gained), vn.rs(case.gained)) == (True, True)
+        assert (vo.py(case.gained), vo.rs(case.gained)) == (False, False)
+
+
+def assert_witnessed(result, old: Any, new: Any) -> None:
+    """Every backward MAJOR finding is decided and its witness is valid under old and invalid
+    under new by both validators."""
+    vo, vn = Validators(old), Validators(new)
+    majors = [f for f in result.findings if f.direction == "backward" and f.change_class == MAJOR]
+    assert majors
+    for f in majors:
+        assert not f.undecided, f"{f.kind}: undecided: {f.extra.get('reason')}"
+        w = witness_of(f)
+        assert w is not None, f"{f.kind}: no witness"
+        assert (vo.py(w[0]), vo.rs(w[0])) == (True, True), f"{f.kind}: witness {w[0]!r} not valid under old"
+        assert (vn.py(w[0]), vn.rs(w[0])) == (False, False), f"{f.kind}: witness {w[0]!r} not invalid under new"
+
+
+@pytest.mark.filterwarnings("ignore:The recursion limit will not be reset")
+@pytest.mark.parametrize("case", _params(CASES, with_marks=True))
+def test_classifier(case: Case):
+    """``compat.compare`` gives the hand-worked class; a MAJOR with double-checked witnesses."""
+    result = classify(case.old, case.new, **case.kw)
+    assert result.change_class == case.cls, [(f.kind, f.extra.get("reason")) for f in result.findings]
+    if case.cls == MAJOR:
+        assert_witnessed(result, case.old, case.new)
+    elif case.cls == PATCH:
+        assert result.forward_class == PATCH, [f.kind for f in result.findings]
+
+
+def test_multipleOf_point_three_to_point_one_is_minor_by_exact_arithmetic():
+    """0.3 -> 0.1: every multiple of 3/10 is a multiple of 1/10 (exact arithmetic, as jsonschema-rs
+    and the engine compute). python-jsonschema divides floats (0.3 / 0.1 = 2.9999999999999996) and
+    rejects 0.3 under the new schema, so the two validators disagree on 0.3: no document is lost
+    by both, and a MAJOR could carry no witness both confirm. The engine must say MINOR."""
+    old, new = {"type": "number", "multipleOf": 0.3}, {"type": "number", "multipleOf": 0.1}
+    vn = Validators(new)
+    assert (vn.py(0.3), vn.rs(0.3)) == (False, True)  # the disagreement this test is about
+    assert classify(old, new).change_class == MINOR
+
+
+def test_draft03_type_schema_is_refused_in_one_line_or_classified():
+    """draft-03 ``"type": [schema]``: either one clear InputError line, or the right class
+    (MINOR: a string is added to the integers), never another exception."""
+    old = {"$schema": D3, "type": ["integer"]}
+    new = {"$schema": D3, "type": ["integer", {"type": "string"}]}
+    try:
+        result = classify(old, new)
+    except InputError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert result.change_class == MINOR
+
+
+# ------------------------------------------------------------------ issue 20: one finding per item
+def _backward(result) -> list:
+    return [f for f in result.findings if f.direction == "backward" and f.change_class == MAJOR]
+
+
+def test_two_enum_values_removed_give_two_findings():
+    old, new = {"enum": ["a", "b", "c"]}, {"enum": ["a"]}
+    fs = _backward(classify(old, new))
+    assert sorted(f.item for f in fs if f.has_item) == ["b", "c"]
+    assert len({f.fingerprint for f in fs}) == len(fs) == 2
+    vo, vn = Validators(old), Validators(new)
+    for f in fs:  # each finding's witness is the very value it names
+        assert f.witness == f.item and vo.both(f.witness) is True and vn.both(f.witness) is False
+
+
+def test_enum_reordered_keeps_fingerprints():
+    a = _backward(classify({"enum": ["a", "b", "c"]}, {"enum": ["a", "x"]}))
+    b = _backward(classify({"enum": ["c", "b", "a"]}, {"enum": ["x", "a"]}))
+    assert len(a) == 2 and sorted(f.fingerprint for f in a) == sorted(f.fingerprint for f in b)
+
+
+def test_type_narrowed_by_two_members_gives_two_findings():
+    old, new = {"type": ["string", "integer", "null"]}, {"type": "string"}
+    fs = _backward(classify(old, new))
+    assert sorted(f.item for f in fs if f.has_item) == ["integer", "null"] and len(fs) == 2
+    assert len({f.fingerprint for f in fs}) == 2
+    assert_witnessed(classify(old, new), old, new)
+
+
+def test_one_enum_value_added_gives_one_minor_finding():
+    result = classify({"enum": ["a"]}, {"enum": ["a", "b"]})
+    assert result.change_class == MINOR
+    fwd = [f for f in result.findings if f.direction == "forward"]
+    assert len(fwd) == 1 and fwd[0].change_class == MINOR and fwd[0].item == "b"

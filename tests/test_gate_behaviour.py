@@ -1,0 +1,135 @@
+"""Rule behaviour compared by verdicts (gate.behaviour), the corpus it runs on (gate.rulecorpus)
+and the rule program protocol (gate.ruleprogram). Expected values are worked out by hand from
+the documents below and release 1.3.0's schemas and catalogue."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evalport_spec.catalogue import RuleEntry
+from evalport_spec.findings import ChangeClass, Finding, Location, Severity
+from evalport_spec.gate.behaviour import (
+    Side,
+    compare_behaviour,
+    guard_findings,
+    merge_with_classification,
+)
+from evalport_spec.gate.rulecorpus import Corpus, boundary_variants, locations, without_guard
+from evalport_spec.gate.ruleprogram import Program, ProgramRun, installed_program, run_program
+from evalport_spec.spec import SpecRepo
+
+REPO = SpecRepo(Path(__file__).resolve().parents[1])
+
+SUITE = {"version": "1.3.0", "id": "s", "test_cases": [
+    {"id": "t1", "input": "ping", "graders": [{"id": "g", "type": "contains", "params": {"substring": "p"}},
+                                             {"id": "g", "type": "contains", "params": {"substring": "q"}}]}]}
+DUP_CASES = {"version": "1.3.0", "id": "s", "graders": [{"id": "g", "type": "contains", "params": {"substring": "x"}}],
+             "test_cases": [{"id": "t", "input": "a", "graders": ["g"]}, {"id": "t", "input": "b", "graders": ["g"]}]}
+NOT_A_SUITE = {"id": "s"}  # no test_cases: invalid under the schema whatever the rules say
+
+
+def side(name: str, digest: str) -> Side:
+    return Side(REPO.version(name), Program(Path("/nowhere"), name, digest), name)
+
+
+def runs(*fired):
+    return ProgramRun({"DUPLICATE_ID": "suite"}, list(fired), [])
+
+
+def test_valid_to_invalid_is_major_with_the_smallest_witness_and_invalid_to_valid_minor():
+    corpus = Corpus([("suite", SUITE), ("suite", DUP_CASES), ("suite", NOT_A_SUITE)], ["a", "b", "c"], "k")
+    old = runs({}, {"DUPLICATE_ID": ["/test_cases/1/id"]}, {})
+    new = runs({"DUPLICATE_ID": ["/test_cases/0/graders/1/id"]}, {}, {"DUPLICATE_ID": ["/x"]})
+    by_digest = {"old": old, "new": new}
+    found = compare_behaviour(side("1.3.0", "old"), side("1.3.0", "new"), corpus,
+                              lambda p: by_digest[p.digest])
+    assert [(f.kind, f.code, f.change_class, f.direction) for f in found] == [
+        ("rule-behaviour-tightened", "DUPLICATE_ID", ChangeClass.MAJOR, "backward"),
+        ("rule-behaviour-loosened", "DUPLICATE_ID", ChangeClass.MINOR, "forward")]
+    assert found[0].witness is SUITE and found[1].witness is DUP_CASES  # NOT_A_SUITE is schema-invalid
+    assert found[0].extra["violation"] == {"code": "DUPLICATE_ID", "instance_path": "/test_cases/0/graders/1/id"}
+    assert found[0].new == Location("spec/releases/1.3.0/rules.json", "/rules/0", found[0].new.line)
+
+
+def test_rules_not_in_the_catalogue_and_identical_programs_are_not_compared():
+    corpus = Corpus([("suite", SUITE)], ["a"], "k")
+    fired = ProgramRun({"SELF_PARENT": "suite"}, [{"SELF_PARENT": ["/"]}], [])
+
+    def must_not_run(_):
+        raise AssertionError("identical sides need no program run")
+    assert compare_behaviour(side("1.3.0", "same"), side("1.3.0", "same"), corpus, must_not_run) == []
+    quiet = ProgramRun({}, [{}], [])
+    by_digest = {"old": quiet, "new": fired}
+    assert compare_behaviour(side("1.3.0", "old"), side("1.3.0", "new"), corpus,
+                             lambda p: by_digest[p.digest]) == []  # SELF_PARENT is a resultset rule
+
+
+def test_a_witnessed_behaviour_finding_replaces_the_classifiers_guess_about_that_rule():
+    guess = Finding("rule-added-unwitnessed", "?", ChangeClass.MINOR, Severity.WARNING, code="DUPLICATE_ID")
+    other = Finding("rule-reworded", "wording", ChangeClass.PATCH, code="DUPLICATE_ID")
+    seen = Finding("rule-behaviour-tightened", "witnessed", ChangeClass.MAJOR, code="DUPLICATE_ID")
+    assert merge_with_classification([guess, other], [seen]) == [other, seen]
+    proved = Finding("rule-added-breaking", "in-process witness", ChangeClass.MAJOR, code="DUPLICATE_ID")
+    assert merge_with_classification([proved], [seen]) == [seen]  # one truth per rule
+
+
+def test_guard_contradicted_when_a_rule_fires_without_any_guard_location():
+    without = {"version": "1.3.0", "id": "s", "test_cases": [{"input": "a", "graders": ["nope"]}]}
+    with_ref = {"version": "1.3.0", "id": "s", "test_cases": [{"id": "t", "input": "a", "graders": ["nope"]}]}
+    corpus = Corpus([("suite", with_ref), ("suite", without)], ["with", "without"], "k")
+    run = ProgramRun({"DANGLING_REFERENCE": "suite"},
+                     [{"DANGLING_REFERENCE": ["/test_cases/0/graders/0"]}] * 2, [(1, "DUPLICATE_ID", "KeyError: 'x'")])
+    v = REPO.version("1.3.0")
+    assert guard_findings(v, corpus, run, "x") == [
+        f for f in guard_findings(v, corpus, run, "x") if f.kind == "rule-crashed"]  # the guard is a reference
+    assert [f.code for f in guard_findings(v, corpus, run, "x")] == ["DUPLICATE_ID"]
+    ids_only = ProgramRun({"DUPLICATE_ID": "suite"}, [{}, {"DUPLICATE_ID": ["/test_cases/0/id"]}], [])
+    bad = guard_findings(v, corpus, ids_only, "x")
+    assert [(f.kind, f.code) for f in bad] == [("rule-guard-contradicted", "DUPLICATE_ID")]
+    assert bad[0].witness is without
+
+
+def test_locations_guard_stripping_and_boundary_variants():
+    doc = {"test_cases": [{"id": "a", "graders": ["g", "h"]}, {"id": "b"}], "graders": [{"id": "g"}]}
+    assert locations(doc, "/test_cases/*/graders/*") == [("test_cases", 0, "graders", 0),
+                                                         ("test_cases", 0, "graders", 1)]
+    assert locations(doc, "/graders/*/id") == [("graders", 0, "id")]
+    assert locations(doc, "/test_cases/0/id") == [("test_cases", 0, "id")]
+    rule = RuleEntry("DANGLING_REFERENCE", "suite", "", ("/test_cases/*/graders/*", "/graders/*/id"), "1.0.0",
+                     False, False, guard=("/test_cases/*/graders/*",))
+    assert without_guard(doc, rule) == {"test_cases": [{"id": "a", "graders": []}, {"id": "b"}],
+                                        "graders": [{"id": "g"}]}
+    assert doc["test_cases"][0]["graders"] == ["g", "h"]  # never modified
+    variants = list(boundary_variants(doc, rule))
+    assert {"test_cases": [{"id": "a", "graders": ["g", "g"]}, {"id": "b"}], "graders": [{"id": "g"}]} in variants
+    assert {"test_cases": [{"id": "a", "graders": ["g", "h"]}, {"id": "b"}], "graders": [{"id": "h"}]} in variants
+    assert {"test_cases": [{"id": "a", "graders": ["h"]}, {"id": "b"}], "graders": [{"id": "g"}]} in variants
+
+
+def test_the_installed_rules_answer_in_the_protocol():
+    got = run_program(installed_program(), [("suite", DUP_CASES), ("resultset", {"results": 3}), ("suite", [])])
+    assert got.fired == [{"DUPLICATE_ID": ["/test_cases/1/id"]}, {}, {}]
+    assert got.rules["DUPLICATE_ID"] == "suite" and got.crashed == []
+
+
+def test_rules_take_their_catalogue_parameters_from_the_request():
+    # score 0.3 for 1 success in 3 trials: |0.3 - 1/3| = 0.0333..., over 0.01, under 0.05
+    doc = {"results": [{"grader_results": [{"score": 0.3, "trials": 3, "successes": 1}]}]}
+    where = "/results/0/grader_results/0/score"
+    strict = run_program(installed_program(), [("resultset", doc)], {"RATE_SCORE_MISMATCH": {"tolerance": 0.01}})
+    loose = run_program(installed_program(), [("resultset", doc)], {"RATE_SCORE_MISMATCH": {"tolerance": 0.05}})
+    unset = run_program(installed_program(), [("resultset", doc)])  # no value: the rule is not run
+    assert strict.fired == [{"RATE_SCORE_MISMATCH": [where]}]
+    assert loose.fired == [{}] and unset.fired == [{}]
+    assert strict.crashed == loose.crashed == unset.crashed == []
+
+
+def test_a_tree_whose_package_cannot_load_is_an_input_error(tmp_path):
+    from evalport_spec.errors import InputError
+
+    (tmp_path / "evalport_spec/validation/rules").mkdir(parents=True)
+    (tmp_path / "evalport_spec/__init__.py").write_text("raise RuntimeError('broken tree')\n")
+    with pytest.raises(InputError, match="cannot run the rule implementations of broken .*RuntimeError: broken tree"):
+        run_program(Program(tmp_path, "broken", "d"), [("suite", {})])

@@ -1,0 +1,396 @@
+"""The gate cannot be changed by the change it judges (issue 21), and a breaking change passes
+only as accepted, finding by finding (issues 12 and 20).
+
+One scratch git repository (spec, RFCs and the toolchain itself, so its rules are its own
+program) serves the whole module: every test starts from its first commit on ``main`` with a
+``feature`` branch (``reset``). The judging toolchain is this process's; the branch's code is
+only ever run as the branch's own program.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from evalport_spec.cli import main
+from evalport_spec.errors import InputError
+from evalport_spec.gate import change_to_accept, run_gate
+from evalport_spec.gate.output import render
+from evalport_spec.rfc.accept import entry
+from gate_repo import (
+    add_optional_runner_field,
+    commit_all,
+    edit_json,
+    git,
+    make_repo,
+    remove_error_types,
+    require_summary_total,
+    reset,
+    write_rfc,
+)
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    root = make_repo(tmp_path_factory.mktemp("integrity"), toolchain=True)
+    return root, git(root, "rev-parse", "main").strip()
+
+
+@pytest.fixture
+def repo(scratch):
+    root, first = scratch
+    reset(root, first)
+    return root
+
+
+def errors(report, stage):
+    return [f for f in report.stage(stage).findings if f.severity.name == "ERROR"]
+
+
+def kinds(report, stage):
+    return sorted({f.kind for f in report.stage(stage).findings})
+
+
+def entries_for(root, base="main"):
+    return [entry(f) for f in change_to_accept(root, base=base)[0]]
+
+
+# --- route 1: rule code -------------------------------------------------------------------------
+
+INLINE_IDS = '''
+    for _, case in items(document, "test_cases"):
+        yield from _duplicates(case, "graders", "inline grader")
+'''
+
+
+def tighten_duplicate_id(root):
+    """Issue 21's attack: DUPLICATE_ID also compares inline grader ids inside one test case."""
+    p = root / "tools/evalport_spec/validation/rules/suite.py"
+    text = p.read_text()
+    anchor = '    yield from _duplicates(document, "graders", "grader")\n'
+    assert anchor in text
+    p.write_text(text.replace(anchor, anchor + INLINE_IDS))
+
+
+def test_rule_code_tightened_on_a_branch_fails_with_a_witness(repo):
+    tighten_duplicate_id(repo)
+    commit_all(repo, "DUPLICATE_ID compares inline graders too")
+    report = run_gate(repo, base="main", stages=["behaviour", "base"])
+    released = [f for f in errors(report, "behaviour") if f.kind == "release-rule-tightened"]
+    assert len(released) == 1 and released[0].code == "DUPLICATE_ID"
+    assert released[0].extra["releases"] == ["1.0.0", "1.1.0", "1.2.0", "1.3.0"]
+    witness = released[0].witness
+    ids = [g["id"] for case in witness["test_cases"] for g in case["graders"] if isinstance(g, dict)]
+    assert len(ids) != len(set(ids))  # two inline graders with one id: valid as released
+    base = [f for f in errors(report, "base") if f.kind == "rule-behaviour-tightened"]
+    assert [f.code for f in base] == ["DUPLICATE_ID"]
+    assert "this branch rejects a document main accepts" in base[0].message
+    assert base[0].message.endswith("no RFC declaring MAJOR is open for it")
+    assert [f.kind for f in report.stage("base").findings][0] == "toolchain-changed"
+    # without --base too (.ci/run, the pre-commit hook): the releases' shipped rules judge
+    assert report.stage("behaviour").status == run_gate(repo, stages=["behaviour"]).stage("behaviour").status == "fail"
+
+
+def test_a_guard_that_does_not_cover_the_implementation_fails(repo):
+    def f(d):
+        rule = next(r for r in d["rules"] if r["code"] == "DANGLING_REFERENCE")
+        rule["guard"] = ["/graders/*/id"]  # the rule fires on references of a suite without graders
+    edit_json(repo / "spec/rules.json", f)
+    stage = run_gate(repo, stages=["behaviour"]).stage("behaviour")
+    bad = [f for f in stage.errors if f.kind == "rule-guard-contradicted"]
+    assert [f.code for f in bad] == ["DANGLING_REFERENCE"]
+    assert "graders" not in bad[0].witness or not any(
+        isinstance(g, dict) and "id" in g for g in bad[0].witness.get("graders", []))
+
+
+# --- route 2: hand-made release -----------------------------------------------------------------
+
+def hand_made_release(root):
+    """Copy 1.3.0 to 2.0.0, lower a bound, add a MAJOR heading and the hashes, declare 2.1.0."""
+    rel = root / "spec/releases"
+    shutil.copytree(rel / "1.3.0", rel / "2.0.0")
+    for schema in (rel / "2.0.0/schemas").glob("*.json"):
+        schema.write_text(schema.read_text().replace("/spec/1.3.0/", "/spec/2.0.0/"))
+    edit_json(rel / "2.0.0/schemas/resultset.json",
+              lambda d: d["$defs"]["result"]["properties"]["attempt"].__setitem__("minimum", 2))
+    md = rel / "2.0.0/SPEC.md"
+    md.write_text(md.read_text().replace("## Changelog\n", "## Changelog\n\n### 2.0.0 — 2026-11-30 — MAJOR\n\n"
+                                         "- Attempts start at 2.\n", 1))
+    import hashlib
+    lines = [f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.relative_to(rel).as_posix()}\n"
+             for p in sorted((rel / "2.0.0").rglob("*")) if p.is_file()]
+    with (rel / "SHA256SUMS").open("a") as fh:
+        fh.writelines(lines)
+    (root / "spec/VERSION").write_text("2.1.0\n")
+
+
+def test_hand_made_release_fails_with_and_without_base(repo):
+    hand_made_release(repo)
+    # not committed yet: without --base it is judged against HEAD
+    stage = run_gate(repo, stages=["manifest", "history"]).stage("history")
+    assert run_gate(repo, stages=["manifest"]).stage("manifest").status == "ok"  # hashes appended
+    made = [f for f in stage.errors if f.kind == "release-hand-made"]
+    assert made and "spec/releases/2.0.0 was not made by `release`" in made[0].message
+    commit_all(repo, "release 2.0.0 by hand")
+    report = run_gate(repo, base="main", stages=["schemas", "manifest", "releases", "base"])
+    assert [report.stage(s).status for s in ("schemas", "manifest", "releases")] == ["ok"] * 3
+    made = [f for f in errors(report, "base") if f.kind == "release-hand-made"]
+    assert made and made[0].where().file == "spec/releases/2.0.0"
+    assert "refuses from main's draft" in made[0].message
+
+
+def add_documented_runner_build(root):
+    """The ordinary additive change: an optional field, documented in SPEC.md."""
+    add_optional_runner_field(root)
+    md = root / "spec/SPEC.md"
+    row = "| `version` | non-empty string | no | Version of the runner (its own version, not the specification's). |\n"
+    assert row in md.read_text()
+    md.write_text(md.read_text().replace(row, row + "| `build` | string | no | Build the runner was made from. |\n"))
+
+
+def test_release_made_by_release_passes_the_base_stage(repo):
+    from evalport_spec.release import release
+
+    add_documented_runner_build(repo)
+    commit_all(repo, "optional runner build")
+    git(repo, "branch", "-f", "main", "HEAD")  # the additive change landed
+    release(repo, "1.4.0", date="2026-12-01")
+    commit_all(repo, "release 1.4.0")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert not [f for f in stage.findings if f.kind.startswith("release")], render(
+        run_gate(repo, base="main", stages=["base"]), "text")
+    # the same folder with its class edited by hand is caught
+    md = repo / "spec/releases/1.4.0/SPEC.md"
+    md.write_text(md.read_text().replace("— MINOR", "— PATCH", 1))
+    kinds_now = {f.kind for f in run_gate(repo, base="main", stages=["base"]).stage("base").errors}
+    assert {"release-hand-made", "release-class-hand-made"} <= kinds_now
+
+
+# --- route 3: acceptance inside the same change ------------------------------------------------
+
+def test_acceptance_in_the_same_change_fails_and_before_it_passes(repo):
+    remove_error_types(repo, "runner_error")
+    accepts = entries_for(repo)
+    assert [e["kind"] for e in accepts] == ["enum-value-removed"]
+    write_rfc(repo, 99, "accepted", accepts)
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "accept RFC 99 and drop runner_error")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    late = [f for f in stage.errors if f.kind == "policy-acceptance-same-change"]
+    assert len(late) == 1 and late[0].message.startswith(
+        "policy: RFC 0099 accepts 1 breaking finding(s) against main but was not accepted with them at main")
+    # the decision landed first (on main), the change after it: accepted
+    reset(repo, git(repo, "rev-parse", "main").strip())
+    write_rfc(repo, 99, "accepted", accepts)
+    commit_all(repo, "accept RFC 99")
+    git(repo, "branch", "-f", "main", "HEAD")
+    remove_error_types(repo, "runner_error")
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "warn", [f.message for f in stage.errors]
+    accepted = [f for f in stage.findings if f.kind == "enum-value-removed"]
+    assert len(accepted) == 1 and accepted[0].message.endswith("accepted by RFC 0099")
+
+
+def test_without_base_history_dates_the_acceptance(repo):
+    """`check` on a release line: the acceptance must land in an earlier first-parent step."""
+    remove_error_types(repo, "runner_error")
+    accepts = entries_for(repo, base=None)  # the draft since the latest release
+    assert accepts == entries_for(repo)
+    write_rfc(repo, 99, "accepted", accepts)
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "accept and change at once")
+    stage = run_gate(repo, stages=["draft"]).stage("draft")
+    assert "policy-acceptance-same-change" in {f.kind for f in stage.errors}
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    write_rfc(repo, 99, "accepted", accepts)
+    commit_all(repo, "accept RFC 99")
+    remove_error_types(repo, "runner_error")
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "drop runner_error")
+    stage = run_gate(repo, stages=["draft"]).stage("draft")
+    assert stage.status == "warn", [f.message for f in stage.errors]
+    assert not [f for f in stage.findings if f.kind == "change-without-rfc"]  # one truth per stage
+
+
+# --- scoped acceptance -------------------------------------------------------------------------
+
+def test_accepting_runner_error_does_not_accept_the_rest_of_the_change(repo):
+    """Issue 12's over-broad branch: an RFC accepted the removal of runner_error; the branch also
+    makes summary.total required. Each breaking finding is listed with its own verdict."""
+    remove_error_types(repo, "runner_error")
+    only_runner_error = entries_for(repo)
+    git(repo, "checkout", "-q", "--", "spec")
+    write_rfc(repo, 99, "accepted", only_runner_error)
+    commit_all(repo, "accept RFC 99: runner_error goes")
+    git(repo, "branch", "-f", "main", "HEAD")
+    remove_error_types(repo, "runner_error")
+    require_summary_total(repo)
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    verdicts = {f.fingerprint: f for f in stage.findings if f.extra.get("accepted_by") is not None}
+    accepted = verdicts.pop(only_runner_error[0]["fingerprint"])
+    assert accepted.severity.name == "WARNING" and accepted.message.endswith("accepted by RFC 0099")
+    assert [f.kind for f in verdicts.values()] == ["required-added"]
+    other = next(iter(verdicts.values()))
+    assert other.severity.name == "ERROR"
+    assert "not accepted: no accepted MAJOR RFC lists fingerprint" in other.message
+    assert "RFC 0099 would need it (`evalport-spec rfc accept-findings 99`)" in other.message
+    summary = [f for f in stage.errors if f.kind == "policy-major-needs-rfc"]
+    assert summary[0].message.endswith(f"MAJOR required-added [{other.fingerprint}]")
+
+
+def test_stale_fingerprint_is_reported(repo, capsys):
+    remove_error_types(repo, "runner_error")
+    accepts = entries_for(repo)
+    git(repo, "checkout", "-q", "--", "spec")  # the change is gone, the acceptance stays
+    write_rfc(repo, 99, "accepted", accepts)
+    stage = run_gate(repo, stages=["draft"]).stage("draft")
+    stale = [f for f in stage.findings if f.kind == "acceptance-stale"]
+    assert len(stale) == 1 and stale[0].severity.name == "WARNING"
+    assert stale[0].message.startswith(f"RFC 0099 accepts [{accepts[0]['fingerprint']}] (enum-value-removed at")
+
+
+def test_accept_findings_writes_fingerprints_and_refuses_a_minor_rfc(repo, capsys):
+    remove_error_types(repo, "runner_error")
+    require_summary_total(repo)
+    write_rfc(repo, 98, "comment", declared="MINOR")
+    assert main(["-C", str(repo), "rfc", "accept-findings", "98", "--base", "main"]) == 2
+    assert "only an RFC declaring MAJOR accepts breaking findings" in capsys.readouterr().err
+    path = write_rfc(repo, 99, "comment")
+    before = path.read_text()
+    assert main(["-C", str(repo), "rfc", "accept-findings", "99", "--base", "main", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(e["kind"] for e in out["added"]) == ["enum-value-removed", "required-added"]
+    assert {e["fingerprint"] for e in out["added"]} == {e["fingerprint"] for e in entries_for(repo)}
+    text = path.read_text()  # only the accepts block is new
+    head, body = before.split("\n---\n", 1)
+    assert text.startswith(head + "\naccepts:\n  - {") and text.endswith("\n---\n" + body)
+    assert main(["-C", str(repo), "rfc", "accept-findings", "99", "--base", "main"]) == 0
+    assert "0 breaking finding(s) against main added to accepts, 2 already listed" in capsys.readouterr().out
+    main(["-C", str(repo), "rfc", "lint", str(path)])
+    assert "accepts" not in capsys.readouterr().out  # the front matter schema knows the key
+
+
+# --- route 4: the gate's own code and CI -------------------------------------------------------
+
+def test_a_branch_gutting_the_gate_is_judged_by_the_base_toolchain(repo):
+    policy = repo / "tools/evalport_spec/gate/policy.py"
+    policy.write_text(policy.read_text() + "\n\ndef breaking(findings):\n    return []\n")
+    remove_error_types(repo, "runner_error")
+    commit_all(repo, "nothing is breaking any more")
+    # the branch's own toolchain lets its change through ...
+    env = {**os.environ, "PYTHONPATH": str(repo / "tools")}
+    own = subprocess.run([sys.executable, "-m", "evalport_spec", "-C", str(repo), "check", "--base", "main",
+                          "--stage", "base"], capture_output=True, text=True, env=env, cwd=repo)
+    assert own.returncode == 0, own.stdout + own.stderr
+    # ... the base's does not, and names the changed toolchain
+    report = run_gate(repo, base="main", stages=["base"])
+    stage = report.stage("base")
+    assert stage.status == "fail"
+    changed = [f for f in stage.findings if f.kind == "toolchain-changed"]
+    assert changed[0].extra["paths"] == ["tools/evalport_spec/gate/policy.py"]
+    assert changed[0].severity.name == "WARNING"
+    assert "toolchain-changed" in render(report, "markdown")
+
+
+# --- route 5: released files without --base ----------------------------------------------------
+
+def test_released_file_and_its_hash_edited_together_fail_without_base(repo):
+    import hashlib
+
+    p = repo / "spec/releases/1.3.0/schemas/resultset.json"
+    edit_json(p, lambda d: d["$defs"]["result"]["properties"]["attempt"].__setitem__("minimum", 2))
+    sums = repo / "spec/releases/SHA256SUMS"
+    digest = hashlib.sha256(p.read_bytes()).hexdigest()
+    sums.write_text("".join(digest + ln[64:] if ln.endswith(" 1.3.0/schemas/resultset.json\n") else ln
+                            for ln in sums.read_text().splitlines(keepends=True)))
+    commit_all(repo, "tamper with 1.3.0")
+    report = run_gate(repo, stages=["manifest", "history"])
+    assert report.stage("manifest").status == "ok"
+    changed = errors(report, "history")
+    assert [f.where().file for f in changed] == ["spec/releases/1.3.0/schemas/resultset.json"]
+    assert "differs from the commit that first added it" in changed[0].message
+
+
+def test_shallow_clone_is_bad_input_naming_the_fetch(repo, tmp_path, capsys):
+    clone = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(clone)], check=True,
+                   capture_output=True)
+    with pytest.raises(InputError, match="git fetch --unshallow"):
+        run_gate(clone, stages=["history"])
+    assert main(["-C", str(clone), "check", "--stage", "history"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "fetch-depth: 0" in err[0]
+
+
+# --- the ordinary additive change ------------------------------------------------------------
+
+def test_an_optional_field_documented_in_spec_md_passes_every_stage(repo):
+    add_documented_runner_build(repo)
+    commit_all(repo, "optional runner build")
+    report = run_gate(repo, base="main")
+    assert report.exit_code == 0, render(report, "text")
+    assert report.stage("base").change_class.name == "MINOR"
+    assert not [f for f in report.findings() if f.kind == "toolchain-changed"]
+
+
+# --- check --ignore, the fixture backfill ------------------------------------------------------
+
+def test_check_ignore_accepts_a_breaking_finding_only_by_its_fingerprint(repo, tmp_path):
+    remove_error_types(repo, "runner_error")
+    fp = entries_for(repo)[0]["fingerprint"]
+    ignore = tmp_path / "ignore.yml"
+    ignore.write_text("- {kind: enum-value-removed, reason: a kind names no finding}\n")
+    assert run_gate(repo, base="main", stages=["base"], ignore=ignore).stage("base").status == "fail"
+    ignore.write_text(f"- {{kind: enum-value-removed, fingerprint: '{fp}', reason: agreed, expires: 2999-01-01}}\n"
+                      "- {kind: type-narrowed, reason: long gone, expires: 2000-01-01}\n")
+    report = run_gate(repo, base="main", stages=["draft", "base"], ignore=ignore)
+    base = report.stage("base")
+    assert base.status == "warn", [f.message for f in base.errors]
+    shown = [f for f in base.findings if f.kind == "enum-value-removed"]
+    assert shown[0].message.endswith(f"ignored by the --ignore entry for [{fp}] (agreed) until 2999-01-01")
+    notes = {f.kind for f in report.stage("draft").findings if f.severity.name == "WARNING"}
+    assert "ignore-entry-expired" in notes
+    # an ignore file of the repository counts only with the entries it had at the base
+    inside = repo / "gate-ignore.yml"
+    inside.write_text(ignore.read_text())
+    stage = run_gate(repo, base="main", stages=["base"], ignore=inside).stage("base")
+    assert stage.status == "fail"
+
+
+def test_fixture_backfill_of_a_release_is_allowed_only_exactly(repo):
+    from evalport_spec.release import release_conformance_files
+    from evalport_spec.spec import DRAFT, SpecRepo
+
+    # a base where release 1.2.0 was cut before fixtures were frozen
+    shutil.rmtree(repo / "spec/releases/1.2.0/conformance")
+    sums = repo / "spec/releases/SHA256SUMS"
+    sums.write_text("".join(line for line in sums.read_text().splitlines(True)
+                            if "1.2.0/conformance/" not in line))
+    git(repo, "checkout", "-q", "main")
+    commit_all(repo, "1.2.0 as cut before fixtures were frozen")
+    git(repo, "checkout", "-q", "-B", "feature")
+
+    files = release_conformance_files(SpecRepo(repo).version(DRAFT), "1.2.0")
+    names = {n for n in files if n.startswith("conformance/fixtures/")}
+    since_13 = {f"conformance/fixtures/{p.name}" for p in (repo / "spec/conformance/fixtures").glob("*.json")
+                if '"since": "1.3.0"' in p.read_text()}
+    assert names and since_13 and not names & since_13 and "conformance/fixture.schema.json" in files
+    for rel, data in files.items():
+        (repo / "spec/releases/1.2.0" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / "spec/releases/1.2.0" / rel).write_bytes(data)
+    commit_all(repo, "backfill 1.2.0's fixtures")
+    assert not [f for f in run_gate(repo, base="main", stages=["base"]).stage("base").findings
+                if f.kind == "released-file-added"]
+    extra = repo / "spec/releases/1.2.0/conformance/fixtures" / sorted(since_13)[0].rsplit("/", 1)[1]
+    extra.write_bytes((repo / "spec/conformance/fixtures" / extra.name).read_bytes())
+    added = [f for f in run_gate(repo, base="main", stages=["base"]).stage("base").errors
+             if f.kind == "released-file-added"]
+    assert len(added) == 1 and f"spec/releases/1.2.0/conformance/fixtures/{extra.name}" in added[0].message
+    assert "must be exactly the base draft's fixtures that apply to 1.2.0" in added[0].message

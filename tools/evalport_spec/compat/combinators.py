@@ -1,0 +1,206 @@
+"""Combinators of the new side in ``A ⊆ B``: ``anyOf``/``oneOf`` groups (a covering branch, and
+for ``oneOf`` the others disjoint from the case), conditionals (``if``/``then``/``else``,
+``dependentRequired``, ``dependentSchemas``) and the ``not`` the canon could not eliminate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..findings import NO_ITEM
+from ..pointer import join
+from .canon import Canon
+from .fail import Fail, located
+from .nodes import Node, synthetic
+
+
+class CombinatorRules:
+    """Mixin of :class:`~.subset.Checker`: ``B``'s combinators against ``A``."""
+
+    def _combinators(self, A: Canon, B: Canon) -> list[Fail]:
+        fails: list[Fail] = []
+        for g in B.groups:
+            # an A group with the same branches implies g when it is as strong: a oneOf implies
+            # the anyOf of its branches, but an anyOf never implies a oneOf (overlapping branches)
+            at = (g.owner, join(g.owner.ptr, g.kind))
+            if any(implies(h.kind, g.kind) and self._same_branches(h.branches, g.branches)
+                   for h in [*A.groups, *self._a_groups(A)]):
+                self.prove("group-repeated", f"{g.kind} with the same branches", located(A), at)
+                continue
+            got = self._group(A, B, g)
+            fails.extend(got)
+        for cond in B.conds:
+            if any(self._same_cond(c, cond) for c in self._a_conds(A)):
+                self.prove("conditional-repeated", f"{cond.origin} at {cond.ptr}", located(A), (cond.owner, cond.ptr))
+                continue
+            got = self._cond(A, B, cond)
+            if not got:
+                self.prove("conditional-holds", f"{cond.origin} at {cond.ptr}", located(A), (cond.owner, cond.ptr))
+            fails.extend(got)
+        for node, ptr in B.nots:
+            if any(self.equal(n, node) or not self.check(self.canon.nodes(node), self.canon.nodes(n))
+                   for n, _ in self._a_nots(A)):
+                self.prove("not-implied", "an old 'not' rejects at least as much", located(A), (node, ptr))
+                continue
+            if any(neg and self.equal(n, node) for neg, n in A.parts):
+                self.prove("not-implied", "the old case already negates it", located(A), (node, ptr))
+                continue
+            if self.disjoint(A, self.canon.nodes(node)):
+                self.prove("not-implied", "no old document matches the negated schema (disjoint)", located(A), (node, ptr))
+                continue
+            inter = self.canon.of(A.parts | {(False, node)})
+            f = Fail("not", "a 'not' of the {B} schema excludes documents the {A} schema accepts", located(A), (node, ptr))
+            f.witness = self.local_witnesses(inter, B)
+            fails.append(f)
+        return fails
+
+    def _a_groups(self, A: Canon):
+        # groups A already split (their owners are among A's positive nodes)
+        for n in A.positives:
+            c = self.canon.nodes(n)
+            yield from c.groups
+
+    def _a_conds(self, A: Canon):
+        seen = list(A.conds)
+        for n in A.positives:
+            seen.extend(self.canon.nodes(n).conds)
+        return seen
+
+    def _a_nots(self, A: Canon):
+        out = list(A.nots)
+        for n in A.positives:
+            out.extend(self.canon.nodes(n).nots)
+        return out
+
+    def _same_branches(self, xs: list[Node], ys: list[Node]) -> bool:
+        if len(xs) != len(ys):
+            return False
+        rest = list(ys)
+        for x in xs:
+            for i, y in enumerate(rest):
+                if self.equal(x, y):
+                    del rest[i]
+                    break
+            else:
+                return False
+        return True
+
+    def _same_cond(self, c1, c2) -> bool:
+        def eq(x, y):
+            return (x is None and y is None) or (x is not None and y is not None and self.equal(x, y))
+        return eq(c1.if_, c2.if_) and eq(c1.then, c2.then) and eq(c1.else_, c2.else_)
+
+    def _group(self, A: Canon, B: Canon, g) -> list[Fail]:
+        branches = [self.canon.nodes(b) for b in g.branches]
+        types = self._types_of(A)
+        cases = [(None, A)] + [(t, self.canon.of(A.parts | {(False, synthetic(g.owner.side, {"type": t}))}, A.done))
+                               for t in types] if len(types) > 1 else [(None, A)]
+        if len(types) <= 1:
+            cases = [(None, A)]
+        pending = []
+        subs: dict[str | None, list[list[Fail]]] = {}
+        for t, case in cases:
+            ok = None
+            subs[t] = []
+            for j, br in enumerate(branches):
+                sub = self.check(case, br)
+                subs[t].append(sub)
+                if not sub:
+                    overlap = [k for k, other in enumerate(branches) if k != j and not self.disjoint(case, other)]
+                    if g.kind == "oneOf" and overlap:
+                        ok = ("overlap", j, overlap)
+                        continue
+                    ok = ("ok", j)
+                    break
+            if ok and ok[0] == "ok":
+                self.prove("branch-covers", f"{g.kind} branch {ok[1]}{' for type ' + t if t else ''}"
+                           + (", disjoint from the others" if g.kind == "oneOf" and len(branches) > 1 else ""),
+                           located(A), (g.branches[ok[1]], g.branches[ok[1]].ptr))
+                if t is None:
+                    return []
+                continue
+            if t is None and len(cases) > 1:
+                continue
+            pending.append((t, case, ok))
+        fails = []
+        for t, case, ok in pending:
+            if ok and ok[0] == "overlap":
+                f = Fail("oneOf-overlap", "a document of the {A} schema can match more than one 'oneOf' branch of "
+                         "the {B} schema", located(A), (g.owner, g.owner.ptr + "/oneOf"))
+                _, j, overlap = ok
+                cands = []  # documents of the case matching branch j and another one
+                for k in overlap:
+                    both = self.canon.of(case.parts | {(False, g.branches[j]), (False, g.branches[k])})
+                    cands += self.local_witnesses(both, B)
+                f.witness = [w for w in cands if self.sampler.valid(A, w)][:2]
+            else:
+                f = Fail(g.kind, f"a document of the {{A}} schema{' of type ' + t if t else ''} matches no '{g.kind}' "
+                         "branch of the {B} schema", located(A), (g.owner, g.owner.ptr + "/" + g.kind),
+                         item=t if t else NO_ITEM)
+                # a document breaking every branch: first from each branch's own failures
+                per_branch = [[w for f2 in sub for w in self.verified_witnesses(f2, case, br)][:2]
+                              for br, sub in zip(branches, subs.get(t, ()), strict=False)]
+                cands = [w for ws in per_branch for w in ws] + _merged(per_branch)
+                f.witness = [w for w in cands if self.sampler.valid(A, w) and not self.sampler.valid(B, w)][:2] \
+                    or self.local_witnesses(case, B, {"type": t} if t else None)
+            fails.append(f)
+        return fails
+
+    def _cond(self, A: Canon, B: Canon, cond) -> list[Fail]:
+        out: list[Fail] = []
+        if_c = self.canon.nodes(cond.if_)
+        if cond.then is not None and not self.disjoint(A, if_c):
+            sub = self.check(self.canon.of(A.parts | {(False, cond.if_)}, A.done), self.canon.nodes(cond.then))
+            out.extend(self._relabel(sub, cond, A, B))
+        if cond.else_ is not None and self.check(A, if_c):
+            sub = self.check(self.canon.of(A.parts | {(True, cond.if_)}, A.done), self.canon.nodes(cond.else_))
+            out.extend(self._relabel(sub, cond, A, B))
+        return out
+
+    def _relabel(self, sub: list[Fail], cond, A: Canon, B: Canon) -> list[Fail]:
+        out = []
+        for f in sub:
+            if f.undecided:
+                out.append(f)
+                continue
+            g = Fail(cond.origin, f"under the {cond.origin} at {cond.ptr}: {f.message}", f.a,
+                     (cond.owner if cond.owner.syn is None else f.b[0], cond.ptr), f.path,
+                     [w for w in f.witness], via=f.via, item=f.item)
+            if not f.path:
+                g.witness = [w for w in f.witness if self.sampler.valid(A, w) and not self.sampler.valid(B, w)]
+            out.append(g)
+        return out
+
+    # ------------------------------------------------------------------ disjointness
+
+
+def implies(kind_a: str, kind_b: str) -> bool:
+    """Whether a group of kind ``kind_a`` implies one of kind ``kind_b`` over the same branches."""
+    return kind_a == kind_b or kind_b == "anyOf"
+
+
+def _merged(per_branch: list[list[Any]], limit: int = 16) -> list[Any]:
+    """Objects combining one witness of each branch (members merged, objects recursively): a
+    document may break every branch of an ``anyOf`` only through different members."""
+    combos: list[Any] = [{}]
+    for ws in per_branch:
+        objs = [w for w in ws if isinstance(w, dict)]
+        if not objs:
+            return []
+        combos = [m for c in combos for w in objs if (m := _merge_objects(c, w)) is not None][:limit]
+    return combos
+
+
+def _merge_objects(a: dict, b: dict) -> dict | None:
+    out = dict(a)
+    for k, v in b.items():
+        if k not in out or out[k] == v:
+            out[k] = v
+        elif isinstance(out[k], dict) and isinstance(v, dict):
+            m = _merge_objects(out[k], v)
+            if m is None:
+                return None
+            out[k] = m
+        else:
+            return None
+    return out

@@ -1,0 +1,87 @@
+"""Disjointness of two canons (no instance satisfies both), by sufficient conditions: JSON types,
+``enum`` values, numeric intervals, string lengths and languages, array lengths, and objects
+requiring one member with disjoint schemas. ``False`` means "not proved", never "overlap".
+"""
+
+from __future__ import annotations
+
+from ..jsontypes import json_type
+from .canon import Canon
+from .sample import prop_nodes
+
+
+class DisjointRules:
+    """Mixin of :class:`~.subset.Checker`: :meth:`disjoint` with its memo."""
+
+    def _types_of(self, c: Canon) -> list[str]:
+        if c.enum is not None:
+            return sorted({json_type(v) if json_type(v) != "integer" else "number" for v in c.enum})
+        out = []
+        for t in ("null", "boolean", "number", "string", "array", "object"):
+            if c.allows(t) or (t == "number" and c.allows("integer")):
+                out.append(t)
+        return out
+
+    def disjoint(self, A: Canon, X: Canon, depth: int = 0) -> bool:
+        """True only when no instance satisfies both ``A`` and ``X`` (sufficient conditions)."""
+        key = (A.key, X.key)
+        if key in self.disj_memo:
+            return self.disj_memo[key]
+        self.disj_memo[key] = False
+        res = self._disjoint(A, X, depth)
+        self.disj_memo[key] = res
+        return res
+
+    def _disjoint(self, A: Canon, X: Canon, depth: int) -> bool:
+        if A.false or X.false:
+            return True
+        if any(neg and any(self.equal(n, m) for m in X.positives) for neg, n in A.parts):
+            return True
+        if any(neg and any(self.equal(n, m) for m in A.positives) for neg, n in X.parts):
+            return True
+        for E, other in ((A, X), (X, A)):
+            if E.enum is not None:
+                return all(not (self.sampler.holds(E, v) and self.sampler.holds(other, v)) for v in E.enum)
+        common = [t for t in self._types_of(A) if t in self._types_of(X)]
+        for t in common:
+            if not self._disjoint_type(A, X, t, depth):
+                return False
+        return True
+
+    def _disjoint_type(self, A: Canon, X: Canon, t: str, depth: int) -> bool:
+        if t in ("null", "boolean"):
+            vals = [None] if t == "null" else [True, False]
+            return all(not (self.sampler.holds(A, v) and self.sampler.holds(X, v)) for v in vals)
+        if t == "number":
+            for lo_c, hi_c in ((A, X), (X, A)):
+                lo, hi = lo_c.lo, hi_c.hi
+                if lo and hi and (lo.value > hi.value or (lo.value == hi.value and (lo.excl or hi.excl))):
+                    return True
+            if not (A.allows("number") and X.allows("number")) and not (A.allows("integer") and X.allows("integer")):
+                return True
+            return False
+        if t == "string":
+            for s, o in ((A, X), (X, A)):
+                if s.min_len and o.max_len and s.min_len.value > o.max_len.value:
+                    return True
+            if not (self.strings.regular_part(A) and self.strings.regular_part(X)):
+                return False
+            return self.strings.disjoint(A, X)  # no string in both (over-approximations: a proof)
+        if t == "array":
+            for s, o in ((A, X), (X, A)):
+                if s.min_items and o.max_items and s.min_items.value > o.max_items.value:
+                    return True
+            return False
+        if t == "object" and depth < 4:
+            for name in set(A.required) | set(X.required):
+                pa = self.canon.nodes(*prop_nodes(A, name))
+                px = self.canon.nodes(*prop_nodes(X, name))
+                # one side requires the member, so a common instance has it, with a value both
+                # member schemas accept (a side that does not constrain it accepts any value)
+                if (pa.parts and px.parts) and self.disjoint(pa, px, depth + 1):
+                    return True
+                if name in A.required and px.false or name in X.required and pa.false:
+                    return True
+        return False
+
+    # ------------------------------------------------------------------ per type

@@ -1,0 +1,112 @@
+"""Classifications kept on disk between runs, keyed by content: a rerun on unchanged versions is a
+file read.
+
+A classification is a pure function of the two versions' bytes, the options, the candidate
+documents and the code that computes it, so the key is a digest of all of them: the inputs'
+digest from :func:`~evalport_spec.compat.versions.compare_versions` and :func:`code_digest` (every
+source file of the package and the validators' versions), so an edited file or an upgraded
+validator never reads an old answer. Files live in ``$EVALPORT_CACHE_DIR`` or else the user's
+cache directory (``$XDG_CACHE_HOME/evalport-spec/compat``, ``~/.cache/...``; ``%LOCALAPPDATA%`` on
+Windows); each is one JSON file written atomically. The folder is safe to delete at any time, and
+an unreadable or foreign file is a miss, never an error. ``EVALPORT_CACHE_DIR=off`` disables it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from functools import cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from ..findings import ChangeClass, Finding, Location, Severity
+
+FORMAT = 1
+"""Version of the file layout; part of the key."""
+
+
+def cache_dir() -> Path | None:
+    """The folder holding cached classifications, or ``None`` when caching is off."""
+    env = os.environ.get("EVALPORT_CACHE_DIR")
+    if env:
+        return None if env == "off" else Path(env)
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        base = Path(os.environ["LOCALAPPDATA"])
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "evalport-spec" / "compat"
+
+
+@cache
+def code_digest() -> str:
+    """sha-256 over every ``.py`` file of the package (path and bytes) and the versions of the
+    validators and libraries the answer depends on."""
+    h = hashlib.sha256(f"format {FORMAT}".encode())
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted(root.rglob("*.py")):
+        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    for dist in ("jsonschema", "jsonschema-rs", "referencing", "jsonschema-specifications", "pyformlang"):
+        try:
+            h.update(f"{dist}={version(dist)}".encode())
+        except PackageNotFoundError:
+            h.update(f"{dist}=none".encode())
+    return h.hexdigest()
+
+
+def _path(key: str) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    return folder / f"{hashlib.sha256((key + code_digest()).encode()).hexdigest()}.json"
+
+
+def load(key: str) -> dict[str, Any] | None:
+    """The classification stored under ``key`` as :meth:`Classification.to_json` wrote it, or
+    ``None`` (no file, caching off, or a file that does not read back)."""
+    path = _path(key)
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("format") == FORMAT else None
+
+
+def store(key: str, data: dict[str, Any]) -> None:
+    """Write ``data`` (JSON) under ``key`` atomically; a folder that cannot be written is
+    ignored (the cache only saves time)."""
+    path = _path(key)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({**data, "format": FORMAT}, fh, ensure_ascii=False)
+        os.replace(tmp, path)
+    except (OSError, TypeError, ValueError):
+        try:
+            os.unlink(tmp)  # type: ignore[possibly-undefined]
+        except (OSError, NameError):
+            pass
+
+
+def finding_from_json(d: dict[str, Any]) -> Finding:
+    """The :class:`Finding` that :meth:`Finding.to_json` wrote as ``d`` (the fingerprint is
+    recomputed from the fields)."""
+    from ..findings import NO_ITEM
+
+    def loc(x: Any) -> Location | None:
+        return Location(**x) if isinstance(x, dict) else None
+
+    return Finding(kind=d["kind"], message=d["message"],
+                   change_class=ChangeClass[d.get("change_class", "NONE")],
+                   severity=Severity[d.get("severity", "error").upper()],
+                   old=loc(d.get("old")), new=loc(d.get("new")), witness=d.get("witness"),
+                   code=d.get("code"), undecided=bool(d.get("undecided", False)),
+                   direction=d.get("direction", "backward"), item=d["item"] if "item" in d else NO_ITEM,
+                   extra=dict(d.get("extra") or {}))

@@ -1,0 +1,162 @@
+"""What the gate reads from git history: when a file was first added, the first-parent steps of
+a release line, whether the clone is shallow, and a commit's tree on disk.
+
+Everything goes through :func:`evalport_spec.gitsource.git` (offline, bounded, fixed argument
+shapes). Commits are full object names; paths are relative to the repository root with ``/``.
+
+A shallow clone (``git clone --depth N``, the default of ``actions/checkout``) cuts history at
+its *boundary* commits: ``git log`` then reports every file present at a boundary as added
+there, which is not when it was really added. The gate never guesses: a question whose answer
+lies beyond a boundary raises :class:`~evalport_spec.errors.InputError` with :data:`UNSHALLOW`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import gitsource
+from ..errors import InputError
+
+UNSHALLOW = ("run `git fetch --unshallow` (in GitHub Actions: actions/checkout with "
+             "`fetch-depth: 0`)")
+"""How to bring the missing history in, appended to every shallow-clone message."""
+
+
+@dataclass(frozen=True)
+class Added:
+    """The commit that first added a file.
+
+    Attributes:
+        commit: its full object name; date: its committer date (``YYYY-MM-DD``).
+        blob: the object name of the file's content in that commit.
+    """
+
+    commit: str
+    date: str
+    blob: str
+
+    @property
+    def short(self) -> str:
+        """The first 12 hex digits of :attr:`commit`."""
+        return self.commit[:12]
+
+
+def is_git(root: Path) -> bool:
+    """Whether ``root`` is inside a git work tree that has at least one commit."""
+    inside = gitsource.git(root, "rev-parse", "--is-inside-work-tree", check=False)
+    if inside.returncode != 0 or inside.stdout.strip() != b"true":
+        return False
+    return gitsource.git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False).returncode == 0
+
+
+def head(root: Path) -> str:
+    """The full object name of ``HEAD``. Raises :class:`InputError` without one."""
+    return gitsource.resolve(root, "HEAD")
+
+
+def shallow_boundaries(root: Path) -> set[str]:
+    """The boundary commits of a shallow clone (empty for a full clone)."""
+    path = gitsource.git(root, "rev-parse", "--git-path", "shallow").stdout.decode().strip()
+    p = Path(path) if Path(path).is_absolute() else root / path
+    if not p.is_file():
+        return set()
+    return {ln.strip() for ln in p.read_text("ascii", "replace").splitlines() if ln.strip()}
+
+
+@functools.lru_cache(maxsize=16)
+def _object_format(root: Path) -> str:
+    return gitsource.git(root, "rev-parse", "--show-object-format", check=False).stdout.decode().strip()
+
+
+def blob_name(root: Path, data: bytes) -> str:
+    """The git object name ``data`` would have as a blob (SHA-1, or SHA-256 in a SHA-256
+    repository), without writing it."""
+    algo = hashlib.sha256 if _object_format(root) == "sha256" else hashlib.sha1
+    return algo(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def first_added(root: Path, folder: str) -> dict[str, Added]:
+    """``{path: Added}`` for every file ever added under ``folder``: the oldest commit in
+    ``HEAD``'s history whose diff adds it (``git log --diff-filter=A``; renames count as adds).
+
+    Raises:
+        InputError: git fails; a file's oldest adding commit is a shallow boundary (the real one
+            is not in this clone: the message names the file and says how to fetch it).
+    """
+    out = gitsource.git(root, "log", "--reverse", "--diff-filter=A", "--no-renames", "--raw",
+                        "--no-abbrev", "--format=commit %H %cs", "HEAD", "--", folder).stdout
+    found: dict[str, Added] = {}
+    commit = date = ""
+    for line in out.decode("utf-8", "surrogateescape").splitlines():
+        if line.startswith("commit "):
+            _, commit, date = line.split(" ", 2)
+        elif line.startswith(":"):
+            meta, _, path = line.partition("\t")
+            parts = meta.split()
+            if len(parts) >= 5 and parts[4] == "A" and path not in found:
+                found[path] = Added(commit, date, parts[3])
+    cut = shallow_boundaries(root)
+    for path, added in sorted(found.items()):
+        if added.commit in cut:
+            raise InputError(f"this clone is shallow: the commit that added {path} is not in it "
+                             f"(history stops at {added.short}); {UNSHALLOW}")
+    return found
+
+
+def first_parent_steps(root: Path, rev: str, since_path: str | None = None) -> list[str]:
+    """The first-parent history of ``rev``, oldest first: the commits a release line moved
+    through, one per merge (a merged pull request is one step, whatever its own commits).
+
+    With ``since_path``, the steps start at the first of them whose tree contains that path.
+
+    Raises:
+        InputError: git fails; the history reaches a shallow boundary before ``since_path``
+            appears (the steps would start in the middle).
+    """
+    shas = gitsource.git(root, "rev-list", "--first-parent", "--reverse", rev).stdout.decode().split()
+    if since_path is not None:
+        touching = gitsource.git(root, "rev-list", "--first-parent", "--reverse", rev, "--",
+                                 since_path).stdout.decode().split()
+        if touching:
+            shas = shas[shas.index(touching[0]):]
+    cut = shallow_boundaries(root)
+    if shas and shas[0] in cut:
+        raise InputError(f"this clone is shallow: the history of {rev} stops at {shas[0][:12]} "
+                         f"before {since_path or 'its first commit'}; {UNSHALLOW}")
+    return shas
+
+
+def is_ancestor(root: Path, commit: str, rev: str) -> bool:
+    """Whether ``commit`` exists here and is an ancestor of (or equal to) ``rev``."""
+    return gitsource.git(root, "merge-base", "--is-ancestor", commit, rev, check=False).returncode == 0
+
+
+def changed_paths(root: Path, base: str, paths: tuple[str, ...]) -> list[str]:
+    """Paths among ``paths`` (files or folders) that differ between commit ``base`` and the
+    working tree: tracked changes (``git diff --name-only``) and new untracked files, sorted."""
+    diff = gitsource.git(root, "diff", "--name-only", "--no-renames", base, "--", *paths).stdout
+    new = gitsource.git(root, "ls-files", "--others", "--exclude-standard", "--", *paths).stdout
+    names = {n for n in (diff + new).decode("utf-8", "surrogateescape").splitlines() if n}
+    return sorted(names)
+
+
+def materialize(root: Path, commit: str, dest: Path, folders: tuple[str, ...] = ("",)) -> Path:
+    """Write the files of ``commit`` under ``folders`` (default: the whole tree) into the empty
+    folder ``dest``, read with git plumbing (no ``.gitattributes`` filters, symbolic links
+    skipped). Returns ``dest``.
+
+    Raises:
+        InputError: git fails, or a path would leave ``dest``.
+    """
+    base = dest.resolve()
+    for folder in folders:
+        for rel, data in gitsource.read_tree(root, commit, folder).items():
+            target = (base / folder / rel).resolve()
+            if not target.is_relative_to(base):
+                raise InputError(f"refusing to write {folder}/{rel} of {commit[:12]} outside {dest}")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+    return dest

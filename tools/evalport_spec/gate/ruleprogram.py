@@ -1,0 +1,166 @@
+"""A tree's cross-field rule implementations, run as that tree's own program.
+
+The gate never imports the rule code of the change it judges: :func:`run_program` starts a
+separate Python process (``python -I -B ruleprogram.py TOOLS``: isolated, writing no bytecode
+into the tree) whose only ``evalport_spec`` is the
+one in ``TOOLS`` (a branch's ``tools/``, a base commit's, or the commit that created a
+release), feeds it documents as JSON on standard input and reads back, for every document and
+every registered rule of its type, the instance locations the rule reports. This file is that
+program too (:func:`_serve`); it imports nothing but the standard library before ``TOOLS`` is on
+the path, so the judging toolchain and the judged one never share a module.
+
+Protocol, one JSON value each way:
+
+* in: ``{"documents": [[doc_type, document], ...], "parameters": {code: {name: value}}}``
+  (the catalogue parameters a rule's implementation takes as keyword arguments, such as
+  RATE_SCORE_MISMATCH's ``tolerance``; a rule declaring a parameter the request does not give
+  is not run, as the validator refuses a catalogue entry without it; a program older than
+  rule parameters ignores the member);
+* out: ``{"package": path of the evalport_spec imported, "rules": {code: doc_type},
+  "fired": [{code: [instance location, ...]}, ...] (one object per document),
+  "crashed": [[document index, code, "Type: message"], ...]}``.
+
+A tree without ``tools/evalport_spec`` (a spec repository using an installed toolchain) runs
+the installed package's rules: its rules cannot change with its branches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+TIMEOUT = 300
+"""Seconds one program run may take before it is killed (no hangs)."""
+
+RULES_PACKAGE = ("evalport_spec", "validation", "rules")
+"""Where a tree keeps its rule registry, under its ``tools/`` folder."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """One tree's rule implementations.
+
+    Attributes:
+        tools: the folder holding that tree's ``evalport_spec`` package.
+        label: how messages name it (``"the working tree"``, ``"origin/main"``, ...).
+        digest: SHA-256 over the package's ``*.py`` files (paths and contents): two programs
+            with the same digest behave the same (same interpreter, same dependencies).
+    """
+
+    tools: Path
+    label: str
+    digest: str
+
+
+@dataclass
+class ProgramRun:
+    """What a program reported.
+
+    Attributes:
+        rules: ``{code: document type}`` of every registered rule.
+        fired: per input document, ``{code: [instance location, ...]}`` of the rules that
+            reported something (a rule of another document type is not run).
+        crashed: ``[(document index, code, message)]`` for rules that raised.
+    """
+
+    rules: dict[str, str]
+    fired: list[dict[str, list[str]]]
+    crashed: list[tuple[int, str, str]]
+
+
+def _digest(package: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(package.rglob("*.py")):
+        h.update(p.relative_to(package).as_posix().encode() + b"\0" + p.read_bytes() + b"\1")
+    return h.hexdigest()
+
+
+def installed_program() -> Program:
+    """The rules of the toolchain running this process (what a tree without ``tools/`` uses)."""
+    package = Path(__file__).resolve().parents[1]
+    return Program(package.parent, "the installed toolchain", _digest(package))
+
+
+def program_for_tree(tree: Path, label: str) -> Program:
+    """The rule program of the tree checked out or extracted at ``tree``: its own
+    ``tools/evalport_spec`` when it has a rule registry there, else :func:`installed_program`."""
+    tools = tree / "tools"
+    if (tools.joinpath(*RULES_PACKAGE) / "__init__.py").is_file():
+        return Program(tools.resolve(), label, _digest(tools / "evalport_spec"))
+    return installed_program()
+
+
+def run_program(program: Program, documents: list[tuple[str, Any]],
+                parameters: dict[str, dict[str, Any]] | None = None) -> ProgramRun:
+    """Run ``program`` over ``documents`` (``[(doc_type, document)]``) in its own process,
+    rules given their catalogue ``parameters`` (``{code: {name: value}}``; module docstring).
+
+    Raises:
+        InputError: the process fails, times out, answers with something that is not the
+            protocol, or imported an ``evalport_spec`` from outside ``program.tools``.
+    """
+    from ..errors import InputError
+
+    payload = json.dumps({"documents": documents, "parameters": parameters or {}}).encode()
+    what = f"the rule implementations of {program.label} ({program.tools})"
+    try:
+        proc = subprocess.run([sys.executable, "-I", "-B", __file__, str(program.tools)], input=payload,
+                              capture_output=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise InputError(f"{what} did not finish within {TIMEOUT}s") from None
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise InputError(f"cannot run {what}: {err[-1] if err else f'exit {proc.returncode}'}")
+    try:
+        out = json.loads(proc.stdout)
+        package = Path(out["package"]).resolve()
+        rules = {str(k): str(v) for k, v in out["rules"].items()}
+        fired = [{str(c): [str(p) for p in ps] for c, ps in d.items()} for d in out["fired"]]
+        crashed = [(int(i), str(c), str(m)) for i, c, m in out["crashed"]]
+    except (ValueError, KeyError, TypeError):
+        raise InputError(f"{what} did not answer in the rule-program protocol") from None
+    if not package.is_relative_to(program.tools.resolve()) or len(fired) != len(documents):
+        raise InputError(f"{what}: the process imported {package}, not the tree's own package")
+    return ProgramRun(rules, fired, crashed)
+
+
+def _serve(tools: str) -> None:
+    """The program side: import the rules under ``tools`` and answer one request on stdio."""
+    sys.path.insert(0, tools)
+    import evalport_spec
+    from evalport_spec.validation.rules import RULES
+
+    request = json.load(sys.stdin)
+    given = request.get("parameters", {})
+    registry = {code: (getattr(rule, "document_type", None), getattr(rule, "function", rule))
+                for code, rule in RULES.items()}
+    runnable = {}  # code -> keyword arguments; a rule missing a declared parameter is not run
+    for code, rule in RULES.items():
+        declared = getattr(rule, "parameters", ())
+        if all(name in given.get(code, {}) for name in declared):
+            runnable[code] = {name: given[code][name] for name in declared}
+    fired: list[dict[str, list[str]]] = []
+    crashed: list[list[Any]] = []
+    for index, (doc_type, document) in enumerate(request["documents"]):
+        hits: dict[str, list[str]] = {}
+        for code, (rule_type, function) in registry.items():
+            if rule_type != doc_type or code not in runnable:
+                continue
+            try:
+                for v in function(document, **runnable[code]):
+                    hits.setdefault(getattr(v, "code", code), []).append(getattr(v, "instance_path", ""))
+            except Exception as exc:  # noqa: BLE001 - a crashing rule is reported, not fatal
+                crashed.append([index, code, f"{type(exc).__name__}: {exc}"])
+        fired.append(hits)
+    json.dump({"package": str(Path(evalport_spec.__file__).parent),
+               "rules": {code: t for code, (t, _) in registry.items()},
+               "fired": fired, "crashed": crashed}, sys.stdout)
+
+
+if __name__ == "__main__":
+    _serve(sys.argv[1])

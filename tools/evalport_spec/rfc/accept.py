@@ -1,0 +1,135 @@
+"""An RFC's ``accepts:`` list: the breaking findings a MAJOR RFC accepts, one by one.
+
+Front matter shape (``data/rfc-front-matter.schema.json``)::
+
+    accepts:
+      - {"fingerprint": "3f0c9d2e8a1b7c44", "kind": "enum-value-removed", "location": "resultset.json#/$defs/error/properties/type/enum", "item": "runner_error"}
+
+Each entry names one finding by its fingerprint (docs/fingerprints.md: kind, code, direction,
+pointers, file names and the item); ``kind``, ``location`` and ``item`` are there for the
+reader. The gate accepts a breaking finding only when an RFC that was already ``accepted`` and
+``declared_class: MAJOR`` before the change lists its fingerprint (docs/how-to/gate-in-ci.md).
+Entries are written one per line as JSON flow mappings (JSON is YAML), so the rest of the file
+is left byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..findings import Finding
+from ..fsutil import atomic_write, repo_lock
+from ..spec import SpecRepo
+from .frontmatter import FENCE, parse
+from .model import find_rfc, repo_root
+
+ACCEPTS = "accepts"
+"""The front matter key."""
+
+OPEN_STATUSES = ("draft", "comment", "accepted")
+"""Statuses whose ``accepts`` list may still be written (a decided RFC's record is history)."""
+
+
+def location_text(finding: Finding) -> str:
+    """``file name#pointer`` of the finding's primary location (``resultset.json#/$defs/x``),
+    the form the fingerprint uses (no folder); ``""`` when it has none."""
+    loc = finding.where()
+    if loc is None:
+        return ""
+    name = loc.file.rsplit("/", 1)[-1] if loc.file else ""
+    return f"{name}#{loc.pointer}" if loc.pointer is not None else name
+
+
+def entry(finding: Finding) -> dict[str, Any]:
+    """The ``accepts`` entry for ``finding``: ``{fingerprint, kind, location, item?}``."""
+    out: dict[str, Any] = {"fingerprint": finding.fingerprint, "kind": finding.kind,
+                           "location": location_text(finding)}
+    if finding.has_item:
+        out["item"] = finding.item
+    return out
+
+
+def accepts_of(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    """The well-formed entries of ``meta["accepts"]`` (a mapping with a string ``fingerprint``);
+    malformed ones are ``rfc lint``'s finding (the front matter schema) and accept nothing."""
+    raw = meta.get(ACCEPTS)
+    if not isinstance(raw, list):
+        return []
+    return [e for e in raw if isinstance(e, dict) and isinstance(e.get("fingerprint"), str)]
+
+
+def fingerprints_of(meta: dict[str, Any]) -> frozenset[str]:
+    """The fingerprints an RFC's front matter lists in ``accepts``."""
+    return frozenset(e["fingerprint"] for e in accepts_of(meta))
+
+
+def render_block(entries: list[dict[str, Any]]) -> str:
+    """The ``accepts:`` block: one JSON flow mapping per line (keys in entry order)."""
+    return f"{ACCEPTS}:\n" + "".join(f"  - {json.dumps(e, ensure_ascii=False)}\n" for e in entries)
+
+
+def replace_block(text: str, entries: list[dict[str, Any]], source: str) -> str:
+    """``text`` (a whole RFC file) with its top-level ``accepts:`` block replaced by ``entries``
+    (added before the closing ``---`` when absent). Raises :class:`InputError` when the result
+    does not parse back to exactly ``entries``."""
+    lines = text.split("\n")
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r") == FENCE), None)
+    if not lines or lines[0].rstrip("\r") != FENCE or end is None:
+        raise InputError("no YAML front matter to write 'accepts' into", source, 1)
+    start = next((i for i in range(1, end) if re.match(rf"^{ACCEPTS}\s*:", lines[i])), None)
+    block = render_block(entries).rstrip("\n").split("\n")
+    if start is None:
+        lines[end:end] = block
+    else:
+        stop = start + 1
+        while stop < end and (lines[stop][:1] in (" ", "\t", "-") or not lines[stop].strip()):
+            stop += 1
+        lines[start:stop] = block
+    out = "\n".join(lines)
+    if accepts_of(parse(out, source).data) != entries:
+        raise InputError("the 'accepts' list would not read back as written", source)
+    return out
+
+
+def write_accepts(repo: SpecRepo | str | Path, number: int, findings: Iterable[Finding]
+                  ) -> tuple[Path, list[dict[str, Any]], list[dict[str, Any]]]:
+    """Add one ``accepts`` entry per finding to RFC ``number`` (entries already listed, by
+    fingerprint, are kept as they are; none is removed). Written atomically under the
+    repository lock.
+
+    Returns:
+        ``(path, added entries, entries already listed)``.
+
+    Raises:
+        InputError: no such RFC; it does not declare MAJOR (only a MAJOR RFC accepts breaking
+            findings); its status is decided (implemented, rejected, withdrawn, superseded).
+    """
+    root = repo_root(repo)
+    with repo_lock(root, "rfc accept-findings"):
+        rfc = find_rfc(root, number)
+        status, cls = rfc.meta.get("status"), rfc.meta.get("declared_class")
+        if cls != "MAJOR":
+            raise InputError(f"RFC {number:04d} declares {cls or 'no class'}: only an RFC declaring "
+                             "MAJOR accepts breaking findings (set declared_class: MAJOR first)",
+                             rfc.rel, rfc.fm.line("declared_class"))
+        if status not in OPEN_STATUSES:
+            raise InputError(f"RFC {number:04d} is {status}: its decision record is closed; a new "
+                             "breaking change needs a new RFC", rfc.rel, rfc.fm.line("status"))
+        current = accepts_of(rfc.meta)
+        listed = {e["fingerprint"] for e in current}
+        added: list[dict[str, Any]] = []
+        kept: list[dict[str, Any]] = []
+        for f in findings:
+            e = entry(f)
+            if e["fingerprint"] in listed:
+                kept.append(e)
+            elif e not in added:
+                added.append(e)
+        if added:
+            atomic_write(rfc.path, replace_block(rfc.text, current + added, rfc.rel).encode("utf-8"))
+        return rfc.path, added, kept
