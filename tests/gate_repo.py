@@ -78,6 +78,14 @@ def add_optional_runner_field(root: Path) -> None:
               lambda d: d["$defs"]["runner"]["properties"].__setitem__("build", {"type": "string"}))
 
 
+def accept_rfc(root: Path, number: int, decided: str = "2026-12-20") -> None:
+    """Record RFC ``number`` (in comment) as accepted on ``decided`` (after its comment period),
+    as a release needs for every RFC it includes."""
+    (path,) = (root / "rfcs").glob(f"{number:04d}-*.md")
+    text = path.read_text().replace("status: comment\n", "status: accepted\n", 1)
+    path.write_text(text.replace("\n---\n", f"\ndecision_date: {decided}\n---\n", 1))
+
+
 def has_engine(module: str, name: str) -> bool:
     try:
         return hasattr(importlib.import_module(f"evalport_spec.{module}"), name)

@@ -114,6 +114,18 @@ def test_the_installed_rules_answer_in_the_protocol():
     assert got.rules["DUPLICATE_ID"] == "suite" and got.crashed == []
 
 
+def test_rules_take_their_catalogue_parameters_from_the_request():
+    # score 0.3 for 1 success in 3 trials: |0.3 - 1/3| = 0.0333..., over 0.01, under 0.05
+    doc = {"results": [{"grader_results": [{"score": 0.3, "trials": 3, "successes": 1}]}]}
+    where = "/results/0/grader_results/0/score"
+    strict = run_program(installed_program(), [("resultset", doc)], {"RATE_SCORE_MISMATCH": {"tolerance": 0.01}})
+    loose = run_program(installed_program(), [("resultset", doc)], {"RATE_SCORE_MISMATCH": {"tolerance": 0.05}})
+    unset = run_program(installed_program(), [("resultset", doc)])  # no value: the rule is not run
+    assert strict.fired == [{"RATE_SCORE_MISMATCH": [where]}]
+    assert loose.fired == [{}] and unset.fired == [{}]
+    assert strict.crashed == loose.crashed == unset.crashed == []
+
+
 def test_a_tree_whose_package_cannot_load_is_an_input_error(tmp_path):
     from evalport_spec.errors import InputError
 

@@ -21,8 +21,13 @@ from evalport_spec.cli import main
 from evalport_spec.errors import InputError
 from evalport_spec.gate import change_to_accept, run_gate
 from evalport_spec.gate.output import render
+from evalport_spec.rfc import load_rfcs, new_rfc, write_index
 from evalport_spec.rfc.accept import entry
+from evalport_spec.spec import SpecRepo
+from evalport_spec.specsync import sync_draft
+from evalport_spec.specsync.record import record
 from gate_repo import (
+    accept_rfc,
     add_optional_runner_field,
     commit_all,
     edit_json,
@@ -145,21 +150,33 @@ def test_hand_made_release_fails_with_and_without_base(repo):
 
 
 def add_documented_runner_build(root):
-    """The ordinary additive change: an optional field, documented in SPEC.md."""
+    """The ordinary additive change: an optional field, its SPEC.md row written by `spec sync`."""
     add_optional_runner_field(root)
-    md = root / "spec/SPEC.md"
-    row = "| `version` | non-empty string | no | Version of the runner (its own version, not the specification's). |\n"
-    assert row in md.read_text()
-    md.write_text(md.read_text().replace(row, row + "| `build` | string | no | Build the runner was made from. |\n"))
+    sync_draft(SpecRepo(root))
+    assert "| `build` | string | no |" in (root / "spec/SPEC.md").read_text()
+
+
+def propose_runner_build(root):
+    """The RFC proposing the field (status draft), its front matter listing the one change to
+    SPEC.md's normative content nothing else records: the Runner table's new row."""
+    repo = SpecRepo(root)
+    unrecorded = [c for c in record(repo, load_rfcs(repo)).changes if not c.covered]
+    assert [c.where for c in unrecorded] == ["region fields resultset.Runner"]
+    rfc = new_rfc(repo, "Runner build", "A", documents=["resultset"])
+    rfc.write_text(rfc.read_text().replace("\n---\n", f"\nspec_changes:\n  - {unrecorded[0].id}\n---\n", 1))
+    write_index(repo)
 
 
 def test_release_made_by_release_passes_the_base_stage(repo):
-    from evalport_spec.release import release
+    from evalport_spec.release import apply_plan, plan_release
 
     add_documented_runner_build(repo)
+    accept_rfc(repo, 7)  # it records SPEC.md's normative changes since 1.3.0, so it is in the release
     commit_all(repo, "optional runner build")
     git(repo, "branch", "-f", "main", "HEAD")  # the additive change landed
-    release(repo, "1.4.0", date="2026-12-01")
+    # the whole gate is not run first: RFC 0007's comment period is still open on the real
+    # calendar, so its rfcs stage refuses the scratch acceptance; the base stage is the subject
+    apply_plan(repo, plan_release(repo, "1.4.0", date="2026-12-01", run_checks=False))
     commit_all(repo, "release 1.4.0")
     stage = run_gate(repo, base="main", stages=["base"]).stage("base")
     assert not [f for f in stage.findings if f.kind.startswith("release")], render(
@@ -333,6 +350,7 @@ def test_shallow_clone_is_bad_input_naming_the_fetch(repo, tmp_path, capsys):
 
 def test_an_optional_field_documented_in_spec_md_passes_every_stage(repo):
     add_documented_runner_build(repo)
+    propose_runner_build(repo)
     commit_all(repo, "optional runner build")
     report = run_gate(repo, base="main")
     assert report.exit_code == 0, render(report, "text")

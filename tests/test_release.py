@@ -21,7 +21,9 @@ from evalport_spec.release import (
     rewrite_ids,
     set_status_line,
 )
-from gate_repo import add_optional_runner_field, make_repo, tree_hash
+from evalport_spec.spec import SpecRepo
+from evalport_spec.specsync import sync_draft
+from gate_repo import accept_rfc, add_optional_runner_field, make_repo, tree_hash
 
 TODAY = dt.date(2026, 11, 30)
 """The day the tests judge release dates against (the fixture's last release, 1.3.0, is dated
@@ -113,9 +115,21 @@ def test_failure_part_way_leaves_the_tree_unchanged_or_released(repo, monkeypatc
 
 def test_release_after_minor_branch(repo):
     add_optional_runner_field(repo)
+    sync_draft(SpecRepo(repo))  # the Runner table gains `build`
+    with pytest.raises(ReleaseRefused, match=r"not accepted: rfcs/0007-version-scope.md \(comment\)"):
+        plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=TODAY)
+    accept_rfc(repo, 7)  # it records SPEC.md's normative changes since 1.3.0, so it is in the release
     plan = plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=TODAY)
-    assert plan.change_class == "MINOR" and plan.previous == "1.3.0"
-    assert plan.entry.startswith("### 1.4.0 — 2026-11-30 — MINOR\n\n- MINOR `property-added-to-closed-object`")
+    assert plan.change_class == "MINOR" and plan.previous == "1.3.0" and 7 in plan.rfcs
+    # the pending entry's own lines first (its RFC 0007 line stands for the RFC), then the rest
+    assert plan.entry.startswith("### 1.4.0 — 2026-11-30 — MINOR\n\n- RFC 0007: a validator reports a document")
+    assert "- RFC 0007: Version scope" not in plan.entry
+    assert "- MINOR `property-added-to-closed-object`" in plan.entry
+    # the pending entry's own lines, then each normative change of SPEC.md with its record
+    assert "\n- Editorial: the list of rule codes in Validation is generated from the catalogue" in plan.entry
+    assert ('- SPEC.md, added in Validation: "A document whose `version` has a higher major version than '
+            'every version') in plan.entry and "(RFC 0007; spec:b716d39d)." in plan.entry
+    assert "region fields resultset.Runner" in plan.entry and "(no record;" in plan.entry
     assert "schema-id-changed" not in plan.entry  # draft -> 1.4.0 $id segment is not a change
     apply_plan(repo, plan)
     frozen = repo / "spec/releases/1.4.0"
@@ -128,7 +142,7 @@ def test_release_after_minor_branch(repo):
     assert "**Status:** EvalPort 1.4.0, released 2026-11-30." in md
     assert md.index("### 1.4.0 — 2026-11-30 — MINOR") < md.index("### 1.3.0 —")
     draft_md = (repo / "spec/SPEC.md").read_text()
-    assert "### 1.4.0 — 2026-11-30 — MINOR" in draft_md
+    assert "### 1.4.0 — 2026-11-30 — MINOR" in draft_md and "— unreleased" not in draft_md
     assert "working draft of EvalPort 1.5.0" in draft_md and "the latest release is 1.4.0" in draft_md
     assert (repo / "spec/VERSION").read_text() == "1.5.0\n"
     sums = (repo / "spec/releases/SHA256SUMS").read_text()
@@ -208,6 +222,7 @@ def test_dry_run_json_is_the_plan(repo, capsys, monkeypatch):
     # one passing stage keeps the CLI wiring real
     monkeypatch.setattr(rel, "run_gate", lambda r: run_gate(r, stages=["schemas"]))
     add_optional_runner_field(repo)
+    accept_rfc(repo, 7)
     today = dt.datetime.now(dt.UTC).date().isoformat()  # the CLI judges dates against today
     rc = main(["-C", str(repo), "release", "1.4.0", "--dry-run", "--format", "json", "--date", today])
     assert rc == 0

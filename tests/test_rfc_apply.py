@@ -22,7 +22,7 @@ from evalport_spec.rfc import apply as apply_mod
 from evalport_spec.rfc.check import GATE_STAGES
 from evalport_spec.rfc.model import find_rfc
 from evalport_spec.rfc.proposal import APPLIED, PARTIAL, UNAPPLIED, plan
-from evalport_spec.rfc.specrows import PENDING_MARK, take_pending
+from evalport_spec.rfc.specrows import changelog_line
 from gate_repo import make_repo, tree_hash
 
 RATES = "rfcs/0006-rate-denominators"
@@ -60,9 +60,10 @@ def test_apply_6_then_check_passes_and_apply_again_is_a_no_op(root, capsys):
     decide_6(root)
     assert main(["-C", str(root), "rfc", "apply", "6", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    # 9 fixtures, the patched resultset schema, the catalogue and SPEC.md
+    # 9 fixtures, the patched resultset schema, the catalogue, SPEC.md, and the RFC itself (its
+    # front matter records the normative changes to SPEC.md it makes: spec_changes)
     assert out == {"number": 6, "already": False, "written": sorted(
-        ["spec/SPEC.md", "spec/rules.json", "spec/schemas/resultset.json"]
+        ["rfcs/0006-rate-denominators.md", "spec/SPEC.md", "spec/rules.json", "spec/schemas/resultset.json"]
         + [f"spec/conformance/fixtures/{p.name}" for p in proposal])}
     for p in proposal:  # each fixture arrives with since = the draft's version (spec/VERSION 1.4.0)
         written = json.loads((root / "spec/conformance/fixtures" / p.name).read_text())
@@ -73,11 +74,15 @@ def test_apply_6_then_check_passes_and_apply_again_is_a_no_op(root, capsys):
         ("SUCCESSES_EXCEED_TRIALS", "1.4.0", 6), ("RATE_SCORE_MISMATCH", "1.4.0", 6)]
     grader_result = json.loads((root / "spec/schemas/resultset.json").read_text())["$defs"]["grader_result"]
     assert grader_result["dependentRequired"] == {"successes": ["trials"]}
-    md = (root / "spec/SPEC.md").read_text()
-    assert "| `trials` | integer ≥ 1 | no |" in md and "| `successes` | integer ≥ 0 | no |" in md
-    assert "### SUCCESSES_EXCEED_TRIALS\n" in md and "- Since: 1.4.0 (RFC 0006)." in md
-    assert "- Reported at: `/results/N/grader_results/M/score`." in md
-    assert f"{PENDING_MARK}\n\n- RFC 0006 (MINOR): GraderResult gains `trials`, `successes`" in md
+    md = (root / "spec/SPEC.md").read_text()  # the generated regions as the proposed version gives them
+    assert "| `trials` | integer | when `successes` is present | ≥ 1 | — | 1.4.0 |" in md
+    assert "| `successes` | integer | no | ≥ 0 | — | 1.4.0 |" in md
+    assert "### SUCCESSES_EXCEED_TRIALS\n" in md and "- Since: 1.4.0 (RFC 0006)\n" in md
+    assert "- Reported at: `/results/*/grader_results/*/score`\n" in md
+    assert ("### 1.4.0 — unreleased\n\n- RFC 0007: " in md and "\n- RFC 0006 (MINOR): GraderResult gains "
+            "`trials`, `successes`; cross-field rules SUCCESSES_EXCEED_TRIALS and RATE_SCORE_MISMATCH.\n" in md)
+    ties = find_rfc(root, 6).meta["spec_changes"]  # every change it makes to SPEC.md, on record
+    assert len(ties) == 6 and all(t.startswith("spec:") for t in ties)
     assert len(before) + 9 == len(list((root / "spec/conformance/fixtures").glob("*.json")))
 
     report = run_gate(root)  # the whole gate: `check` passes once applied
@@ -91,11 +96,15 @@ def test_apply_6_then_check_passes_and_apply_again_is_a_no_op(root, capsys):
     assert tree_hash(root) == snapshot
 
 
-def test_pending_changelog_lines_come_out_of_spec_md():
-    text = f"## Changelog\n\n{PENDING_MARK}\n\n- RFC 0006 (MINOR): a.\n- RFC 0007 (MAJOR): b.\n\n### 1.3.0 — x\n"
-    assert take_pending(text) == ("## Changelog\n\n### 1.3.0 — x\n",
-                                  ["- RFC 0006 (MINOR): a.", "- RFC 0007 (MAJOR): b."])
-    assert take_pending("## Changelog\n") == ("## Changelog\n", [])
+def test_pending_changelog_lines_go_into_the_pending_entry():
+    from evalport_spec import changelog
+
+    text = "## Changelog\n\n### 1.3.0 — 2026-10-19 — MINOR\n\n- c.\n"
+    once = changelog.add_pending(text, "1.4.0", "- RFC 0006 (MINOR): a.")
+    assert once == "## Changelog\n\n### 1.4.0 — unreleased\n\n- RFC 0006 (MINOR): a.\n\n### 1.3.0 — 2026-10-19 — MINOR\n\n- c.\n"
+    twice = changelog.add_pending(once, "1.4.0", "- RFC 0007 (MAJOR): b.")
+    assert changelog.pending(twice).body == "- RFC 0006 (MINOR): a.\n- RFC 0007 (MAJOR): b."
+    assert callable(changelog_line)
 
 
 # --- rfc check enforces what the gate enforces ----------------------------------------------------

@@ -31,12 +31,14 @@ def digest(folder: Path) -> str:
 
 @pytest.fixture()
 def repo(tmp_path: Path) -> Path:
-    """A copy of the real spec (draft, fixtures, releases) and RFCs 5 and 6."""
+    """A copy of the real spec (draft, fixtures, releases), RFCs 5 and 6, and RFC 7 (which puts
+    the draft's normative changes since 1.3.0 on record: without it the gate's spec-text stage fails)."""
     shutil.copytree(REPO / "spec", tmp_path / "spec")
     (tmp_path / "rfcs").mkdir()
     for name in ("0005-hard-constraints", "0006-rate-denominators"):
         shutil.copy(REPO / "rfcs" / f"{name}.md", tmp_path / "rfcs" / f"{name}.md")
         shutil.copytree(REPO / "rfcs" / name, tmp_path / "rfcs" / name)
+    shutil.copy(REPO / "rfcs" / "0007-version-scope.md", tmp_path / "rfcs")
     return tmp_path
 
 

@@ -182,9 +182,9 @@ def test_spec_md_names_unknown_field_and_code(repo: Path) -> None:
     before = lines(repo)
     md = repo / "spec/SPEC.md"
     text = md.read_text()
-    row = "| `isolation` | non-empty string | no | How the repetitions"
+    row = "| `isolation` | string | no | at least 1 character | — | 1.2.0 | How the repetitions"
     assert row in text
-    text = text.replace(row, "| `bogus_field` | string | no | Nothing. |\n" + row, 1)
+    text = text.replace(row, "| `bogus_field` | string | no | — | — | 1.4.0 | Nothing. |\n" + row, 1)
     text = text.replace("## Cross-field rules\n", "## Cross-field rules\n\nSee `NO_SUCH_CODE`.\n", 1)
     md.write_text(text)
     new = lines(repo) - before
@@ -327,7 +327,8 @@ def test_rfc_proposals_are_listed_as_proposed_not_released(repo: Path) -> None:
     assert "## CONSTRAINT_INVALIDATES_PASS" not in page  # no rule section as if catalogued
     tail = page[page.index("## Proposed by RFCs"):]
     assert ("| `RATE_SCORE_MISMATCH` | proposed (RFC 0006, comment) | resultset | When a GraderResult "
-            "has trials, successes and a non-null score, abs(score - successes/trials) <= 1e-6. |") in tail
+            "has trials, successes and a non-null score, abs(score - successes/trials) is at most the "
+            "tolerance. |") in tail
 
     # the RFC's front matter decides the status shown; an unreleased catalogued rule is "draft"
     rfc6 = repo / "rfcs/0006-rate-denominators.md"

@@ -18,8 +18,17 @@ def keys(violations: list[Violation]) -> list[tuple[str, str]]:
     return [(v.code, v.instance_path) for v in violations]
 
 
-def rule(code: str, document: object) -> list[tuple[str, str]]:
-    return sorted(keys(RULES[code].check(document)))
+def proposal_parameters() -> dict[str, dict[str, object]]:
+    """``{code: parameters}`` of the rules RFC 0006's proposal catalogues (its rules.json)."""
+    doc = json.loads((ROOT / "rfcs/0006-rate-denominators/rules.json").read_text())
+    return {r["code"]: {k: v["value"] for k, v in r.get("parameters", {}).items()} for r in doc["rules"]}
+
+
+PARAMETERS = proposal_parameters()
+
+
+def rule(code: str, document: object, parameters: dict[str, object] | None = None) -> list[tuple[str, str]]:
+    return sorted(keys(RULES[code].check(document, parameters or PARAMETERS.get(code))))
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +162,39 @@ def test_rate_score_mismatch_tolerance_and_null_score() -> None:
         {"score": None, "trials": 5, "successes": 2},           # null score: not checked
         {"score": 0.9, "trials": 5},                            # no successes: not checked
     ]}]}
+    assert PARAMETERS["RATE_SCORE_MISMATCH"] == {"tolerance": 1e-6}  # read from the catalogue
     assert rule("RATE_SCORE_MISMATCH", doc) == [("RATE_SCORE_MISMATCH", "/results/0/grader_results/2/score")]
+    # a looser tolerance in the catalogue accepts the 0.01 difference; a tighter one rejects 5e-7
+    assert rule("RATE_SCORE_MISMATCH", doc, {"tolerance": 0.02}) == []
+    assert rule("RATE_SCORE_MISMATCH", doc, {"tolerance": 1e-7}) == [
+        ("RATE_SCORE_MISMATCH", "/results/0/grader_results/1/score"),
+        ("RATE_SCORE_MISMATCH", "/results/0/grader_results/2/score")]
+    with pytest.raises(ValueError, match="needs the catalogue parameter"):
+        RULES["RATE_SCORE_MISMATCH"].check(doc)
+
+
+def test_validator_takes_rule_parameters_from_the_catalogue() -> None:
+    """The tolerance a validator applies is the catalogue entry's; an entry without it is bad
+    input naming rules.json and the entry's line."""
+    doc = {"version": "1.0.0", "results": [{"grader_results": [{"score": 0.41, "trials": 5, "successes": 2}]}]}
+    entry = {"code": "RATE_SCORE_MISMATCH", "document": "resultset", "statement": "s", "reads": [],
+             "since": "1.0.0", "expressible": False, "encoded": False}
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+              "$id": "https://example.org/spec/draft/schemas/resultset.json"}
+
+    def version(parameters: dict | None) -> object:
+        e = {**entry, **({"parameters": parameters} if parameters is not None else {})}
+        return versions_from_mapping("draft", {"schemas/resultset.json": json.dumps(schema).encode(),
+                                               "rules.json": json.dumps({"rules": [e]}, indent=2).encode()}, "spec")
+
+    loose = Validator(version({"tolerance": {"value": 0.05}}))
+    assert loose.validate(doc, "resultset") == []
+    tight = Validator(version({"tolerance": {"value": 0.001}}))
+    assert keys(tight.validate(doc, "resultset")) == [("RATE_SCORE_MISMATCH", "/results/0/grader_results/0/score")]
+    with pytest.raises(InputError) as exc:
+        Validator(version(None))
+    assert str(exc.value) == ("spec/rules.json:3: rule RATE_SCORE_MISMATCH needs the catalogue "
+                              "parameter(s) tolerance, which its entry does not give")
 
 
 @pytest.mark.parametrize("code", sorted(RULES))
@@ -163,7 +204,7 @@ def test_rate_score_mismatch_tolerance_and_null_score() -> None:
                                        "group": {"group_id": {}, "parent_group_id": []},
                                        "isolation": {"a": [1]}}])
 def test_rules_are_defensive_on_schema_invalid_documents(code: str, document: object) -> None:
-    assert RULES[code].check(document) == []
+    assert RULES[code].check(document, PARAMETERS.get(code)) == []
 
 
 def test_register_refuses_a_second_implementation_of_a_code() -> None:

@@ -6,12 +6,16 @@ Format (validated by ``data/rules-catalogue.schema.json``)::
                 "statement": "...", "reads": ["/results/*/attempt", ...],
                 "guard": ["/results/*/attempt"], "reported_at": "/results/*/attempt",
                 "since": "1.2.0", "expressible": false, "encoded": false,
-                "gap": "why plain JSON Schema 2020-12 cannot carry it", "rfc": 3}]}
+                "gap": "why plain JSON Schema 2020-12 cannot carry it", "rfc": 3,
+                "parameters": {"tolerance": {"value": 1e-6, "description": "..."}}}]}
 
 ``reads``/``guard``/``reported_at`` are instance-location patterns: JSON Pointers (RFC 6901) in
 which the token ``*`` stands for any array index. ``guard`` lists locations at least one of which
 must be present in a document for the rule to be able to fire (used to show a rule is additive).
 ``reported_at`` is one pattern or a list of them: every instance location the rule may report at.
+``parameters`` (optional) names the values the rule's implementation takes, such as a tolerance
+or a limit: the validator reads them from here (:meth:`RuleEntry.parameter_values`) and SPEC.md
+shows them in the rule's generated facts, so the number is written once.
 Source of the fields: toolchain.md, "Cross-field rules and their documented gaps".
 """
 
@@ -22,6 +26,16 @@ from typing import Any
 
 from .errors import InputError
 from .jsonload import Loaded
+
+
+@dataclass(frozen=True)
+class RuleParameter:
+    """One named value of a rule (``"tolerance"``): a JSON number, string or boolean, and what it
+    means."""
+
+    name: str
+    value: int | float | str | bool
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -39,7 +53,12 @@ class RuleEntry:
     guard: tuple[str, ...] = ()
     reported_at: tuple[str, ...] = ()
     rfc: int | None = None
+    parameters: tuple[RuleParameter, ...] = ()
     line: int | None = field(default=None, compare=False)
+
+    def parameter_values(self) -> dict[str, int | float | str | bool]:
+        """``{name: value}`` of :attr:`parameters` (what the implementation is called with)."""
+        return {p.name: p.value for p in self.parameters}
 
 
 @dataclass
@@ -83,7 +102,7 @@ def parse_catalogue(loaded: Loaded) -> Catalogue:
                 since=_str(raw, "since"), expressible=_bool(raw, "expressible"),
                 encoded=_bool(raw, "encoded"), gap=raw.get("gap", ""),
                 guard=tuple(raw.get("guard", ())), reported_at=_patterns(raw, "reported_at"),
-                rfc=raw.get("rfc"), line=loaded.line(ptr)))
+                rfc=raw.get("rfc"), parameters=_parameters(raw), line=loaded.line(ptr)))
         except (KeyError, TypeError) as exc:
             raise InputError(f"catalogue entry {exc.args[0]}", loaded.source, loaded.line(ptr), None, ptr) from None
     return Catalogue(rules, loaded.source)
@@ -117,3 +136,17 @@ def _patterns(raw: dict[str, Any], key: str) -> tuple[str, ...]:
     if isinstance(v, list) and all(isinstance(x, str) for x in v):
         return tuple(v)
     raise KeyError(f"needs a string or an array of strings {key!r}")
+
+
+def _parameters(raw: dict[str, Any]) -> tuple[RuleParameter, ...]:
+    v = raw.get("parameters", {})
+    if not isinstance(v, dict):
+        raise KeyError("needs an object 'parameters' ({name: {value, description}})")
+    out = []
+    for name, p in v.items():
+        value = p.get("value") if isinstance(p, dict) else None
+        if not isinstance(value, (int, float, str)) or not isinstance(p.get("description", ""), str):
+            raise KeyError(f"parameter {name!r} needs a number, string or boolean 'value' and an "
+                           "optional string 'description'")
+        out.append(RuleParameter(name, value, p.get("description", "")))
+    return tuple(out)

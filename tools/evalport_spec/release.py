@@ -10,9 +10,11 @@ What a release writes (toolchain.md, "Versions and releases"; SPEC.md "Governanc
   (``since <= VERSION < until``; :func:`release_conformance_files`), as JSON-Schema-Test-Suite
   keeps one folder of tests per draft. A later change to the draft's fixtures never changes
   what an older version's implementers must pass;
-* the changelog entry ``### VERSION — DATE — CLASS`` (bullets: the draft's unreleased lines that
-  ``rfc apply`` wrote, the other RFCs in the release, the computed findings) at the top of
-  ``## Changelog`` of both the draft's and the release's SPEC.md, the unreleased block removed;
+* the changelog entry ``### VERSION — DATE — CLASS`` (bullets: the lines of the draft's pending
+  entry ``### VERSION — unreleased``, which ``rfc apply`` and editorial marks fill, one per
+  normative change to SPEC.md with what records it (:mod:`evalport_spec.specsync.record`), the
+  other RFCs in the release, the computed findings) at the top of ``## Changelog`` of both the
+  draft's and the release's SPEC.md, in place of the pending entry;
 * the RFCs in the release marked ``status: implemented``, ``implemented_in: VERSION``, and the
   ``rfcs/README.md`` index regenerated;
 * ``spec/releases/SHA256SUMS`` with the new files; ``spec/VERSION`` bumped to the next minor.
@@ -30,7 +32,8 @@ was or fully released. The repository lock (:func:`evalport_spec.fsutil.repo_loc
 
 An RFC is *in the release* when it is not yet implemented and either a catalogue rule new since
 the last release names it (``"rfc": N``), its proposal (``rfcs/NNNN-slug/``) is already applied
-to the draft, or the gate's MAJOR rule accepted a finding because of it.
+to the draft, the gate's MAJOR rule accepted a finding because of it, or its front matter
+records a normative change to SPEC.md (``spec_changes``).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from . import changelog, markdown
 from .compat import compare_versions
 from .errors import EvalportError, InputError
 from .findings import ChangeClass, Finding
@@ -51,13 +55,13 @@ from .fsutil import read_optional, repo_lock
 from .gate import run_gate
 from .gate.manifest import MANIFEST_NAME, parse_manifest, render_manifest, sha256
 from .gate.policy import effective_class, version_problem
-from .gate.spectext import changelog
 from .journal import transaction
 from .jsonload import MAX_BYTES, loads
 from .rfc import index_text, load_rfcs, proposal_applied
 from .rfc.frontmatter import render
-from .rfc.specrows import take_pending
 from .spec import DRAFT, FIXTURES_DIR, SpecRepo, SpecVersion, parse_semver
+from .specsync import draft_status, released_status
+from .specsync.record import record, release_bullets
 
 
 class ReleaseRefused(EvalportError):
@@ -151,34 +155,29 @@ def set_status_line(spec_md: str, line: str) -> str:
     """Replace the ``**Status:** ...`` line (or add one after ``## Status``)."""
     if _STATUS.search(spec_md):
         return _STATUS.sub(lambda _m: line, spec_md, count=1)
-    return re.sub(r"^## Status\s*$", lambda m: f"{m.group(0)}\n\n{line}", spec_md, count=1, flags=re.M)
+    status = markdown.parse(spec_md).section("Status")
+    if status is None:
+        return spec_md
+    lines = spec_md.split("\n")
+    return "\n".join(lines[:status.line] + ["", line] + lines[status.line:])
 
 
 def add_changelog_entry(spec_md: str, entry: str) -> str:
-    """Insert ``entry`` as the first entry under ``## Changelog`` (newest first).
+    """Insert ``entry`` as the first entry under ``## Changelog`` (newest first), in place of
+    the draft's pending ``### X.Y.Z — unreleased`` entry if it has one
+    (:func:`evalport_spec.changelog.insert`).
 
     Raises:
         InputError: SPEC.md has no ``## Changelog`` section.
     """
-    lines = spec_md.split("\n")
-    try:
-        i = next(k for k, ln in enumerate(lines) if ln.strip() == "## Changelog")
-    except StopIteration:
-        raise InputError("SPEC.md has no '## Changelog' section", "spec/SPEC.md") from None
-    j = i + 1
-    while j < len(lines) and not lines[j].startswith("### ") and not lines[j].startswith("<!--") \
-            and not lines[j].startswith("## "):
-        j += 1
-    block = entry.rstrip("\n").split("\n") + [""]
-    if lines[j - 1].strip():
-        block = [""] + block
-    return "\n".join(lines[:j] + block + lines[j:])
+    return changelog.insert(spec_md, entry, "spec/SPEC.md")
 
 
 def changelog_entry(version: str, date: str, change_class: str, findings: list[Finding],
                     rfcs: list[Any], pending: list[str] = ()) -> str:
-    """``### VERSION — DATE — CLASS`` and its bullets: the draft's unreleased lines
-    (``pending``, written by ``rfc apply``), one bullet per other RFC (``RFC 000N: title
+    """``### VERSION — DATE — CLASS`` and its bullets: ``pending`` (the lines of the draft's
+    pending entry, which ``rfc apply`` and editorial marks fill, then the normative changes to
+    SPEC.md: :func:`evalport_spec.specsync.record.release_bullets`), one bullet per other RFC (``RFC 000N: title
     (declared X)``) and per distinct computed finding of class PATCH or above (``CLASS `kind`:
     message``)."""
     bullets = list(pending)
@@ -260,7 +259,7 @@ def previous_release_date(repo: SpecRepo, previous: str) -> datetime.date | None
         data = read_optional(md, max_bytes=MAX_BYTES, label=str(md.relative_to(repo.root)))
         if data is None:
             continue
-        for e in changelog(data.decode("utf-8", "replace")):
+        for e in changelog.entries(data.decode("utf-8", "replace")):
             if e.version == previous:
                 try:
                     return datetime.date.fromisoformat(e.date)
@@ -362,7 +361,9 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         if problem:
             raise ReleaseRefused(f"release {problem}")
         cls_name = computed.name
-    rfcs = rfcs_in_release(repo, previous, policy_rfcs)
+    spec_record = record(repo, load_rfcs(repo) if (repo.root / "rfcs").is_dir() else [])
+    spec_rfcs = {n for c in spec_record.changes for n in c.rfcs}
+    rfcs = rfcs_in_release(repo, previous, policy_rfcs | spec_rfcs)
     pending = [r for r in rfcs if r.meta.get("status") != "accepted"]
     if pending:
         raise ReleaseRefused("RFC(s) in this release are not accepted: " + ", ".join(
@@ -372,8 +373,8 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     def read(rel: str) -> bytes | None:  # a draft file through the bounded reader (None: absent)
         return read_optional(draft_dir / rel, max_bytes=MAX_BYTES, label=f"spec/{rel}", within=repo.root)
 
-    draft_md, pending = take_pending((read("SPEC.md") or b"").decode("utf-8"))
-    entry = changelog_entry(version, date, cls_name, findings, rfcs, pending)
+    draft_md = (read("SPEC.md") or b"").decode("utf-8")
+    entry = changelog_entry(version, date, cls_name, findings, rfcs, release_bullets(repo, spec_record))
 
     release_files: dict[str, bytes] = {}
     for p in sorted((draft_dir / "schemas").glob("*.json")):
@@ -387,13 +388,9 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     with_entry = add_changelog_entry(draft_md, entry)
     major, minor, _ = parse_semver(version)
     next_version = f"{major}.{minor + 1}.0"
-    release_files["SPEC.md"] = set_status_line(
-        with_entry, f"**Status:** EvalPort {version}, released {date}. This text is frozen; any "
-                    "correction appears in a later version.").encode("utf-8")
+    release_files["SPEC.md"] = set_status_line(with_entry, released_status(version, date)).encode("utf-8")
     writes: dict[str, bytes] = {
-        "spec/SPEC.md": set_status_line(
-            with_entry, f"**Status:** working draft of EvalPort {next_version}, not yet released. It "
-                        f"changes only through accepted RFCs; the latest release is {version}.").encode("utf-8"),
+        "spec/SPEC.md": set_status_line(with_entry, draft_status(next_version, version)).encode("utf-8"),
         "spec/VERSION": f"{next_version}\n".encode(),
     }
     mpath = repo.manifest_path

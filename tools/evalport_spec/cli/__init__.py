@@ -18,7 +18,7 @@ from pathlib import Path
 from .. import __version__
 from ..errors import EvalportError, InputError, UsageError
 
-COMMANDS = ("validate", "conformance", "diff", "check", "rules", "rfc", "release", "docs")
+COMMANDS = ("validate", "conformance", "diff", "check", "rules", "spec", "rfc", "release", "docs")
 """Command modules, in the order ``--help`` lists them."""
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2

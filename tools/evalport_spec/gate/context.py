@@ -152,7 +152,8 @@ class GateContext:
     def run(self, program: Program) -> ProgramRun:
         """``program`` run over :meth:`corpus`, once per program and corpus in this process."""
         corpus = self.corpus()
-        return RUNS.get((program.digest, corpus.key), lambda: run_program(program, corpus.documents))
+        return RUNS.get((program.digest, corpus.key),
+                        lambda: run_program(program, corpus.documents, corpus.parameters))
 
     def run_all(self, programs: list[Program]) -> None:
         """Run the programs not run yet over :meth:`corpus` at the same time (one process each),
@@ -162,7 +163,8 @@ class GateContext:
         if len(todo) < 2:
             return
         with ThreadPoolExecutor(max_workers=len(todo)) as pool:
-            done = dict(zip(todo, pool.map(lambda p: run_program(p, corpus.documents), todo.values()),
+            done = dict(zip(todo, pool.map(lambda p: run_program(p, corpus.documents, corpus.parameters),
+                                           todo.values()),
                             strict=True))
         for digest_, result in done.items():
             RUNS.get((digest_, corpus.key), lambda r=result: r)

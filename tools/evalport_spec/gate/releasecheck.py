@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 
+from .. import changelog
 from ..errors import EvalportError
 from ..findings import Finding, Location
 from ..spec import DRAFT, SpecRepo
@@ -24,7 +25,6 @@ from .acceptance import states_at
 from .context import GateContext, engine
 from .manifest import released_files
 from .policy import breaking
-from .spectext import changelog
 
 BACKFILL = ("1.0.0", "1.1.0", "1.2.0", "1.3.0")
 """Releases that may receive their frozen conformance fixtures once, after the fact."""
@@ -64,7 +64,7 @@ def _new_release(ctx: GateContext, base_repo: SpecRepo, commit: str, base: str, 
                  files: dict[str, bytes]) -> list[Finding]:
     folder = f"spec/releases/{version}"
     md = files.get("SPEC.md", b"").decode("utf-8", "replace")
-    heading = next((e for e in changelog(md) if e.version == version), None)
+    heading = next((e for e in changelog.entries(md) if e.version == version), None)
     if heading is None:
         return [Finding("release-hand-made", f"{folder}/SPEC.md has no changelog heading for {version}; "
                         f"`evalport-spec release {version}` writes one", new=Location(f"{folder}/SPEC.md"))]

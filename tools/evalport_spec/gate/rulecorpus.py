@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,11 +57,14 @@ class Corpus:
         origins: one line per document (``"fixture spec/conformance/fixtures/x.json"``,
             ``"generated from 1.3.0"``, ``"duplicate of ..."``), for messages.
         key: a digest of everything the corpus was built from (memo key of program runs).
+        parameters: ``{code: {name: value}}``, the catalogue parameters every program run over
+            the corpus gives the rules (:func:`build_corpus`).
     """
 
     documents: list[tuple[str, Any]]
     origins: list[str]
     key: str = ""
+    parameters: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def rule_types(catalogues: list[list[RuleEntry]]) -> set[str]:
@@ -221,6 +224,11 @@ def build_corpus(catalogues: list[SpecVersion], folders: list[tuple[Path, str]],
             ``examples`` are seeds, and how origins name them (``spec``, ``main:spec``).
         generate_from: the version whose schemas generate the extra seeds.
 
+    A rule's parameters are those of the last catalogue in ``catalogues`` giving it any: both
+    sides of a behaviour comparison run with the same values, so what differs is the
+    implementation; a value changed between versions is the classifier's finding
+    (:mod:`evalport_spec.rulecheck.compat`).
+
     Raises:
         InputError: a version's catalogue cannot be read.
     """
@@ -231,6 +239,7 @@ def build_corpus(catalogues: list[SpecVersion], folders: list[tuple[Path, str]],
         for e in rule_list:
             if not e.encoded and e not in rules.setdefault(e.document, []):
                 rules[e.document].append(e)
+    parameters = {e.code: e.parameter_values() for rule_list in entries for e in rule_list if e.parameters}
     kept: list[tuple[Path, str]] = []
     seen: list[Any] = []
     for folder, label in folders:  # a base's folder equal to the working tree's adds nothing
@@ -241,9 +250,10 @@ def build_corpus(catalogues: list[SpecVersion], folders: list[tuple[Path, str]],
     folders = kept
     key = digest("rule-corpus", sorted((f.name, f.loaded.text) for f in generate_from.schemas), seen,
                  [[e.code, e.document, list(e.reads), list(e.guard)] for t in sorted(rules) for e in rules[t]],
-                 GENERATED_PER_TYPE, DUPLICATES_PER_SEED, PER_LOCATION)
+                 GENERATED_PER_TYPE, DUPLICATES_PER_SEED, PER_LOCATION, parameters)
     corpus = MEMO.get(key, lambda: _build(generate_from, folders, types, rules))
     corpus.key = key
+    corpus.parameters = parameters
     return corpus
 
 

@@ -11,7 +11,11 @@ the path, so the judging toolchain and the judged one never share a module.
 
 Protocol, one JSON value each way:
 
-* in: ``{"documents": [[doc_type, document], ...]}``;
+* in: ``{"documents": [[doc_type, document], ...], "parameters": {code: {name: value}}}``
+  (the catalogue parameters a rule's implementation takes as keyword arguments, such as
+  RATE_SCORE_MISMATCH's ``tolerance``; a rule declaring a parameter the request does not give
+  is not run, as the validator refuses a catalogue entry without it; a program older than
+  rule parameters ignores the member);
 * out: ``{"package": path of the evalport_spec imported, "rules": {code: doc_type},
   "fired": [{code: [instance location, ...]}, ...] (one object per document),
   "crashed": [[document index, code, "Type: message"], ...]}``.
@@ -91,8 +95,10 @@ def program_for_tree(tree: Path, label: str) -> Program:
     return installed_program()
 
 
-def run_program(program: Program, documents: list[tuple[str, Any]]) -> ProgramRun:
-    """Run ``program`` over ``documents`` (``[(doc_type, document)]``) in its own process.
+def run_program(program: Program, documents: list[tuple[str, Any]],
+                parameters: dict[str, dict[str, Any]] | None = None) -> ProgramRun:
+    """Run ``program`` over ``documents`` (``[(doc_type, document)]``) in its own process,
+    rules given their catalogue ``parameters`` (``{code: {name: value}}``; module docstring).
 
     Raises:
         InputError: the process fails, times out, answers with something that is not the
@@ -100,7 +106,7 @@ def run_program(program: Program, documents: list[tuple[str, Any]]) -> ProgramRu
     """
     from ..errors import InputError
 
-    payload = json.dumps({"documents": documents}).encode()
+    payload = json.dumps({"documents": documents, "parameters": parameters or {}}).encode()
     what = f"the rule implementations of {program.label} ({program.tools})"
     try:
         proc = subprocess.run([sys.executable, "-I", "-B", __file__, str(program.tools)], input=payload,
@@ -130,17 +136,23 @@ def _serve(tools: str) -> None:
     from evalport_spec.validation.rules import RULES
 
     request = json.load(sys.stdin)
+    given = request.get("parameters", {})
     registry = {code: (getattr(rule, "document_type", None), getattr(rule, "function", rule))
                 for code, rule in RULES.items()}
+    runnable = {}  # code -> keyword arguments; a rule missing a declared parameter is not run
+    for code, rule in RULES.items():
+        declared = getattr(rule, "parameters", ())
+        if all(name in given.get(code, {}) for name in declared):
+            runnable[code] = {name: given[code][name] for name in declared}
     fired: list[dict[str, list[str]]] = []
     crashed: list[list[Any]] = []
     for index, (doc_type, document) in enumerate(request["documents"]):
         hits: dict[str, list[str]] = {}
         for code, (rule_type, function) in registry.items():
-            if rule_type != doc_type:
+            if rule_type != doc_type or code not in runnable:
                 continue
             try:
-                for v in function(document):
+                for v in function(document, **runnable[code]):
                     hits.setdefault(getattr(v, "code", code), []).append(getattr(v, "instance_path", ""))
             except Exception as exc:  # noqa: BLE001 - a crashing rule is reported, not fatal
                 crashed.append([index, code, f"{type(exc).__name__}: {exc}"])

@@ -3,22 +3,31 @@
 SPEC.md was truncated upstream by bad pushes several times with nothing noticing
 (evalport-model.md, "Governance facts"), so the gate checks, for the draft and every release:
 
-* every heading of :data:`REQUIRED_H2` is present as a level-2 ATX heading, in that order
+* every heading of :data:`REQUIRED_H2` is present as a level-2 heading, in that order
   (other H2 headings may sit between them);
 * the last non-empty line is exactly :data:`END_MARKER`;
 * every level-3 heading inside ``## Changelog`` has the form ``### X.Y.Z — YYYY-MM-DD — CLASS``
-  (:data:`CHANGELOG_HEADING`; CLASS is PATCH, MINOR or MAJOR).
+  (:data:`evalport_spec.changelog.DATED`; CLASS is PATCH, MINOR, MAJOR or INITIAL), except that
+  the draft may open the changelog with its pending entry ``### X.Y.Z — unreleased``.
 
-Headings inside fenced code blocks (CommonMark 4.5) are ignored.
+Headings are read with the package's Markdown parser (:mod:`evalport_spec.markdown`), so one
+inside a fenced code block (CommonMark 4.5) is not a heading. What the draft's SPEC.md must
+further agree with (generated regions, the normative change record) is checked by
+:mod:`evalport_spec.specsync`.
 """
 
 from __future__ import annotations
 
 import datetime
-import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from typing import Any
 
-from ..findings import Finding, Location
+from .. import changelog
+from ..findings import Finding, Location, Severity
+from ..markdown import parse
+from ..spec import SpecRepo
+from ..specsync import check_draft
+from ..specsync.record import record
 
 REQUIRED_H2 = ("Status", "Terminology", "Documents", "Grader types", "Validation", "Cross-field rules",
                "Versioning and compatibility", "Extension mechanism", "Conformance", "Governance",
@@ -28,72 +37,14 @@ REQUIRED_H2 = ("Status", "Terminology", "Documents", "Grader types", "Validation
 END_MARKER = "<!-- end of specification -->"
 """The last line of every complete SPEC.md."""
 
-CHANGELOG_HEADING = re.compile(
-    r"^(?P<version>(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*))\s+[—–-]\s+"
-    r"(?P<date>\d{4}-\d{2}-\d{2})\s+[—–-]\s+(?P<cls>PATCH|MINOR|MAJOR|INITIAL)$")
-"""``X.Y.Z — YYYY-MM-DD — CLASS`` (the text of a changelog H3; an em dash is canonical; CLASS is
-PATCH, MINOR, MAJOR, or INITIAL for the first release)."""
 
-
-@dataclass(frozen=True)
-class Heading:
-    """An ATX heading: level (1-6), 1-based line, text (trailing ``#``s removed)."""
-
-    level: int
-    line: int
-    text: str
-
-
-@dataclass(frozen=True)
-class ChangelogEntry:
-    """One ``### X.Y.Z — DATE — CLASS`` heading: version, date, class name, line."""
-
-    version: str
-    date: str
-    change_class: str
-    line: int
-
-
-def headings(text: str) -> list[Heading]:
-    """Every ATX heading of a Markdown text outside fenced code blocks."""
-    out: list[Heading] = []
-    fence: str | None = None
-    for i, line in enumerate(text.split("\n"), start=1):
-        stripped = line.strip()
-        m = re.match(r"^(`{3,}|~{3,})", stripped)
-        if m:
-            if fence is None:
-                fence = m.group(1)
-            elif stripped.startswith(fence) and set(stripped) == {fence[0]}:
-                fence = None
-            continue
-        if fence is None:
-            h = re.match(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$", line)
-            if h:
-                out.append(Heading(len(h.group(1)), i, h.group(2).strip()))
-    return out
-
-
-def changelog(text: str) -> list[ChangelogEntry]:
-    """The well-formed changelog entries (H3 headings under ``## Changelog``), in file order."""
-    out = []
-    inside = False
-    for h in headings(text):
-        if h.level <= 2:
-            inside = h.level == 2 and h.text == "Changelog"
-        elif inside and h.level == 3:
-            m = CHANGELOG_HEADING.match(h.text)
-            if m:
-                out.append(ChangelogEntry(m["version"], m["date"], m["cls"], h.line))
-    return out
-
-
-def check_spec_text(text: str, label: str) -> list[Finding]:
+def check_spec_text(text: str, label: str, *, draft: bool = False) -> list[Finding]:
     """Structural findings for one SPEC.md (empty list when it is complete).
 
     Args:
         text: the SPEC.md text.
         label: the file name used in findings (``spec/SPEC.md``, ``spec/releases/1.2.0/SPEC.md``).
+        draft: the text is the working draft's, whose changelog may open with a pending entry.
 
     Returns:
         Findings (all errors): ``spec-md-missing`` (empty or absent file), ``spec-section-missing``,
@@ -103,8 +54,7 @@ def check_spec_text(text: str, label: str) -> list[Finding]:
     if not text.strip():
         return [Finding("spec-md-missing", "SPEC.md is missing or empty", new=Location(label, None, 1))]
     found: list[Finding] = []
-    hs = headings(text)
-    h2 = [h for h in hs if h.level == 2]
+    h2 = [h for h in parse(text).headings if h.level == 2]
     last_line = 1
     position = -1
     for name in REQUIRED_H2:
@@ -128,21 +78,43 @@ def check_spec_text(text: str, label: str) -> list[Finding]:
         found.append(Finding("spec-end-marker-missing",
                              f"the last line is not '{END_MARKER}': SPEC.md is truncated",
                              new=Location(label, None, len(lines))))
-    inside = False
-    for h in hs:
-        if h.level <= 2:
-            inside = h.level == 2 and h.text == "Changelog"
-        elif inside and h.level == 3:
-            m = CHANGELOG_HEADING.match(h.text)
-            bad = m is None
-            if m:
-                try:
-                    datetime.date.fromisoformat(m["date"])
-                except ValueError:
-                    bad = True
-            if bad:
-                found.append(Finding("changelog-heading-malformed",
-                                     f"changelog heading '### {h.text}' is not "
-                                     "'### X.Y.Z — YYYY-MM-DD — PATCH|MINOR|MAJOR|INITIAL'",
-                                     new=Location(label, None, h.line)))
+    for k, h in enumerate(changelog.headings(text)):
+        if draft and k == 0 and changelog.PENDING.match(h.text):
+            continue
+        m = changelog.DATED.match(h.text)
+        bad = m is None
+        if m:
+            try:
+                datetime.date.fromisoformat(m["date"])
+            except ValueError:
+                bad = True
+        if bad:
+            found.append(Finding("changelog-heading-malformed",
+                                 f"changelog heading '### {h.text}' is not "
+                                 "'### X.Y.Z — YYYY-MM-DD — PATCH|MINOR|MAJOR|INITIAL'"
+                                 + (" (or, first in the draft, '### X.Y.Z — unreleased')" if draft else ""),
+                                 new=Location(label, None, h.line)))
     return found
+
+
+def check_draft_text(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> tuple[list[Finding], str]:
+    """What the draft's SPEC.md must further agree with: its generated regions
+    (:func:`evalport_spec.specsync.check_draft`: stale, missing or unknown regions, rule
+    parameters stated in prose) and the normative change record since the latest release
+    (:func:`evalport_spec.specsync.record.record`: a change on no record is an error, a recorded
+    one an INFO finding; ``rfcs`` are the repository's RFCs, whose ``spec_changes`` record changes).
+
+    Returns:
+        ``(findings, summary)``, the summary saying how many normative changes there are.
+
+    Raises:
+        InputError: malformed region markers, unreadable schemas, catalogue or RFCs.
+    """
+    rec = record(repo, rfcs)
+    found = check_draft(repo).findings + rec.findings
+    if rec.since is None:
+        return found, "no release to record changes against"
+    open_ = sum(f.kind == "spec-change-unrecorded" for f in rec.findings)
+    state = f"{open_} on no record" if open_ else "all on record"
+    summary = f"{len(rec.changes)} normative change(s) since {rec.since}, {state}"
+    return sorted(found, key=lambda f: (f.severity != Severity.ERROR, (f.new.line if f.new else 0) or 0)), summary

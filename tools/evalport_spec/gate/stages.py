@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .. import gitsource
+from .. import changelog, gitsource
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
 from ..fsutil import read_optional
@@ -26,7 +26,7 @@ from .ignores import drop_ignored, stale_entries
 from .manifest import verify_manifest
 from .metaschema import meta_validator
 from .policy import apply_major_rule, breaking, effective_class, version_problem
-from .spectext import changelog, check_spec_text
+from .spectext import check_draft_text, check_spec_text
 
 StageOut = tuple[list[Finding], str, "ChangeClass | None"]
 
@@ -65,15 +65,25 @@ def stage_schemas(ctx: GateContext) -> StageOut:
 
 def stage_spec_text(ctx: GateContext) -> StageOut:
     """SPEC.md of the draft and every release has every required H2 in order, the end marker
-    last, and well-formed changelog headings (:mod:`evalport_spec.gate.spectext`)."""
+    last, and well-formed changelog headings; the draft's generated regions are current and its
+    normative changes since the latest release are on record (:mod:`evalport_spec.gate.spectext`;
+    not checked while the draft's structure is broken, which would make every region and
+    sentence look missing)."""
     out: list[Finding] = []
     names = _versions(ctx)
+    broken = False
     for name in names:
         p = (ctx.repo.spec_dir if name == DRAFT else ctx.repo.releases_dir / name) / "SPEC.md"
         text = (read_optional(p, max_bytes=MAX_BYTES, label=f"{ctx.label(name)}/SPEC.md")
                 or b"").decode("utf-8", "replace")
-        out += check_spec_text(text, f"{ctx.label(name)}/SPEC.md")
-    return out, f"{len(names)} SPEC.md file(s)", None
+        found = check_spec_text(text, f"{ctx.label(name)}/SPEC.md", draft=name == DRAFT)
+        broken = broken or (name == DRAFT and bool(found))
+        out += found
+    if broken:  # a truncated draft would list every region and sentence as missing: noise
+        return out, f"{len(names)} SPEC.md file(s); the draft's regions and record not checked", None
+    rfcs = ctx.rfcs() if (ctx.root / "rfcs").is_dir() else []
+    draft, summary = check_draft_text(ctx.repo, rfcs)
+    return out + draft, f"{len(names)} SPEC.md file(s); {summary}", None
 
 
 def stage_manifest(ctx: GateContext) -> StageOut:
@@ -131,7 +141,7 @@ def stage_rules(ctx: GateContext) -> StageOut:
 
 
 def _changelog_class(text: str, version: str) -> tuple[str, int] | None:
-    for e in changelog(text):
+    for e in changelog.entries(text):
         if e.version == version:
             return e.change_class, e.line
     return None

@@ -57,6 +57,8 @@ def entry_lines(e: Entry, color: bool = False) -> list[str]:
         details.append(f"undecided: {f.extra['reason']}")
     if f.witness is not None:
         details.append(f"witness: {witness_text(f.witness)}")
+    if isinstance(f.extra.get("diff"), str):  # a unified diff the fix would apply (spec sync)
+        details += f.extra["diff"].splitlines()
     return [f"{w}: {head}" if w else head, *(f"    {escape.text(d)}" for d in details)]
 
 

@@ -11,6 +11,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+from .. import changelog
 from ..findings import ChangeClass
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -31,9 +32,6 @@ def days(n: int) -> str:
     return f"{n} day" if n == 1 else f"{n} days"
 
 
-_HEADING = re.compile(r"^###\s+(\d+\.\d+\.\d+)\s+[—–-]+\s+(\d{4}-\d{2}-\d{2})\s+[—–-]+\s+([A-Z]+)\b")
-
-
 @dataclass
 class ChangelogEntry:
     """One ``### X.Y.Z — DATE — CLASS`` entry of a SPEC.md changelog.
@@ -51,27 +49,11 @@ class ChangelogEntry:
 
 
 def parse_changelog(spec_md: str) -> dict[str, ChangelogEntry]:
-    """Every changelog entry of a SPEC.md text, keyed by version.
-
-    Only headings inside the ``## Changelog`` section count; an entry runs to the next H3 or H2.
-    """
+    """Every released changelog entry of a SPEC.md text, keyed by version (the first entry of a
+    version wins), read by :func:`evalport_spec.changelog.entries`."""
     out: dict[str, ChangelogEntry] = {}
-    in_changelog = False
-    current: ChangelogEntry | None = None
-    for line in spec_md.split("\n"):
-        if line.startswith("## "):
-            in_changelog = line[3:].strip().lower() == "changelog"
-            current = None
-            continue
-        if not in_changelog:
-            continue
-        if line.startswith("### "):
-            m = _HEADING.match(line)
-            current = None
-            if m:
-                current = ChangelogEntry(m.group(1), parse_date(m.group(2)), ChangeClass.__members__.get(m.group(3)))
-                out.setdefault(current.version, current)
-            continue
-        if current is not None:
-            current.rfcs.update(int(n) for n in re.findall(r"\bRFC[ -]?(\d{1,4})\b", line))
+    for e in changelog.entries(spec_md):
+        out.setdefault(e.version, ChangelogEntry(e.version, parse_date(e.date),
+                                                 ChangeClass.__members__.get(e.change_class or ""),
+                                                 e.rfcs()))
     return out

@@ -56,6 +56,7 @@ from typing import Any
 
 import jsonschema
 
+from .. import markdown
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
 from ..fsutil import read_optional
@@ -331,12 +332,13 @@ def _template_placeholders() -> dict[str, str]:
     (:data:`evalport_spec.rfc.new.TEMPLATE`), for the sections a filled RFC must rewrite."""
     from .new import TEMPLATE
 
+    doc = markdown.parse(TEMPLATE)
     out: dict[str, str] = {}
-    for part in re.split(r"^## ", TEMPLATE, flags=re.M)[1:]:
-        heading, _, body = part.partition("\n")
-        key = heading.strip().lower()
-        if key not in _TEMPLATE_EXEMPT and _norm(body):
-            out[key] = _norm(body)
+    for h in doc.headings:
+        key = h.text.strip().lower()
+        body = _norm("\n".join(doc.lines[h.line:h.end]))
+        if h.level == 2 and key not in _TEMPLATE_EXEMPT and body:
+            out[key] = body
     return out
 
 
@@ -379,37 +381,28 @@ _BAD_ISSUE = re.compile(r"(?<![\w&/#`])#0\d*\b")
 
 def _reference_findings(rfc: Rfc) -> list[Finding]:
     out = []
-    in_fence = False
-    for i, text in enumerate(rfc.fm.body.split("\n"), start=rfc.fm.body_offset + 1):
-        if text.lstrip().startswith("```"):
-            in_fence = not in_fence
+    code = markdown.parse(rfc.fm.body).code_lines
+    for i, text in enumerate(rfc.fm.body.split("\n"), start=1):
+        if i in code:
             continue
-        if in_fence:
-            continue
+        at = i + rfc.fm.body_offset
         for m in _HTTP_LINK.finditer(text):
-            out.append(_finding("rfc-reference", rfc, i, f"link {m.group(1) or m.group(2)} is not https"))
+            out.append(_finding("rfc-reference", rfc, at, f"link {m.group(1) or m.group(2)} is not https"))
         for m in _BAD_ISSUE.finditer(text):
-            out.append(_finding("rfc-reference", rfc, i, f"issue reference {m.group(0)} is malformed (#N, N >= 1)"))
+            out.append(_finding("rfc-reference", rfc, at, f"issue reference {m.group(0)} is malformed (#N, N >= 1)"))
     return out
+
+
+_EXAMPLE_INFO = re.compile(r"^json\s+evalport-([A-Za-z0-9_-]+)$")
 
 
 def examples(rfc: Rfc) -> list[tuple[int, str, str]]:
     """Every fenced ```json evalport-TYPE block: ``(file line of the opening fence, TYPE, text)``."""
     out = []
-    lines = rfc.fm.body.split("\n")
-    i = 0
-    while i < len(lines):
-        m = re.match(r"^(`{3,})\s*json\s+evalport-([A-Za-z0-9_-]+)\s*$", lines[i].strip())
+    for fence in markdown.parse(rfc.fm.body).fences:
+        m = _EXAMPLE_INFO.match(fence.info)
         if m:
-            fence = m.group(1)
-            start = i
-            i += 1
-            block = []
-            while i < len(lines) and not lines[i].strip().startswith(fence):
-                block.append(lines[i])
-                i += 1
-            out.append((rfc.fm.body_offset + start + 1, m.group(2), "\n".join(block)))
-        i += 1
+            out.append((rfc.fm.body_offset + fence.line, m.group(1), fence.content.removesuffix("\n")))
     return out
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import markdown
 from ..errors import InputError
 from ..fsutil import check_within, read_limited
 from ..spec import SpecRepo
@@ -80,23 +81,9 @@ class Rfc:
         return self.proposal_dir.is_dir()
 
     def headings(self) -> list[tuple[int, int, str]]:
-        """``(level, file line, text)`` for every ATX heading outside fenced code blocks."""
-        out = []
-        in_fence: str | None = None
-        for i, line in enumerate(self.fm.body.split("\n"), start=self.fm.body_offset + 1):
-            stripped = line.strip()
-            m = re.match(r"^(`{3,}(?=[^`]*$)|~{3,})", stripped)
-            if m:
-                if in_fence is None:
-                    in_fence = m.group(1)[0] * len(m.group(1))
-                elif stripped.startswith(in_fence) and stripped.strip(in_fence[0]) == "":
-                    in_fence = None
-                continue
-            if in_fence is None:
-                h = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
-                if h:
-                    out.append((len(h.group(1)), i, h.group(2)))
-        return out
+        """``(level, file line, plain text)`` for every heading of the body
+        (:mod:`evalport_spec.markdown`; none inside a code fence)."""
+        return [(h.level, h.line + self.fm.body_offset, h.text) for h in markdown.parse(self.fm.body).headings]
 
 
 def read_text(path: Path, label: str) -> str:

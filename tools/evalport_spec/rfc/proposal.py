@@ -34,6 +34,8 @@ from ..errors import InputError
 from ..fixtures import META_SCHEMA_NAME, Fixture
 from ..jsonload import Loaded, load, loads
 from ..spec import FIXTURES_DIR, SpecRepo, SpecVersion, versions_from_mapping
+from ..specsync.record import draft_changes
+from .frontmatter import render
 from .model import Rfc
 from .specrows import spec_md_with_proposal
 
@@ -308,12 +310,29 @@ def plan(root: Path, rfc: Rfc) -> ApplyPlan:
     for fx in proposal.fixtures:
         new[f"{FIXTURES_DIR}/fixtures/{fx.id}.json"] = dump_json(proposal.fixture_json[fx.id])
     proposed = versions_from_mapping(f"rfc-{rfc.number:04d}", new, f"{proposal.label} (proposed)")
+    writes: dict[str, bytes] = {}
     if "SPEC.md" in files:
-        text = spec_md_with_proposal(files["SPEC.md"].decode("utf-8"), proposal, proposed)
+        repo, before = SpecRepo(root), files["SPEC.md"].decode("utf-8")
+        text = spec_md_with_proposal(before, proposal, draft, proposed, repo)
         new["SPEC.md"] = text.encode("utf-8")
         proposed = versions_from_mapping(f"rfc-{rfc.number:04d}", new, f"{proposal.label} (proposed)")
-    writes = {f"spec/{rel}": data for rel, data in new.items() if files.get(rel) != data}
+        writes.update(_tie_spec_changes(repo, rfc, draft, before, proposed, text))
+    writes.update({f"spec/{rel}": data for rel, data in new.items() if files.get(rel) != data})
     return ApplyPlan(proposal, UNAPPLIED, present, missing, draft, proposed, writes)
+
+
+def _tie_spec_changes(repo: SpecRepo, rfc: Rfc, draft: SpecVersion, before: str, proposed: SpecVersion,
+                      after: str) -> dict[str, bytes]:
+    """The RFC file with the normative changes to SPEC.md its proposal makes listed in its front
+    matter ``spec_changes`` (:mod:`evalport_spec.specsync.record`: they are on record through it),
+    or nothing when it makes none."""
+    had = {c.id for c in draft_changes(repo, draft, before)}
+    made = [c.id for c in draft_changes(repo, proposed, after) if c.id not in had]
+    listed = list(rfc.meta.get("spec_changes") or [])
+    if not [cid for cid in made if cid not in listed]:
+        return {}
+    meta = {**rfc.meta, "spec_changes": listed + [cid for cid in made if cid not in listed]}
+    return {rfc.path.relative_to(repo.root).as_posix(): render(meta, rfc.fm.body).encode("utf-8")}
 
 
 def proposal_applied(root: Path, rfc: Rfc) -> bool:

@@ -33,10 +33,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .. import specmd
 from ..catalogue import RuleEntry
 from ..findings import Finding, Severity
 from ..spec import SpecRepo, SpecVersion
-from . import specmd
 from .context import RuleContext
 from .schemawalk import MARKER
 from .survey import FixtureRun, RuleStatus, matches_pattern, survey
@@ -133,6 +133,16 @@ def _implementation(ctx: RuleContext, st: RuleStatus) -> list[Finding]:
             "rule-document-mismatch",
             f"catalogued for document {e.document!r} but implemented for {doc_type!r}",
             code=st.code, file=ctx.catalogue_file, line=e.line))
+    declared = set(getattr(st.implementation, "parameters", ()) or ())
+    given = set(e.parameter_values())
+    if st.implementation is not None and declared != given:
+        what = "; ".join(x for x in (
+            f"its implementation takes {', '.join(sorted(declared - given))}, which the entry does not give"
+            if declared - given else "",
+            f"the entry gives {', '.join(sorted(given - declared))}, which its implementation does not take"
+            if given - declared else "") if x)
+        out.append(ctx.finding("rule-parameter-mismatch", f"catalogue parameters disagree with the "
+                               f"implementation: {what}", code=st.code, file=ctx.catalogue_file, line=e.line))
     if e.encoded and not e.expressible:
         out.append(ctx.finding(
             "rule-catalogue-inconsistent",

@@ -35,7 +35,8 @@ entry or a different implementation function):
    finds no old-valid document it rejects").
 
 A changed entry whose only differences are wording (``statement``, ``gap``, ``rfc``,
-``since``) with the same implementation is ``rule-reworded`` (PATCH). A rule the new catalogue
+``since``) with the same implementation is ``rule-reworded`` (PATCH); a changed ``parameters``
+value (a tolerance, a limit) changes what the rule rejects and is classified like any change. A rule the new catalogue
 drops is ``rule-removed``: MINOR, forward direction (documents the old version rejected may now
 be accepted).
 """
@@ -69,7 +70,7 @@ _POOLS = ContentMemo(maxsize=16)
 """Old-valid document pools per (schema set content, document type, old catalogue entries and
 implementations of that type, corpus, n, seed)."""
 
-_MEANING = ("document", "reads", "guard", "reported_at", "expressible", "encoded")
+_MEANING = ("document", "reads", "guard", "reported_at", "expressible", "encoded", "parameters")
 
 
 def rule_changes(old: SpecVersion, new: SpecVersion, corpus: Mapping[str, list] | None = None, *,

@@ -18,12 +18,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from .. import specmd
 from ..catalogue import Catalogue, parse_catalogue
 from ..errors import InputError
 from ..findings import Finding, Location, Severity
 from ..jsonload import load
 from ..spec import DRAFT, SpecRepo, SpecVersion
-from . import specmd
 
 
 def format_finding(finding: Finding) -> str:

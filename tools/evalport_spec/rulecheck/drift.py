@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 
+from .. import specmd
 from ..findings import Finding, Severity
-from . import specmd
+from ..schemawalk import subschemas, titled_objects, untitled_objects
 from .context import RuleContext
-from .schemawalk import subschemas, titled_objects, untitled_objects
 
 ALLOWED: frozenset[str] = frozenset({"true", "false", "null"})
 """Tokens never reported (JSON literals). Extend per document with a ``rulecheck: allow`` comment."""
@@ -90,7 +90,7 @@ def check_drift(ctx: RuleContext) -> list[Finding]:
     documented: dict[str, set[str]] = {}
     doc_tables: dict[str, list[specmd.Table]] = {}
     for title, h in sections.items():
-        tabs = [t for t in specmd.tables(h.body) if t.column("Field") is not None]
+        tabs = [t for t in md.tables(h) if t.column("Field") is not None]
         doc_tables[title] = tabs
         names: set[str] = set()
         for t in tabs:
@@ -185,7 +185,7 @@ def _codes(ctx: RuleContext, code_ok: set[str], allowed: set[str]) -> list[Findi
     for title in (specmd.DOCUMENTS_SECTION, specmd.VALIDATION_SECTION, specmd.RULES_SECTION):
         h = md.section(title)
         if h is not None:
-            lines.update(h.body)
+            lines.update(md.body(h))
     named: list[tuple[int, str]] = []
     for no in sorted(lines):
         text = lines[no]
@@ -193,7 +193,7 @@ def _codes(ctx: RuleContext, code_ok: set[str], allowed: set[str]) -> list[Findi
         bare = re.sub(r"`[^`\n]*`", " ", text)
         named += [(no, t) for t in _BARE_CODE.findall(bare)]
     validation = md.section(specmd.VALIDATION_SECTION)
-    for t in specmd.tables(validation.body) if validation else []:
+    for t in md.tables(validation) if validation else []:
         col = t.column("Code")
         for row in t.rows if col is not None else []:
             if col < len(row.cells) and row.cells[col]:

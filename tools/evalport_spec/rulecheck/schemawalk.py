@@ -1,10 +1,11 @@
-"""Walking a schema set for the rule check: rule markers, titled objects, instance locations.
+"""Walking a schema set for the rule check: rule markers and instance locations (the generic
+walk, :func:`~evalport_spec.schemawalk.subschemas` and the titled object schemas SPEC.md's
+"Documents" describes, is :mod:`evalport_spec.schemawalk`).
 
 * A cross-field rule *encoded* in the schema is a subschema carrying ``"x-evalport-rule": "CODE"``
   (SPEC.md, "Cross-field rules"); :func:`markers` finds them and :func:`without_markers` builds
   the same set with those subschemas replaced by ``true`` (used to prove the marked subschema is
   what rejects a document).
-* :func:`titled_objects` lists the object schemas that SPEC.md's "Documents" must describe.
 * :func:`field_status` decides whether an instance location (a pointer pattern with ``*`` for
   any array index) can hold a value in documents valid under a schema; used to show a rule reads
   only fields new in a version.
@@ -17,20 +18,16 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urldefrag, urljoin
 
 from ..jsonload import Loaded
-from ..pointer import join, split, unescape
+from ..pointer import split, unescape
 from ..schemaset import SchemaSet
+from ..schemawalk import resolve_ref, subschemas
 
 MARKER = "x-evalport-rule"
 """Annotation keyword naming the rule a subschema encodes."""
-
-_VALUE_KEYWORDS = frozenset({"enum", "const", "examples", "default"})
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 
 
 @dataclass(frozen=True)
@@ -42,43 +39,6 @@ class Marker:
     pointer: str
     line: int | None
     code: str
-
-
-@dataclass(frozen=True)
-class TitledObject:
-    """An object schema with a ``title``: where it is and the property names it declares."""
-
-    title: str
-    file: str
-    source: str
-    pointer: str
-    line: int | None
-    properties: tuple[str, ...]
-
-
-def subschemas(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Yield ``(pointer, subschema)`` for every object subschema, depth first, file order.
-
-    Values of ``enum``/``const``/``examples``/``default`` are data, not schemas, and are skipped.
-    """
-    stack: list[tuple[str, Any]] = [(pointer, schema)]
-    while stack:
-        ptr, node = stack.pop()
-        if not isinstance(node, dict):
-            continue
-        yield ptr, node
-        children: list[tuple[str, Any]] = []
-        for key, value in node.items():
-            if key in _VALUE_KEYWORDS:
-                continue
-            if key in _SCHEMA_MAPS and isinstance(value, dict):
-                children.extend((join(ptr, key, k), v) for k, v in value.items())
-            elif isinstance(value, list):  # allOf/anyOf/oneOf/prefixItems, draft-07 tuple items
-                children.extend((join(ptr, key, i), v) for i, v in enumerate(value)
-                                if isinstance(v, dict))
-            elif isinstance(value, dict):
-                children.append((join(ptr, key), value))
-        stack.extend(reversed(children))
 
 
 def markers(schemas: SchemaSet) -> list[Marker]:
@@ -114,57 +74,6 @@ def without_markers(schemas: SchemaSet, code: str) -> SchemaSet:
     return SchemaSet.from_loaded(loaded, schemas.label)
 
 
-def titled_objects(schemas: SchemaSet) -> list[TitledObject]:
-    """Object subschemas that have a string ``title`` and a ``properties`` map."""
-    out: list[TitledObject] = []
-    for f in schemas:
-        for ptr, node in subschemas(f.schema):
-            title = node.get("title")
-            props = node.get("properties")
-            if isinstance(title, str) and isinstance(props, dict):
-                out.append(TitledObject(title, f.name, f.loaded.source, ptr, f.loaded.line(ptr),
-                                        tuple(props)))
-    return out
-
-
-_CONDITIONAL_TOKENS = frozenset({"if", "then", "else", "not", "allOf", "anyOf", "oneOf",
-                                 "dependentSchemas", "contains"})
-
-
-def untitled_objects(schemas: SchemaSet) -> list[TitledObject]:
-    """Object schemas with ``properties`` but no ``title`` that describe a value (reached only
-    through ``properties``, ``items``, ``$defs`` and the like, not inside a conditional or
-    combinator branch, where ``properties`` constrain members declared elsewhere). SPEC.md
-    cannot give them a section, so their properties cannot be checked; ``title`` is ``""``."""
-    out: list[TitledObject] = []
-    for f in schemas:
-        for ptr, node in subschemas(f.schema):
-            if isinstance(node.get("title"), str) or not isinstance(node.get("properties"), dict):
-                continue
-            if _CONDITIONAL_TOKENS.intersection(split(ptr)):
-                continue
-            out.append(TitledObject("", f.name, f.loaded.source, ptr, f.loaded.line(ptr),
-                                    tuple(node["properties"])))
-    return out
-
-
-def _resolve(schemas: SchemaSet, base: str, ref: str) -> tuple[str, Any] | None:
-    target = urljoin(base, ref)
-    uri, frag = urldefrag(target)
-    f = schemas.by_uri(uri)
-    if f is None:
-        return None
-    node: Any = f.schema
-    for token in split(frag) if frag else []:
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return f.uri, node
-
-
 def _expand(schemas: SchemaSet, base: str, node: Any, conjunct: bool = True,
             depth: int = 0) -> list[tuple[str, Any, bool]]:
     """The subschemas that apply at one instance location: ``(base URI, subschema, conjunct)``.
@@ -177,7 +86,7 @@ def _expand(schemas: SchemaSet, base: str, node: Any, conjunct: bool = True,
     out = [(base, node, conjunct)]
     ref = node.get("$ref")
     if isinstance(ref, str):
-        hit = _resolve(schemas, base, ref)
+        hit = resolve_ref(schemas, base, ref)
         if hit is not None:
             out.extend(_expand(schemas, hit[0], hit[1], conjunct, depth + 1))
     for key in ("allOf", "anyOf", "oneOf"):

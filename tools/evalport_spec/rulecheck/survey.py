@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import specmd
 from ..catalogue import RuleEntry
 from ..errors import InputError
 from ..jsonload import load
 from ..pointer import from_path
 from ..schemaset import SchemaSet
 from ..validation.violation import path_sort_key
-from . import specmd
 from .context import RuleContext, SourceSpot, implementation_spot
 from .schemawalk import Marker, markers, without_markers
 
@@ -219,8 +219,8 @@ def survey(ctx: RuleContext) -> list[RuleStatus]:
         h = headings.get(code)
         if h is not None:
             st.heading = h
-            st.gap = specmd.paragraph_after(h.body, specmd.GAP_MARK)
-            st.carried = specmd.paragraph_after(h.body, specmd.CARRIED_MARK)
+            st.gap = ctx.markdown.paragraph_after(h, specmd.GAP_MARK)
+            st.carried = ctx.markdown.paragraph_after(h, specmd.CARRIED_MARK)
 
     raw = _RawCache(ctx)
     views = fixture_views(ctx)

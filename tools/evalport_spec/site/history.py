@@ -14,11 +14,11 @@
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import changelog
 from ..findings import Finding
 from ..spec import DRAFT, SpecRepo, SpecVersion, parse_semver
 from .walk import SchemaWalker
@@ -179,33 +179,10 @@ def changes(vs: VersionSet, upto: str, rfcs: Sequence[Any] = ()) -> list[Change]
     return out
 
 
-_ENTRY = re.compile(r"^###\s+(\S+)\s+[—-]+\s+(\S+)\s+[—-]+\s+(\S+)\s*$")
-
-
 def spec_changelog(spec_md: str) -> dict[str, tuple[str, str, str]]:
-    """The entries of SPEC.md's ``## Changelog`` section: ``{version: (date, class, body)}``.
-
-    An entry is a heading ``### X.Y.Z — YYYY-MM-DD — CLASS`` followed by its Markdown body (the
-    format :mod:`evalport_spec.release` writes). Headings of another shape are ignored.
-    """
-    out: dict[str, tuple[str, str, str]] = {}
-    in_log, current, body = False, None, []
-    for line in spec_md.split("\n") + ["## end"]:
-        if line.startswith("## "):
-            if current:
-                out[current[0]] = (current[1], current[2], "\n".join(body).strip())
-            in_log, current, body = line.strip() == "## Changelog", None, []
-            continue
-        if not in_log:
-            continue
-        m = _ENTRY.match(line.strip())
-        if m:
-            if current:
-                out[current[0]] = (current[1], current[2], "\n".join(body).strip())
-            current, body = (m.group(1), m.group(2), m.group(3)), []
-        elif current and not line.startswith("<!--"):
-            body.append(line)
-    return out
+    """The released entries of SPEC.md's ``## Changelog`` section: ``{version: (date, class, body)}``
+    (:func:`evalport_spec.changelog.entries`; the format :mod:`evalport_spec.release` writes)."""
+    return {e.version: (e.date or "", e.change_class or "", e.body) for e in changelog.entries(spec_md)}
 
 
 _COLOURS = {"PATCH": "#2e7d32", "MINOR": "#1565c0", "MAJOR": "#c62828"}

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import markdown as md
 from ..errors import InputError
 from ..fsutil import check_within, read_limited
 from ..jsonload import MAX_BYTES, load
@@ -76,14 +77,14 @@ def _anchors(markdown: str) -> set[str]:
     """Ids a Markdown page defines: explicit ``{#id}`` and ``id="..."``, and heading slugs."""
     ids = set(re.findall(r"\{[^}]*#([A-Za-z0-9_:.-]+)[^}]*\}", markdown))
     ids |= set(re.findall(r"\bid=\"([^\"]+)\"", markdown))
-    for h in re.findall(r"^#{1,6}\s+(.*?)\s*$", markdown, flags=re.M):
-        ids.add(re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", h).strip().lower()))
+    for h in md.parse(markdown).headings:
+        ids.add(re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", h.text).strip().lower()))
     return ids
 
 
 def _title_of(markdown: str, fallback: str) -> str:
-    m = re.search(r"^#\s+(.+?)\s*(\{.*\})?\s*$", markdown, flags=re.M)
-    return m.group(1).strip().strip("`") if m else fallback
+    h1 = next((h for h in md.parse(markdown).headings if h.level == 1), None)
+    return re.sub(r"\s*\{.*\}\s*$", "", h1.text).strip() if h1 else fallback
 
 
 @dataclass
@@ -526,10 +527,12 @@ class PageGenerator:
             page = f"rfcs/{r.path.name}"
             body = example_fences(r.fm.body)
             table = ["| field | value |", "| --- | --- |"] + [f"| {k} | {md_cell(v)} |"
-                                                             for k, v in rfc_fields(r.meta, self.as_of)]
-            h1 = re.search(r"^#\s+.+$", body, flags=re.M)
-            if h1 and not body[:h1.start()].strip():
-                body = body[:h1.end()] + "\n\n" + "\n".join(table) + "\n" + body[h1.end():]
+                                                         for k, v in rfc_fields(r.meta, self.as_of)]
+            doc = md.parse(body)
+            h1 = doc.headings[0] if doc.headings and doc.headings[0].level == 1 else None
+            if h1 and not "\n".join(doc.lines[:h1.line - 1]).strip():
+                head, tail = "\n".join(doc.lines[:h1.line]), "\n".join(doc.lines[h1.line:])
+                body = head + "\n\n" + "\n".join(table) + "\n\n" + tail
             else:
                 body = f"# RFC {r.number:04d}: {title}\n\n" + "\n".join(table) + "\n\n" + body
             self.write(page, protect_pointers(self._rewrite(body, r.rel, page)))

@@ -8,7 +8,8 @@ Public API::
         .validate_schema_only(document, doc_type) -> list[Violation]
         Validator.detect_type(document) -> str
     Violation(code, instance_path, message, schema_path=None, rule=False)
-    RULES: dict[str, Rule]; Rule(code, document_type, function); register(code, document_type)
+    RULES: dict[str, Rule]; Rule(code, document_type, function, parameters);
+    register(code, document_type, parameters=())
     VALIDATOR_CODES: codes the validator reports besides keywords and rules (UNSUPPORTED_VERSION)
 
 Around it: :mod:`.versions` (which spec version a document names), :mod:`.files` (validating

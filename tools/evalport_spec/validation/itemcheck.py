@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rules.registry import Envelope, ItemRule
+from .rules.registry import Envelope, Rule
 from .schema_pass import MarkerIndex, to_violations
 from .split import SplitPass
 from .violation import Violation
@@ -23,15 +23,16 @@ class ItemCheck:
     Args:
         split: the version's split pass for the document type (its ``arrays`` hold ``array``).
         markers: the rule markers of the document type's schema.
-        rules: the active rules, all :class:`ItemRule`\\ s over ``array``.
+        rules: the active rules (parameters bound), all :class:`~.rules.registry.ItemRule`\\ s
+            over ``array``.
         array: the member read item by item (``"results"``).
     """
 
-    def __init__(self, split: SplitPass, markers: MarkerIndex, rules: list[type[ItemRule]],
+    def __init__(self, split: SplitPass, markers: MarkerIndex, rules: list[Rule],
                  array: str) -> None:
         self._split = split
         self._markers = markers
-        self._rules = [rule() for rule in rules]
+        self._rules = [rule.accumulator() for rule in rules]
         self.array = array
 
     def items(self, first: int, values: list[Any], envelope: Envelope) -> list[Violation]:

@@ -33,11 +33,16 @@ class Validator:
             (:mod:`.split`). Results are the same either way.
 
     Active rules are the catalogue's codes that are not ``encoded`` (the schema carries
-    encoded ones), looked up in ``rules``. Catalogued codes without an implementation are
+    encoded ones), looked up in ``rules`` and given the parameters of their catalogue entry
+    (a tolerance, a limit: :meth:`~evalport_spec.validation.rules.Rule.bind`). Catalogued codes without an implementation are
     listed in :attr:`unimplemented` and not checked: callers that must fail closed (the CLI)
     refuse to run when it is not empty.
 
     Compiled schema validators are built once per document type and cached.
+
+    Raises:
+        InputError: a rule's implementation takes a parameter its catalogue entry does not give
+            (names ``rules.json`` and the entry's line).
     """
 
     def __init__(self, spec: SpecVersion, *, rules: Mapping[str, Rule] | None = None,
@@ -54,8 +59,13 @@ class Validator:
             rule = registry.get(entry.code)
             if rule is None:
                 missing.append(entry.code)
-            else:
-                self.active.setdefault(entry.document, []).append(rule)
+                continue
+            try:
+                rule = rule.bind(entry.parameter_values())
+            except ValueError as exc:
+                raise InputError(f"{exc}, which its entry does not give", spec.catalogue.source,
+                                 entry.line) from None
+            self.active.setdefault(entry.document, []).append(rule)
         self.unimplemented: tuple[str, ...] = tuple(missing)
         self._compiled: dict[str, tuple[Any, MarkerIndex, FastCheck | None, SplitPass | None]] = {}
         self._refs_checked = False
@@ -108,9 +118,9 @@ class Validator:
             InputError: as :meth:`validate_schema_only`.
         """
         _, markers, _, split = self._schema(doc_type)
-        rules = [rule.items for rule in self.active.get(doc_type, ())]
+        rules = self.active.get(doc_type, [])
         if split is None or array not in split.arrays or any(
-                r is None or r.array != array for r in rules):
+                r.items is None or r.items.array != array for r in rules):
             return None
         return ItemCheck(split, markers, rules, array)
 

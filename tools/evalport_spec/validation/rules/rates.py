@@ -13,10 +13,6 @@ from ...pointer import join
 from ..violation import Violation
 from .registry import Envelope, ItemRule, is_number, items, register_items, violation
 
-RATE_TOLERANCE = 1e-6
-"""Largest accepted ``abs(score - successes / trials)`` (seed 000, option A)."""
-
-
 def _grader_results(first: int, results: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     for index, result in enumerate(results, first):
         for m, gr in items(result, "grader_results"):
@@ -39,14 +35,18 @@ class SuccessesExceedTrials(ItemRule):
                                 f"successes {successes} exceed trials {trials}")
 
 
-@register_items("RATE_SCORE_MISMATCH", "resultset")
+@register_items("RATE_SCORE_MISMATCH", "resultset", parameters=("tolerance",))
 class RateScoreMismatch(ItemRule):
     """RATE_SCORE_MISMATCH: when ``score`` is not null and both ``trials`` and ``successes``
-    are present, ``abs(score - successes / trials) <= 1e-6``.
+    are present, ``abs(score - successes / trials) <= tolerance``, the catalogue entry's
+    ``tolerance`` parameter (RFC 0006 proposes 1e-6).
 
     Skipped when any of the three is not a number or ``trials`` is not positive (the schema
     reports those). Reported at ``.../grader_results/M/score``. Source: seed 000, option A.
     """
+
+    def __init__(self, *, tolerance: float) -> None:
+        self.tolerance = tolerance
 
     def items(self, first: int, values: list[Any], envelope: Envelope) -> Iterator[Violation]:
         for where, gr in _grader_results(first, values):
@@ -54,7 +54,7 @@ class RateScoreMismatch(ItemRule):
             if not (is_number(score) and is_number(trials) and is_number(successes)) or trials <= 0:
                 continue
             rate = successes / trials
-            if abs(score - rate) > RATE_TOLERANCE:
+            if abs(score - rate) > self.tolerance:
                 yield violation("RATE_SCORE_MISMATCH", where + "/score",
                                 f"score {score} differs from successes/trials = "
-                                f"{successes}/{trials} = {rate:.6g} by more than {RATE_TOLERANCE:g}")
+                                f"{successes}/{trials} = {rate:.6g} by more than {self.tolerance:g}")

@@ -15,14 +15,16 @@ while the file is read, so both give the same violations by construction.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..violation import Violation
 
-RuleImpl = Callable[[Any], Iterable[Violation]]
-"""A rule implementation: takes the parsed document, yields its :class:`Violation`\\ s."""
+RuleImpl = Callable[..., Iterable[Violation]]
+"""A rule implementation: takes the parsed document (and, as keyword arguments, the parameters it
+declares), yields its :class:`Violation`\\ s."""
 
 
 @dataclass(frozen=True)
@@ -35,24 +37,65 @@ class Rule:
         function: the :data:`RuleImpl`.
         items: the :class:`ItemRule` class the function drives, when the rule is one (it can
             then run while a document is streamed); ``None`` for a whole-document function.
+        parameters: names of the keyword arguments ``function`` (and ``items``) take from the
+            rule's catalogue entry (``rules.json`` ``parameters``, e.g. ``("tolerance",)``).
+        values: the parameter values fixed by :meth:`bind`, as ``(name, value)`` pairs.
     """
 
     code: str
     document_type: str
     function: RuleImpl
     items: type[ItemRule] | None = None
+    parameters: tuple[str, ...] = ()
+    values: tuple[tuple[str, Any], ...] = ()
 
-    def check(self, document: Any) -> list[Violation]:
-        """Run the rule on ``document``; returns its violations (each with ``rule=True``)."""
-        return list(self.function(document))
+    def check(self, document: Any, parameters: Mapping[str, Any] | None = None) -> list[Violation]:
+        """Run the rule on ``document`` with its catalogue ``parameters`` (those fixed by
+        :meth:`bind` when ``None``); returns its violations (each with ``rule=True``).
+
+        Raises:
+            ValueError: a parameter the rule declares is not given.
+        """
+        rule = self.bind(dict(self.values) if parameters is None else parameters)
+        return list(rule.function(document))
+
+    def bind(self, parameters: Mapping[str, Any]) -> Rule:
+        """This rule with its declared parameters fixed from ``parameters`` (a catalogue entry's
+        :meth:`~evalport_spec.catalogue.RuleEntry.parameter_values`; other names are ignored).
+
+        Raises:
+            ValueError: a declared parameter is missing (the message names it).
+        """
+        if not self.parameters:
+            return self
+        missing = [p for p in self.parameters if p not in parameters]
+        if missing:
+            raise ValueError(f"rule {self.code} needs the catalogue parameter(s) {', '.join(missing)}")
+        values = tuple((p, parameters[p]) for p in self.parameters)
+        unbound = self.function.func if isinstance(self.function, functools.partial) else self.function
+        return Rule(self.code, self.document_type, functools.partial(unbound, **dict(values)),
+                    self.items, self.parameters, values)
+
+    def accumulator(self) -> ItemRule:
+        """A fresh :class:`ItemRule` of this rule for one document, with the bound parameters.
+
+        Raises:
+            ValueError: the rule is not an :class:`ItemRule` (``items`` is ``None``).
+        """
+        if self.items is None:
+            raise ValueError(f"rule {self.code} is not an item rule")
+        return self.items(**dict(self.values))
 
 
 RULES: dict[str, Rule] = {}
 """Every hand-rolled rule of this package, keyed by code (filled at import time)."""
 
 
-def register(code: str, document_type: str) -> Callable[[RuleImpl], RuleImpl]:
-    """Decorator registering a rule implementation in :data:`RULES` under ``code``.
+def register(code: str, document_type: str, *,
+             parameters: tuple[str, ...] = ()) -> Callable[[RuleImpl], RuleImpl]:
+    """Decorator registering a rule implementation in :data:`RULES` under ``code``; the
+    implementation takes each name of ``parameters`` as a keyword argument, valued from the
+    rule's catalogue entry (never a constant in the code).
 
     Returns the function unchanged. Raises ``ValueError`` if ``code`` is already registered
     (one implementation per code).
@@ -61,7 +104,7 @@ def register(code: str, document_type: str) -> Callable[[RuleImpl], RuleImpl]:
     def decorate(function: RuleImpl) -> RuleImpl:
         if code in RULES:
             raise ValueError(f"rule {code} is already registered")
-        RULES[code] = Rule(code, document_type, function)
+        RULES[code] = Rule(code, document_type, function, None, tuple(parameters))
         return function
 
     return decorate
@@ -94,7 +137,8 @@ class ItemRule:
     does not grow with the document beyond what the rule needs. A rule whose verdict on an item
     depends on a member that may come after the array (``envelope.complete`` false and the name
     absent) defers that verdict to :meth:`finish`; the violations must not depend on when
-    members became known.
+    members became known. A rule with catalogue parameters takes them as keyword arguments of
+    its constructor.
     """
 
     array: ClassVar[str] = "results"
@@ -110,11 +154,11 @@ class ItemRule:
 
 
 def run_items(rule: type[ItemRule]) -> RuleImpl:
-    """The whole-document function of ``rule``: a non-object document has no items and an
-    empty envelope; a non-array member has no items."""
+    """The whole-document function of ``rule`` (keyword arguments: its catalogue parameters): a
+    non-object document has no items and an empty envelope; a non-array member has no items."""
 
-    def function(document: Any) -> Iterator[Violation]:
-        acc = rule()
+    def function(document: Any, **parameters: Any) -> Iterator[Violation]:
+        acc = rule(**parameters)
         members = document if isinstance(document, dict) else {}
         envelope = Envelope({k: v for k, v in members.items() if k != rule.array}, True)
         array = members.get(rule.array)
@@ -129,15 +173,17 @@ def run_items(rule: type[ItemRule]) -> RuleImpl:
     return function
 
 
-def register_items(code: str, document_type: str) -> Callable[[type[ItemRule]], type[ItemRule]]:
+def register_items(code: str, document_type: str, *,
+                   parameters: tuple[str, ...] = ()) -> Callable[[type[ItemRule]], type[ItemRule]]:
     """Class decorator registering an :class:`ItemRule` in :data:`RULES` under ``code`` (its
-    function: :func:`run_items`). Returns the class unchanged; raises ``ValueError`` if ``code``
-    is already registered."""
+    function: :func:`run_items`); its constructor takes each name of ``parameters`` as a keyword
+    argument, valued from the catalogue entry. Returns the class unchanged; raises
+    ``ValueError`` if ``code`` is already registered."""
 
     def decorate(rule: type[ItemRule]) -> type[ItemRule]:
         if code in RULES:
             raise ValueError(f"rule {code} is already registered")
-        RULES[code] = Rule(code, document_type, run_items(rule), rule)
+        RULES[code] = Rule(code, document_type, run_items(rule), rule, tuple(parameters))
         return rule
 
     return decorate

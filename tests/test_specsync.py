@@ -1,0 +1,422 @@
+"""SPEC.md as one source of truth (issue 13): the Markdown reader, the changelog, generated
+regions (``spec sync``), rule parameters in prose and the normative change record.
+
+Every edit of the issue's "Why" is made in a scratch copy of the repository; the expected lines
+name the values worked out by hand from the schemas, ``rules.json`` and ``spec/VERSION``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonpatch
+import pytest
+
+from evalport_spec import changelog, markdown
+from evalport_spec.cli import main
+from evalport_spec.errors import InputError
+from evalport_spec.findings import Severity
+from evalport_spec.gate import run_gate
+from evalport_spec.gate.spectext import check_spec_text
+from evalport_spec.rfc import load_rfcs
+from evalport_spec.spec import SpecRepo
+from evalport_spec.specsync import check_draft, sync_draft
+from evalport_spec.specsync.record import change_id, record
+from evalport_spec.specsync.regions import find
+from gate_repo import make_repo
+
+
+def finding_line(f) -> str:
+    """``file:line: message`` of a finding (the engine's own words, whatever the format)."""
+    return f"{f.new.file}:{f.new.line}: {f.message}"
+
+# -- the Markdown reader --------------------------------------------------------------------
+
+DOC = """# Title
+
+Intro with `code` and **bold**.
+
+## A
+
+```
+## not a heading
+```
+
+| x | y |
+| --- | --- |
+| `a\\|b` | 2 |
+
+Setext
+------
+
+<!-- a comment -->
+"""
+
+
+def test_markdown_headings_sections_tables_and_fences() -> None:
+    doc = markdown.parse(DOC)
+    assert [(h.level, h.text, h.line, h.end) for h in doc.headings] == [
+        (1, "Title", 1, 19), (2, "A", 5, 14), (2, "Setext", 15, 19)]
+    assert doc.code_lines == frozenset({7, 8, 9})
+    (table,) = doc.tables
+    assert (table.header, table.line, table.end) == (("x", "y"), 11, 13)
+    assert [(r.cells, r.line) for r in table.rows] == [(("`a|b`", "2"), 13)]
+    assert [(p.line, p.source) for p in doc.paragraphs] == [(3, "Intro with `code` and **bold**.")]
+    assert [(b.line, b.content.strip()) for b in doc.html_blocks] == [(18, "<!-- a comment -->")]
+    assert markdown.plain("Intro with `code` and **bold**.") == "Intro with code and bold."
+    assert markdown.code_spans("a `x` b ``y`z`` c") == ["x", "y`z"]
+
+
+CHANGELOG = """# S
+
+## Changelog
+
+### 1.4.0 — unreleased
+
+- Editorial: moved (`spec:0123abcd`).
+
+### 1.3.0 — 2026-10-19 — MINOR
+
+- RFC 0004.
+
+<!-- end of specification -->
+"""
+
+
+def test_changelog_entries_pending_and_insert() -> None:
+    (entry,) = changelog.entries(CHANGELOG)
+    assert (entry.version, entry.date, entry.change_class, entry.line, entry.end) == (
+        "1.3.0", "2026-10-19", "MINOR", 9, 11)
+    assert entry.body == "- RFC 0004." and entry.rfcs() == {4}
+    pending = changelog.pending(CHANGELOG)
+    assert (pending.version, pending.line, pending.end, pending.body) == (
+        "1.4.0", 5, 7, "- Editorial: moved (`spec:0123abcd`).")
+    out = changelog.insert(CHANGELOG, "### 1.4.0 — 2026-12-20 — PATCH\n\n- x\n")
+    assert out == CHANGELOG.replace("### 1.4.0 — unreleased\n\n- Editorial: moved (`spec:0123abcd`).",
+                                    "### 1.4.0 — 2026-12-20 — PATCH\n\n- x")
+    with pytest.raises(InputError, match="no '## Changelog' section"):
+        changelog.insert("# S\n", "### x")
+
+
+def test_a_pending_entry_is_allowed_first_in_the_draft_only() -> None:
+    text = ("## Status\n\n## Terminology\n\n## Documents\n\n## Grader types\n\n## Validation\n\n"
+            "## Cross-field rules\n\n## Versioning and compatibility\n\n## Extension mechanism\n\n"
+            "## Conformance\n\n## Governance\n\n" + CHANGELOG.split("\n", 2)[2])
+    assert check_spec_text(text, "spec/SPEC.md", draft=True) == []
+    (f,) = check_spec_text(text, "spec/releases/1.3.0/SPEC.md")
+    assert (f.kind, f.new.line) == ("changelog-heading-malformed", 23)
+
+
+# -- regions --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("<!-- evalport:generated a -->\n\n<!-- evalport:generated b -->\n",
+     "x.md:3: generated region 'b' starts inside region 'a' (line 1), which has no end marker yet"),
+    ("<!-- /evalport:generated -->\n", "x.md:1: '<!-- /evalport:generated -->' without a start marker"),
+    ("text\n\n<!-- evalport:generated a -->\n", "x.md:3: generated region 'a' has no end marker "
+                                                 "'<!-- /evalport:generated -->'"),
+    ("<!-- evalport:generated a -->\n<!-- /evalport:generated -->\n<!-- evalport:generated a -->\n"
+     "<!-- /evalport:generated -->\n", "x.md:3: generated region 'a' appears twice (first at line 1)"),
+])
+def test_malformed_markers_are_one_line_errors(text: str, message: str) -> None:
+    with pytest.raises(InputError) as exc:
+        find(text, "x.md")
+    assert str(exc.value) == message
+
+
+def test_markers_inside_code_are_not_markers() -> None:
+    assert find("```\n<!-- evalport:generated a -->\n```\n", "x.md") == []
+
+
+def test_the_repository_draft_is_in_sync_and_on_record() -> None:
+    repo = SpecRepo(Path(__file__).resolve().parents[1])
+    result = check_draft(repo)
+    assert result.findings == [] and not result.stale
+    rec = record(repo, load_rfcs(repo))
+    assert rec.since == "1.3.0" and all(c.covered for c in rec.changes)
+
+
+# -- the edits of the issue, each in a scratch copy -----------------------------------------
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path)
+
+
+def edit(path: Path, old: str, new: str) -> int:
+    """Replace the one occurrence of ``old``; returns the 1-based line it starts on."""
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+    return text[:text.index(old)].count("\n") + 1
+
+
+def stale_lines(root: Path) -> list[str]:
+    stage = run_gate(root, stages=["spec-text"]).stage("spec-text")
+    return [finding_line(f) for f in stage.findings if f.kind.startswith("spec-region") or
+            f.kind == "rule-parameter-in-prose"]
+
+
+def apply_rfc_0006(root: Path) -> None:
+    """Apply RFC 0006's proposal to the scratch draft's files (its JSON Patch and rules)."""
+    pdir = root / "rfcs/0006-rate-denominators"
+    for name, ops in json.loads((pdir / "patch.json").read_text()).items():
+        p = root / "spec/schemas" / name
+        p.write_text(json.dumps(jsonpatch.apply_patch(json.loads(p.read_text()), ops), indent=2) + "\n")
+    cat = json.loads((root / "spec/rules.json").read_text())
+    cat["rules"] += json.loads((pdir / "rules.json").read_text())["rules"]
+    (root / "spec/rules.json").write_text(json.dumps(cat, indent=2) + "\n")
+
+
+def test_field_row_edit_fails_with_the_schemas_values_and_sync_fixes_it(repo: Path, capsys) -> None:
+    md = repo / "spec/SPEC.md"
+    line = edit(md, "| `attempt` | integer | no |", "| `attempt` | string | yes |")
+    origin = "spec/schemas/resultset.json#/$defs/result/properties/attempt"
+    assert stale_lines(repo) == [
+        f"spec/SPEC.md:{line}: generated region 'fields resultset.Result' is stale: `attempt` Type "
+        f'reads "string"; expected "integer" from the schema ({origin})',
+        f"spec/SPEC.md:{line}: generated region 'fields resultset.Result' is stale: `attempt` "
+        f'Required reads "yes"; expected "no" from the schema ({origin})']
+    assert main(["-C", str(repo), "spec", "sync", "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "-| `attempt` | string | yes | ≥ 1 |" in out and "+| `attempt` | integer | no | ≥ 1 |" in out
+    assert out.endswith("spec/SPEC.md: 1 generated region(s) stale; `evalport-spec spec sync` rewrites them\n")
+    assert main(["-C", str(repo), "spec", "sync"]) == 0
+    assert capsys.readouterr().out == ("spec/SPEC.md: rewrote 1 generated region(s): "
+                                       "fields resultset.Result\n")
+    assert stale_lines(repo) == []
+    assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "ok"
+
+
+def test_status_line_left_at_another_version_fails(repo: Path) -> None:
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    line = (repo / "spec/SPEC.md").read_text().split("\n").index(
+        "**Status:** working draft of EvalPort 1.4.0, not yet released. It changes only through "
+        "accepted RFCs; the latest release is 1.3.0.") + 1
+    assert stale_lines(repo) == [
+        f"spec/SPEC.md:{line}: generated region 'status' is stale: Status reads \"…of EvalPort 1.4.0, "
+        "not yet…\"; expected \"…of EvalPort 2.0.0, not yet…\" from spec/VERSION and the latest release "
+        "(spec/VERSION, spec/releases/1.3.0)"]
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    pending = [f for f in stage.findings if f.kind == "changelog-pending-version"]
+    assert [finding_line(f) for f in pending] == [
+        f"spec/SPEC.md:{(repo / 'spec/SPEC.md').read_text().split(chr(10)).index('### 1.4.0 — unreleased') + 1}: "
+        "the pending changelog entry names 1.4.0; spec/VERSION says 2.0.0"]
+    sync_draft(SpecRepo(repo))
+    assert "working draft of EvalPort 2.0.0" in (repo / "spec/SPEC.md").read_text()
+    assert stale_lines(repo) == []
+
+
+def test_rule_fact_edits_fail_with_the_catalogues_values(repo: Path) -> None:
+    """RATE_SCORE_MISMATCH is only in RFC 0006's proposal: applied to the scratch draft, `spec
+    sync` writes its section, its facts and the new GraderResult rows; then each edit of the
+    issue fails with the catalogue's or the schema's value."""
+    apply_rfc_0006(repo)
+    result = sync_draft(SpecRepo(repo))
+    assert result.changed == ["fields resultset.GraderResult", "rule-codes", "rule SUCCESSES_EXCEED_TRIALS",
+                              "rule RATE_SCORE_MISMATCH"]
+    md = repo / "spec/SPEC.md"
+    text = md.read_text()
+    assert text.index("### SUCCESSES_EXCEED_TRIALS") < text.index("### RATE_SCORE_MISMATCH")  # catalogue order
+    assert ("### RATE_SCORE_MISMATCH\n\nWhen a GraderResult has trials, successes and a non-null score, "
+            "abs(score - successes/trials) is at most the tolerance.\n\n"
+            "<!-- evalport:generated rule RATE_SCORE_MISMATCH -->\n\n"
+            "- Code: `RATE_SCORE_MISMATCH`\n- Document type: resultset\n"
+            "- Reported at: `/results/*/grader_results/*/score`\n"
+            "- Parameters: `tolerance` = 1e-6 (Largest accepted difference between score and successes/trials)\n"
+            "- Since: 1.4.0 (RFC 0006)\n- Expressible in JSON Schema 2020-12: no\n- Encoded in the schema: no\n\n"
+            "<!-- /evalport:generated -->\n\n**Why JSON Schema does not carry it:** The rule compares") in text
+    assert ("| `trials` | integer | when `successes` is present | ≥ 1 | — | 1.4.0 | For a rate-based grader: "
+            "the number of trials the score is a rate over (RFC 0006, option A). |") in text
+    assert stale_lines(repo) == []
+    rules = (repo / "spec/rules.json").read_text().split("\n")
+    entry_line = rules.index('      "code": "RATE_SCORE_MISMATCH",')  # the line of its "{" (1-based)
+    cat = f"the catalogue (spec/rules.json:{entry_line})"
+    region = "generated region 'rule RATE_SCORE_MISMATCH' is stale"
+    row = edit(md, "| `trials` | integer | when `successes` is present |", "| `trials` | string | yes |")
+    tol = edit(md, "`tolerance` = 1e-6 (", "`tolerance` = 0.01 (")
+    at = edit(md, "- Reported at: `/results/*/grader_results/*/score`\n- Parameters: `tolerance`",
+              "- Reported at: `/trials`\n- Parameters: `tolerance`")
+    since = edit(md, "- Since: 1.4.0 (RFC 0006)\n- Expressible in JSON Schema 2020-12: no\n- Encoded in the "
+                     "schema: no\n\n<!-- /evalport:generated -->\n\n**Why JSON Schema does not carry it:** The "
+                     "rule compares",
+                 "- Since: 1.2.0 (RFC 0003)\n- Expressible in JSON Schema 2020-12: no\n- Encoded in the "
+                 "schema: no\n\n<!-- /evalport:generated -->\n\n**Why JSON Schema does not carry it:** The "
+                 "rule compares")
+    prose = edit(md, "abs(score - successes/trials) is at most the tolerance.\n",
+                 "abs(score - successes/trials) is at most 0.01.\n")
+    origin = "spec/schemas/resultset.json#/$defs/grader_result/properties/trials"
+    assert stale_lines(repo) == [
+        f"spec/SPEC.md:{row}: generated region 'fields resultset.GraderResult' is stale: `trials` Type "
+        f'reads "string"; expected "integer" from the schema ({origin})',
+        f"spec/SPEC.md:{row}: generated region 'fields resultset.GraderResult' is stale: `trials` Required "
+        f'reads "yes"; expected "when `successes` is present" from the schema ({origin})',
+        f"spec/SPEC.md:{prose}: RATE_SCORE_MISMATCH: the prose states the number 0.01, but the rule's "
+        "parameters (tolerance = 1e-6, spec/rules.json) are shown only in its generated facts; name the "
+        "parameter instead",
+        f'spec/SPEC.md:{at}: {region}: Reported at reads "`/trials`"; expected '
+        f'"`/results/*/grader_results/*/score`" from {cat}',
+        f'spec/SPEC.md:{tol}: {region}: Parameters reads "`tolerance` = 0.01 (Largest accepted…"; expected '
+        f'"`tolerance` = 1e-6 (Largest accepted…" from {cat}',
+        f'spec/SPEC.md:{since}: {region}: Since reads "1.2.0 (RFC 0003)"; expected "1.4.0 (RFC 0006)" '
+        f"from {cat}"]
+    sync_draft(SpecRepo(repo))  # rewrites the facts; the prose is the author's to fix
+    assert stale_lines(repo) == [
+        f"spec/SPEC.md:{prose}: RATE_SCORE_MISMATCH: the prose states the number 0.01, but the rule's "
+        "parameters (tolerance = 1e-6, spec/rules.json) are shown only in its generated facts; name the "
+        "parameter instead"]
+
+
+def test_unknown_regions_are_removed_and_missing_ones_inserted(repo: Path) -> None:
+    md = repo / "spec/SPEC.md"
+    text = md.read_text()
+    start = text.index("<!-- evalport:generated fields resultset.Runner -->")
+    end = text.index("<!-- /evalport:generated -->", start) + len("<!-- /evalport:generated -->\n\n")
+    md.write_text(text[:start] + "<!-- evalport:generated fields resultset.Gone -->\n\nx\n\n"
+                  "<!-- /evalport:generated -->\n\n" + text[end:])
+    kinds = [f.kind for f in check_draft(SpecRepo(repo)).findings]
+    assert kinds == ["spec-region-missing", "spec-region-unknown"]  # in line order
+    sync_draft(SpecRepo(repo))
+    assert md.read_text() == text
+
+
+# -- the normative change record ------------------------------------------------------------
+
+def test_a_new_normative_sentence_needs_a_record(repo: Path, capsys) -> None:
+    md = repo / "spec/SPEC.md"
+    sentence = "A consumer MUST NOT send documents over plain HTTP."
+    line = edit(md, "A consumer MUST NOT reject a document because of the content of an open object",
+                sentence + " A consumer MUST NOT reject a document because of the content of an open object")
+    cid = change_id("Extension mechanism", "", sentence)
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert stage.status == "fail"
+    assert [finding_line(f) for f in stage.errors] == [
+        f"spec/SPEC.md:{line}: normative change since 1.3.0 [{cid}] is on no record: added in Extension "
+        f'mechanism: "{sentence}"; list {cid} under spec_changes in the front matter of the RFC that '
+        "makes it, or mark it editorial in the pending changelog entry"]
+    assert main(["-C", str(repo), "spec", "changes"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"spec/SPEC.md:{line}: error spec-change-unrecorded: normative change since "
+                          f"1.3.0 [{cid}] is on no record: added in Extension mechanism")
+    assert out.endswith("spec changes: 12 normative change(s) since 1.3.0, 1 on no record\n")
+    # an RFC's front matter records it ...
+    rfc = repo / "rfcs/0007-version-scope.md"
+    edit(rfc, "spec_changes:\n", f"spec_changes:\n  - {cid}\n")
+    assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "ok"
+    assert [c.rfcs for c in record(SpecRepo(repo), load_rfcs(repo)).changes if c.id == cid] == [[7]]
+    # ... but not once that RFC is withdrawn
+    edit(rfc, "status: comment", "status: withdrawn")
+    assert [c.covered for c in record(SpecRepo(repo), load_rfcs(repo)).changes if c.id == cid] == [False]
+    edit(rfc, "status: withdrawn", "status: comment")
+    edit(rfc, f"spec_changes:\n  - {cid}\n", "spec_changes:\n")
+    # an editorial mark in the pending changelog entry records it too
+    edit(md, "### 1.4.0 — unreleased\n\n", f"### 1.4.0 — unreleased\n\n- Editorial: wording (`{cid}`).\n")
+    assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "ok"
+    assert [c.editorial for c in record(SpecRepo(repo), load_rfcs(repo)).changes if c.id == cid] == [True]
+
+
+def test_a_mark_naming_no_current_change_is_a_warning(repo: Path) -> None:
+    md = repo / "spec/SPEC.md"
+    line = edit(md, "- Editorial: the list of rule codes", "- Editorial: gone (`spec:00000000`).\n"
+                "- Editorial: the list of rule codes")
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert stage.status == "warn"
+    assert [finding_line(f) for f in stage.findings if f.severity == Severity.WARNING] == [
+        f"spec/SPEC.md:{line}: the pending changelog entry marks spec:00000000 editorial, which is no "
+        "change to SPEC.md since 1.3.0"]
+
+
+def test_generated_regions_compare_by_facts_with_the_release(repo: Path) -> None:
+    """A release written before regions existed compares by what its schemas say: a new field
+    is one change, in its object's region."""
+    from gate_repo import add_optional_runner_field
+
+    add_optional_runner_field(repo)
+    sync_draft(SpecRepo(repo))
+    (change,) = [c for c in record(SpecRepo(repo), load_rfcs(repo)).changes if not c.covered]
+    assert (change.where, change.kind) == ("region fields resultset.Runner", "changed")
+    assert "| `build` | string | no | — | — | 1.4.0 |" in change.new and "`build`" not in change.old
+
+
+def test_spec_sync_refuses_malformed_markers_with_one_line(repo: Path, capsys) -> None:
+    md = repo / "spec/SPEC.md"
+    edit(md, "<!-- /evalport:generated -->\n\nEvalPort is an interchange format", "EvalPort is an interchange format")
+    lines = md.read_text().split("\n")
+    status = lines.index("<!-- evalport:generated status -->") + 1
+    suite = lines.index("<!-- evalport:generated fields suite.Suite -->") + 1
+    before = md.read_bytes()
+    assert main(["-C", str(repo), "spec", "sync"]) == 2
+    assert capsys.readouterr().err == (
+        f"evalport-spec: error: spec/SPEC.md:{suite}: generated region 'fields suite.Suite' starts inside "
+        f"region 'status' (line {status}), which has no end marker yet\n")
+    assert md.read_bytes() == before
+
+
+# -- field tables and rule parameters, on small schemas worked out by hand -----------------------
+
+def test_field_table_of_a_small_schema() -> None:
+    from evalport_spec.jsonload import loads
+    from evalport_spec.schemaset import SchemaSet
+    from evalport_spec.specsync.fields import FieldTables
+
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.org/spec/draft/schemas/grader.json", "title": "Thing", "type": "object",
+        "required": ["a"], "additionalProperties": False,
+        "properties": {
+            "a": {"type": "string", "minLength": 1, "description": "A | pipe."},
+            "b": {"type": "integer", "minimum": 0, "maximum": 10, "default": 3},
+            "c": {"type": "array", "items": {"enum": ["x", "y"]}, "minItems": 2, "uniqueItems": True},
+            "d": {"$ref": "#/$defs/inner", "description": "Inner one."},
+            "e": {"type": ["number", "null"], "exclusiveMinimum": 0},
+            "f": {"type": "object"}},
+        "dependentRequired": {"b": ["e"]},
+        "allOf": [{"if": {"required": ["a"], "properties": {"a": {"const": "k"}}}, "then": {"required": ["c"]}},
+                  {"if": {"required": ["a"], "properties": {"a": {"const": "m"}}}, "then": {"required": ["c", "d"]}}],
+        "$defs": {"inner": {"title": "Inner", "type": "object", "properties": {"z": {"type": "boolean"}}}}}
+    schemas = SchemaSet.from_loaded({"grader.json": loads(json.dumps(schema), "spec/schemas/grader.json")})
+    thing, inner = FieldTables(schemas, {("Thing", "a"): "1.0.0"}, "9.9.9").blocks()
+    assert (thing.region, inner.region) == ("fields grader.Thing", "fields grader.Inner")
+    rows = [[r.cells[c] for c in ("Field", "Type", "Required", "Constraints", "Default", "Since", "Description")]
+            for r in thing.rows]
+    assert rows == [
+        ["`a`", "string", "yes", "at least 1 character", "—", "1.0.0", "A | pipe."],
+        ["`b`", "integer", "no", "≥ 0; ≤ 10", "`3`", "9.9.9", "—"],
+        ["`c`", "array of string", 'when `a` is `"k"` or `"m"`', 'at least 2 items; items unique; each item: '
+         'one of `"x"`, `"y"`', "—", "9.9.9", "—"],
+        ["`d`", "[Inner](#inner)", 'when `a` is `"m"`', "—", "—", "9.9.9", "Inner one."],
+        ["`e`", "number or null", "when `b` is present", "> 0", "—", "9.9.9", "—"],
+        ["`f`", "object", "no", "open: any members", "—", "9.9.9", "—"]]
+    assert thing.render()[:3] == ["| Field | Type | Required | Constraints | Default | Since | Description |",
+                                  "| --- | --- | --- | --- | --- | --- | --- |",
+                                  "| `a` | string | yes | at least 1 character | — | 1.0.0 | A \\| pipe. |"]
+    assert [r.cells["Type"] for r in inner.rows] == ["boolean"]
+
+
+def test_rule_check_reports_parameters_the_implementation_does_not_take(repo: Path) -> None:
+    from evalport_spec.rulecheck import check_rules
+
+    cat = json.loads((repo / "spec/rules.json").read_text())
+    cat["rules"][4]["parameters"] = {"limit": {"value": 3}}  # DUPLICATE_ATTEMPT takes none
+    (repo / "spec/rules.json").write_text(json.dumps(cat, indent=2) + "\n")
+    found = [f for f in check_rules(SpecRepo(repo), drift=False) if f.kind == "rule-parameter-mismatch"]
+    assert [(f.code, f.message) for f in found] == [
+        ("DUPLICATE_ATTEMPT", "DUPLICATE_ATTEMPT: catalogue parameters disagree with the implementation: the entry gives "
+                              "limit, which its implementation does not take")]
+
+
+def test_a_changed_tolerance_is_classified_not_reworded(repo: Path) -> None:
+    """A parameter decides what a rule rejects: changing it is a rule change for the classifier,
+    never the PATCH ``rule-reworded``."""
+    from evalport_spec.rulecheck.compat import rule_changes
+
+    apply_rfc_0006(repo)
+    old = SpecRepo(repo).version("draft")
+    assert old.catalogue.get("RATE_SCORE_MISMATCH").parameter_values() == {"tolerance": 1e-6}  # read now
+    cat = json.loads((repo / "spec/rules.json").read_text())
+    cat["rules"][-1]["parameters"]["tolerance"]["value"] = 1e-9
+    (repo / "spec/rules.json").write_text(json.dumps(cat, indent=2) + "\n")
+    new = SpecRepo(repo).version("draft")
+    kinds = {f.kind for f in rule_changes(old, new, n=3) if f.code == "RATE_SCORE_MISMATCH"}
+    assert kinds and "rule-reworded" not in kinds and kinds <= {
+        "rule-tightened", "rule-changed-unwitnessed", "rule-changed-additive"}

@@ -1,0 +1,340 @@
+"""The normative change record: every change to SPEC.md's normative content since the latest
+release, and what covers it (SPEC.md "Governance": every change to the normative text goes
+through an RFC).
+
+Normative content is compared in three kinds of unit between the latest release and the draft:
+
+* **generated regions**, compared by what they say: the region as generated from each version's
+  own schemas and catalogue (:func:`.sync.blocks_for`; the status line left out), so a release
+  written before regions existed compares by its facts, not its layout;
+* **rule sections**: the hand-written text of each ``### CODE`` under "Cross-field rules" with
+  its generated region left out;
+* **normative sentences** elsewhere (the "Status" and "Changelog" sections left out): the
+  sentences of paragraphs and the rows of hand-written tables that use a BCP 14 key word
+  (RFC 2119, RFC 8174: MUST, MUST NOT, REQUIRED, SHALL, SHALL NOT, SHOULD, SHOULD NOT,
+  RECOMMENDED, NOT RECOMMENDED, MAY, OPTIONAL, in capitals) or name an error code
+  (UPPER_SNAKE with an underscore, such as UNSUPPORTED_VERSION), compared section by section.
+
+Each :class:`Change` has an id ``spec:`` + 8 hex digits (SHA-256 over where it is, the old
+text and the new text), so a record covers that exact change and a later edit needs its own.
+A change is covered
+
+* by an RFC whose front matter lists the id under ``spec_changes`` (an RFC that is not
+  rejected, withdrawn or superseded), or
+* by an editorial mark: a bullet of the draft's pending changelog entry
+  (``### X.Y.Z — unreleased``, :mod:`evalport_spec.changelog`) that starts ``Editorial`` and
+  names the id in a code span.
+
+``check`` lists every change (INFO when covered, an error when not); ``release`` writes the list
+into the release's changelog entry (:func:`release_bullets`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import changelog, markdown
+from ..findings import Finding, Location, Severity
+from ..spec import DRAFT, SpecRepo, SpecVersion
+from ..specmd import RULES_SECTION
+from .blocks import Block, excerpt
+from .facts import STATUS
+from .regions import find
+from .sync import SPEC_MD, blocks_for, version
+
+KEYWORDS = re.compile(r"\b(?:MUST(?: NOT)?|REQUIRED|SHALL(?: NOT)?|SHOULD(?: NOT)?|(?:NOT )?RECOMMENDED|MAY|OPTIONAL)\b")
+"""BCP 14 key words (RFC 2119 section 1-5, in capitals as RFC 8174 requires)."""
+
+ERROR_CODE = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
+"""An error code as SPEC.md writes one: UPPER_SNAKE with at least one underscore."""
+
+CHANGE_ID = re.compile(r"spec:[0-9a-f]{8}")
+"""The id of one normative change."""
+
+_SKIPPED = ("status", "changelog")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"(\[])")
+_COVERING = ("draft", "comment", "accepted", "implemented")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One comparable piece of normative content: where it is (``group``), its text, its line."""
+
+    group: str
+    text: str
+    line: int
+
+
+@dataclass
+class Change:
+    """One change to normative content between the latest release and the draft.
+
+    Attributes:
+        id: ``spec:`` + 8 hex digits.
+        where: ``region fields resultset.Result``, ``rule section DUPLICATE_ID`` or a section
+            title such as ``Validation``.
+        kind: ``added``, ``removed`` or ``changed``.
+        old, new: the text before and after (``""`` for an added or removed unit).
+        line: the draft line it is reported at.
+        rfcs: RFC numbers whose front matter ties them to it.
+        editorial: whether the pending changelog entry marks it editorial.
+    """
+
+    id: str
+    where: str
+    kind: str
+    old: str
+    new: str
+    line: int
+    rfcs: list[int] = field(default_factory=list)
+    editorial: bool = False
+
+    @property
+    def covered(self) -> bool:
+        """Whether an RFC or an editorial mark records it."""
+        return bool(self.rfcs) or self.editorial
+
+    def summary(self, width: int = 90) -> str:
+        """``added in Validation: "A document whose ..."``; for a changed unit the part that
+        differs, ``"old…" -> "new…"`` (texts shortened to ``width``)."""
+        if self.kind == "changed":
+            before, after = excerpt(_norm(self.old), _norm(self.new), 0)
+            return f'{self.kind} in {self.where}: "{_cut(before, width // 2)}" -> "{_cut(after, width // 2)}"'
+        return f'{self.kind} in {self.where}: "{_cut(_norm(self.new or self.old), width)}"'
+
+    def coverage(self) -> str:
+        """``RFC 0007``, ``editorial``, both, or ``no record``."""
+        parts = [f"RFC {n:04d}" for n in self.rfcs] + (["editorial"] if self.editorial else [])
+        return ", ".join(parts) or "no record"
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1].rstrip() + "…"
+
+
+def change_id(where: str, old: str, new: str) -> str:
+    """``spec:`` + the first 8 hex digits of SHA-256 over the JSON array ``[where, old, new]``."""
+    return "spec:" + hashlib.sha256(json.dumps([where, old, new]).encode()).hexdigest()[:8]
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _normative(text: str) -> bool:
+    return bool(KEYWORDS.search(text) or ERROR_CODE.search(text))
+
+
+def units(text: str, blocks: dict[str, Block]) -> list[Unit]:
+    """The normative units of one SPEC.md text whose version's generated regions are ``blocks``
+    (see the module docstring), in order: regions, rule sections, sentences."""
+    doc = markdown.parse(text)
+    regions = find(text, SPEC_MD)
+    at = {r.id: r.start for r in regions}
+    out = [Unit(f"region {rid}", "\n".join(b.render()), at.get(rid, 0))
+           for rid, b in blocks.items() if rid != STATUS]
+
+    def in_region(line: int) -> bool:
+        return any(r.covers(line) for r in regions)
+
+    rules = doc.section(RULES_SECTION)
+    rule_sections = doc.children(rules) if rules is not None else []
+    for h in rule_sections:
+        kept = [doc.lines[n - 1] for n in range(h.line + 1, h.end + 1) if not in_region(n)]
+        out.append(Unit(f"rule section {h.text}", _norm("\n".join(kept)), h.line))
+    skipped = [h for h in doc.headings if h.level == 2 and h.text.lower() in _SKIPPED] + rule_sections
+
+    def section_of(line: int) -> str | None:
+        if in_region(line) or any(h.line <= line <= h.end for h in skipped):
+            return None
+        path = [h for h in doc.headings if h.level in (2, 3) and h.line <= line <= h.end]
+        return " > ".join(h.text for h in path) or "(top)"
+
+    for p in doc.paragraphs:
+        group = section_of(p.line)
+        if group is None:
+            continue
+        for sentence in _SENTENCE_END.split(_norm(p.source)):
+            if _normative(sentence):
+                out.append(Unit(group, sentence, p.line))
+    for t in doc.tables:
+        group = section_of(t.line)
+        if group is None:
+            continue
+        for row in t.rows:
+            row_text = " | ".join(row.cells)
+            if _normative(row_text):
+                out.append(Unit(group, row_text, row.line))
+    return out
+
+
+def compare(old: list[Unit], new: list[Unit], fallback_line: int = 1) -> list[Change]:
+    """The changes from ``old`` to ``new`` units: per group, the inserted, deleted and replaced
+    runs of units (:class:`difflib.SequenceMatcher`), in draft order."""
+    groups = list(dict.fromkeys([u.group for u in new] + [u.group for u in old]))
+    out: list[Change] = []
+    for g in groups:
+        a = [u for u in old if u.group == g]
+        b = [u for u in new if u.group == g]
+        m = difflib.SequenceMatcher(None, [u.text for u in a], [u.text for u in b], autojunk=False)
+        for op, i1, i2, j1, j2 in m.get_opcodes():
+            if op == "equal":
+                continue
+            for before, after in _pairs(a[i1:i2], b[j1:j2]):
+                kind = "changed" if before and after else "added" if after else "removed"
+                line = after.line if after else (b[0].line if b else fallback_line)
+                old_text, new_text = before.text if before else "", after.text if after else ""
+                out.append(Change(change_id(g, old_text, new_text), g, kind, old_text, new_text,
+                                  line or fallback_line))
+    return sorted(out, key=lambda c: c.line)
+
+
+def _pairs(a: list[Unit], b: list[Unit]) -> list[tuple[Unit | None, Unit | None]]:
+    """A replaced run of units as changes: a unit of ``a`` and one of ``b`` that are mostly the
+    same text (ratio at least 0.6, in order) are one change; the others are removed or added."""
+    out: list[tuple[Unit | None, Unit | None]] = []
+    j = 0
+    for old in a:
+        k = next((k for k in range(j, len(b))
+                  if difflib.SequenceMatcher(None, old.text, b[k].text).ratio() >= 0.6), None)
+        if k is None:
+            out.append((old, None))
+            continue
+        out += [(None, new) for new in b[j:k]] + [(old, b[k])]
+        j = k + 1
+    return out + [(None, new) for new in b[j:]]
+
+
+@dataclass
+class Record:
+    """The normative change record of the draft.
+
+    Attributes:
+        since: the latest release (``None``: there is none, so nothing is compared).
+        changes: every change, in draft order.
+        findings: ERROR per change on no record, INFO per recorded change, WARNING per RFC tie or
+            editorial mark naming an id that is no current change, ERROR when the pending
+            changelog entry names another version than ``spec/VERSION``.
+    """
+
+    since: str | None
+    changes: list[Change] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def _ties(rfcs: Iterable[Any]) -> dict[str, list[tuple[Any, str]]]:
+    out: dict[str, list[tuple[Any, str]]] = {}
+    for rfc in rfcs:
+        listed = rfc.meta.get("spec_changes") or []
+        for cid in listed if isinstance(listed, list) else []:
+            out.setdefault(str(cid), []).append((rfc, str(rfc.meta.get("status"))))
+    return out
+
+
+def _editorial(text: str) -> tuple[dict[str, int], changelog.Entry | None]:
+    """``{id: line of the bullet}`` the pending entry marks editorial, and the entry."""
+    entry = changelog.pending(text)
+    if entry is None:
+        return {}, None
+    doc = markdown.parse(text)
+    ids: dict[str, int] = {}
+    for p in doc.paragraphs:
+        if entry.line < p.line <= entry.end and p.source.lower().startswith("editorial"):
+            for span in markdown.code_spans(p.source):
+                if CHANGE_ID.fullmatch(span):
+                    ids.setdefault(span, p.line)
+    return ids, entry
+
+
+def draft_changes(repo: SpecRepo, draft: SpecVersion | None = None, text: str | None = None) -> list[Change]:
+    """The normative changes from the latest release to the draft (``[]`` without a release).
+
+    Args:
+        repo: the repository (its releases and ``spec/VERSION``).
+        draft: the version to compare instead of the draft on disk (an RFC's proposal applied
+            in memory), with ``text`` its SPEC.md.
+
+    Raises:
+        InputError: unreadable schemas or catalogue, malformed region markers.
+    """
+    latest = repo.latest_release()
+    if latest is None:
+        return []
+    draft = draft if draft is not None else version(repo, DRAFT)
+    text = text if text is not None else draft.spec_md
+    releases = [version(repo, r) for r in repo.releases()]
+    old = units(releases[-1].spec_md, blocks_for(releases[-1], releases, latest, None))
+    new = units(text, blocks_for(draft, releases, repo.declared_draft_version(), latest))
+    return compare(old, new)
+
+
+def record(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> Record:
+    """Compare the latest release's SPEC.md with the draft's and match each change with its
+    record (see the module docstring).
+
+    Args:
+        repo: the repository.
+        rfcs: its RFCs (:func:`evalport_spec.rfc.load_rfcs`; objects with ``number``, ``meta``,
+            ``rel`` and ``fm.line(key)``), whose front matter ``spec_changes`` ties changes.
+
+    Raises:
+        InputError: unreadable schemas or catalogue, malformed region markers.
+    """
+    latest = repo.latest_release()
+    text = version(repo, DRAFT).spec_md
+    out = Record(latest)
+    declared = repo.declared_draft_version()
+    ids, pending = _editorial(text)
+    if pending is not None and declared is not None and pending.version != declared:
+        out.findings.append(Finding("changelog-pending-version",
+                                    f"the pending changelog entry names {pending.version}; spec/VERSION "
+                                    f"says {declared}", new=Location(SPEC_MD, None, pending.line)))
+    if latest is None:
+        return out
+    out.changes = draft_changes(repo)
+    ties = _ties(rfcs)
+    current = {c.id for c in out.changes}
+    for c in out.changes:
+        c.rfcs = sorted({r.number for r, status in ties.get(c.id, []) if status in _COVERING})
+        c.editorial = c.id in ids
+        if c.covered:
+            out.findings.append(Finding("spec-change-recorded",
+                                        f"normative change since {latest} [{c.id}] ({c.coverage()}): {c.summary()}",
+                                        severity=Severity.INFO, new=Location(SPEC_MD, None, c.line),
+                                        extra={"change": c.id}))
+        else:
+            out.findings.append(Finding(
+                "spec-change-unrecorded",
+                f"normative change since {latest} [{c.id}] is on no record: {c.summary()}; list "
+                f"{c.id} under spec_changes in the front matter of the RFC that makes it, or mark it "
+                "editorial in the pending changelog entry", new=Location(SPEC_MD, None, c.line),
+                extra={"change": c.id}))
+    for cid, tied in ties.items():
+        for rfc, status in tied:
+            if cid not in current and status in ("draft", "comment", "accepted"):
+                out.findings.append(Finding("spec-change-tie-unknown",
+                                            f"spec_changes lists {cid}, which is no change to SPEC.md since "
+                                            f"{latest} (edited again? `evalport-spec spec changes` lists them)",
+                                            severity=Severity.WARNING,
+                                            new=Location(rfc.rel, None, rfc.fm.line("spec_changes"))))
+    for cid in sorted(set(ids) - current):
+        out.findings.append(Finding("spec-change-tie-unknown",
+                                    f"the pending changelog entry marks {cid} editorial, which is no change "
+                                    f"to SPEC.md since {latest}", severity=Severity.WARNING,
+                                    new=Location(SPEC_MD, None, ids[cid])))
+    out.findings.sort(key=lambda f: (f.new.line if f.new and f.new.file == SPEC_MD else 0) or 0)
+    return out
+
+
+def release_bullets(repo: SpecRepo, rec: Record) -> list[str]:
+    """The changelog bullets a release adds for SPEC.md: the pending entry's own lines, then one
+    bullet per normative change of ``rec`` (:func:`record`) with what covers it."""
+    pending = changelog.pending(repo.version(DRAFT).spec_md)
+    own = [ln for ln in (pending.body.split("\n") if pending else []) if ln.strip()]
+    return own + [f"- SPEC.md, {c.summary(120)} ({c.coverage()}; {c.id})." for c in rec.changes]
