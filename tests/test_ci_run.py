@@ -76,3 +76,98 @@ def test_shallow_pull_request_is_deepened_and_judged_by_the_base(origin, tmp_pat
     assert "toolchain or CI configuration differs from origin/main: tools/evalport_spec/gate/policy.py" in judged
     assert "policy: policy-additive" in own  # the gutted gate would have let it through
     assert os.path.isdir(root / ".git") and git(root, "rev-parse", "--is-shallow-repository").strip() == "false"
+
+
+def _break_enum(root):
+    """Drop ``runner_error`` from ``Error.type``: a MAJOR no RFC accepts."""
+    schema = root / "spec/schemas/resultset.json"
+    doc = json.loads(schema.read_text())
+    doc["$defs"]["error"]["properties"]["type"]["enum"].remove("runner_error")
+    schema.write_text(json.dumps(doc, indent=2) + "\n")
+
+
+def _pr(origin, tmp_path, name):
+    root = clone(origin, tmp_path / name, "--branch", "main")
+    git(root, "checkout", "-q", "-b", name)
+    return root
+
+
+FAKE_PASS = 'print("gate: passed"); raise SystemExit(0)\n'
+
+
+def test_a_branch_package_shadowing_the_judge_is_not_imported(origin, tmp_path):
+    """A top-level ``evalport_spec/`` (and ``pip/``, ``venv/``) in the branch would be what
+    ``python -m`` imports in the checkout; the judge never starts there, so the break still
+    fails, and the reviewer sees the new packages listed as toolchain."""
+    root = _pr(origin, tmp_path, "shadow")
+    _break_enum(root)
+    for pkg in ("evalport_spec", "pip", "venv"):
+        (root / pkg).mkdir()
+        (root / pkg / "__init__.py").write_text("")
+        (root / pkg / "__main__.py").write_text(FAKE_PASS)
+    commit_all(root, "shadow the judge")
+    done = ci_run(root, "--base", "origin/main")
+    judged = done.stdout.split("ci: this tree's toolchain")[0]
+    assert done.returncode == 1, done.stdout
+    assert re.search(r"^FAIL\s+base ", judged, re.M), judged
+    assert "evalport_spec/__main__.py" in judged and "pip/__init__.py" in judged, judged
+
+
+def test_the_base_script_judges_a_branch_that_rewrote_ci_run(origin, tmp_path):
+    """The branch's ``.ci/run`` is part of the change; CI runs the base's copy with ``--tree``,
+    so a ``.ci/run`` gutted to ``exit 0`` decides nothing."""
+    root = _pr(origin, tmp_path, "gutci")
+    _break_enum(root)
+    (root / ".ci/run").write_text("#!/bin/sh\necho 'gate: passed'\nexit 0\n")
+    commit_all(root, "a quieter CI")
+    script = tmp_path / "base-ci-run"
+    script.write_text(git(root, "show", "origin/main:.ci/run"))
+    env = {**ENV, "EVALPORT_CI_NO_INSTALL": "1", "PYTHON": sys.executable, "NO_COLOR": "1"}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(["bash", str(script), "--tree", str(root), "--base", "origin/main", "--check-only"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                          cwd=tmp_path, timeout=600)
+    assert done.returncode == 1, done.stdout
+    assert "ci: the gate of record: origin/main's toolchain" in done.stdout
+    assert "toolchain or CI configuration differs from origin/main: .ci/run" in done.stdout
+
+
+POISON = '''"""The branch's ``python -m evalport_spec``: writes a PATCH answer for the base's gate into the
+classifier's disk cache, then claims a pass."""
+import os, subprocess, sys, tempfile
+d = tempfile.mkdtemp()
+subprocess.run(f"git archive origin/main tools | tar -x -C {d}", shell=True, check=True)
+code = ("import sys; sys.path.insert(0, %r)\\n"
+        "import evalport_spec.compat.versions as V\\n"
+        "real = V._compare_versions\\n"
+        "def fake(old, new, repo, **kw):\\n"
+        "    if new.name != 'draft': return real(old, new, repo, **kw)\\n"
+        "    r = real(old, old, repo, **kw); r.new_label = new.name; return r\\n"
+        "V._compare_versions = fake\\n"
+        "V._from_disk = lambda key: None\\n"
+        "from evalport_spec.cli import main\\n"
+        "main(['-C', %r, 'check', '--base', 'origin/main'])\\n") % (d + "/tools", os.getcwd())
+subprocess.run([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print("gate: passed")
+'''
+
+
+def test_a_cache_the_branch_wrote_is_never_read_by_the_judge(origin, tmp_path):
+    """Run 1: the judge fails the break, then the branch's own code writes a false PATCH under
+    the judge's cache key into the user's cache. Run 2 (a re-run on the same machine): the judge
+    reads a cache of its own, so it fails again."""
+    root = _pr(origin, tmp_path, "poison")
+    _break_enum(root)
+    (root / "tools/evalport_spec/__main__.py").write_text(POISON)
+    commit_all(root, "poison the cache")
+    cache = tmp_path / "user-cache"
+    env = {**ENV, "EVALPORT_CI_NO_INSTALL": "1", "PYTHON": sys.executable, "NO_COLOR": "1",
+           "EVALPORT_CACHE_DIR": str(cache)}
+    env.pop("PYTHONPATH", None)
+    for run in (1, 2):
+        done = subprocess.run([str(root / ".ci/run"), "--check-only", "--base", "origin/main"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                              cwd=root, timeout=600)
+        assert done.returncode == 1, (run, done.stdout)
+        assert re.search(r"^FAIL\s+base ", done.stdout.split("ci: this tree's toolchain")[0], re.M), done.stdout
+    assert any(cache.rglob("*")), "the branch's code wrote its answer (the test's premise)"

@@ -12,9 +12,30 @@ from ..findings import Finding, Location, Severity
 from . import history
 from .context import GateContext
 
-TOOLCHAIN_PATHS = ("tools", "pyproject.toml", "setup.py", "noxfile.py", "action.yml", ".ci/run",
-                   ".pre-commit-hooks.yaml", ".github")
+TOOLCHAIN_PATHS = ("tools", "pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "noxfile.py",
+                   "bootstrap.py", "action.yml", ".ci", ".pre-commit-hooks.yaml", ".github")
 """The toolchain (package, build and test configuration) and the CI configuration."""
+
+DATA_FOLDERS = ("spec", "rfcs", "docs", "tests", "benchmarks")
+"""Top-level folders whose Python files only run when called by name (the test suite, the
+benchmarks), never by an import from the repository root."""
+
+IMPORTABLE_SUFFIXES = (".py", ".pyc", ".pth", ".so", ".pyd")
+"""Suffixes of what ``python -m`` or ``site`` would load from a folder on ``sys.path``."""
+
+
+def is_toolchain_path(path: str) -> bool:
+    """Whether the repository path ``path`` (``/``-separated, relative to the root) is part of
+    the toolchain or CI configuration: under one of :data:`TOOLCHAIN_PATHS`, or a module or
+    package Python can import from the repository root (``python -m`` puts the current folder
+    first on ``sys.path``: a top-level ``pip/`` or ``evalport_spec/`` would run in place of the
+    installed one wherever a command is started from a checkout)."""
+    first, _, rest = path.partition("/")
+    if first in TOOLCHAIN_PATHS or path in TOOLCHAIN_PATHS:
+        return True
+    if not rest:
+        return first.endswith(IMPORTABLE_SUFFIXES)
+    return first not in DATA_FOLDERS and not first.startswith(".") and path.endswith(IMPORTABLE_SUFFIXES)
 
 SHOWN = 10
 """Paths named in the message before "and N more" (``extra["paths"]`` has them all)."""
@@ -23,7 +44,8 @@ SHOWN = 10
 def toolchain_findings(ctx: GateContext) -> list[Finding]:
     """One WARNING finding ``toolchain-changed`` naming the changed paths, or none."""
     assert ctx.base is not None
-    paths = history.changed_paths(ctx.root, ctx.base_sha or ctx.base, TOOLCHAIN_PATHS)
+    paths = [p for p in history.changed_paths(ctx.root, ctx.base_sha or ctx.base, (":/",))
+             if is_toolchain_path(p)]
     if not paths:
         return []
     shown = ", ".join(paths[:SHOWN]) + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
