@@ -19,6 +19,10 @@ Each :class:`Change` has an id ``spec:`` + 8 hex digits (SHA-256 over where it i
 text and the new text), so a record covers that exact change and a later edit needs its own.
 A change is covered
 
+* by its sources, when it is a generated region's: the region says what the schemas and the
+  catalogue say (a stale region is an error of its own), and the gate judges a change to those
+  sources itself (the classifier's findings, a breaking one only as accepted), so an ordinary
+  additive field documented by ``spec sync`` needs no RFC;
 * by an RFC whose front matter lists the id under ``spec_changes`` (an RFC that is not
   rejected, withdrawn or superseded), or
 * by an editorial mark: a bullet of the draft's pending changelog entry
@@ -96,9 +100,15 @@ class Change:
     editorial: bool = False
 
     @property
+    def generated(self) -> bool:
+        """Whether it is a generated region's change (recorded by the schema or catalogue change
+        it mirrors; see the module docstring)."""
+        return self.where.startswith("region ")
+
+    @property
     def covered(self) -> bool:
-        """Whether an RFC or an editorial mark records it."""
-        return bool(self.rfcs) or self.editorial
+        """Whether its sources, an RFC or an editorial mark record it."""
+        return self.generated or bool(self.rfcs) or self.editorial
 
     def summary(self, width: int = 90) -> str:
         """``added in Validation: "A document whose ..."``; for a changed unit the part that
@@ -109,8 +119,10 @@ class Change:
         return f'{self.kind} in {self.where}: "{_cut(_norm(self.new or self.old), width)}"'
 
     def coverage(self) -> str:
-        """``RFC 0007``, ``editorial``, both, or ``no record``."""
-        parts = [f"RFC {n:04d}" for n in self.rfcs] + (["editorial"] if self.editorial else [])
+        """``generated from the schemas and catalogue``, ``RFC 0007``, ``editorial``, several of
+        them, or ``no record``."""
+        parts = ((["generated from the schemas and catalogue"] if self.generated else [])
+                 + [f"RFC {n:04d}" for n in self.rfcs] + (["editorial"] if self.editorial else []))
         return ", ".join(parts) or "no record"
 
 
