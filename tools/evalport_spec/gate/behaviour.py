@@ -152,8 +152,8 @@ def merge_with_classification(classified: Iterable[Finding], behaviour: list[Fin
     :data:`RULE_KINDS`, which cannot see implementations the judging process does not run). A
     ``rule-implementation-changed`` finding (:mod:`evalport_spec.gate.rulecode`) is always kept:
     it is what an RFC accepts for a change of rule code."""
-    witnessed = {f.code for f in behaviour if f.witness is not None and
-                 f.kind in ("rule-behaviour-tightened", "rule-implementation-changed")}
+    witnessed = {f.code for f in behaviour if f.kind == "rule-behaviour-tightened"
+                 or (f.kind == "rule-implementation-changed" and f.witness is not None)}
     kept = [f for f in classified if not (f.code in witnessed and f.kind in RULE_KINDS)]
     major = {f.code for f in kept if f.kind in ("rule-added-breaking", "rule-tightened")}
     return kept + [f for f in behaviour if f.code not in major or f.kind == "rule-implementation-changed"]
