@@ -73,6 +73,12 @@ def test_a_witnessed_behaviour_finding_replaces_the_classifiers_guess_about_that
     assert merge_with_classification([guess, other], [seen]) == [other, seen]
     proved = Finding("rule-added-breaking", "in-process witness", ChangeClass.MAJOR, code="DUPLICATE_ID")
     assert merge_with_classification([proved], [seen]) == [seen]  # one truth per rule
+    # a rule-code finding is what an RFC accepts: always kept; with a witness it is the one truth
+    unproven = Finding("rule-implementation-changed", "unproven", ChangeClass.MAJOR, code="DUPLICATE_ID",
+                       undecided=True)
+    assert merge_with_classification([proved, guess], [unproven]) == [proved, guess, unproven]
+    witnessed = Finding("rule-implementation-changed", "seen", ChangeClass.MAJOR, code="DUPLICATE_ID", witness={})
+    assert merge_with_classification([proved, guess, other], [witnessed]) == [other, witnessed]
 
 
 def test_guard_contradicted_when_a_rule_fires_without_any_guard_location():

@@ -272,7 +272,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
              "list the current change's breaking findings, by fingerprint, in the accepts of a MAJOR RFC")
     sp.add_argument("number", type=int)
     sp.add_argument("--base", metavar="REF", default=None,
-                    help="the change against REF (as `check --base REF` sees it); default: the draft "
-                         "since the latest release")
+                    help="the change against REF (as `check --base REF` sees it, rule code changes "
+                         "(rule-implementation-changed) included); default: the draft since the latest "
+                         "release, whose rule code is compared by behaviour only")
     sp.add_argument("--format", choices=("text", "json"), default="text",
                     help="text: one line per entry; json: {path, number, compared, added, already_listed}")

@@ -160,7 +160,7 @@ def change_to_accept(repo: SpecRepo | str | Path, *, base: str | None = None) ->
             if latest is None:
                 raise InputError("no release to compare the draft with: give --base REF")
             old, label = released_side(ctx, latest), f"since {latest}"
-        return breaking(change_findings(ctx, old, new)[0]), label
+        return breaking(change_findings(ctx, old, new, code=base is not None)[0]), label
     finally:
         ctx.close()
 

@@ -70,7 +70,7 @@ def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
         return out + [input_finding(exc)], f"cannot read {ctx.base}:spec", None
     base_side = Side(old, ctx.program(commit, ctx.base), ctx.base)
     branch_side = Side(ctx.version(DRAFT), ctx.program(None, "the working tree"), "this branch")
-    changed, computed = change_findings(ctx, base_side, branch_side)
+    changed, computed = change_findings(ctx, base_side, branch_side, code=True)
     ledger = None
     if breaking(changed):
         now, problems = now_states(ctx)

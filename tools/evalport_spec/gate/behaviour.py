@@ -62,7 +62,9 @@ def _activations(version: SpecVersion) -> set[tuple[str, str]]:
     return {(e.code, e.document) for e in version.catalogue.rules if not e.encoded}
 
 
-def _entry_location(version: SpecVersion, code: str) -> Location | None:
+def entry_location(version: SpecVersion, code: str) -> Location | None:
+    """Where rule ``code``'s catalogue entry is in ``version`` (``rules.json#/rules/i``), or
+    ``None`` when the catalogue has no such entry."""
     for i, e in enumerate(version.catalogue.rules):
         if e.code == code:
             return Location(version.path_label("rules.json"), f"/rules/{i}", e.line)
@@ -128,7 +130,7 @@ def compare_behaviour(old: Side, new: Side, corpus: Corpus,
             "rule-behaviour-tightened",
             f"{code}: {new.label} rejects a document {old.label} accepts ({code} at {where or '/'}; "
             f"document: {corpus.origins[i]})", ChangeClass.MAJOR, Severity.ERROR,
-            _entry_location(old.version, code), _entry_location(new.version, code),
+            entry_location(old.version, code), entry_location(new.version, code),
             witness=corpus.documents[i][1], code=code,
             extra={"violation": {"code": code, "instance_path": where}, "old": old.label,
                    "new": new.label, "compared": len(corpus.documents)}))
@@ -137,7 +139,7 @@ def compare_behaviour(old: Side, new: Side, corpus: Corpus,
             "rule-behaviour-loosened",
             f"{code}: {new.label} accepts a document {old.label} rejects with {code} at "
             f"{where or '/'} (document: {corpus.origins[i]})", ChangeClass.MINOR, Severity.INFO,
-            _entry_location(old.version, code), _entry_location(new.version, code),
+            entry_location(old.version, code), entry_location(new.version, code),
             witness=corpus.documents[i][1], code=code, direction="forward",
             extra={"violation": {"code": code, "instance_path": where}, "old": old.label,
                    "new": new.label, "compared": len(corpus.documents)}))
@@ -147,11 +149,14 @@ def compare_behaviour(old: Side, new: Side, corpus: Corpus,
 def merge_with_classification(classified: Iterable[Finding], behaviour: list[Finding]) -> list[Finding]:
     """The classifier's findings plus the behaviour findings, one truth per rule: a rule with a
     witnessed behaviour change loses the classifier's in-process guesses about it (kinds
-    :data:`RULE_KINDS`, which cannot see implementations the judging process does not run)."""
-    witnessed = {f.code for f in behaviour if f.kind == "rule-behaviour-tightened"}
+    :data:`RULE_KINDS`, which cannot see implementations the judging process does not run). A
+    ``rule-implementation-changed`` finding (:mod:`evalport_spec.gate.rulecode`) is always kept:
+    it is what an RFC accepts for a change of rule code."""
+    witnessed = {f.code for f in behaviour if f.kind == "rule-behaviour-tightened"
+                 or (f.kind == "rule-implementation-changed" and f.witness is not None)}
     kept = [f for f in classified if not (f.code in witnessed and f.kind in RULE_KINDS)]
     major = {f.code for f in kept if f.kind in ("rule-added-breaking", "rule-tightened")}
-    return kept + [f for f in behaviour if f.code not in major]
+    return kept + [f for f in behaviour if f.code not in major or f.kind == "rule-implementation-changed"]
 
 
 def guard_findings(version: SpecVersion, corpus: Corpus, run: ProgramRun, label: str) -> list[Finding]:
@@ -172,13 +177,13 @@ def guard_findings(version: SpecVersion, corpus: Corpus, run: ProgramRun, label:
             f"{code}: {label} reports {where or '/'} on a document with none of its guard "
             f"locations ({', '.join(guards[code])}); the catalogue's guard must name a location "
             f"every firing needs (document: {corpus.origins[i]})",
-            new=_entry_location(version, code), witness=corpus.documents[i][1], code=code))
+            new=entry_location(version, code), witness=corpus.documents[i][1], code=code))
     crashed: dict[str, tuple[int, str]] = {}
     for i, code, message in run.crashed:
         crashed.setdefault(code, (i, message))
     for code, (i, message) in sorted(crashed.items()):
         out.append(Finding(
             "rule-crashed", f"{code}: {label}'s implementation raised {message} (rules must read "
-            f"defensively; document: {corpus.origins[i]})", new=_entry_location(version, code),
+            f"defensively; document: {corpus.origins[i]})", new=entry_location(version, code),
             witness=corpus.documents[i][1], code=code))
     return out

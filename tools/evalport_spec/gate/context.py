@@ -18,6 +18,7 @@ from ..errors import InputError
 from ..findings import Finding, Location
 from ..spec import DRAFT, SpecRepo, SpecVersion
 from . import history
+from .rulecode import RuleCode, rule_code_of
 from .rulecorpus import Corpus, build_corpus
 from .ruleprogram import Program, ProgramRun, installed_program, program_for_tree, run_program
 
@@ -126,6 +127,15 @@ class GateContext:
                 return installed_program()
             return program_for_tree(self.tree(commit, ("tools",)), label)
         return self._memo(("program", commit), make)
+
+    def rule_code(self, program: Program) -> RuleCode:
+        """The static :class:`~evalport_spec.gate.rulecode.RuleCode` of ``program``'s tree,
+        read once per program.
+
+        Raises:
+            InputError: a module of it cannot be read.
+        """
+        return self._memo(("rule-code", program.digest), lambda: rule_code_of(program.tools, program.label))
 
     def base_version(self) -> SpecVersion:
         """The draft as it is at the base revision (read from git, never checked out)."""

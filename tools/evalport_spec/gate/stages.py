@@ -26,6 +26,8 @@ from .ignores import drop_ignored, stale_entries
 from .manifest import verify_manifest
 from .metaschema import meta_validator
 from .policy import apply_major_rule, breaking, effective_class, version_problem
+from .rulecode import KIND as CODE_KIND
+from .rulecode import code_findings
 from .spectext import check_draft_text, check_spec_text
 
 StageOut = tuple[list[Finding], str, "ChangeClass | None"]
@@ -185,15 +187,35 @@ def stage_releases(ctx: GateContext) -> StageOut:
     return out, ", ".join(parts), None
 
 
-def change_findings(ctx: GateContext, old: Side, new: Side) -> tuple[list[Finding], ChangeClass]:
+def change_findings(ctx: GateContext, old: Side, new: Side, *,
+                    code: bool = False) -> tuple[list[Finding], ChangeClass]:
     """Everything ``old`` -> ``new`` changes: the classifier's findings (schemas and catalogue)
     merged with the rule behaviour findings of the two sides' programs
-    (:func:`~evalport_spec.gate.behaviour.merge_with_classification`), and the effective class."""
+    (:func:`~evalport_spec.gate.behaviour.merge_with_classification`), and the effective class.
+    With ``code`` (base against branch), every rule whose code differs in meaning is a
+    ``rule-implementation-changed`` finding (:mod:`evalport_spec.gate.rulecode`) that takes
+    the place of that rule's ``rule-behaviour-tightened``."""
     cls = ctx.classify(old.version, new.version)
     behaviour = compare_behaviour(old, new, ctx.corpus(), ctx.run)
+    if code:
+        changed = code_findings(old, new, ctx.rule_code(old.program), ctx.rule_code(new.program),
+                                _active_in(ctx, old), behaviour, len(ctx.corpus().documents))
+        done = {f.code for f in changed}
+        behaviour = [f for f in behaviour if not (f.kind == "rule-behaviour-tightened" and f.code in done)] + changed
     findings = merge_with_classification(cls.findings, behaviour)
     computed = max([cls.change_class] + [f.change_class for f in behaviour])
     return findings, effective_class(computed, findings)
+
+
+def _active_in(ctx: GateContext, old: Side) -> dict[str, list[str]]:
+    """``{code: versions whose catalogue has the rule hand-rolled}``: the working tree's
+    releases and draft, and ``old``'s draft (named by ``old.label``)."""
+    out: dict[str, list[str]] = {}
+    named = [(n, ctx.version(n)) for n in ctx.repo.all_versions()] + [(f"{old.label}'s draft", old.version)]
+    for name, version in named:
+        for code in sorted({e.code for e in version.catalogue.rules if not e.encoded}):
+            out.setdefault(code, []).append(name)
+    return out
 
 
 def decide(ctx: GateContext, findings: list[Finding], computed: ChangeClass, label: str,
@@ -282,7 +304,9 @@ def stage_draft(ctx: GateContext) -> StageOut:
 
 def _stale_acceptances(ctx: GateContext, fingerprints: set[str]) -> list[Finding]:
     """A WARNING per ``accepts`` entry of an open or accepted MAJOR RFC that names no breaking
-    finding of the draft since the latest release (the change it accepted is gone or changed)."""
+    finding of the draft since the latest release (the change it accepted is gone or changed).
+    Entries of kind ``rule-implementation-changed`` are not judged here: that finding compares
+    a base's rule code with a branch's (``check --base``), which the draft stage does not."""
     out = []
     try:
         rfcs = ctx.rfcs() if (ctx.root / "rfcs").is_dir() else []
@@ -292,7 +316,7 @@ def _stale_acceptances(ctx: GateContext, fingerprints: set[str]) -> list[Finding
         if r.meta.get("declared_class") != "MAJOR" or r.meta.get("status") not in OPEN_STATUSES:
             continue
         for e in accepts_of(r.meta):
-            if e["fingerprint"] not in fingerprints:
+            if e["fingerprint"] not in fingerprints and e.get("kind") != CODE_KIND:
                 out.append(Finding("acceptance-stale",
                                    f"RFC {r.number:04d} accepts [{e['fingerprint']}] ({e.get('kind')} at "
                                    f"{e.get('location')}) but no breaking finding of the draft has that "

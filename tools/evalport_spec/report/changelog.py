@@ -97,6 +97,8 @@ def change_line(f: Finding, siblings: Iterable[Finding] = ()) -> str | None:
     if parts is None:
         return None
     verb, prep, subject = parts
+    if f.kind == "rule-implementation-changed":  # its item is the code digests, not a value
+        return f"Changed the implementation of rule `{f.code}`"
     target = _target(f)
     doc = document_title(f)
     in_doc = f" in {doc}" if doc else ""

@@ -13,6 +13,7 @@ from ...pointer import join
 from ..violation import Violation
 from .registry import Envelope, ItemRule, is_number, items, register_items, violation
 
+
 def _grader_results(first: int, results: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     for index, result in enumerate(results, first):
         for m, gr in items(result, "grader_results"):

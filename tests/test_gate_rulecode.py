@@ -1,0 +1,78 @@
+"""The static reading of rule code (:mod:`evalport_spec.gate.rulecode`): digests that ignore
+docstrings, comments and layout, and which rules a changed module belongs to (fail closed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evalport_spec.gate.rulecode import changed_code, normalised_digest, rule_code
+
+RULES = "evalport_spec/validation/rules"
+
+
+def test_docstrings_comments_and_layout_do_not_count_but_code_does():
+    plain = b'def f(x):\n    return x.lower()\n'
+    same = b'def f(x):\n    """Lower-case."""\n    # a comment\n    return (\n        x.lower()\n    )\n'
+    changed = b'def f(x):\n    return x.casefold()\n'
+    assert normalised_digest(plain)[0] == normalised_digest(same)[0]
+    assert normalised_digest(plain)[0] != normalised_digest(changed)[0]
+    assert normalised_digest(b"def (:\n")[0].startswith("bytes:")  # unparsable: its bytes
+
+
+def write(tools: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        p = tools / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return tools
+
+
+def tree(tmp: Path, overrides: dict[str, str] | None = None) -> Path:
+    """A miniature package: rule A in a.py (imports helper.py), rule B in b.py (does not)."""
+    files = {
+        "evalport_spec/__init__.py": "",
+        "evalport_spec/validation/__init__.py": "",
+        "evalport_spec/helper.py": "def h(x):\n    return x\n",
+        "evalport_spec/other.py": "def unrelated():\n    return 1\n",
+        f"{RULES}/__init__.py": "from . import a, b\n",
+        f"{RULES}/registry.py": "def register(code, doc):\n    return lambda f: f\n",
+        f"{RULES}/a.py": "from ...helper import h\nfrom .registry import register\n\n"
+                         "@register('A', 'suite')\ndef a(doc):\n    return h(doc)\n",
+        f"{RULES}/b.py": "from .registry import register\n\n@register('B', 'suite')\ndef b(doc):\n    return []\n",
+    }
+    files.update(overrides or {})
+    return write(tmp, files)
+
+
+def test_a_changed_module_names_the_rules_whose_code_it_is(tmp_path):
+    old = rule_code(tree(tmp_path / "old"))
+    assert old.rules == {"A": f"{RULES}/a.py", "B": f"{RULES}/b.py"}
+    assert "evalport_spec/other.py" not in old.modules  # no rule imports it
+    helper = rule_code(tree(tmp_path / "helper", {"evalport_spec/helper.py": "def h(x):\n    return x[::-1]\n"}))
+    assert changed_code(old, helper, {"A", "B"}) == {"A": ["evalport_spec/helper.py"]}
+    assert old.digest("A") != helper.digest("A") and old.digest("B") == helper.digest("B")
+    # the rules package's __init__ is no rule's own code: it runs before all of them
+    init = rule_code(tree(tmp_path / "init", {f"{RULES}/__init__.py": "from . import b, a\n"}))
+    assert changed_code(old, init, {"A", "B"}) == {c: [f"{RULES}/__init__.py"] for c in ("A", "B")}
+    unrelated = rule_code(tree(tmp_path / "other", {"evalport_spec/other.py": "def unrelated():\n    return 2\n"}))
+    assert changed_code(old, unrelated, {"A", "B"}) == {}
+
+
+def test_reading_files_or_importing_by_string_makes_the_whole_package_every_rules_code(tmp_path):
+    reads = "import json\nfrom .registry import register\n\n@register('B', 'suite')\ndef b(doc):\n" \
+            "    return json.loads(open('cfg.json').read())\n"
+    old = rule_code(write(tree(tmp_path / "old", {f"{RULES}/b.py": reads}),
+                          {"evalport_spec/cfg.json": "[]"}))
+    new = rule_code(write(tree(tmp_path / "new", {f"{RULES}/b.py": reads}),
+                          {"evalport_spec/cfg.json": "[1]"}))
+    assert old.dynamic and changed_code(old, new, {"A", "B"}) == {
+        "A": ["evalport_spec/cfg.json"], "B": ["evalport_spec/cfg.json"]}
+
+
+def test_a_rule_registered_under_a_computed_code_has_every_module_as_its_code(tmp_path):
+    computed = "from .registry import register\nCODE = 'B'\n\n@register(CODE, 'suite')\ndef b(doc):\n    return []\n"
+    old = rule_code(tree(tmp_path / "old", {f"{RULES}/b.py": computed}))
+    assert "B" not in old.rules and old.code_of("B") == frozenset(old.modules)
+    new = rule_code(tree(tmp_path / "new", {f"{RULES}/b.py": computed,
+                                             "evalport_spec/helper.py": "def h(x):\n    return None\n"}))
+    assert changed_code(old, new, {"B"}) == {"B": ["evalport_spec/helper.py"]}

@@ -1,0 +1,297 @@
+"""Rule code compared by what it says, never by running it (issue 21: the gate fails closed).
+
+Behaviour sampling (:mod:`evalport_spec.gate.behaviour`) can show that a rule changed, never
+that it did not: an edit outside the corpus (DUPLICATE_ID made case-insensitive), or a rule that
+behaves only while :mod:`~evalport_spec.gate.ruleprogram` runs it, slips through any finite
+sample. So ``check --base REF`` also compares the base's and the branch's rule *code*, read as
+files and parsed with :mod:`ast` (never imported or executed):
+
+* **modules**: every module under ``evalport_spec/validation/rules/``, every ``evalport_spec``
+  module they import (explicit ``import`` / ``from ... import`` statements, followed
+  transitively; ``from package import name`` counts the package's ``__init__`` unless ``name``
+  is a submodule), and the ``__init__`` of each package above the rules (``evalport_spec``,
+  ``evalport_spec.validation``), which run before any rule does;
+* **digest** of a module: SHA-256 of :func:`ast.dump` of its syntax tree without docstrings, so
+  comments, docstrings and formatting change nothing and any other edit changes it (a file
+  that does not parse digests as its bytes);
+* **a rule's code**: the module registering its code (a ``@register("CODE", ...)`` or
+  ``@register_items("CODE", ...)`` decorator with a literal code) and that module's imports,
+  transitively; a rule whose registration is not found that way has every module as its code;
+* **fail closed**: a changed module that is no rule's code (a package ``__init__``) is every
+  rule's; when any module reads files or imports by string (:data:`DYNAMIC`), every file of
+  the package, ``.py`` or not, is every rule's code too.
+
+:func:`code_findings` turns the difference into one error finding ``rule-implementation-changed``
+per rule active in some version: MAJOR with the behaviour comparison's valid -> invalid
+document as witness when it found one, else undecided (the change is unproven, and the gate
+treats undecided as MAJOR). Its fingerprint covers the rule's code digest on both sides
+(:attr:`~evalport_spec.findings.Finding.item`), so an RFC accepting it accepts exactly that
+edit, not a later one.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError
+from ..findings import ChangeClass, Finding, Severity
+from ..fsutil import read_limited
+from .behaviour import Side, entry_location
+
+KIND = "rule-implementation-changed"
+"""The finding kind."""
+
+PACKAGE = "evalport_spec"
+RULES_MODULE = "evalport_spec.validation.rules"
+"""Where the rules live (dotted), below :data:`PACKAGE`."""
+
+REGISTER = ("register", "register_items")
+"""Decorators that register a rule under a literal catalogue code (``validation/rules/registry.py``)."""
+
+DYNAMIC = frozenset({"__import__", "import_module", "exec", "eval", "compile", "open", "read_text",
+                     "read_bytes", "run_path", "run_module", "exec_module", "load_module",
+                     "spec_from_file_location"})
+"""Names (called bare, or ``open``/``read_*``/``*_module`` as attributes too) by which a module
+can run code or read data the import graph does not show."""
+
+MAX_MODULE_BYTES = 8 * 1024 * 1024
+"""A module larger than this is refused (the tree under review is untrusted input)."""
+
+DIGEST_CHARS = 16
+"""Hex digits of a rule's code digest kept in findings (the item of the fingerprint)."""
+
+
+@dataclass(frozen=True)
+class RuleCode:
+    """The rule code of one ``tools/`` folder, read statically.
+
+    Attributes:
+        modules: ``{file: digest}`` of every module counted (module docstring), files named
+            relative to ``tools/`` (``evalport_spec/validation/rules/suite.py``); when
+            :attr:`dynamic`, every other file of the package too.
+        rules: ``{code: file of the module registering it}``.
+        imports: ``{registering module: the modules it imports, transitively, itself included}``.
+        dynamic: some counted module reads files or imports by string (:data:`DYNAMIC`).
+    """
+
+    modules: dict[str, str]
+    rules: dict[str, str]
+    imports: dict[str, frozenset[str]]
+    dynamic: bool
+
+    def code_of(self, code: str) -> frozenset[str]:
+        """The modules that are rule ``code``'s code (every module when its registration is
+        not found statically)."""
+        module = self.rules.get(code)
+        return self.imports[module] if module is not None else frozenset(self.modules)
+
+    def digest(self, code: str) -> str:
+        """Digest of rule ``code``'s code: SHA-256 over its modules' names and digests, plus
+        the modules no rule owns (:func:`changed_code` counts those for every rule)."""
+        owned = set().union(*self.imports.values()) if self.imports else set()
+        names = sorted(self.code_of(code) | (set(self.modules) - owned))
+        h = hashlib.sha256()
+        for name in names:
+            h.update(f"{name}\0{self.modules[name]}\1".encode())
+        return h.hexdigest()[:DIGEST_CHARS]
+
+
+def _strip_docstrings(tree: ast.AST) -> ast.AST:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:]
+    return tree
+
+
+def normalised_digest(source: bytes) -> tuple[str, ast.Module | None]:
+    """``(digest, tree)`` of a module's ``source``: SHA-256 of ``ast.dump`` of its syntax tree
+    without docstrings (no line numbers: comments and formatting do not count); a source that
+    does not parse gives the digest of its bytes and no tree."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return "bytes:" + hashlib.sha256(source).hexdigest(), None
+    dump = ast.dump(_strip_docstrings(tree), include_attributes=False)
+    return hashlib.sha256(dump.encode()).hexdigest(), tree
+
+
+def _module_file(tools: Path, name: str) -> str | None:
+    """The file (relative to ``tools``, POSIX) of dotted module ``name``, or ``None``."""
+    base = tools.joinpath(*name.split("."))
+    for p in (base.with_suffix(".py"), base / "__init__.py"):
+        if p.is_file():
+            return p.relative_to(tools).as_posix()
+    return None
+
+
+def _imported(tools: Path, path: str, tree: ast.Module) -> set[str]:
+    """Files of the ``evalport_spec`` modules that ``tree`` (the module at ``path``) imports
+    explicitly."""
+    dotted = path.removesuffix(".py").replace("/", ".")
+    package = dotted.removesuffix(".__init__") if path.endswith("/__init__.py") else dotted.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                names.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - (node.level - 1)]
+                source = ".".join(anchor + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                names.add(sub if _module_file(tools, sub) is not None else source)
+    files = {_module_file(tools, n) for n in names if n.split(".")[0] == PACKAGE}
+    return {f for f in files if f is not None}
+
+
+def _registrations(tree: ast.Module) -> list[str]:
+    codes = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for d in node.decorator_list:
+                if isinstance(d, ast.Call) and d.args and isinstance(d.args[0], ast.Constant) \
+                        and isinstance(d.args[0].value, str):
+                    name = d.func.attr if isinstance(d.func, ast.Attribute) else getattr(d.func, "id", None)
+                    if name in REGISTER:
+                        codes.append(d.args[0].value)
+    return codes
+
+
+def _dynamic(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name) and f.id in DYNAMIC:
+                return True
+            if isinstance(f, ast.Attribute) and f.attr in DYNAMIC - {"exec", "eval", "compile"}:
+                return True
+    return False
+
+
+def _closure(start: str, direct: dict[str, set[str]]) -> frozenset[str]:
+    seen = {start}
+    todo = [start]
+    while todo:
+        for m in direct.get(todo.pop(), ()):
+            if m not in seen:
+                seen.add(m)
+                todo.append(m)
+    return frozenset(seen)
+
+
+def rule_code(tools: Path) -> RuleCode:
+    """The :class:`RuleCode` of the ``evalport_spec`` package under ``tools`` (module
+    docstring); a tree without the rules package has no rule code.
+
+    Raises:
+        InputError: a module cannot be read (not a regular file, too large, unreadable).
+    """
+    rules_dir = tools.joinpath(*RULES_MODULE.split("."))
+    if not (rules_dir / "__init__.py").is_file():
+        return RuleCode({}, {}, {}, False)
+    parts = RULES_MODULE.split(".")
+    above = {f"{'/'.join(parts[:i])}/__init__.py" for i in range(1, len(parts))}
+    todo = [p.relative_to(tools).as_posix() for p in sorted(rules_dir.rglob("*.py"))] + sorted(above)
+    modules: dict[str, str] = {}
+    direct: dict[str, set[str]] = {}
+    rules: dict[str, str] = {}
+    dynamic = False
+    while todo:
+        path = todo.pop()
+        if path in modules or not (tools / path).is_file():
+            continue
+        data = read_limited(tools / path, max_bytes=MAX_MODULE_BYTES, label=str(tools / path))
+        modules[path], tree = normalised_digest(data)
+        direct[path] = set()
+        if tree is None:
+            continue
+        dynamic = dynamic or _dynamic(tree)
+        for code in _registrations(tree):
+            rules.setdefault(code, path)
+        if path not in above:  # a package above the rules counts as its own code only (it runs first)
+            direct[path] = _imported(tools, path, tree)
+            todo.extend(direct[path] - set(modules))
+    imports = {m: _closure(m, direct) for m in set(rules.values())}
+    if dynamic:
+        for p in sorted((tools / PACKAGE).rglob("*")):
+            rel = p.relative_to(tools).as_posix()
+            if p.is_file() and rel not in modules and "__pycache__" not in rel:
+                data = read_limited(p, max_bytes=MAX_MODULE_BYTES, label=str(p))
+                modules[rel] = (normalised_digest(data)[0] if rel.endswith(".py")
+                                else hashlib.sha256(data).hexdigest())
+    return RuleCode(modules, rules, imports, dynamic)
+
+
+def changed_code(old: RuleCode, new: RuleCode, codes: set[str]) -> dict[str, list[str]]:
+    """``{code: changed modules}`` for each of ``codes`` whose code differs between ``old``
+    and ``new``: the changed modules (digest differs, or present on one side only) that are
+    its code on either side, plus changed modules that are no rule's code (those count for
+    every rule: fail closed)."""
+    changed = {m for m in set(old.modules) | set(new.modules) if old.modules.get(m) != new.modules.get(m)}
+    if not changed:
+        return {}
+    owned: set[str] = set()
+    for rc in (old, new):
+        for module in rc.imports.values():
+            owned |= module
+    orphans = changed - owned
+    out = {}
+    for code in sorted(codes):
+        hit = ((old.code_of(code) | new.code_of(code)) & changed) | orphans
+        if hit:
+            out[code] = sorted(hit)
+    return out
+
+
+def code_findings(old: Side, new: Side, old_code: RuleCode, new_code: RuleCode,
+                  active_in: dict[str, list[str]], behaviour: list[Finding], compared: int) -> list[Finding]:
+    """One ``rule-implementation-changed`` error per rule of ``active_in`` (``{code: versions
+    whose catalogue has it hand-rolled}``) whose code differs between the sides (module
+    docstring). A ``rule-behaviour-tightened`` finding of ``behaviour`` for the rule gives the
+    witness and makes it MAJOR; without one it is undecided. ``compared``: how many documents
+    the behaviour comparison ran (for the message)."""
+    witnessed = {f.code: f for f in behaviour if f.kind == "rule-behaviour-tightened"}
+    out = []
+    for code, modules in changed_code(old_code, new_code, set(active_in)).items():
+        seen = witnessed.get(code)
+        names = ", ".join(modules)
+        head = (f"{code}: its implementation differs from {old.label}'s in meaning ({names} changed; "
+                f"the rule is active in {', '.join(active_in[code])})")
+        if seen is not None:
+            tail = seen.message.split(": ", 1)[1] if ": " in seen.message else seen.message
+            message = f"{head}; {tail}"
+        else:
+            message = (f"{head}; none of the {compared} document(s) compared tells the two apart, so "
+                       "the change is unproven and counts as breaking (rule code is judged by its "
+                       "code, not by a sample)")
+        item = {"rule": code, "from": old_code.digest(code), "to": new_code.digest(code)}
+        out.append(Finding(
+            KIND, message, ChangeClass.MAJOR, Severity.ERROR,
+            entry_location(old.version, code), entry_location(new.version, code),
+            witness=seen.witness if seen is not None else None, code=code, undecided=seen is None,
+            item=item, extra={**(seen.extra if seen is not None else {}), "modules": modules,
+                              "versions": active_in[code]}))
+    return out
+
+
+def rule_code_of(tools: Path, label: str) -> RuleCode:
+    """:func:`rule_code` with ``label`` (the side's name) in the error message.
+
+    Raises:
+        InputError: a module of ``label``'s rule code cannot be read.
+    """
+    try:
+        return rule_code(tools)
+    except InputError as exc:
+        raise InputError(f"cannot read the rule code of {label}: {exc.message}") from None
