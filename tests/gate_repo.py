@@ -4,23 +4,27 @@ repository's spec/ and rfcs/, committed on ``main``, with a branch ``feature`` c
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
+from evalport_spec import git as gitcmd
+
 REPO = Path(__file__).resolve().parents[1]
-ENV = {**{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
-       "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-       "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org",
-       "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org",
+            "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+"""A committer for the scratch repositories, and no user or system configuration."""
+
+ENV = {**{k: v for k, v in os.environ.items() if not k.startswith("GIT_")}, **IDENTITY}
+"""The environment of a process the tests start in a scratch repository (``.ci/run``, clones)."""
 
 
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
-                          env=ENV, text=True).stdout
+def git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """``git -C root ARGS`` through the package's one git runner (:func:`evalport_spec.git.run`)
+    with :data:`IDENTITY` (and ``env``); its standard output. Raises InputError on failure."""
+    return gitcmd.run(root, *args, env={**IDENTITY, **(env or {})}, timeout=300).stdout.decode("utf-8")
 
 
 TOOLCHAIN = ("tools", "pyproject.toml", "setup.py", "noxfile.py", "action.yml", ".ci", ".gitignore",
@@ -84,13 +88,6 @@ def accept_rfc(root: Path, number: int, decided: str = "2026-12-20") -> None:
     (path,) = (root / "rfcs").glob(f"{number:04d}-*.md")
     text = path.read_text().replace("status: comment\n", "status: accepted\n", 1)
     path.write_text(text.replace("\n---\n", f"\ndecision_date: {decided}\n---\n", 1))
-
-
-def has_engine(module: str, name: str) -> bool:
-    try:
-        return hasattr(importlib.import_module(f"evalport_spec.{module}"), name)
-    except ImportError:
-        return False
 
 
 def reset(root: Path, main_sha: str) -> None:

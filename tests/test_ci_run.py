@@ -59,7 +59,7 @@ def test_shallow_clone_without_a_remote_is_refused(origin, tmp_path):
 def test_shallow_pull_request_is_deepened_and_judged_by_the_base(origin, tmp_path):
     root = clone(origin, tmp_path / "pr", "--depth", "1", "--branch", "main")
     git(root, "checkout", "-q", "-b", "attack")
-    policy = root / "tools/evalport_spec/gate/policy.py"
+    policy = root / "tools/evalport_spec/policy.py"
     policy.write_text(policy.read_text() + "\n\ndef breaking(findings):\n    return []\n")
     schema = root / "spec/schemas/resultset.json"
     doc = json.loads(schema.read_text())
@@ -73,7 +73,7 @@ def test_shallow_pull_request_is_deepened_and_judged_by_the_base(origin, tmp_pat
     judged, own = out.split("ci: this tree's toolchain")
     assert "ci: the gate of record: origin/main's toolchain" in judged
     assert re.search(r"^FAIL\s+base ", judged, re.M) and "not accepted: no accepted MAJOR RFC lists fingerprint" in judged
-    assert "toolchain or CI configuration differs from origin/main: tools/evalport_spec/gate/policy.py" in judged
+    assert "toolchain or CI configuration differs from origin/main: tools/evalport_spec/policy.py" in judged
     assert "policy: policy-additive" in own  # the gutted gate would have let it through
     assert os.path.isdir(root / ".git") and git(root, "rev-parse", "--is-shallow-repository").strip() == "false"
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 from evalport_spec.cli import main
+from gate_repo import git
 
 OLD = {"type": "object", "properties": {"t": {"enum": ["a", "b"]}}}
 NEW = {"type": "object", "properties": {"t": {"enum": ["a"]}}}
@@ -68,10 +68,9 @@ def test_bad_inputs_exit_2_with_one_line(files, capsys):
 
 
 def test_git_ref_input(files, capsys):
-    run = lambda *a: subprocess.run(["git", *a], cwd=files, check=True, capture_output=True)  # noqa: E731
-    run("init", "-q")
-    run("-c", "user.name=t", "-c", "user.email=t@t", "add", "old.json")
-    run("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    git(files, "init", "-q")
+    git(files, "add", "old.json")
+    git(files, "commit", "-qm", "x")
     import os
     cwd = os.getcwd()
     os.chdir(files)

@@ -131,7 +131,7 @@ def test_release_freezes_what_applies_and_leaves_out_retired_fixtures(repo):
     new = json.loads((fixtures / "grader-minimal-valid.json").read_text())
     new.update(id="grader-minimal-valid-again", since="1.4.0")
     (fixtures / "grader-minimal-valid-again.json").write_text(json.dumps(new, indent=2) + "\n")
-    plan = plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=dt.date(2026, 11, 30))
+    plan = plan_release(repo, "1.4.0", date="2026-11-30", today=dt.date(2026, 11, 30))
     frozen = {k for k in plan.release_files if k.startswith("conformance/fixtures/")}
     expected = {f"conformance/fixtures/{i}.json" for i in draft_since()} - {
         "conformance/fixtures/resultset-error-type-unknown.json"} | {"conformance/fixtures/grader-minimal-valid-again.json"}
@@ -161,7 +161,7 @@ def test_after_a_major_release_older_versions_still_agree_on_every_fixture(repo,
     Error.type) ends one fixture (until 2.0.0) and adds two; after 2.0.0 each version still
     agrees with every fixture of its own."""
     today = dt.date(2026, 11, 30)
-    apply_plan(repo, plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=today))
+    apply_plan(repo, plan_release(repo, "1.4.0", date="2026-11-30", today=today))
     edit_json(repo / "spec/schemas/resultset.json",
               lambda d: d["$defs"]["error"]["properties"]["type"]["enum"].remove("provider_error"))
     fixtures = repo / "spec/conformance/fixtures"
@@ -179,7 +179,7 @@ def test_after_a_major_release_older_versions_still_agree_on_every_fixture(repo,
                       "full": {"valid": False, "errors": [{"code": "ENUM", "instance_path": f"/results/{n}/error/type"}]}}
     (fixtures / "resultset-provider-error-gone.json").write_text(json.dumps(gone, indent=2) + "\n")
     (repo / "spec/VERSION").write_text("2.0.0\n")
-    plan = plan_release(repo, "2.0.0", date="2026-11-30", run_checks=False, today=today)
+    plan = plan_release(repo, "2.0.0", date="2026-11-30", today=today)
     assert plan.change_class == "MAJOR"
     apply_plan(repo, plan)
     ran = {}

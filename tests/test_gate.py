@@ -11,10 +11,10 @@ from evalport_spec.cli import main
 from evalport_spec.findings import ChangeClass, Finding, Location, Severity
 from evalport_spec.gate import run_gate
 from evalport_spec.gate.acceptance import BaseLedger, RfcState
-from evalport_spec.gate.manifest import verify_manifest
 from evalport_spec.gate.output import render
-from evalport_spec.gate.policy import apply_major_rule, bump_class, version_problem
-from evalport_spec.gate.spectext import END_MARKER, check_spec_text
+from evalport_spec.manifest import verify_manifest
+from evalport_spec.policy import apply_major_rule, bump_class, version_problem
+from evalport_spec.spectext import END_MARKER, check_spec_text
 from gate_repo import add_optional_runner_field, edit_json, git, make_repo
 
 
@@ -178,15 +178,17 @@ def test_failing_stage_details_and_formats(repo, capsys):
     assert md.startswith("## EvalPort spec gate: failed") and "| spec-text | fail |" in md
 
 
-def test_missing_engine_fails_the_stage(repo, monkeypatch):
+def test_an_engine_that_crashes_fails_its_stage_only(repo, monkeypatch):
     import evalport_spec.gate.stages as stages
 
     def boom(*a, **k):
-        from evalport_spec.gate.context import EngineMissing
-        raise EngineMissing("engine 'rulecheck' is not available: test")
-    monkeypatch.setattr(stages, "engine", boom)
-    stage = run_gate(repo, stages=["rules"]).stage("rules")
-    assert stage.status == "fail" and stage.findings[0].kind == "engine-missing"
+        raise RuntimeError("rule table corrupted")
+    monkeypatch.setattr(stages, "check_rules", boom)
+    report = run_gate(repo, stages=["rules", "spec-text"])
+    rules = report.stage("rules")
+    assert rules.status == "fail" and [f.kind for f in rules.findings] == ["stage-crashed"]
+    assert rules.findings[0].message == "stage 'rules' crashed: RuntimeError: rule table corrupted"
+    assert report.stage("spec-text").status == "ok"
 
 
 # --- the policy, on hand-made findings -----------------------------------------------------
@@ -316,8 +318,8 @@ def test_change_without_rfc_warns_and_an_applied_proposal_ties_it(repo):
     assert stage.status == "warn"
 
     git(repo, "checkout", "-q", "--", "spec")
-    from evalport_spec.rfc.check import apply_proposal
     from evalport_spec.rfc.model import load_rfc
+    from evalport_spec.workflow.rfccheck import apply_proposal
 
     rfc = load_rfc(repo, repo / "rfcs" / "0005-hard-constraints.md")
     _, proposed, _ = apply_proposal(repo, rfc)

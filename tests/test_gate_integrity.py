@@ -282,7 +282,7 @@ def test_release_made_by_release_passes_the_base_stage(repo):
     git(repo, "branch", "-f", "main", "HEAD")  # the additive change landed
     # the whole gate is not run first: RFC 0007's comment period is still open on the real
     # calendar, so its rfcs stage refuses the scratch acceptance; the base stage is the subject
-    apply_plan(repo, plan_release(repo, "1.4.0", date="2026-12-01", run_checks=False))
+    apply_plan(repo, plan_release(repo, "1.4.0", date="2026-12-01"))
     commit_all(repo, "release 1.4.0")
     stage = run_gate(repo, base="main", stages=["base"]).stage("base")
     assert not [f for f in stage.findings if f.kind.startswith("release")], render(
@@ -403,7 +403,7 @@ def test_accept_findings_writes_fingerprints_and_refuses_a_minor_rfc(repo, capsy
 # --- route 4: the gate's own code and CI -------------------------------------------------------
 
 def test_a_branch_gutting_the_gate_is_judged_by_the_base_toolchain(repo):
-    policy = repo / "tools/evalport_spec/gate/policy.py"
+    policy = repo / "tools/evalport_spec/policy.py"
     policy.write_text(policy.read_text() + "\n\ndef breaking(findings):\n    return []\n")
     remove_error_types(repo, "runner_error")
     commit_all(repo, "nothing is breaking any more")
@@ -417,7 +417,7 @@ def test_a_branch_gutting_the_gate_is_judged_by_the_base_toolchain(repo):
     stage = report.stage("base")
     assert stage.status == "fail"
     changed = [f for f in stage.findings if f.kind == "toolchain-changed"]
-    assert changed[0].extra["paths"] == ["tools/evalport_spec/gate/policy.py"]
+    assert changed[0].extra["paths"] == ["tools/evalport_spec/policy.py"]
     assert changed[0].severity.name == "WARNING"
     assert "toolchain-changed" in render(report, "markdown")
 

@@ -1,6 +1,6 @@
 """Speed work on the gate that must not change any answer: the content-keyed classification
 memo (``cache``, ``compat.versions``), the guard proof that skips the rule witness search
-(``rulecheck.compat``), memoised old-valid pools, and the memoised 2020-12 meta-schema check
+(``rulechanges``), memoised old-valid pools, and the memoised 2020-12 meta-schema check
 (``gate.metaschema``). Timings are measured by ``benchmarks/bench_check.py``, not here."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import jsonschema
 import pytest
 
 from evalport_spec import cache
+from evalport_spec import rulechanges as rulecompat
 from evalport_spec.compat import compare_versions
 from evalport_spec.compat.versions import MEMO
 from evalport_spec.findings import ChangeClass
 from evalport_spec.gate import run_gate
 from evalport_spec.gate.metaschema import meta_validator
 from evalport_spec.jsonload import loads
-from evalport_spec.rulecheck import compat as rulecompat
 from evalport_spec.schemaset import SchemaSet
 from evalport_spec.spec import SpecRepo, SpecVersion
 from evalport_spec.validation import RULES, Rule

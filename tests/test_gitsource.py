@@ -1,9 +1,10 @@
-"""gitsource: revision and path checks, reading trees at a revision, the fetch hint."""
+"""git and gitsource: revision and path checks, reading trees at a revision, the fetch hint."""
 
 from __future__ import annotations
 
 import pytest
 
+from evalport_spec import git as gitcmd
 from evalport_spec import gitsource
 from evalport_spec.errors import InputError
 from gate_repo import git, make_repo
@@ -13,20 +14,20 @@ from gate_repo import git, make_repo
                                  "a\nb", "x\x00", "refs/heads/x.lock", "a/", "ma*n", ""])
 def test_unsafe_revisions_are_refused(ref):
     with pytest.raises(InputError) as exc:
-        gitsource.check_ref(ref)
+        gitcmd.check_ref(ref)
     assert "refusing" in str(exc.value) or "empty" in str(exc.value)
 
 
 @pytest.mark.parametrize("ref", ["main", "origin/main", "refs/remotes/origin/main", "v1.2.0", "HEAD~1",
                                  "HEAD^2", "0123abcd"])
 def test_safe_revisions_pass(ref):
-    assert gitsource.check_ref(ref) == ref
+    assert gitcmd.check_ref(ref) == ref
 
 
 @pytest.mark.parametrize("path", ["/etc/passwd", "../x", "spec/../../x", "-rf", "a\x01"])
 def test_unsafe_paths_are_refused(path):
     with pytest.raises(InputError):
-        gitsource.check_path(path)
+        gitcmd.check_path(path)
 
 
 @pytest.mark.parametrize("ref,hint", [
@@ -40,7 +41,7 @@ def test_unsafe_paths_are_refused(path):
     ("main", "git fetch --depth=1 origin main:refs/remotes/origin/main"),
 ])
 def test_fetch_hint(ref, hint):
-    assert gitsource.fetch_hint(ref, ["origin", "upstream"]) == hint
+    assert gitcmd.fetch_hint(ref, ["origin", "upstream"]) == hint
 
 
 def test_read_tree_and_file_at_revision(tmp_path):
@@ -62,10 +63,10 @@ def test_missing_revision_says_what_to_fetch(tmp_path):
     root = make_repo(tmp_path)
     git(root, "remote", "add", "origin", "https://example.invalid/x.git")
     with pytest.raises(InputError) as exc:
-        gitsource.resolve(root, "origin/main")
+        gitcmd.resolve(root, "origin/main")
     assert "git fetch --depth=1 origin main:refs/remotes/origin/main" in str(exc.value)
 
 
 def test_outside_git(tmp_path):
     with pytest.raises(InputError, match="not a git repository"):
-        gitsource.resolve(tmp_path, "main")
+        gitcmd.resolve(tmp_path, "main")

@@ -570,11 +570,12 @@ def test_check_reports_fifo_in_repository(repo, folder, args, where):
 
 INTERRUPT_CHILD = """
 import os, pickle, signal, sys
-from evalport_spec import journal, release
+from evalport_spec import journal
+from evalport_spec.workflow import release
 plan_file, root, step, sig = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 with open(plan_file, "rb") as fh:
     plan = pickle.load(fh)
-release.plan_release = lambda *a, **k: plan  # planned once by the test: the writing is under test
+release.check_and_plan = lambda *a, **k: plan  # planned once by the test: the writing is under test
 names = []
 def hook(i, name):
     names.append(name)

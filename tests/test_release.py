@@ -23,6 +23,7 @@ from evalport_spec.release import (
 )
 from evalport_spec.spec import SpecRepo
 from evalport_spec.specsync import sync_draft
+from evalport_spec.workflow import release as gated
 from gate_repo import accept_rfc, add_optional_runner_field, make_repo, tree_hash
 
 TODAY = dt.date(2026, 11, 30)
@@ -53,19 +54,19 @@ def test_changelog_entry_goes_first_and_status_line_is_replaced():
 def test_refuses_existing_and_non_semver_versions(repo):
     before = tree_hash(repo)
     with pytest.raises(ReleaseRefused, match="already released"):
-        plan_release(repo, "1.3.0", run_checks=False)
+        plan_release(repo, "1.3.0")
     with pytest.raises(ReleaseRefused, match="not above"):
-        plan_release(repo, "1.2.5", run_checks=False)
+        plan_release(repo, "1.2.5")
     with pytest.raises(InputError, match="not MAJOR.MINOR.PATCH"):
-        plan_release(repo, "1.4", run_checks=False)
+        plan_release(repo, "1.4")
     with pytest.raises(InputError, match="calendar date"):
-        plan_release(repo, "1.4.0", date="2026-02-30", run_checks=False)
+        plan_release(repo, "1.4.0", date="2026-02-30")
     assert tree_hash(repo) == before
 
 
 def test_refuses_when_gate_fails(repo, capsys, monkeypatch):
     # the full gate takes about a minute here; the failing stage alone shows the refusal wiring
-    monkeypatch.setattr(rel, "run_gate", lambda r: run_gate(r, stages=["spec-text"]))
+    monkeypatch.setattr(gated, "run_gate", lambda r: run_gate(r, stages=["spec-text"]))
     (repo / "spec/SPEC.md").write_text("truncated\n")
     before = tree_hash(repo)
     rc = main(["-C", str(repo), "release", "1.4.0", "--date", "2026-11-30"])
@@ -117,9 +118,9 @@ def test_release_after_minor_branch(repo):
     add_optional_runner_field(repo)
     sync_draft(SpecRepo(repo))  # the Runner table gains `build`
     with pytest.raises(ReleaseRefused, match=r"not accepted: rfcs/0007-version-scope.md \(comment\)"):
-        plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=TODAY)
+        plan_release(repo, "1.4.0", date="2026-11-30", today=TODAY)
     accept_rfc(repo, 7)  # it records SPEC.md's normative changes since 1.3.0, so it is in the release
-    plan = plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=TODAY)
+    plan = plan_release(repo, "1.4.0", date="2026-11-30", today=TODAY)
     assert plan.change_class == "MINOR" and plan.previous == "1.3.0" and 7 in plan.rfcs
     # the pending entry's own lines first (its RFC 0007 line stands for the RFC), then the rest
     assert plan.entry.startswith("### 1.4.0 — 2026-11-30 — MINOR\n\n- RFC 0007: a validator reports a document")
@@ -151,7 +152,7 @@ def test_release_after_minor_branch(repo):
     for stage in ("manifest", "spec-text", "schemas"):
         assert run_gate(repo, stages=[stage]).stage(stage).status == "ok", stage
     with pytest.raises(ReleaseRefused, match="already released"):
-        plan_release(repo, "1.4.0", run_checks=False)
+        plan_release(repo, "1.4.0")
 
 
 def test_release_number_disagreeing_with_class_is_refused_and_changes_nothing(repo):
@@ -159,9 +160,9 @@ def test_release_number_disagreeing_with_class_is_refused_and_changes_nothing(re
     (repo / "spec/VERSION").write_text("1.3.1\n")  # declared, so the class check is what refuses
     before = tree_hash(repo)
     with pytest.raises(ReleaseRefused, match="needs 1.4.0"):
-        plan_release(repo, "1.3.1", date="2026-11-30", run_checks=False, today=TODAY)
+        plan_release(repo, "1.3.1", date="2026-11-30", today=TODAY)
     with pytest.raises(ReleaseRefused, match="does not follow"):
-        rel.release(repo, "1.5.0", date="2026-11-30", today=TODAY)
+        gated.cut_release(repo, "1.5.0", date="2026-11-30", today=TODAY)
     assert tree_hash(repo) == before
 
 
@@ -169,7 +170,7 @@ def test_version_must_be_the_one_spec_version_declares(repo, capsys):
     # the fixture's spec/VERSION says 1.4.0; 1.3.1 is an exact successor of 1.3.0 but not declared
     before = tree_hash(repo)
     with pytest.raises(ReleaseRefused) as info:
-        plan_release(repo, "1.3.1", date="2026-11-30", run_checks=False, today=TODAY)
+        plan_release(repo, "1.3.1", date="2026-11-30", today=TODAY)
     assert str(info.value) == ("1.3.1 is not the version the draft declares: spec/VERSION says 1.4.0. "
                                "Release 1.4.0 instead, or edit spec/VERSION to 1.3.1 first (SPEC.md "
                                "Governance: a release freezes the draft under the version in VERSION)")
@@ -183,7 +184,7 @@ def test_version_must_be_the_one_spec_version_declares(repo, capsys):
     assert out["reason"].startswith("1.3.1 is not the version the draft declares")
     (repo / "spec/VERSION").unlink()
     with pytest.raises(ReleaseRefused, match="^spec/VERSION is missing"):
-        plan_release(repo, "1.4.0", date="2026-11-30", run_checks=False, today=TODAY)
+        plan_release(repo, "1.4.0", date="2026-11-30", today=TODAY)
     (repo / "spec/VERSION").write_text("1.4.0\n")
     assert tree_hash(repo) == before
 
@@ -211,16 +212,16 @@ def test_date_bounds(repo, date, problem):
 def test_out_of_range_dates_are_refused_and_change_nothing(repo):
     before = tree_hash(repo)
     with pytest.raises(ReleaseRefused, match="earlier than the previous release 1.3.0"):
-        plan_release(repo, "1.4.0", date="2026-10-18", run_checks=False, today=TODAY)
+        plan_release(repo, "1.4.0", date="2026-10-18", today=TODAY)
     with pytest.raises(ReleaseRefused, match="is in the future: today is 2026-11-30"):
-        rel.release(repo, "1.4.0", date="2026-12-02", today=TODAY)
+        gated.cut_release(repo, "1.4.0", date="2026-12-02", today=TODAY)
     assert tree_hash(repo) == before
 
 
 def test_dry_run_json_is_the_plan(repo, capsys, monkeypatch):
     # the full gate takes about a minute here (and SPEC.md does not describe the new field);
     # one passing stage keeps the CLI wiring real
-    monkeypatch.setattr(rel, "run_gate", lambda r: run_gate(r, stages=["schemas"]))
+    monkeypatch.setattr(gated, "run_gate", lambda r: run_gate(r, stages=["schemas"]))
     add_optional_runner_field(repo)
     accept_rfc(repo, 7)
     today = dt.datetime.now(dt.UTC).date().isoformat()  # the CLI judges dates against today

@@ -17,12 +17,13 @@ from evalport_spec.cli import main
 from evalport_spec.errors import InputError
 from evalport_spec.findings import Severity
 from evalport_spec.gate import run_gate
-from evalport_spec.rfc import Change, apply_rfc, check_rfc, lint_rfcs, set_status, write_index
+from evalport_spec.rfc import Change, apply_rfc, lint_rfcs, set_status, write_index
 from evalport_spec.rfc import apply as apply_mod
-from evalport_spec.rfc.check import GATE_STAGES
 from evalport_spec.rfc.model import find_rfc
 from evalport_spec.rfc.proposal import APPLIED, PARTIAL, UNAPPLIED, plan
 from evalport_spec.rfc.specrows import changelog_line
+from evalport_spec.workflow import check_rfc
+from evalport_spec.workflow.rfccheck import GATE_STAGES
 from gate_repo import make_repo, tree_hash
 
 RATES = "rfcs/0006-rate-denominators"

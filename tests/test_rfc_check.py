@@ -12,11 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from evalport_spec.compat import Classification
 from evalport_spec.errors import InputError
 from evalport_spec.findings import ChangeClass, Finding, Severity
-from evalport_spec.rfc import check_rfc, engines, lint_rfcs
-from evalport_spec.rfc.check import apply_proposal
+from evalport_spec.rfc import lint, lint_rfcs
 from evalport_spec.rfc.model import find_rfc
+from evalport_spec.validation import Validator
+from evalport_spec.workflow import check_rfc, rfccheck
+from evalport_spec.workflow.rfccheck import apply_proposal
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -42,15 +45,18 @@ def repo(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def stub_classify(cls: ChangeClass, findings: list[Finding]):
+def stub_classify(monkeypatch, cls: ChangeClass, findings: list[Finding]) -> None:
+    """``compare_versions`` answers ``cls`` with ``findings`` wherever ``rfc check`` and ``rfc
+    lint`` call it."""
     def fake(old, new, **kw):
-        return engines.Classification(cls, findings)
-    return fake
+        return Classification(cls, ChangeClass.PATCH, findings)
+    for module in (rfccheck, lint):
+        monkeypatch.setattr(module, "compare_versions", fake)
 
 
 def test_hard_constraints_proposal(repo, monkeypatch):
-    monkeypatch.setattr(engines, "classify", stub_classify(ChangeClass.MINOR, [
-        Finding("rule-added", "x", ChangeClass.MINOR, code="CONSTRAINT_INVALIDATES_PASS", direction="forward")]))
+    stub_classify(monkeypatch, ChangeClass.MINOR, [
+        Finding("rule-added", "x", ChangeClass.MINOR, code="CONSTRAINT_INVALIDATES_PASS", direction="forward")])
     before = digest(repo / "spec")
     report = check_rfc(repo, 5)
     assert digest(repo / "spec") == before  # the draft is never modified
@@ -70,15 +76,16 @@ def test_proposed_version_encodes_the_rule(repo):
     fixture = json.loads((repo / "rfcs/0005-hard-constraints/fixtures/hard-constraints-invalidating-passed.json")
                          .read_text())
     doc = fixture["document"]
-    assert engines.schema_only(draft, "resultset", doc)  # the draft does not know the member at all
-    codes = [(v.code, v.instance_path) for v in engines.validate(proposed, "resultset", doc)]
+    raw = draft.schemas.validator(draft.schema_name("resultset"))
+    assert list(raw.iter_errors(doc))  # the draft does not know the member at all
+    codes = [(v.code, v.instance_path) for v in Validator(proposed).validate(doc, "resultset")]
     assert codes == [("CONSTRAINT_INVALIDATES_PASS", "/results/0/passed")]
     doc["results"][0]["passed"] = False
-    assert engines.validate(proposed, "resultset", doc) == []
+    assert Validator(proposed).validate(doc, "resultset") == []
 
 
 def test_example_with_passed_true_is_rejected(repo, monkeypatch):
-    monkeypatch.setattr(engines, "classify", stub_classify(ChangeClass.MINOR, []))
+    stub_classify(monkeypatch, ChangeClass.MINOR, [])
     p = repo / "rfcs" / "0005-hard-constraints.md"
     text = p.read_text()
     lines = text.split("\n")
@@ -93,8 +100,8 @@ def test_example_with_passed_true_is_rejected(repo, monkeypatch):
 
 
 def test_rate_denominators_rules_and_class_mismatch(repo, monkeypatch):
-    monkeypatch.setattr(engines, "classify", stub_classify(ChangeClass.MAJOR, [
-        Finding("rule-tightened", "x", ChangeClass.MAJOR, code="RATE_SCORE_MISMATCH")]))
+    stub_classify(monkeypatch, ChangeClass.MAJOR, [
+        Finding("rule-tightened", "x", ChangeClass.MAJOR, code="RATE_SCORE_MISMATCH")])
     report = check_rfc(repo, 6)
     assert [(r.code, r.additive) for r in report.rules] == [("SUCCESSES_EXCEED_TRIALS", None),
                                                             ("RATE_SCORE_MISMATCH", False)]
@@ -105,7 +112,7 @@ def test_rate_denominators_rules_and_class_mismatch(repo, monkeypatch):
 
 
 def test_lint_compares_declared_class_with_proposal(repo, monkeypatch):
-    monkeypatch.setattr(engines, "classify", stub_classify(ChangeClass.MAJOR, []))
+    stub_classify(monkeypatch, ChangeClass.MAJOR, [])
     findings = lint_rfcs(repo, today=dt.date(2026, 11, 30))
     mism = [(f.new.file, f.new.line) for f in findings if f.kind == "rfc-class-mismatch"]
     assert mism == [("rfcs/0005-hard-constraints.md", 18), ("rfcs/0006-rate-denominators.md", 18)]
@@ -155,7 +162,6 @@ def test_lint_accepts_a_proposal_already_applied_to_the_draft(tmp_path) -> None:
     changes nothing, so comparing draft -> proposed would say PATCH; lint must instead check the
     declared MINOR against the draft's class since 1.3.0 (MINOR: one optional property added)."""
     from evalport_spec.rfc import proposal_applied
-    from evalport_spec.rfc.check import apply_proposal
     from evalport_spec.rfc.model import load_rfc
 
     root = tmp_path / "repo"

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from evalport_spec.fieldstatus import field_status
 from evalport_spec.findings import ChangeClass
-from evalport_spec.rulecheck.compat import rule_changes
-from evalport_spec.rulecheck.schemawalk import field_status
+from evalport_spec.rulechanges import rule_changes
 from evalport_spec.spec import SpecRepo, SpecVersion, versions_from_mapping
 from evalport_spec.validation import RULES, Rule, Validator
 from scratch_rules import SCRATCH

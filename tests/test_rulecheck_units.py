@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 from evalport_spec import specmd
+from evalport_spec.fieldstatus import field_status
 from evalport_spec.jsonload import loads
-from evalport_spec.rulecheck.schemawalk import field_status, markers, without_markers
+from evalport_spec.rulecheck.schemawalk import markers, without_markers
 from evalport_spec.rulecheck.survey import matches_pattern
 from evalport_spec.schemaset import SchemaSet
 from evalport_spec.schemawalk import titled_objects

@@ -49,8 +49,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from . import git
 from .errors import EvalportError, InputError
-from .fsutil import read_limited, repo_lock, run_bounded
+from .fsutil import read_limited, repo_lock
 
 RECORD = "journal.json"
 """The commit record inside the journal folder: ``{"what": str, "ops": [[kind, ...], ...]}``."""
@@ -230,7 +231,7 @@ def _write_json(path: Path, value: Any) -> None:
 
 
 def _git(root: Path, *args: str) -> tuple[int, str]:
-    r = run_bounded(["git", "-C", str(root), *args], max_bytes=1 << 20, timeout=60)
+    r = git.run(root, *args, check=False, max_bytes=1 << 20)
     return r.returncode, r.stdout.decode("utf-8", "replace").strip()
 
 

@@ -24,9 +24,12 @@ a draft fixture is malformed or lacks ``since``, and (:class:`ReleaseRefused`, n
 when the version exists, is not the next major, minor or patch version, is not the version
 ``spec/VERSION`` declares (SPEC.md "Governance": "Cutting a release freezes the draft under the
 version in ``VERSION``"), is lower than the computed class since the last release needs
-(:func:`evalport_spec.gate.policy.version_problem`), when the date is earlier than the previous
-release's (its changelog heading) or later than tomorrow, when the gate fails, or when an RFC in
-the release is not accepted. A release is atomic: it is written as one journalled transaction
+(:func:`evalport_spec.policy.version_problem`), when the date is earlier than the previous
+release's (its changelog heading) or later than tomorrow, or when an RFC in the release is not
+accepted. This module plans and writes a release; the gate reads it to check that a release
+folder is what ``release`` makes (:mod:`evalport_spec.gate.releasecheck`), so it never runs the
+gate itself: ``evalport-spec release`` refuses when the gate fails through the composition above
+both, :mod:`evalport_spec.workflow.release`. A release is atomic: it is written as one journalled transaction
 (:mod:`evalport_spec.journal`), so an interruption at any point leaves the repository either as it
 was or fully released. The repository lock (:func:`evalport_spec.fsutil.repo_lock`) is held.
 
@@ -47,16 +50,15 @@ from pathlib import Path
 from typing import Any
 
 from . import changelog, markdown
-from .compat import compare_versions
+from .compat import Classification, compare_versions
 from .errors import EvalportError, InputError
 from .findings import ChangeClass, Finding
 from .fixtures import META_SCHEMA_NAME
-from .fsutil import read_optional, repo_lock
-from .gate import run_gate
-from .gate.manifest import MANIFEST_NAME, parse_manifest, render_manifest, sha256
-from .gate.policy import effective_class, version_problem
+from .fsutil import read_optional
 from .journal import transaction
 from .jsonload import MAX_BYTES, loads
+from .manifest import MANIFEST_NAME, parse_manifest, render_manifest, sha256
+from .policy import effective_class, version_problem
 from .rfc import index_text, load_rfcs, proposal_applied
 from .rfc.frontmatter import render
 from .spec import DRAFT, FIXTURES_DIR, SpecRepo, SpecVersion, parse_semver
@@ -289,29 +291,18 @@ def date_problem(repo: SpecRepo, previous: str | None, date: datetime.date,
     return None
 
 
-def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None,
-                 run_checks: bool = True, today: datetime.date | None = None,
-                 accepted_rfcs: set[int] | None = None) -> ReleasePlan:
-    """Compute a release without writing anything.
+def preflight(repo: SpecRepo, version: str, *, date: str | None = None,
+              today: datetime.date | None = None) -> tuple[str, dict[str, bytes]]:
+    """The refusals that need no classification, in the order a release meets them.
 
-    Args:
-        repo: the repository (a :class:`SpecRepo` or its root).
-        version: ``MAJOR.MINOR.PATCH``.
-        date: ``YYYY-MM-DD`` (default: today, UTC).
-        run_checks: run the gate first (refuse if it fails).
-        today: the date ``date`` is judged against (default: today, UTC).
-        accepted_rfcs: without ``run_checks``, the RFCs the gate's MAJOR rule accepted findings
-            for (with it, they come from the gate's report).
+    Returns:
+        ``(date, frozen fixture files)``: the release date ``YYYY-MM-DD`` (default: ``today``)
+        and :func:`release_conformance_files` of the draft.
 
     Raises:
-        InputError: ``version`` is not semver, ``date`` is not a calendar date, a draft fixture
-            is malformed or lacks ``since``.
-        ReleaseRefused: version exists, is not an exact successor of the latest release, differs
-            from ``spec/VERSION`` (:func:`declared_version_problem`), disagrees with the class;
-            date out of range (:func:`date_problem`); gate fails; RFC not accepted.
-        EngineMissing: the diff or RFC engine is not available.
+        InputError, ReleaseRefused: as :func:`plan_release`, for the version, the date and the
+            draft's fixtures.
     """
-    repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
     try:
         parse_semver(version)
     except ValueError:
@@ -336,25 +327,41 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
     problem = declared_version_problem(repo, version) or date_problem(repo, previous, day, today)
     if problem:
         raise ReleaseRefused(problem)
-    conformance_files = release_conformance_files(repo.version(DRAFT), version)
-    report = run_gate(repo) if run_checks else None
-    if report is not None and not report.ok:
-        failed = ", ".join(s.name for s in report.stages if s.status == "fail")
-        raise ReleaseRefused(f"the gate fails ({failed}): run `evalport-spec check` and fix it first")
+    return date, release_conformance_files(repo.version(DRAFT), version)
+
+
+def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None,
+                 today: datetime.date | None = None, accepted_rfcs: set[int] | None = None,
+                 classification: Classification | None = None) -> ReleasePlan:
+    """Compute a release without writing anything (the gate is not run here: see the module
+    docstring).
+
+    Args:
+        repo: the repository (a :class:`SpecRepo` or its root).
+        version: ``MAJOR.MINOR.PATCH``.
+        date: ``YYYY-MM-DD`` (default: today, UTC).
+        today: the date ``date`` is judged against (default: today, UTC).
+        accepted_rfcs: the RFCs the gate's MAJOR rule accepted findings for (they are in the
+            release).
+        classification: the latest release -> draft classification when the caller has it (the
+            gate's); computed with :func:`evalport_spec.compat.compare_versions` otherwise.
+
+    Raises:
+        InputError: ``version`` is not semver, ``date`` is not a calendar date, a draft fixture
+            is malformed or lacks ``since``.
+        ReleaseRefused: version exists, is not an exact successor of the latest release, differs
+            from ``spec/VERSION`` (:func:`declared_version_problem`), disagrees with the class;
+            date out of range (:func:`date_problem`); RFC not accepted.
+    """
+    repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
+    date, conformance_files = preflight(repo, version, date=date, today=today)
+    previous = repo.latest_release()
     findings: list[Finding] = []
     policy_rfcs: set[int] = set(accepted_rfcs or ())
     if previous is None:
         cls_name = "INITIAL"
     else:
-        if report is not None:
-            ctx = report.context["ctx"]
-            cls = ctx.classify(ctx.version(previous), ctx.version(DRAFT))
-            for s in report.stages:
-                for f in s.findings:
-                    if f.kind == "policy-major-accepted":
-                        policy_rfcs.update(f.extra.get("rfcs", []))
-        else:
-            cls = compare_versions(repo.version(previous), repo.version(DRAFT))
+        cls = classification or compare_versions(repo.version(previous), repo.version(DRAFT))
         findings = list(cls.findings)
         computed = max(effective_class(cls.change_class, findings), ChangeClass.PATCH)
         problem = version_problem(previous, version, computed)
@@ -424,17 +431,3 @@ def apply_plan(repo: SpecRepo | str | Path, plan: ReleasePlan) -> None:
             raise ReleaseRefused(f"spec/releases/{plan.version} already exists")
         for rel in plan.paths():
             txn.write(rel, plan.data(rel))
-
-
-def release(repo: SpecRepo | str | Path, version: str, *, date: str | None = None,
-            today: datetime.date | None = None) -> ReleasePlan:
-    """Plan and apply a release under the repository lock. Returns the applied plan.
-
-    Raises:
-        InputError, ReleaseRefused, EngineMissing: see :func:`plan_release` and :func:`apply_plan`.
-    """
-    repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
-    with repo_lock(repo.root, "release"):
-        plan = plan_release(repo, version, date=date, today=today)
-        apply_plan(repo, plan)
-    return plan

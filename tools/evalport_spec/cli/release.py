@@ -37,13 +37,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Release (or plan) and print a summary. Returns 0, or 1 when refused."""
-    from ..gate.context import EngineMissing
-    from ..release import ReleaseRefused, plan_release, release
+    from ..release import ReleaseRefused
+    from ..workflow import check_and_plan, cut_release
 
     repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
     try:
-        plan = (plan_release if args.dry_run else release)(repo, args.version, date=args.date)
-    except (ReleaseRefused, EngineMissing) as exc:
+        plan = (check_and_plan if args.dry_run else cut_release)(repo, args.version, date=args.date)
+    except ReleaseRefused as exc:
         print(f"evalport-spec release: refused: {exc}", file=sys.stderr)
         if args.format == "json":
             print(json.dumps({"status": "refused", "version": args.version, "reason": str(exc)}, indent=2))

@@ -145,7 +145,7 @@ def run_status(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from ..rfc import check_rfc
+    from ..workflow import check_rfc
 
     report = check_rfc(_repo(args), args.number)
     _emit(report.findings, args.format, f"rfc check {args.number}")

@@ -4,7 +4,7 @@ Each argument becomes either a :class:`~evalport_spec.spec.SpecVersion` (a versi
 release, the draft, or a version folder at a git revision), a
 :class:`~evalport_spec.schemaset.SchemaSet` (a folder of schemas) or a :class:`FileSet` (a
 single schema file, with the sibling schemas references, directly or not, as context).
-Git revisions are checked by :func:`evalport_spec.gitsource.check_ref` (no leading ``-``,
+Git revisions are checked by :func:`evalport_spec.git.check_ref` (no leading ``-``,
 git-check-ref-format rules) and read with git plumbing behind ``--end-of-options``.
 """
 

@@ -1,7 +1,7 @@
 """``compare_versions``: the classifier over two spec versions, rules included.
 
 Adds to :func:`~evalport_spec.compat.engine.compare` what a spec version has beyond its
-schemas: the cross-field rule changes (``rulecheck.compat.rule_changes``; toolchain.md "Rules
+schemas: the cross-field rule changes (``rulechanges.rule_changes``; toolchain.md "Rules
 count too") and the repository's example and fixture documents as counter-example candidates
 (toolchain.md "Prove it": "plus every fixture and example in the repo").
 """
@@ -55,7 +55,7 @@ def compare_versions(old: SpecVersion, new: SpecVersion, **kw: Any) -> Classific
     """Classify ``old`` -> ``new``: schemas (see :func:`compare`) plus rule changes.
 
     Keyword arguments go to :func:`compare`; ``candidates`` is extended with the repository's
-    documents. Rule findings (from ``rulecheck.compat.rule_changes`` when importable) are added
+    documents. Rule findings (from ``rulechanges.rule_changes`` when importable) are added
     with ``direction="backward"`` when MAJOR and count toward the class.
 
     Memoised in-process (:data:`MEMO`, a :class:`~evalport_spec.cache.ContentMemo`): the key is
@@ -137,7 +137,7 @@ def _compare_versions(old: SpecVersion, new: SpecVersion, repo: list[tuple[str, 
         full_witnesses(result.findings, old, new, repo)
     except InputError:  # e.g. a malformed rules.json: its own stage reports it
         pass
-    from ..rulecheck.compat import rule_changes  # imported here: rulecheck imports compat
+    from ..rulechanges import rule_changes
 
     corpus: dict[str, list] = {}
     for fname, doc in repo:

@@ -10,9 +10,9 @@ Public API::
 Stages (docs/how-to/gate-in-ci.md): ``schemas``, ``spec-text``, ``manifest``, ``history``,
 ``conformance``, ``rules``, ``behaviour``, ``releases``, ``draft``, ``base`` (only with
 ``base``), ``rfcs``, ``examples``. A stage
-fails when it reports an error-severity finding; a stage whose engine module cannot be imported
-fails with that message (it never passes silently); an :class:`~evalport_spec.errors.InputError`
-inside a stage (a malformed file of the repository) fails that stage only.
+fails when it reports an error-severity finding; an :class:`~evalport_spec.errors.InputError`
+inside a stage (a malformed file of the repository) fails that stage only, and so does an
+exception from an engine (a ``stage-crashed`` finding, never a traceback).
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .. import gitsource
+from .. import git
 from ..errors import InputError
 from ..findings import Finding
 from ..fsutil import refuse_escaping_symlinks
 from ..spec import SpecRepo
 from . import history
-from .context import EngineMissing, GateContext, StageSkipped, input_finding
+from .context import GateContext, StageSkipped, input_finding
 from .ignores import load_check_ignores
 from .model import GateReport, StageResult, status_of
 from .stages import STAGE_FUNCS
@@ -44,9 +44,6 @@ def _run_stage(name: str, ctx: GateContext) -> StageResult:
         status = status_of(findings)
     except StageSkipped as exc:
         findings, summary, status = [], str(exc), "skip"
-    except EngineMissing as exc:
-        findings = [Finding("engine-missing", str(exc))]
-        summary, status = str(exc), "fail"
     except InputError as exc:
         findings, summary, status = [input_finding(exc)], "input error", "fail"
     except Exception as exc:  # an engine bug fails its stage, never the whole gate with a traceback
@@ -71,7 +68,7 @@ def _resolve_base(root: Path, base: str) -> str:
     """The base's commit. The gate reads the base's history too, so the fetch it asks for
     brings the whole history (``--unshallow`` in a shallow clone), never ``--depth=1``."""
     try:
-        return gitsource.resolve(root, base)
+        return git.resolve(root, base)
     except InputError as exc:
         if "git fetch --depth=1 " not in exc.message:
             raise
@@ -143,8 +140,8 @@ def change_to_accept(repo: SpecRepo | str | Path, *, base: str | None = None) ->
     Raises:
         InputError: an unknown or unsafe ``base``; no release to compare with; unreadable spec.
     """
+    from ..policy import breaking
     from .behaviour import Side
-    from .policy import breaking
     from .stages import change_findings, released_side
 
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
@@ -152,7 +149,7 @@ def change_to_accept(repo: SpecRepo | str | Path, *, base: str | None = None) ->
     try:
         new = Side(ctx.version("draft"), ctx.program(None, "the working tree"), "the working tree")
         if base is not None:
-            ctx.base_sha = gitsource.resolve(repo.root, base)
+            ctx.base_sha = git.resolve(repo.root, base)
             old = Side(ctx.base_version(), ctx.program(ctx.base_sha, base), base)
             label = f"against {base}"
         else:

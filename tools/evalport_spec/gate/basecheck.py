@@ -21,12 +21,12 @@ from ..errors import InputError
 from ..findings import Finding, Location
 from ..fsutil import read_optional
 from ..jsonload import MAX_BYTES
+from ..manifest import MANIFEST_NAME
+from ..policy import breaking
 from ..spec import DRAFT
 from .acceptance import BaseLedger, states_at
 from .behaviour import Side
 from .context import GateContext, input_finding
-from .manifest import MANIFEST_NAME
-from .policy import breaking
 from .releasecheck import release_findings
 from .toolchain import toolchain_findings
 

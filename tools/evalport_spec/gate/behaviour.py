@@ -17,7 +17,7 @@ program runs (memoised per program and corpus) and a few validations.
 :func:`guard_findings` checks the catalogue's ``guard`` against the implementation: a rule that
 reports a document holding none of its guard locations contradicts the guard, which the
 classifier's "guard field new on a closed object" proof relies on
-(:mod:`evalport_spec.rulecheck.compat`).
+(:mod:`evalport_spec.rulechanges`).
 """
 
 from __future__ import annotations

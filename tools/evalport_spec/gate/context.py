@@ -1,11 +1,10 @@
 """What the stages share: the repository, loaded versions, classifications and RFCs, git
 history, trees of other commits on disk, rule programs and their runs, each computed once per
-gate run, and the guarded import of engine modules."""
+gate run."""
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -14,8 +13,10 @@ from typing import Any
 
 from .. import gitsource
 from ..cache import ContentMemo
+from ..compat import Classification, compare_versions
 from ..errors import InputError
 from ..findings import Finding, Location
+from ..rfc import Rfc, load_rfcs
 from ..spec import DRAFT, SpecRepo, SpecVersion
 from . import history
 from .rulecode import RuleCode, rule_code_of
@@ -26,30 +27,8 @@ RUNS = ContentMemo(maxsize=8, copies=False)
 """Rule program runs of this process, keyed by program digest and corpus key."""
 
 
-class EngineMissing(Exception):
-    """An engine module the stage needs cannot be imported (the stage fails with this message)."""
-
-
 class StageSkipped(Exception):
     """The stage has nothing to check; the message says why."""
-
-
-def engine(module: str, *names: str) -> Any:
-    """Import ``evalport_spec.<module>`` and return it, or the attributes ``names`` of it (one
-    value for one name, a tuple for several).
-
-    Raises:
-        EngineMissing: the module or an attribute is missing ("engine 'compat' is not available:
-            No module named ...") -- a stage never passes because its engine is absent.
-    """
-    try:
-        mod = importlib.import_module(f"evalport_spec.{module}")
-        values = tuple(getattr(mod, n) for n in names)
-    except (ImportError, AttributeError) as exc:
-        raise EngineMissing(f"engine '{module}' is not available: {exc}") from None
-    if not names:
-        return mod
-    return values[0] if len(values) == 1 else values
 
 
 def input_finding(exc: InputError, kind: str = "input-error") -> Finding:
@@ -196,28 +175,22 @@ class GateContext:
             self.cache[key] = dataclasses.replace(v, label=self.label(name))
         return self.cache[key]
 
-    def classify(self, old: SpecVersion, new: SpecVersion) -> Any:
+    def classify(self, old: SpecVersion, new: SpecVersion) -> Classification:
         """``compat.compare_versions(old, new)``, memoised by the two versions' names and labels.
 
         Raises:
-            EngineMissing: the diff engine has not landed.
+            InputError: unreadable schemas in either version.
         """
-        key = ("classify", old.name, old.label, new.name, new.label)
-        if key not in self.cache:
-            compare = engine("compat", "compare_versions")
-            self.cache[key] = compare(old, new)
-        return self.cache[key]
+        return self._memo(("classify", old.name, old.label, new.name, new.label),
+                          lambda: compare_versions(old, new))
 
-    def rfcs(self) -> list[Any]:
+    def rfcs(self) -> list[Rfc]:
         """Every RFC of ``rfcs/`` (:class:`evalport_spec.rfc.Rfc`), loaded once.
 
         Raises:
-            EngineMissing: the RFC engine has not landed. InputError: a malformed RFC file.
+            InputError: a malformed RFC file.
         """
-        if "rfcs" not in self.cache:
-            load = engine("rfc", "load_rfcs")
-            self.cache["rfcs"] = load(self.repo)
-        return self.cache["rfcs"]
+        return self._memo("rfcs", lambda: load_rfcs(self.repo))
 
     def declared(self) -> str | None:
         """The draft's declared next version from ``spec/VERSION``."""

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from .. import gitsource
 from ..findings import ChangeClass, Finding, Location, Severity
+from ..manifest import released_files
 from ..spec import DRAFT
 from . import history
 from .behaviour import Side, compare_behaviour, guard_findings
 from .context import GateContext, StageSkipped
-from .manifest import released_files
 from .releasecheck import release_findings
 from .ruleprogram import Program
 

@@ -1,7 +1,7 @@
 """What the gate reads from git history: when a file was first added, the first-parent steps of
 a release line, whether the clone is shallow, and a commit's tree on disk.
 
-Everything goes through :func:`evalport_spec.gitsource.git` (offline, bounded, fixed argument
+Everything goes through :func:`evalport_spec.git.run` (offline, bounded, fixed argument
 shapes). Commits are full object names; paths are relative to the repository root with ``/``.
 
 A shallow clone (``git clone --depth N``, the default of ``actions/checkout``) cuts history at
@@ -17,7 +17,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import gitsource
+from .. import git, gitsource
 from ..errors import InputError
 
 UNSHALLOW = ("run `git fetch --unshallow` (in GitHub Actions: actions/checkout with "
@@ -46,20 +46,20 @@ class Added:
 
 def is_git(root: Path) -> bool:
     """Whether ``root`` is inside a git work tree that has at least one commit."""
-    inside = gitsource.git(root, "rev-parse", "--is-inside-work-tree", check=False)
+    inside = git.run(root, "rev-parse", "--is-inside-work-tree", check=False)
     if inside.returncode != 0 or inside.stdout.strip() != b"true":
         return False
-    return gitsource.git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False).returncode == 0
+    return git.run(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False).returncode == 0
 
 
 def head(root: Path) -> str:
     """The full object name of ``HEAD``. Raises :class:`InputError` without one."""
-    return gitsource.resolve(root, "HEAD")
+    return git.resolve(root, "HEAD")
 
 
 def shallow_boundaries(root: Path) -> set[str]:
     """The boundary commits of a shallow clone (empty for a full clone)."""
-    path = gitsource.git(root, "rev-parse", "--git-path", "shallow").stdout.decode().strip()
+    path = git.run(root, "rev-parse", "--git-path", "shallow").stdout.decode().strip()
     p = Path(path) if Path(path).is_absolute() else root / path
     if not p.is_file():
         return set()
@@ -68,7 +68,7 @@ def shallow_boundaries(root: Path) -> set[str]:
 
 @functools.lru_cache(maxsize=16)
 def _object_format(root: Path) -> str:
-    return gitsource.git(root, "rev-parse", "--show-object-format", check=False).stdout.decode().strip()
+    return git.run(root, "rev-parse", "--show-object-format", check=False).stdout.decode().strip()
 
 
 def blob_name(root: Path, data: bytes) -> str:
@@ -86,7 +86,7 @@ def first_added(root: Path, folder: str) -> dict[str, Added]:
         InputError: git fails; a file's oldest adding commit is a shallow boundary (the real one
             is not in this clone: the message names the file and says how to fetch it).
     """
-    out = gitsource.git(root, "log", "--reverse", "--diff-filter=A", "--no-renames", "--raw",
+    out = git.run(root, "log", "--reverse", "--diff-filter=A", "--no-renames", "--raw",
                         "--no-abbrev", "--format=commit %H %cs", "HEAD", "--", folder).stdout
     found: dict[str, Added] = {}
     commit = date = ""
@@ -116,9 +116,9 @@ def first_parent_steps(root: Path, rev: str, since_path: str | None = None) -> l
         InputError: git fails; the history reaches a shallow boundary before ``since_path``
             appears (the steps would start in the middle).
     """
-    shas = gitsource.git(root, "rev-list", "--first-parent", "--reverse", rev).stdout.decode().split()
+    shas = git.run(root, "rev-list", "--first-parent", "--reverse", rev).stdout.decode().split()
     if since_path is not None:
-        touching = gitsource.git(root, "rev-list", "--first-parent", "--reverse", rev, "--",
+        touching = git.run(root, "rev-list", "--first-parent", "--reverse", rev, "--",
                                  since_path).stdout.decode().split()
         if touching:
             shas = shas[shas.index(touching[0]):]
@@ -131,14 +131,14 @@ def first_parent_steps(root: Path, rev: str, since_path: str | None = None) -> l
 
 def is_ancestor(root: Path, commit: str, rev: str) -> bool:
     """Whether ``commit`` exists here and is an ancestor of (or equal to) ``rev``."""
-    return gitsource.git(root, "merge-base", "--is-ancestor", commit, rev, check=False).returncode == 0
+    return git.run(root, "merge-base", "--is-ancestor", commit, rev, check=False).returncode == 0
 
 
 def changed_paths(root: Path, base: str, paths: tuple[str, ...]) -> list[str]:
     """Paths among ``paths`` (files or folders) that differ between commit ``base`` and the
     working tree: tracked changes (``git diff --name-only``) and new untracked files, sorted."""
-    diff = gitsource.git(root, "diff", "--name-only", "--no-renames", base, "--", *paths).stdout
-    new = gitsource.git(root, "ls-files", "--others", "--exclude-standard", "--", *paths).stdout
+    diff = git.run(root, "diff", "--name-only", "--no-renames", base, "--", *paths).stdout
+    new = git.run(root, "ls-files", "--others", "--exclude-standard", "--", *paths).stdout
     names = {n for n in (diff + new).decode("utf-8", "surrogateescape").splitlines() if n}
     return sorted(names)
 

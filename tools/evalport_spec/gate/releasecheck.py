@@ -20,11 +20,12 @@ import datetime
 from .. import changelog
 from ..errors import EvalportError
 from ..findings import Finding, Location
+from ..manifest import released_files
+from ..policy import breaking
+from ..release import plan_release, release_conformance_files
 from ..spec import DRAFT, SpecRepo
 from .acceptance import states_at
-from .context import GateContext, engine
-from .manifest import released_files
-from .policy import breaking
+from .context import GateContext
 
 BACKFILL = ("1.0.0", "1.1.0", "1.2.0", "1.3.0")
 """Releases that may receive their frozen conformance fixtures once, after the fact."""
@@ -69,9 +70,8 @@ def _new_release(ctx: GateContext, base_repo: SpecRepo, commit: str, base: str, 
         return [Finding("release-hand-made", f"{folder}/SPEC.md has no changelog heading for {version}; "
                         f"`evalport-spec release {version}` writes one", new=Location(f"{folder}/SPEC.md"))]
     accepted, out = _accepted_rfcs(ctx, base_repo, commit, base, version)
-    plan_release = engine("release", "plan_release")
     try:
-        plan = plan_release(base_repo, version, date=heading.date, run_checks=False,
+        plan = plan_release(base_repo, version, date=heading.date,
                             today=datetime.datetime.now(datetime.UTC).date(), accepted_rfcs=accepted)
     except EvalportError as exc:  # ReleaseRefused or InputError: one line saying why
         return out + [Finding("release-hand-made", f"{folder} was not made by `release`: `evalport-spec "
@@ -115,7 +115,7 @@ def release_findings(ctx: GateContext, commit: str, base: str) -> list[Finding]:
         if not added:
             continue
         folder = f"spec/releases/{version}"
-        fill = engine("release", "release_conformance_files")(base_repo.version(DRAFT), version) \
+        fill = release_conformance_files(base_repo.version(DRAFT), version) \
             if version in BACKFILL and not any(r.startswith("conformance/") for r in before) else None
         if fill is not None and added == fill:
             continue

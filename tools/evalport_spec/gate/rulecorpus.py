@@ -227,7 +227,7 @@ def build_corpus(catalogues: list[SpecVersion], folders: list[tuple[Path, str]],
     A rule's parameters are those of the last catalogue in ``catalogues`` giving it any: both
     sides of a behaviour comparison run with the same values, so what differs is the
     implementation; a value changed between versions is the classifier's finding
-    (:mod:`evalport_spec.rulecheck.compat`).
+    (:mod:`evalport_spec.rulechanges`).
 
     Raises:
         InputError: a version's catalogue cannot be read.

@@ -11,24 +11,29 @@ import re
 from collections.abc import Callable
 
 from .. import changelog, gitsource
+from ..conformance import run as run_fixtures
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
 from ..fsutil import read_optional
 from ..jsonload import MAX_BYTES, load
+from ..manifest import verify_manifest
+from ..policy import apply_major_rule, breaking, effective_class, version_problem
+from ..release import rfcs_in_release
+from ..rfc import index_findings, lint_rfcs
 from ..rfc.accept import OPEN_STATUSES, accepts_of
+from ..rulecheck import check_rules
 from ..spec import DRAFT, parse_semver
+from ..spectext import check_draft_text, check_spec_text
+from ..validation import Validator
 from . import history
 from .acceptance import HistoryLedger, Ledger, RfcState, release_line, states
 from .behaviour import Side, compare_behaviour, merge_with_classification
-from .context import GateContext, StageSkipped, engine, input_finding
+from .context import GateContext, StageSkipped, input_finding
 from .frozen import stage_behaviour, stage_history
 from .ignores import drop_ignored, stale_entries
-from .manifest import verify_manifest
 from .metaschema import meta_validator
-from .policy import apply_major_rule, breaking, effective_class, version_problem
 from .rulecode import KIND as CODE_KIND
 from .rulecode import code_findings
-from .spectext import check_draft_text, check_spec_text
 
 StageOut = tuple[list[Finding], str, "ChangeClass | None"]
 
@@ -68,7 +73,7 @@ def stage_schemas(ctx: GateContext) -> StageOut:
 def stage_spec_text(ctx: GateContext) -> StageOut:
     """SPEC.md of the draft and every release has every required H2 in order, the end marker
     last, and well-formed changelog headings; the draft's generated regions are current and its
-    normative changes since the latest release are on record (:mod:`evalport_spec.gate.spectext`;
+    normative changes since the latest release are on record (:mod:`evalport_spec.spectext`;
     not checked while the draft's structure is broken, which would make every region and
     sentence look missing)."""
     out: list[Finding] = []
@@ -103,7 +108,6 @@ def stage_conformance(ctx: GateContext) -> StageOut:
     A draft fixture without ``since`` (the meta-schema requires it) fails the stage, as does one
     whose ``since`` is above the declared version (no version would run it) and a release that
     freezes no fixtures."""
-    run = engine("conformance", "run")
     if not (ctx.repo.spec_dir / "conformance" / "fixtures").is_dir():
         return [Finding("conformance-fixtures-missing", "no spec/conformance/fixtures/ folder",
                         new=Location("spec/conformance/fixtures"))], "", None
@@ -127,7 +131,7 @@ def stage_conformance(ctx: GateContext) -> StageOut:
             out.append(Finding("conformance-release-unfrozen", f"release {name} freezes no "
                                "conformance fixtures (conformance/fixtures/ is missing or empty)",
                                new=Location(folder)))
-        report = run(version, fixtures)
+        report = run_fixtures(version, fixtures)
         for d in report.disagreements:
             out.append(d.to_finding(folder))
             out[-1].extra["version"] = name
@@ -137,7 +141,6 @@ def stage_conformance(ctx: GateContext) -> StageOut:
 
 def stage_rules(ctx: GateContext) -> StageOut:
     """``rulecheck.check_rules``: catalogue vs implementation vs fixtures vs SPEC.md vs raw schema."""
-    check_rules = engine("rulecheck", "check_rules")
     out = list(check_rules(ctx.repo))
     return out, f"{len(ctx.version(DRAFT).catalogue.codes())} catalogued rule(s)", None
 
@@ -151,7 +154,7 @@ def _changelog_class(text: str, version: str) -> tuple[str, int] | None:
 
 def stage_releases(ctx: GateContext) -> StageOut:
     """Every consecutive pair of releases is classified (``compat.compare_versions``); each
-    version number agrees with its class (:func:`~evalport_spec.gate.policy.version_problem`) and
+    version number agrees with its class (:func:`~evalport_spec.policy.version_problem`) and
     the changelog heading of the newer release (its own SPEC.md and the draft's) declares that class."""
     rel = ctx.repo.releases()
     if len(rel) < 2:
@@ -335,7 +338,6 @@ def _change_without_rfc(ctx: GateContext, latest: str, computed: ChangeClass) ->
     to an accepted RFC by the MAJOR rule already)."""
     if computed < ChangeClass.MINOR or not (ctx.root / "rfcs").is_dir():
         return []
-    rfcs_in_release = engine("release", "rfcs_in_release")
     if rfcs_in_release(ctx.repo, latest, set()):
         return []
     return [Finding("change-without-rfc",
@@ -347,7 +349,6 @@ def _change_without_rfc(ctx: GateContext, latest: str, computed: ChangeClass) ->
 
 def stage_rfcs(ctx: GateContext) -> StageOut:
     """``rfc.lint_rfcs`` and ``rfc.index_findings`` (the generated ``rfcs/README.md`` is current)."""
-    lint_rfcs, index_findings = engine("rfc", "lint_rfcs", "index_findings")
     if not (ctx.root / "rfcs").is_dir():
         raise StageSkipped("no rfcs/ folder")
     out = list(lint_rfcs(ctx.repo)) + list(index_findings(ctx.repo))
@@ -358,14 +359,13 @@ def stage_rfcs(ctx: GateContext) -> StageOut:
 def stage_examples(ctx: GateContext) -> StageOut:
     """Every ``spec/examples/*.json`` validates with the draft's full validator (schema pass and
     cross-field rules)."""
-    Validator = engine("validation", "Validator")
     folder = ctx.repo.spec_dir / "examples"
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
     if not files:
         raise StageSkipped("no spec/examples/*.json")
     validator = Validator(ctx.version(DRAFT))
     out: list[Finding] = []
-    missing = list(getattr(validator, "unimplemented", []) or [])
+    missing = validator.unimplemented
     if missing:
         out.append(Finding("rule-unimplemented", f"catalogued rule(s) {', '.join(missing)} have no "
                            "implementation: examples cannot be fully validated", new=Location("spec/rules.json")))

@@ -12,12 +12,12 @@ a path to its root):
 * :func:`new_rfc` ``(repo, title, author=None, today=None, *, declared_class, documents) -> Path``
 * :func:`same_slug` ``(repo, path) -> list[Path]`` (other RFCs with the same slug; ``rfc new`` warns)
 * :func:`set_status` ``(repo, number, status, change: Change, today=None) -> Path``
-* :func:`check_rfc` ``(repo, number) -> CheckReport`` (before or after ``rfc apply``)
+* ``rfc check`` runs the gate, which reads this package: it is
+  :func:`evalport_spec.workflow.check_rfc`, above both
 * :func:`apply_rfc` ``(repo, number) -> ApplyResult`` (an accepted RFC's proposal into the draft)
 """
 
 from .apply import ApplyResult, apply_rfc
-from .check import CheckReport, check_rfc
 from .index import index_findings, index_text, write_index
 from .lint import lint_rfcs
 from .model import Rfc, find_rfc, load_rfc, load_rfcs
@@ -25,6 +25,6 @@ from .new import new_rfc, same_slug, slugify
 from .proposal import proposal_applied
 from .status import TRANSITIONS, Change, set_status
 
-__all__ = ["ApplyResult", "Change", "CheckReport", "Rfc", "TRANSITIONS", "apply_rfc", "check_rfc", "find_rfc",
+__all__ = ["ApplyResult", "Change", "Rfc", "TRANSITIONS", "apply_rfc", "find_rfc",
            "index_findings", "index_text", "lint_rfcs", "load_rfc", "load_rfcs", "new_rfc", "proposal_applied",
            "same_slug", "set_status", "slugify", "write_index"]

@@ -57,12 +57,12 @@ from typing import Any
 import jsonschema
 
 from .. import markdown
+from ..compat import compare_versions
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
 from ..fsutil import read_optional
 from ..jsonload import MAX_BYTES, loads
 from ..spec import DOC_TYPES, SpecRepo, SpecVersion, parse_semver
-from . import engines
 from .dates import ChangelogEntry, days, parse_changelog, parse_date
 from .frontmatter import parse
 from .model import (
@@ -76,6 +76,7 @@ from .model import (
     repo_root,
     rfc_paths,
 )
+from .proposal import UNAPPLIED, draft_documents, plan
 
 MIN_PERIOD_DAYS = 14
 """Shortest comment period, in days (spec Governance section: at least two weeks)."""
@@ -128,7 +129,7 @@ class _Context:
 
     def release_class(self, version: str) -> tuple[ChangeClass, str] | None:
         """(class of previous release -> ``version``, how it was obtained), or ``None`` for the
-        first release or when neither the diff engine nor the changelog gives one."""
+        first release or when neither the classifier nor the changelog gives one."""
         if version in self._classes:
             return self._classes[version]
         rel = self.releases()
@@ -136,15 +137,13 @@ class _Context:
         if version in rel and rel.index(version) > 0:
             prev = rel[rel.index(version) - 1]
             try:
-                c = engines.classify(self._release(prev), self._release(version))
-            except InputError:
-                c = None
-            if c is not None:
-                result = (c.change_class, f"computed from {prev} -> {version}")
-            else:
+                result = (compare_versions(self._release(prev), self._release(version)).change_class,
+                          f"computed from {prev} -> {version}")
+            except InputError:  # unreadable schemas: the schemas stage reports them
                 e = self.entry(version)
                 if e is not None and e.change_class is not None:
-                    result = (e.change_class, f"from the {version} changelog heading; diff engine not available")
+                    result = (e.change_class, f"from the {version} changelog heading; {prev} -> {version} "
+                              "could not be classified")
         self._classes[version] = result
         return result
 
@@ -595,11 +594,9 @@ def lint_rfc(rfc: Rfc, today: dt.date, ctx: _Context, proposal_class: ChangeClas
 
 
 def _proposal_class(rfc: Rfc, root: Path) -> tuple[ChangeClass | None, list[Finding]]:
-    """The computed class of an open RFC's proposal (None: no proposal, decided RFC, or no engine)."""
+    """The computed class of an open RFC's proposal (None: no proposal or a decided RFC)."""
     if not rfc.has_proposal() or rfc.meta.get("status") not in ("draft", "comment", "accepted"):
         return None, []
-    from .proposal import UNAPPLIED, plan  # local: proposal imports the spec text helpers
-
     try:
         p = plan(root, rfc)
     except InputError as exc:
@@ -611,12 +608,7 @@ def _proposal_class(rfc: Rfc, root: Path) -> tuple[ChangeClass | None, list[Find
         return None, [_finding("rfc-proposal", rfc, rfc.fm.line("declared_class"),
                                f"proposal is partly in the draft ({', '.join(p.present)}); "
                                f"`rfc check {rfc.number}` says what is missing")]
-    result = engines.classify(p.draft, p.proposed, candidates=engines.repo_documents(root))
-    if result is None:
-        return None, [_finding("rfc-class-unchecked", rfc, rfc.fm.line("declared_class"),
-                               "declared_class not checked: the diff engine (evalport_spec.compat) is not "
-                               "available", Severity.INFO)]
-    return result.change_class, []
+    return compare_versions(p.draft, p.proposed, candidates=draft_documents(root)).change_class, []
 
 
 def applied_proposal_class(rfc: Rfc, root: Path) -> list[Finding]:
@@ -629,9 +621,7 @@ def applied_proposal_class(rfc: Rfc, root: Path) -> list[Finding]:
     declared = str(rfc.meta.get("declared_class", ""))
     if latest is None or declared not in ("PATCH", "MINOR", "MAJOR"):
         return []
-    result = engines.classify(repo.version(latest), repo.version("draft"))
-    if result is None:
-        return []
+    result = compare_versions(repo.version(latest), repo.version("draft"))
     if ChangeClass[declared] > result.change_class:
         return [_finding("rfc-class-mismatch", rfc, line,
                          f"declared_class {declared} but its proposal is applied to the draft, whose "

@@ -30,6 +30,7 @@ import jsonpatch
 import jsonpointer
 
 from ..catalogue import RuleEntry, parse_catalogue
+from ..compat import repo_candidates
 from ..errors import InputError
 from ..fixtures import META_SCHEMA_NAME, Fixture
 from ..jsonload import Loaded, load, loads
@@ -345,3 +346,13 @@ def proposal_applied(root: Path, rfc: Rfc) -> bool:
         return plan(root, rfc).change_applied
     except InputError:
         return False
+
+
+def draft_documents(root: Path) -> list[tuple[str, Any]]:
+    """The repository draft's examples and fixtures as counter-example candidates
+    ``[(schema file name, document)]`` for classifying a proposal, whose proposed version lives in
+    memory with no folder of its own (:func:`evalport_spec.compat.repo_candidates`); ``[]``
+    outside a spec repository."""
+    if not (Path(root) / "spec" / "schemas").is_dir():
+        return []
+    return repo_candidates(SpecVersion.from_dir("draft", Path(root) / "spec"))

@@ -11,7 +11,7 @@ entry or a different implementation function):
 
 1. **Proof**: a rule whose ``guard`` locations are all absent from the old schema (each
    passes through an object the old schema closes without declaring the name,
-   :func:`~evalport_spec.rulecheck.schemawalk.field_status`) and whose implementation is the
+   :func:`~evalport_spec.fieldstatus.field_status`) and whose implementation is the
    registered one (``validation.RULES``, the implementation the catalogue's ``guard``
    describes: "locations at least one of which must be present in a document for the rule to
    be able to fire", :mod:`evalport_spec.catalogue`) cannot fire on an old-valid document, which
@@ -47,11 +47,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..cache import ContentMemo, digest
-from ..catalogue import RuleEntry
-from ..findings import ChangeClass, Finding, Location, Severity
-from ..spec import SpecVersion
-from .schemawalk import field_status
+from .cache import ContentMemo, digest
+from .catalogue import RuleEntry
+from .fieldstatus import field_status
+from .findings import ChangeClass, Finding, Location, Severity
+from .spec import SpecVersion
 
 SEARCH_N = 30
 """Documents generated from the old schema per document type for the witness search."""
@@ -96,7 +96,7 @@ def rule_changes(old: SpecVersion, new: SpecVersion, corpus: Mapping[str, list] 
     Raises:
         InputError: a version without a schema for a rule's document type, or bad schemas.
     """
-    from ..validation import RULES, Validator
+    from .validation import RULES, Validator
 
     reg_old = RULES if rules_old is None else rules_old
     reg_new = RULES if rules_new is None else rules_new
@@ -227,7 +227,7 @@ def _old_valid(old: SpecVersion, validator: Any, doc_type: str, corpus: list[Any
 
 def _build_pool(old: SpecVersion, validator: Any, name: str, doc_type: str, schemas_key: str,
                 corpus: list[Any], n: int, seed: int) -> list[Any]:
-    from ..generate import generate_valid, mutate_duplicates, schema_kwargs
+    from .generate import generate_valid, mutate_duplicates, schema_kwargs
 
     schema = old.schemas.validator(name, format_assertion=True)
     generated = _GENERATED.get(

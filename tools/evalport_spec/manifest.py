@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..findings import Finding, Location
-from ..fsutil import read_limited
-from ..jsonload import MAX_BYTES
+from .findings import Finding, Location
+from .fsutil import read_limited
+from .jsonload import MAX_BYTES
 
 MANIFEST_NAME = "SHA256SUMS"
 _LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")

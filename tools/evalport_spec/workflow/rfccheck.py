@@ -1,12 +1,15 @@
 """``rfc check N``: judge an RFC's proposal as the gate would judge the draft it produces.
 
+A composition above the gate (it runs the gate's content stages on the proposed draft) and the
+RFC engine (:mod:`evalport_spec.rfc`), which the gate reads: so it lives here, not in ``rfc``.
+
 Steps (toolchain.md, "RFCs": "the toolchain applies it to the draft, classifies it, lists the
 rules it adds, and validates the example documents in the RFC's text, without merging it"):
 
 1. read the proposal folder and compare it with the draft (:func:`evalport_spec.rfc.proposal.plan`):
    not yet applied, applied (``rfc apply`` ran, or the same change was made by hand), or partly
    applied (an error);
-2. not yet applied: classify draft -> proposed with the diff engine and compare with
+2. not yet applied: classify draft -> proposed (:func:`evalport_spec.compat.compare_versions`) and compare with
    ``declared_class``; applied: the declared class may not exceed the draft's class since the
    latest release (which may hold other RFCs' changes too);
 3. list the rules the proposal adds, each additive or not according to the diff findings that
@@ -29,14 +32,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..compat import Classification, compare_versions
 from ..errors import InputError
 from ..findings import ChangeClass, Finding, Location, Severity
+from ..gate import run_gate
 from ..jsonload import loads
+from ..rfc.lint import applied_proposal_class, examples
+from ..rfc.model import Rfc, find_rfc, repo_root
+from ..rfc.proposal import APPLIED, PARTIAL, ApplyPlan, draft_documents, plan
 from ..spec import SpecRepo, SpecVersion
-from . import engines
-from .lint import applied_proposal_class, examples
-from .model import Rfc, find_rfc, repo_root
-from .proposal import APPLIED, PARTIAL, ApplyPlan, plan
+from ..validation import Validator
 
 GATE_STAGES = ("schemas", "spec-text", "conformance", "rules", "examples")
 """The gate's stages about the draft's content, run on the draft a proposal produces. The
@@ -62,7 +67,7 @@ class CheckReport:
     Attributes:
         rfc: the RFC checked.
         declared: its ``declared_class`` (``None`` if missing or unknown).
-        computed: the class of draft -> proposed (``None``: no proposal, or no diff engine).
+        computed: the class of draft -> proposed (``None``: no proposal, or it is applied).
         rules: rules the proposal adds.
         fixtures: number of proposal fixtures run; examples: number of examples validated.
         findings: every finding (INFO lines for what passed, ERROR for what failed).
@@ -103,17 +108,16 @@ def _info(kind: str, rfc: Rfc, line: int, message: str, severity: Severity = Sev
                    extra={"rfc": rfc.number, **extra})
 
 
-def _rules_additive(added: list[Any], classification: engines.Classification | None) -> list[RuleAdded]:
-    """Each added rule, additive when the diff engine's findings carrying its code are all
+def _rules_additive(added: list[Any], classification: Classification) -> list[RuleAdded]:
+    """Each added rule, additive when the classifier's findings carrying its code are all
     below MAJOR and decided (toolchain.md, "Rules count too"); ``None`` when none carries it."""
     out = []
     for r in added:
         additive: bool | None = None
-        if classification is not None:
-            related = [f for f in classification.findings if f.code == r.code]
-            if related:
-                additive = not any(f.undecided or (f.change_class >= ChangeClass.MAJOR and f.direction == "backward")
-                                   for f in related)
+        related = [f for f in classification.findings if f.code == r.code]
+        if related:
+            additive = not any(f.undecided or (f.change_class >= ChangeClass.MAJOR and f.direction == "backward")
+                               for f in related)
         out.append(RuleAdded(r.code, r.document, additive, r.expressible, r.encoded))
     return out
 
@@ -122,8 +126,6 @@ def _gate_findings(root: Path, p: ApplyPlan, report: CheckReport) -> None:
     """Run :data:`GATE_STAGES` on the draft as ``rfc apply`` leaves it; each error becomes an
     ERROR finding naming the stage (its location as the gate gives it, a proposal fixture's
     at the proposal's file)."""
-    from ..gate import run_gate  # rfc check composes the gate; the gate reads rfc front matter
-
     number = p.proposal.rfc.number
     if p.state == APPLIED:
         result = run_gate(root, stages=GATE_STAGES)
@@ -166,7 +168,7 @@ def _gate_findings(root: Path, p: ApplyPlan, report: CheckReport) -> None:
 def _example_findings(rfc: Rfc, proposed: SpecVersion | None, root: Path, report: CheckReport) -> None:
     version = proposed or SpecRepo(root).version("draft")
     blocks = examples(rfc)
-    warned = False
+    validator = Validator(version)
     for line, doc_type, text in blocks:
         try:
             doc = loads(text, rfc.rel)
@@ -176,10 +178,7 @@ def _example_findings(rfc: Rfc, proposed: SpecVersion | None, root: Path, report
                                          Severity.ERROR))
             continue
         try:
-            violations = engines.validate(version, doc_type, doc.value)
-            if violations is None:
-                warned = True
-                violations = [_SchemaViolation(e) for e in engines.schema_only(version, doc_type, doc.value)]
+            violations = validator.validate(doc.value, doc_type)
         except InputError as exc:
             report.findings.append(_info("rfc-example", rfc, line, str(exc), Severity.ERROR))
             continue
@@ -189,39 +188,10 @@ def _example_findings(rfc: Rfc, proposed: SpecVersion | None, root: Path, report
             report.findings.append(_info("rfc-example-invalid", rfc, at,
                                          f"evalport-{doc_type} example is invalid: {v.code} at "
                                          f"'{v.instance_path}': {v.message}", Severity.ERROR, code=v.code))
-    if blocks and not warned:
+    if blocks:
         report.findings.append(_info("rfc-examples", rfc, blocks[0][0],
                                      f"{report.examples} example(s) validated on the "
                                      f"{'proposed' if proposed else 'draft'} version"))
-    if warned:
-        report.findings.append(_info("rfc-engine-missing", rfc, blocks[0][0], "examples checked on the schema "
-                                     "path only: the validator (evalport_spec.validation) is not available",
-                                     Severity.WARNING))
-
-
-class _SchemaViolation:
-    """A ``jsonschema`` error seen through the validator's Violation shape (code, path, message)."""
-
-    def __init__(self, err: Any) -> None:
-        from ..pointer import join
-
-        path = ""
-        for part in err.absolute_path:
-            path = join(path, part)
-        self.instance_path = path
-        self.message = err.message
-        self.code = _marker(err) or str(err.validator).upper()
-
-
-def _marker(err: Any) -> str | None:
-    """The ``x-evalport-rule`` code of the subschema an error came from, if any."""
-    node = err
-    while node is not None:
-        schema = getattr(node, "schema", None)
-        if isinstance(schema, dict) and isinstance(schema.get("x-evalport-rule"), str):
-            return schema["x-evalport-rule"]
-        node = getattr(node, "parent", None)
-    return None
 
 
 def check_rfc(repo: SpecRepo | str | Path, number: int) -> CheckReport:
@@ -230,7 +200,7 @@ def check_rfc(repo: SpecRepo | str | Path, number: int) -> CheckReport:
     Returns:
         A :class:`CheckReport`; ``report.ok`` is False when any finding is an ERROR (a class
         mismatch, a rule that is not additive in a non-MAJOR RFC, a proposal partly in the
-        draft, a gate content stage that would fail, an invalid example, or no diff engine).
+        draft, a gate content stage that would fail, or an invalid example).
 
     Raises:
         InputError: no such RFC, unsafe front matter, or a proposal that cannot be read or
@@ -269,29 +239,23 @@ def check_rfc(repo: SpecRepo | str | Path, number: int) -> CheckReport:
 def _classify(rfc: Rfc, p: ApplyPlan, root: Path, report: CheckReport) -> None:
     """Class of draft -> proposed against the declared class, and each added rule's additivity."""
     line = rfc.fm.line("declared_class")
-    classification = engines.classify(p.draft, p.proposed, candidates=engines.repo_documents(root))
-    if classification is None:
-        report.findings.append(_info("rfc-engine-missing", rfc, line, "proposal not classified: the diff "
-                                     "engine (evalport_spec.compat) is not available", Severity.ERROR))
+    classification = compare_versions(p.draft, p.proposed, candidates=draft_documents(root))
+    report.computed = classification.change_class
+    if report.declared is not None and report.computed != report.declared:
+        report.findings.append(_info("rfc-class-mismatch", rfc, line,
+                                     f"declared_class {report.declared} but the proposal computes as "
+                                     f"{report.computed}", Severity.ERROR))
     else:
-        report.computed = classification.change_class
-        if report.declared is not None and report.computed != report.declared:
-            report.findings.append(_info("rfc-class-mismatch", rfc, line,
-                                         f"declared_class {report.declared} but the proposal computes as "
-                                         f"{report.computed}", Severity.ERROR))
-        else:
-            report.findings.append(_info("rfc-class", rfc, line,
-                                         f"proposal computes as {report.computed} "
-                                         f"(declared {report.declared})"))
-        for f in classification.findings:
-            if f.undecided or f.change_class >= ChangeClass.MAJOR:
-                report.findings.append(f)
+        report.findings.append(_info("rfc-class", rfc, line,
+                                     f"proposal computes as {report.computed} "
+                                     f"(declared {report.declared})"))
+    for f in classification.findings:
+        if f.undecided or f.change_class >= ChangeClass.MAJOR:
+            report.findings.append(f)
     report.rules = _rules_additive(p.proposal.rules, classification)
     for r in report.rules:
         verdict = {True: "additive", False: "NOT additive", None: "additivity not decided"}[r.additive]
         sev = Severity.INFO if r.additive or report.declared == ChangeClass.MAJOR else Severity.ERROR
-        if r.additive is None and classification is None:
-            sev = Severity.INFO
         how = "encoded in the schema" if r.encoded else ("expressible" if r.expressible else "hand-rolled")
         report.findings.append(_info("rfc-rule-added", rfc, line,
                                      f"adds rule {r.code} ({r.document}, {how}): {verdict}", sev,

@@ -12,8 +12,10 @@ backward finding that is MAJOR or *undecided* (fail closed) is *breaking*, and p
 1. ``spec/VERSION`` declares the next major version (``X+1.0.0`` after ``X.Y.Z``), and
 2. an RFC with ``status: accepted`` and ``declared_class: MAJOR`` lists the finding's exact
    fingerprint in its ``accepts`` (:mod:`evalport_spec.rfc.accept`; naming a kind accepts
-   nothing), and that acceptance predates the change (:mod:`evalport_spec.gate.acceptance`),
-   or a live ``check --ignore`` entry names that fingerprint.
+   nothing), and that acceptance predates the change (a :class:`Ledger`, such as those of
+   :mod:`evalport_spec.gate.acceptance`), or a live ``check --ignore`` entry names that fingerprint.
+
+A leaf below both the gate and ``release`` (which checks a version number against its class).
 
 Every breaking finding is reported, with what accepts it or "not accepted", as a warning
 (accepted) or an error (not accepted). Each decision is also reported as a finding whose kind
@@ -24,11 +26,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from ..findings import ChangeClass, Finding, Location, Severity
-from ..spec import parse_semver
-from .acceptance import Ledger
+from .findings import ChangeClass, Finding, Location, Severity
+from .spec import parse_semver
 
 RULES = {
     "policy-additive": "PATCH and MINOR changes pass",
@@ -39,6 +40,31 @@ RULES = {
     "policy-acceptance-same-change": "an RFC accepts a breaking change only if it was accepted before that change",
 }
 """Policy rule kinds and what each says."""
+
+
+class Ledger(Protocol):
+    """Who accepts a breaking finding, and whether before the change
+    (:class:`evalport_spec.gate.acceptance.Ledger` and its subclasses).
+
+    Attributes:
+        now: the RFCs of the tree under review, by number.
+        before: how messages name the point an acceptance must predate (``"at origin/main"``).
+    """
+
+    now: dict[int, Any]
+    before: str
+
+    def accepting(self, f: Finding) -> list[int]:
+        """Numbers of the RFCs that accept ``f`` now (accepted, MAJOR, listing its fingerprint)."""
+        ...
+
+    def predates(self, number: int, f: Finding) -> bool:
+        """Whether RFC ``number``'s acceptance of ``f`` predates the change introducing ``f``."""
+        ...
+
+    def candidates(self) -> list[int]:
+        """RFCs declaring MAJOR, not decided yet or accepted: those that could accept a finding."""
+        ...
 
 
 def bump_class(old: str, new: str) -> ChangeClass | None:
@@ -112,7 +138,7 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
         latest: the latest release (``None`` when there is none: then the major version check
             is not applied).
         declared: the draft's declared next version (``spec/VERSION``), or ``None``.
-        ledger: who accepts what, and since when (:class:`~evalport_spec.gate.acceptance.Ledger`);
+        ledger: who accepts what, and since when (a :class:`Ledger`);
             ``None`` when there are no RFCs.
         label: what was compared, for messages (``"since 1.2.0"``, ``"against origin/main"``).
         ignores: live ``check --ignore`` entries; one with a ``fingerprint`` accepts that finding.
