@@ -26,13 +26,12 @@ from .errors import InputError
 from .fixtures import META_SCHEMA_NAME, Fixture, parse_fixtures
 from .fsutil import read_optional
 from .jsonload import MAX_BYTES, Loaded, load, loads
+from .names import DOC_TYPES, DRAFT  # noqa: F401 - re-exported for the engines
 from .semver import SEMVER, parse_semver  # noqa: F401 - SEMVER re-exported for callers of spec
 
 if TYPE_CHECKING:  # imported lazily: jsonschema costs ~130 ms and `--help` needs none of it
     from .schemaset import SchemaSet
 
-DOC_TYPES = ("suite", "testcase", "grader", "resultset")
-"""EvalPort document types, each with a schema file ``<type>.json`` (SPEC.md, "Documents")."""
 
 SCHEMA_FILE = {t: f"{t}.json" for t in DOC_TYPES}
 
@@ -58,8 +57,6 @@ def detect_type(value: object) -> str | None:
     if "id" in value and "type" in value:
         return "grader"
     return None
-
-DRAFT = "draft"
 
 
 def display_path(path: Path | str) -> str:

@@ -9,16 +9,16 @@ reporter and returns the exit code. Exit codes follow check-jsonschema / ruff / 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from .. import __version__
 from ..errors import EvalportError, InputError, UsageError
+from . import check, conformance, diff, docs, release, rfc, rules, spec, validate
+from .options import repository
 
-COMMANDS = ("validate", "conformance", "diff", "check", "rules", "spec", "rfc", "release", "docs")
+COMMANDS = (validate, conformance, diff, check, rules, spec, rfc, release, docs)
 """Command modules, in the order ``--help`` lists them."""
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -37,26 +37,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-C", "--repo", metavar="DIR", default=None,
                         help="spec repository root (default: found from the working directory)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"{__name__}.{name}":
-                continue
-            raise
-        module.register(sub)
+    for command in COMMANDS:
+        command.register(sub)
     return parser
 
 
-def _finish_interrupted_write(repo: str | None) -> None:
+def _finish_interrupted_write(args: argparse.Namespace) -> None:
     """Before any command reads the repository, complete or discard a multi-file write that was
     interrupted (:func:`evalport_spec.journal.recover`); a note on stderr when one was completed.
     Outside a spec repository there is nothing to do."""
     from ..journal import recover
-    from ..spec import SpecRepo
 
     try:
-        root = SpecRepo.discover(Path(repo) if repo else None).root
+        root = repository(args).root
     except InputError:
         return
     note = recover(root)
@@ -76,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"evalport-spec: error: {what}: {args.repo} (-C)", file=sys.stderr)
         return EXIT_ERROR
     try:
-        _finish_interrupted_write(args.repo)
+        _finish_interrupted_write(args)
         return int(args.func(args))
     except (InputError, UsageError, EvalportError) as exc:
         print(f"evalport-spec: error: {exc}", file=sys.stderr)

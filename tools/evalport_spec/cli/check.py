@@ -12,15 +12,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from ..spec import SpecRepo
-from .options import add_format_option
-
-# Registration needs only these choices; the gate is imported in run() so that `--help` stays
-# fast. tests/test_cli_imports.py asserts they equal gate.STAGES.
-STAGES = ("schemas", "spec-text", "manifest", "history", "conformance", "rules", "behaviour",
-          "releases", "draft", "base", "rfcs", "examples")
+from ..names import STAGES
+from .options import add_format_option, repository
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -49,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from ..report import emit, use_color
     from ..report.text import check_line
 
-    repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
+    repo = repository(args)
     progress = None
     if args.format == "text":
         color = use_color(sys.stdout)

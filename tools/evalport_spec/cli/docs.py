@@ -13,7 +13,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ..spec import SpecRepo
+from .options import repository
 
 
 def _progress(line: str) -> None:
@@ -93,7 +93,7 @@ def run_build(args: argparse.Namespace) -> int:
     """Strict build; 0 ok, 1 a version failed (its mkdocs warnings on stderr), 2 bad input."""
     from ..site import build_site
 
-    repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
+    repo = repository(args)
     out = Path(args.out).absolute() if args.out else repo.root / "site"  # --out: against the working directory
     code = _report(build_site(repo, out, args.version, progress=_progress, as_of=args.as_of,
                               cli_page=_cli_page()))
@@ -108,7 +108,7 @@ def run_serve(args: argparse.Namespace) -> int:
     ``$id`` has a local twin: ``http://127.0.0.1:PORT/spec/<version>/schemas/<type>.json``."""
     from ..site import bind_server, build_site, site_path, site_url, start_server
 
-    repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
+    repo = repository(args)
     prefix = site_path(site_url(repo.root / "mkdocs.yml"))
     with tempfile.TemporaryDirectory(prefix="evalport-serve-") as tmp:
         # a busy port fails before the build
@@ -138,7 +138,7 @@ def run_publish(args: argparse.Namespace) -> int:
     """Deploy with mike; one progress line per version on stderr."""
     from ..site import publish
 
-    repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
+    repo = repository(args)
     steps = publish(repo, branch=args.branch, push=args.push, remote=args.remote,
                     allow_dirty=args.allow_dirty, progress=_progress, as_of=args.as_of,
                     cli_page=_cli_page())

@@ -6,19 +6,33 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..report import FORMATS
+from ..names import REPORT_FORMATS
+from ..spec import SpecRepo
 
 _HELP = {"text": "lines for a terminal", "json": "one object (data/report.schema.json)",
          "markdown": "a PR comment or job summary", "github": "workflow-command annotations "
          "(+ job summary)", "junit": "JUnit XML", "sarif": "SARIF 2.1.0 for code scanning"}
 
 
-def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str] = FORMATS) -> None:
+def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str] = REPORT_FORMATS,
+                      **meaning: str) -> None:
     """Add ``--format`` (default ``text``) with ``choices`` (default every report format), each
-    explained in the help."""
+    explained in the help: by ``meaning[choice]`` when given (what a command that prints what it
+    wrote puts in its JSON, say), else by what the reporter writes in that format."""
+    said = {**_HELP, **meaning}
     parser.add_argument("--format", default="text", choices=tuple(choices), metavar="FORMAT",
-                        help="output format: " + "; ".join(f"{c} ({_HELP[c]})" if c in _HELP else c
+                        help="output format: " + "; ".join(f"{c} ({said[c]})" if c in said else c
                                                            for c in choices) + " (default: text)")
+
+
+def repository(args: argparse.Namespace) -> SpecRepo:
+    """The spec repository a command works on: the one around ``-C DIR`` (``args.repo``), else
+    around the working directory.
+
+    Raises:
+        InputError: no ``spec/schemas`` folder there or in any parent (exit 2).
+    """
+    return SpecRepo.discover(Path(args.repo) if args.repo else None)
 
 
 def relative(root: Path, path: Path) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-from ..spec import SpecRepo
+from ..names import WRITE_FORMATS
+from .options import add_format_option, repository
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="release date (default: today, UTC; not before the previous release, "
                         "at most tomorrow)")
     p.add_argument("--dry-run", action="store_true", help="show what would be written; write nothing")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    add_format_option(p, WRITE_FORMATS, json="the plan, with status released, planned or refused")
     p.set_defaults(func=run)
 
 
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from ..release import ReleaseRefused
     from ..workflow import check_and_plan, cut_release
 
-    repo = SpecRepo.discover(Path(args.repo) if args.repo else None)
+    repo = repository(args)
     try:
         plan = (check_and_plan if args.dry_run else cut_release)(repo, args.version, date=args.date)
     except ReleaseRefused as exc:

@@ -23,14 +23,8 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..findings import Finding, Severity
-from ..spec import SpecRepo
-from .options import add_format_option, relative
-
-# Only the help text needs the statuses at registration; the rfc engine is imported in the run
-# functions so that `--help` stays fast. tests/test_cli_imports.py asserts this equals
-# rfc.model.STATUSES.
-STATUSES = ("draft", "comment", "accepted", "rejected", "deferred", "withdrawn", "implemented",
-            "superseded")
+from ..names import CHANGE_CLASSES, RFC_STATUSES, WRITE_FORMATS
+from .options import add_format_option, relative, repository
 
 
 def _repo(args: argparse.Namespace) -> Path:
@@ -44,7 +38,7 @@ def _repo(args: argparse.Namespace) -> Path:
     if getattr(args, "rfcs_only", False):
         return where
     try:
-        return SpecRepo.discover(where).root
+        return repository(args).root
     except InputError:
         raise InputError("not inside an EvalPort spec repository (no spec/schemas/ here or above); "
                          "pass --rfcs-only to work on an RFC-only folder here", str(where)) from None
@@ -215,14 +209,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp.add_argument("title")
     sp.add_argument("--author", default=None, help="author name for the front matter")
     sp.add_argument("--number", type=int, default=None, help="use this number instead of the next free one")
-    sp.add_argument("--class", dest="change_class", choices=("PATCH", "MINOR", "MAJOR"), default="MINOR",
+    sp.add_argument("--class", dest="change_class", choices=CHANGE_CLASSES, default="MINOR",
                     help="declared change class (default MINOR; the proposal's computed class is checked "
                          "against it)")
     sp.add_argument("--documents", action="append", metavar="TYPE[,TYPE]",
                     help="affected document types: suite, testcase, grader, resultset (repeatable or "
                          "comma-separated)")
-    sp.add_argument("--format", choices=("text", "json"), default="text",
-                    help="text: the path written; json: {path, number, status, index, warnings}")
+    add_format_option(sp, WRITE_FORMATS, text="the path written", json="{path, number, status, index, warnings}")
     sp.add_argument("--today", default=None, help=argparse.SUPPRESS)
 
     sp = add("lint", run_lint, "check RFC front matter, dates, statuses, releases, classes and sections")
@@ -236,7 +229,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     sp = add("status", run_status, "move an RFC to a new status (validated transition, dates written)")
     sp.add_argument("number", type=int)
-    sp.add_argument("status", metavar="STATUS", help=f"one of: {', '.join(STATUSES)}")
+    sp.add_argument("status", metavar="STATUS", help=f"one of: {', '.join(RFC_STATUSES)}")
     sp.add_argument("--opens", metavar="DATE", help="comment period start (default: today)")
     sp.add_argument("--closes", metavar="DATE", help="comment period end (default: opens + 14 days)")
     sp.add_argument("--date", metavar="DATE", help="decision date (default: today)")
@@ -252,8 +245,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp.add_argument("--approver", action="append", metavar="NAME", help="a maintainer who approved (repeatable)")
     sp.add_argument("--spec-lead", action="append", metavar="NAME",
                     help="the spec lead's sign-off (needed to accept a MAJOR change)")
-    sp.add_argument("--format", choices=("text", "json"), default="text",
-                    help="text: 'FILE: STATUS'; json: {path, number, status, index}")
+    add_format_option(sp, WRITE_FORMATS, text="'FILE: STATUS'", json="{path, number, status, index}")
     sp.add_argument("--today", default=None, help=argparse.SUPPRESS)
 
     sp = add("check", run_check, "judge an RFC's proposal as the gate would judge the draft it produces "
@@ -265,8 +257,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
              "fixtures (since = the draft's version), SPEC.md rows and rule sections, a changelog line; "
              "all files or none; a no-op when already applied")
     sp.add_argument("number", type=int)
-    sp.add_argument("--format", choices=("text", "json"), default="text",
-                    help="text: what was written; json: {number, already, written}")
+    add_format_option(sp, WRITE_FORMATS, text="what was written", json="{number, already, written}")
 
     sp = add("accept-findings", run_accept_findings,
              "list the current change's breaking findings, by fingerprint, in the accepts of a MAJOR RFC")
@@ -275,5 +266,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     help="the change against REF (as `check --base REF` sees it, rule code changes "
                          "(rule-implementation-changed) included); default: the draft since the latest "
                          "release, whose rule code is compared by behaviour only")
-    sp.add_argument("--format", choices=("text", "json"), default="text",
-                    help="text: one line per entry; json: {path, number, compared, added, already_listed}")
+    add_format_option(sp, WRITE_FORMATS, text="one line per entry",
+                      json="{path, number, compared, added, already_listed}")

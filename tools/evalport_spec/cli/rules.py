@@ -8,14 +8,9 @@ Exit codes: ``list`` 0; ``check`` 0 (no error findings; warnings are printed), 1
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from ..spec import SpecRepo
-from .options import add_format_option
-
-# Registration needs only this choice list; rulecheck is imported in the run functions so that
-# `--help` stays fast. tests/test_cli_imports.py asserts it equals rulecheck.render.FORMATS.
-FORMATS = ("text", "json", "markdown")
+from ..names import RULES_FORMATS
+from .options import add_format_option, repository
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -25,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                           "fixtures, SPEC.md and the raw schema.")
     sub = p.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
     lst = sub.add_parser("list", help="the catalogue joined with what the repository has")
-    lst.add_argument("--format", default="text", choices=FORMATS, help="output format")
+    add_format_option(lst, RULES_FORMATS, json="one object per rule", markdown="the rule table")
     lst.set_defaults(func=run_list)
     chk = sub.add_parser("check", help="every rule: implementation, fixtures, SPEC.md, true gap; "
                                        "SPEC.md/schema drift")
@@ -39,15 +34,11 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def _repo(args: argparse.Namespace) -> SpecRepo:
-    return SpecRepo.discover(Path(args.repo) if args.repo else None)
-
-
 def run_list(args: argparse.Namespace) -> int:
     """Print the joined rule list; always 0 unless the input is bad (InputError, exit 2)."""
     from ..rulecheck.render import rules_table
 
-    print(rules_table(_repo(args), args.format), end="")
+    print(rules_table(repository(args), args.format), end="")
     return 0
 
 
@@ -57,7 +48,7 @@ def run_check(args: argparse.Namespace) -> int:
     from ..rulecheck import check_rules
     from ..rulecheck.check import errors_in
 
-    findings = check_rules(_repo(args))
+    findings = check_rules(repository(args))
     n_err = len(errors_in(findings))
     emit(Report.of(findings, stage="rules", command="rules check",
                    verdict=f"rules check: {n_err} error(s), {len(findings) - n_err} warning(s)"),

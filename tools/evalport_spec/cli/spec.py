@@ -21,10 +21,8 @@ Both print through the reporter (``--format``: text, json, markdown, github, jun
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from ..spec import SpecRepo
-from .options import add_format_option
+from .options import add_format_option, repository
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,16 +52,12 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def _repo(args: argparse.Namespace) -> SpecRepo:
-    return SpecRepo.discover(Path(args.repo) if args.repo else None)
-
-
 def run_sync(args: argparse.Namespace) -> int:
     """Check or rewrite the regions and report what was found."""
     from ..report import Report, emit
     from ..specsync import check_draft, sync_draft
 
-    result = check_draft(_repo(args)) if args.check else sync_draft(_repo(args))
+    result = check_draft(repository(args)) if args.check else sync_draft(repository(args))
     prose = [f for f in result.findings if not f.kind.startswith("spec-region")]
     if not result.stale:
         verdict = f"{result.label}: generated regions up to date"
@@ -88,7 +82,7 @@ def run_changes(args: argparse.Namespace) -> int:
     from ..rfc import load_rfcs
     from ..specsync.record import record
 
-    repo = _repo(args)
+    repo = repository(args)
     rec = record(repo, load_rfcs(repo) if (repo.root / "rfcs").is_dir() else [])
     if rec.since is None:
         verdict = "spec changes: no release yet, nothing to compare"

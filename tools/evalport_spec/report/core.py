@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from ..names import REPORT_FORMATS
 from .github import render_github
 from .jsonout import render_json
 from .junit import render_junit
@@ -16,7 +17,7 @@ from .sarif import render_sarif
 from .style import use_color
 from .text import render_text
 
-FORMATS = ("text", "json", "markdown", "github", "junit", "sarif")
+FORMATS = REPORT_FORMATS
 """Every output format, in the order ``--format`` lists them."""
 
 STEP_SUMMARY = "GITHUB_STEP_SUMMARY"

@@ -14,16 +14,15 @@ from typing import Any
 from .. import markdown
 from ..errors import InputError
 from ..fsutil import check_within, read_limited
+from ..names import RFC_STATUSES
 from ..spec import SpecRepo
 from .frontmatter import MAX_RFC_BYTES, FrontMatter, parse
 
 RFC_FILE = re.compile(r"^(\d{4})-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
 """File name of an RFC: four-digit number, a slug of lowercase ASCII words joined by hyphens."""
 
-STATUSES = ("draft", "comment", "accepted", "rejected", "deferred", "withdrawn", "implemented",
-            "superseded")
-"""RFC lifecycle statuses (toolchain.md, "RFCs"; ``deferred`` as in PEP 1: the decision is
-postponed, with a record of why)."""
+STATUSES = RFC_STATUSES
+"""RFC lifecycle statuses (:data:`evalport_spec.names.RFC_STATUSES`)."""
 
 DECISION_SECTION = "Decision"
 """The H2 section that records the outcome, once an RFC is decided."""

@@ -27,12 +27,13 @@ from typing import Any
 
 from ..catalogue import RuleEntry
 from ..errors import InputError
+from ..names import RULES_FORMATS
 from ..report.table import md_table, text_table
 from ..spec import SpecRepo, SpecVersion
 from .context import RuleContext
 from .survey import RuleStatus, survey
 
-FORMATS = ("text", "json", "markdown")
+FORMATS = RULES_FORMATS
 
 _CLAIM = {
     "not-expressible": "not expressible",
