@@ -58,7 +58,7 @@ every version of one build (the RFC object is kept, so its id is not reused)."""
 
 def check_examples(repo: SpecRepo, rfc: Any) -> int:
     """Validate the worked examples of ``rfc`` as ``evalport-spec rfc check`` does (it is run:
-    :func:`evalport_spec.rfc.check.check_rfc`) and return how many it validated (0 when the RFC
+    :func:`evalport_spec.workflow.rfccheck.check_rfc`) and return how many it validated (0 when the RFC
     has none: nothing is run).
 
     Raises:
@@ -68,7 +68,7 @@ def check_examples(repo: SpecRepo, rfc: Any) -> int:
     if not examples(rfc):
         return 0
     if id(rfc) not in _CHECKED:
-        from ..rfc.check import check_rfc
+        from ..workflow.rfccheck import check_rfc
 
         report = check_rfc(repo, rfc.number)
         bad = [f for f in report.findings if f.kind.startswith("rfc-example") and f.severity >= Severity.ERROR]
