@@ -38,28 +38,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the comparison, print the report, return the exit code."""
-    from ..compat import classes_of, compare, compare_versions  # lazy: `--help` stays light
-    from ..compat.ignore import apply_ignore, load_ignore
-    from ..compat.inputs import FileSet, refocus, resolve_input
+    from ..compat.classify import classify  # lazy: `--help` stays light
+    from ..compat.inputs import resolve_input
     from ..report import emit
-    from ..spec import SpecVersion
 
-    old = resolve_input(args.old, args.repo)
-    new = resolve_input(args.new, args.repo)
     kw = {"format_assertion": not args.no_format_assertion, "search_budget": max(args.search_budget, 0)}
-    if isinstance(old, SpecVersion) and isinstance(new, SpecVersion):
-        result = compare_versions(old, new, **kw)
-    else:
-        so = old.schemas if isinstance(old, SpecVersion) else old
-        sn = new.schemas if isinstance(new, SpecVersion) else new
-        if isinstance(so, FileSet) and isinstance(sn, FileSet):
-            so = refocus(so, sn.focus)
-        focus = {s.focus for s in (so, sn) if isinstance(s, FileSet)}
-        result = compare(so, sn, only=focus or None, **kw)
-        result.old_label, result.new_label = args.old, args.new
-    if args.ignore:
-        result.findings, result.ignored = apply_ignore(result.findings, load_ignore(args.ignore))
-        result.change_class, result.forward_class = classes_of(result.findings)
+    result = classify(resolve_input(args.old, args.repo), resolve_input(args.new, args.repo),
+                      ignore=args.ignore, labels=(args.old, args.new), **kw)
     emit(result, args.format)
     if args.explain and args.format != "json":
         from ..compat.proof import explain_lines
