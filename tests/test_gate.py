@@ -12,9 +12,9 @@ from evalport_spec.findings import ChangeClass, Finding, Location, Severity
 from evalport_spec.gate import run_gate
 from evalport_spec.gate.acceptance import BaseLedger, RfcState
 from evalport_spec.gate.output import render
+from evalport_spec.gate.spectext import END_MARKER, check_spec_text
 from evalport_spec.manifest import verify_manifest
 from evalport_spec.policy import apply_major_rule, bump_class, version_problem
-from evalport_spec.spectext import END_MARKER, check_spec_text
 from gate_repo import add_optional_runner_field, edit_json, git, make_repo
 
 

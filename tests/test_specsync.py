@@ -17,12 +17,12 @@ from evalport_spec.cli import main
 from evalport_spec.errors import InputError
 from evalport_spec.findings import Severity
 from evalport_spec.gate import run_gate
+from evalport_spec.gate.spectext import check_spec_text
 from evalport_spec.rfc import load_rfcs
 from evalport_spec.spec import SpecRepo
 from evalport_spec.specsync import check_draft, sync_draft
 from evalport_spec.specsync.record import change_id, record
 from evalport_spec.specsync.regions import find
-from evalport_spec.spectext import check_spec_text
 from gate_repo import make_repo
 
 

@@ -23,7 +23,6 @@ from ..rfc import index_findings, lint_rfcs
 from ..rfc.accept import OPEN_STATUSES, accepts_of
 from ..rulecheck import check_rules
 from ..spec import DRAFT, parse_semver
-from ..spectext import check_draft_text, check_spec_text
 from ..validation import Validator
 from . import history
 from .acceptance import HistoryLedger, Ledger, RfcState, release_line, states
@@ -34,6 +33,7 @@ from .ignores import drop_ignored, stale_entries
 from .metaschema import meta_validator
 from .rulecode import KIND as CODE_KIND
 from .rulecode import code_findings
+from .spectext import check_draft_text, check_spec_text
 
 StageOut = tuple[list[Finding], str, "ChangeClass | None"]
 
@@ -73,7 +73,7 @@ def stage_schemas(ctx: GateContext) -> StageOut:
 def stage_spec_text(ctx: GateContext) -> StageOut:
     """SPEC.md of the draft and every release has every required H2 in order, the end marker
     last, and well-formed changelog headings; the draft's generated regions are current and its
-    normative changes since the latest release are on record (:mod:`evalport_spec.spectext`;
+    normative changes since the latest release are on record (:mod:`evalport_spec.gate.spectext`;
     not checked while the draft's structure is broken, which would make every region and
     sentence look missing)."""
     out: list[Finding] = []

@@ -22,12 +22,12 @@ import datetime
 from collections.abc import Iterable
 from typing import Any
 
-from . import changelog
-from .findings import Finding, Location, Severity
-from .markdown import parse
-from .spec import SpecRepo
-from .specsync import check_draft
-from .specsync.record import record
+from .. import changelog
+from ..findings import Finding, Location, Severity
+from ..markdown import parse
+from ..spec import SpecRepo
+from ..specsync import check_draft
+from ..specsync.record import record
 
 REQUIRED_H2 = ("Status", "Terminology", "Documents", "Grader types", "Validation", "Cross-field rules",
                "Versioning and compatibility", "Extension mechanism", "Conformance", "Governance",
