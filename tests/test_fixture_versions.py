@@ -25,7 +25,7 @@ from evalport_spec.fixtures import Fixture, Outcome
 from evalport_spec.gate import run_gate
 from evalport_spec.release import apply_plan, plan_release
 from evalport_spec.spec import SpecRepo
-from gate_repo import edit_json, make_repo, tree_hash
+from gate_repo import accept_rfc, edit_json, make_repo, tree_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 DRAFT_FIXTURES = ROOT / "spec/conformance/fixtures"
@@ -131,6 +131,7 @@ def test_release_freezes_what_applies_and_leaves_out_retired_fixtures(repo):
     new = json.loads((fixtures / "grader-minimal-valid.json").read_text())
     new.update(id="grader-minimal-valid-again", since="1.4.0")
     (fixtures / "grader-minimal-valid-again.json").write_text(json.dumps(new, indent=2) + "\n")
+    accept_rfc(repo, 7)  # it records SPEC.md's normative changes since 1.3.0, so it is in the release
     plan = plan_release(repo, "1.4.0", date="2026-11-30", today=dt.date(2026, 11, 30))
     frozen = {k for k in plan.release_files if k.startswith("conformance/fixtures/")}
     expected = {f"conformance/fixtures/{i}.json" for i in draft_since()} - {
@@ -161,6 +162,7 @@ def test_after_a_major_release_older_versions_still_agree_on_every_fixture(repo,
     Error.type) ends one fixture (until 2.0.0) and adds two; after 2.0.0 each version still
     agrees with every fixture of its own."""
     today = dt.date(2026, 11, 30)
+    accept_rfc(repo, 7)  # it records SPEC.md's normative changes since 1.3.0, so it is in the release
     apply_plan(repo, plan_release(repo, "1.4.0", date="2026-11-30", today=today))
     edit_json(repo / "spec/schemas/resultset.json",
               lambda d: d["$defs"]["error"]["properties"]["type"]["enum"].remove("provider_error"))
