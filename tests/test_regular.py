@@ -200,6 +200,25 @@ def test_budget_exhaustion_is_prompt(src):
     assert time.monotonic() - start < 15
 
 
+@pytest.mark.parametrize("src", [
+    "^(a{1000}){1000}$",            # a million states: refused by counting, before building
+    "^((a{100}){100}){100}b$",      # deeper nesting: the count saturates, no big integers
+    "^x(?:[0-9]{500}|y){101}$",     # 101 x 501 = 50,601 states: just past the budget
+])
+def test_size_budget_refuses_big_repetition_counts(src):
+    with pytest.raises(BudgetExceeded, match="size budget exceeded.*50000 automaton states"):
+        P(src)
+
+
+def test_size_budget_counts_the_states_the_build_adds():
+    from evalport_spec.regular import ecma, nfa
+
+    # ^ x (...){99} $: 3 states between the 4 parts; each of the 99 copies is 1 state plus its
+    # body, [0-9]{500} (500 states; "y" adds none): 3 + 99 * 501 = 49,602, under the budget
+    assert nfa.expansion_size(ecma.parse("^x(?:[0-9]{500}|y){99}$")) == 49_602
+    assert nfa.expansion_size(ecma.parse("^x(?:[0-9]{500}|y){101}$")) == nfa.MAX_NFA_STATES + 1
+
+
 def test_languages_are_hashable_values():
     memo = {P("^[ab]*$"): 1}
     assert memo[P("^(a|b)*$")] == 1

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from ..generate.strings import FORMAT_SAMPLES
+from ..generate.strings import FORMAT_SAMPLES, too_long_to_sample
 from ..jsontypes import json_type
 from .canon import Canon, Canonizer
 from .nodes import Node
@@ -202,6 +202,9 @@ class Sampler:
         if key in self._regex:
             return self._regex[key]
         out: list[str] = []
+        if too_long_to_sample(pattern):
+            self._regex[key] = out
+            return out
         try:
             rx = re.compile(pattern)
             rj = re.compile(reject) if reject else None

@@ -62,6 +62,9 @@ _CATEGORY_CHARS = {
 }
 _FALLBACK_CHARS = "a0Z-_ .x"
 _MAX_EXTRA = 64
+MAX_SAMPLE_LENGTH = 10_000
+"""Longest string :func:`regex_sample` builds; a pattern whose counts need more (``(a{1000}){1000}``
+needs a million characters) gets no sample, after at most this many characters of work."""
 
 
 class _Unsupported(Exception):
@@ -80,6 +83,7 @@ def regex_sample(pattern: str, rng: random.Random | None = None, extra: int = 0)
 
     The result matches ``pattern`` as a whole for the supported constructs (literals, classes,
     ``.``, quantifiers, groups, alternation, back-references, anchors); callers re-check it.
+    ``None`` too when a repetition would go past :data:`MAX_SAMPLE_LENGTH` characters.
     """
     parsed = _parse(pattern)
     if parsed is None:
@@ -89,6 +93,17 @@ def regex_sample(pattern: str, rng: random.Random | None = None, extra: int = 0)
         return _emit(list(parsed), rng, extra, groups, 0)
     except (_Unsupported, RecursionError, ValueError, IndexError):
         return None
+
+
+def too_long_to_sample(pattern: str) -> bool:
+    """Whether every string matching ``pattern`` is longer than :data:`MAX_SAMPLE_LENGTH` (its
+    shortest match, from the parsed counts, e.g. a million for ``(a{1000}){1000}``): no sampler
+    should try it. ``False`` when the pattern does not parse."""
+    parsed = _parse(pattern)
+    try:
+        return parsed is not None and parsed.getwidth()[0] > MAX_SAMPLE_LENGTH
+    except (OverflowError, RecursionError):
+        return True
 
 
 @functools.lru_cache(maxsize=256)
@@ -125,7 +140,16 @@ def _emit_one(op: Any, av: Any, rng: random.Random | None, extra: int, groups: d
         lo, hi, sub = av
         hi = lo + _MAX_EXTRA if hi is _c.MAXREPEAT else hi
         count = min(hi, lo + (rng.randint(0, 3) if rng else 0) + extra)
-        return "".join(_emit(list(sub), rng, extra, groups, level + 1) for _ in range(count))
+        if count > MAX_SAMPLE_LENGTH:
+            raise _Unsupported
+        parts: list[str] = []
+        size = 0
+        for _ in range(count):
+            parts.append(_emit(list(sub), rng, extra, groups, level + 1))
+            size += len(parts[-1])
+            if size > MAX_SAMPLE_LENGTH:
+                raise _Unsupported
+        return "".join(parts)
     if op is _c.SUBPATTERN:
         group, _add, _del, sub = av
         text = _emit(list(sub), rng, extra, groups, level + 1)
