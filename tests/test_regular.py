@@ -133,15 +133,28 @@ def test_example_is_shortest_and_prefers_printable_ascii():
     assert [P("^[ab]{2}$").example() for _ in range(3)] == ["aa"] * 3
 
 
-def test_example_skips_strings_the_validators_disagree_on():
-    # Python's $ also matches before a final newline, so "a\n" is no witness against ^a$.
+def test_examples_where_python_re_would_differ_are_witnesses_now():
+    # Both validators read patterns as ECMA-262 (evalport_spec.ecmaregex): "a\n" is outside ^a$
+    # for all of them (Python's re alone would match it, $ before a final newline)
     outside = ~P("^a$") & P("^a")
     assert outside.example() == "aa"
-    assert "a\n" in outside and "a\n" not in outside.examples(20)
-    # Python's \d takes Arabic-Indic digits; ECMA's does not.
+    assert "a\n" in outside and "a\n" in outside.examples(20)
+    # ECMA's \d is [0-9]: an Arabic-Indic digit is a non-digit for us and both validators
+    from evalport_spec.regular.oracles import agree
+
     non_digits = P("^.$") - P(r"^\d$")
     assert all(len(s) == 1 and not ("0" <= s <= "9") for s in non_digits.examples(5))
-    assert "\u0663" not in non_digits.examples(50)
+    assert "\u0663" in non_digits and agree(("pattern", r"^\d$"), "\u0663", False)
+
+
+def test_example_skips_strings_the_validators_disagree_on():
+    # jsonschema-rs's \b is Unicode-aware, ECMA-262's is ASCII: "aé" matches a\b for the
+    # reference pass only, so no verdict on it is a witness
+    from evalport_spec.regular.oracles import agree
+
+    assert not agree(("pattern", "a\\b"), "a\u00e9", True)
+    assert not agree(("pattern", "a\\b"), "a\u00e9", False)
+    assert agree(("pattern", "a\\b"), "a-", True)
 
 
 def test_examples_cover_boundaries():

@@ -8,7 +8,6 @@ download (toolchain.md, "Resolve $ref ... never fetch anything over the network"
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ import referencing.jsonschema
 from jsonschema.validators import validator_for
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
+from .ecmaregex import NotEcmaRegex, compile_ecma
 from .errors import InputError
 from .jsonload import Loaded
 from .jsonnum import exact_validator
@@ -82,6 +82,7 @@ class SchemaSet:
     registry: referencing.Registry = field(repr=False)
     label: str = ""
     _checked: bool = field(default=False, repr=False, compare=False)
+    _patterns: list[tuple[SchemaFile, str, str]] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_loaded(cls, loaded: Mapping[str, Loaded], label: str = "") -> SchemaSet:
@@ -189,6 +190,13 @@ class SchemaSet:
                 if problems:
                     raise problems[0]
         self._checked = True
+
+    def patterns(self) -> list[tuple[SchemaFile, str, str]]:
+        """``(file, pointer, source)`` of every ``pattern`` and ``patternProperties`` name of the
+        set (:func:`iter_patterns`), computed once."""
+        if self._patterns is None:
+            self._patterns = [(f, ptr, src) for f in self for ptr, src in iter_patterns(f.schema)]
+        return self._patterns
 
     def iter_refs(self) -> Iterator[tuple[SchemaFile, str, str, str]]:
         """Yield ``(file, pointer of the $ref, the $ref value, its absolute URI)`` for each ``$ref``.
@@ -311,27 +319,32 @@ def _walk_schema(schema: Any) -> Iterator[tuple[str, dict[str, Any]]]:
         yield ptr, node
 
 
+def iter_patterns(schema: Any) -> Iterator[tuple[str, str]]:
+    """``(pointer, source)`` for every ``pattern`` value and ``patternProperties`` name in
+    ``schema`` (the pointer of a name is its member's, ``/patternProperties/NAME``)."""
+    for ptr, node in _walk_schema(schema):
+        if isinstance(node.get("pattern"), str):
+            yield join(ptr, "pattern"), node["pattern"]
+        if isinstance(node.get("patternProperties"), dict):
+            for k in node["patternProperties"]:
+                yield join(ptr, "patternProperties", k), k
+
+
 def pattern_problems(schema: Any) -> Iterator[tuple[str, str]]:
     """``(pointer, message)`` for every ``pattern`` value and ``patternProperties`` name in
-    ``schema`` that is not a regular expression the validator can use.
+    ``schema`` that is not an ECMA-262 regular expression.
 
     The meta-schemas declare ``"format": "regex"`` there (JSON Schema 2020-12 Validation,
     section 6.3.3: the value SHOULD be a valid ECMA-262 regular expression), but a format is
-    not asserted by meta-schema validation. The reference validator (python-jsonschema) runs
-    patterns with Python's :mod:`re`, so a pattern that module cannot compile would fail in
-    the middle of validation: it is refused here instead.
+    not asserted by meta-schema validation. Every validator of the toolchain reads patterns as
+    ECMA-262 (:mod:`evalport_spec.ecmaregex`), so a pattern that is not one would match nothing
+    (or fail in the middle of validation): it is refused here instead.
     """
-    for ptr, node in _walk_schema(schema):
-        candidates = []
-        if isinstance(node.get("pattern"), str):
-            candidates.append((join(ptr, "pattern"), node["pattern"]))
-        if isinstance(node.get("patternProperties"), dict):
-            candidates += [(join(ptr, "patternProperties", k), k) for k in node["patternProperties"]]
-        for where, source in candidates:
-            try:
-                re.compile(source)
-            except (re.error, RecursionError, OverflowError) as exc:
-                yield where, f"{source!r} is not a regular expression: {exc}"
+    for where, source in iter_patterns(schema):
+        try:
+            compile_ecma(source)
+        except NotEcmaRegex as exc:
+            yield where, str(exc)
 
 
 def _meta_valid_fast(schema: Any) -> bool:

@@ -7,7 +7,8 @@ Two jobs, both pure functions of their arguments (and of the ``random.Random`` p
   ``uri`` from RFC 3986, ``uuid`` from RFC 4122, ...), the first of each list the shortest;
 * :func:`regex_sample`: a string matching a regular expression, built from the parsed pattern
   (Python's ``re`` parser, which agrees with ECMA-262 on the common subset that schemas use).
-  Unsupported constructs give ``None``; callers always re-check with ``re.search`` because
+  Unsupported constructs give ``None``; callers always re-check with :func:`pattern_matches`
+  (ECMA-262, :mod:`evalport_spec.ecmaregex`) because
   JSON Schema patterns are not anchored (Validation, section 6.3.3) and look-arounds are ignored
   here.
 """
@@ -18,6 +19,8 @@ import functools
 import random
 import re
 from typing import Any
+
+from ..ecmaregex import search
 
 try:  # Python 3.11+
     import re._constants as _c
@@ -219,13 +222,4 @@ def _class_source(items: list[Any]) -> str:
 def pattern_matches(pattern: str, text: str) -> bool:
     """``True`` if ``pattern`` matches anywhere in ``text`` (JSON Schema Validation 6.3.3: patterns
     are not implicitly anchored). An invalid pattern matches nothing."""
-    compiled = _compile(pattern)
-    return compiled is not None and compiled.search(text) is not None
-
-
-@functools.lru_cache(maxsize=512)
-def _compile(pattern: str) -> re.Pattern[str] | None:
-    try:
-        return re.compile(pattern)
-    except (re.error, RecursionError, OverflowError):
-        return None
+    return search(pattern, text)
