@@ -53,12 +53,12 @@ def verdicts(schema: dict, instances: list) -> tuple[list[bool], list[bool | Non
 @pytest.mark.parametrize("pattern", PATTERNS)
 def test_fast_reference_and_automaton_agree(pattern):
     reference, fast = verdicts({"pattern": pattern}, STRINGS)
-    assert fast == reference, [(s, r, f) for s, r, f in zip(STRINGS, reference, fast) if r != f]
+    assert fast == reference, [(s, r, f) for s, r, f in zip(STRINGS, reference, fast, strict=True) if r != f]
     lang = Lang.pattern(pattern)
     ours = [s in lang for s in STRINGS]
-    assert ours == reference, [(s, r, o) for s, r, o in zip(STRINGS, reference, ours) if r != o]
+    assert ours == reference, [(s, r, o) for s, r, o in zip(STRINGS, reference, ours, strict=True) if r != o]
     if pattern in BY_HAND:
-        assert {s for s, r in zip(STRINGS, reference) if r} == BY_HAND[pattern]
+        assert {s for s, r in zip(STRINGS, reference, strict=True) if r} == BY_HAND[pattern]
 
 
 @pytest.mark.parametrize("pattern", PATTERNS)
