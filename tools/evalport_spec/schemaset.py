@@ -270,7 +270,8 @@ def _walk_with_base(schema: Any, uri: str, id_kw: str) -> Iterator[tuple[str, di
 
 
 def _definitions(f: SchemaFile) -> Iterator[tuple[str, str, str]]:
-    """``(absolute URI, pointer, keyword)`` for each URI ``f`` defines: the file itself (``""``),
+    """``(absolute URI, pointer, keyword)`` for each URI ``f`` defines: the file itself (at
+    ``/$id``, or ``""`` without one),
     each embedded resource's ``$id`` and each ``$anchor``/``$dynamicAnchor`` (the plain name
     ``N`` under base ``B`` is ``B#N``, 2020-12 Core 8.2.2)."""
     id_kw = id_keyword(f.schema)
