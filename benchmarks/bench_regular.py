@@ -13,7 +13,10 @@ Phases and targets (2-core reference machine):
   ``minLength``/``maxLength`` 1..255: median < 5 ms, 99th percentile < 250 ms;
 - ``examples(8)`` of each language and of its complement (the sampler's boundary strings,
   each checked with both validators): median < 20 ms;
-- a pattern that blows up (``(a|b)*a(a|b){40}``) is refused within 3 s.
+- a pattern that blows up (``(a|b)*a(a|b){40}``) is refused within 3 s;
+- a pattern whose repetition counts expand past the size budget (``^(a{1000}){1000}$``, a million
+  states; ``regular/nfa.py`` ``MAX_NFA_STATES`` = 50,000) is refused within 0.1 s, and ``diff``'s
+  classifier decides a change of it (fail closed: MAJOR, undecided) within 5 s.
 
 For the library choice (``regular/dfa.py``): the same products through pyformlang, when it is
 installed, for comparison (no target). Measured once by hand on the same machine: greenery
@@ -44,6 +47,26 @@ from evalport_spec.regular.corpus import (  # noqa: E402
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+HOSTILE = "^(a{1000}){1000}$"
+
+
+def hostile_change() -> tuple[float, str]:
+    """Seconds and class of ``diff`` on ``pattern`` HOSTILE -> HOSTILE with ``b?`` before ``$``."""
+    import json
+
+    from evalport_spec.compat import compare
+    from evalport_spec.jsonload import loads
+    from evalport_spec.schemaset import SchemaSet
+
+    def sset(pattern: str, label: str) -> SchemaSet:
+        text = json.dumps({"type": "string", "pattern": pattern})
+        return SchemaSet.from_loaded({"s.json": loads(text, f"{label}/s.json")}, label)
+
+    start = time.perf_counter()
+    result = compare(sset(HOSTILE, "old"), sset(HOSTILE[:-1] + "b?$", "new"))
+    return time.perf_counter() - start, result.change_class.name
 
 
 def clear_caches() -> None:
@@ -160,6 +183,16 @@ def main() -> int:
         blowup_refused = True
     blowup = time.perf_counter() - start
     print(f"\nblow-up pattern refused: {blowup_refused} in {blowup:.2f} s")
+    start = time.perf_counter()
+    try:
+        Lang.pattern(HOSTILE)
+        hostile_refused = False
+    except BudgetExceeded:
+        hostile_refused = True
+    hostile = time.perf_counter() - start
+    hostile_diff, hostile_class = hostile_change()
+    print(f"size-budget pattern refused: {hostile_refused} in {hostile:.3f} s; its change "
+          f"classified {hostile_class} in {hostile_diff:.2f} s")
     lib = pyformlang_products(public or corpora[0][1])
     if lib:
         print(f"products of {lib[2]} neighbouring pattern automata: ours {lib[0]:.3f} s, "
@@ -172,6 +205,8 @@ def main() -> int:
         checks[f"{r['corpus']}: inclusion p99 < 250 ms"] = r["incl_p99"] < 0.250
         checks[f"{r['corpus']}: examples median < 20 ms"] = r["examples_median"] < 0.020
     checks["blow-up refused within 3 s"] = blowup_refused and blowup < 3
+    checks["size-budget pattern refused within 0.1 s"] = hostile_refused and hostile < 0.1
+    checks["its change classified MAJOR within 5 s"] = hostile_class == "MAJOR" and hostile_diff < 5
     return report_checks(checks)
 
 

@@ -206,6 +206,18 @@ def test_fail_closed_undecided_is_major_with_reason():
     assert any(f.undecided and f.extra.get("reason") for f in c.findings)
 
 
+def test_hostile_repetition_counts_are_undecided_and_fail_closed():
+    # ^(a{1000}){1000}$ has one member, a million a's: no automaton, no sample within budget, so
+    # neither direction can be decided; the change stays MAJOR with the budget as its reason
+    old = {"type": "string", "pattern": "^(a{1000}){1000}$"}
+    new = {"type": "string", "pattern": "^(a{1000}){1000}b?$"}
+    c = diff(old, new)
+    assert c.change_class == MAJOR
+    undecided = [f for f in c.findings if f.undecided]
+    assert undecided and all(f.new.pointer == "/pattern" for f in undecided)
+    assert any("size budget exceeded" in f.message for f in undecided)
+
+
 def test_identity_changes_are_their_own_kinds():
     old = {"$id": "https://x.test/1/s.json", "$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"}
     new = {"$id": "https://x.test/2/s.json", "$defs": {"b": {"type": "string"}}, "$ref": "#/$defs/b"}

@@ -54,7 +54,8 @@ def test_remote_and_missing_refs_are_errors_not_downloads() -> None:
 
 
 def test_duplicate_id_and_unknown_dialect_refused() -> None:
-    with pytest.raises(InputError, match="is also the '\\$id' of a.json"):
+    with pytest.raises(InputError, match="'urn:x' is defined twice: by \\$id at a.json#/\\$id and by "
+                                         "\\$id at b.json#/\\$id"):
         _set(a_json={"$id": "urn:x"}, b_json={"$id": "urn:x"})
     with pytest.raises(InputError, match="unknown '\\$schema' dialect"):
         _set(a_json={"$schema": "https://example.org/my-dialect"})

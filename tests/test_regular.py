@@ -133,15 +133,28 @@ def test_example_is_shortest_and_prefers_printable_ascii():
     assert [P("^[ab]{2}$").example() for _ in range(3)] == ["aa"] * 3
 
 
-def test_example_skips_strings_the_validators_disagree_on():
-    # Python's $ also matches before a final newline, so "a\n" is no witness against ^a$.
+def test_examples_where_python_re_would_differ_are_witnesses_now():
+    # Both validators read patterns as ECMA-262 (evalport_spec.ecmaregex): "a\n" is outside ^a$
+    # for all of them (Python's re alone would match it, $ before a final newline)
     outside = ~P("^a$") & P("^a")
     assert outside.example() == "aa"
-    assert "a\n" in outside and "a\n" not in outside.examples(20)
-    # Python's \d takes Arabic-Indic digits; ECMA's does not.
+    assert "a\n" in outside and "a\n" in outside.examples(20)
+    # ECMA's \d is [0-9]: an Arabic-Indic digit is a non-digit for us and both validators
+    from evalport_spec.regular.oracles import agree
+
     non_digits = P("^.$") - P(r"^\d$")
     assert all(len(s) == 1 and not ("0" <= s <= "9") for s in non_digits.examples(5))
-    assert "\u0663" not in non_digits.examples(50)
+    assert "\u0663" in non_digits and agree(("pattern", r"^\d$"), "\u0663", False)
+
+
+def test_example_skips_strings_the_validators_disagree_on():
+    # jsonschema-rs's \b is Unicode-aware, ECMA-262's is ASCII: "aé" matches a\b for the
+    # reference pass only, so no verdict on it is a witness
+    from evalport_spec.regular.oracles import agree
+
+    assert not agree(("pattern", "a\\b"), "a\u00e9", True)
+    assert not agree(("pattern", "a\\b"), "a\u00e9", False)
+    assert agree(("pattern", "a\\b"), "a-", True)
 
 
 def test_examples_cover_boundaries():
@@ -198,6 +211,25 @@ def test_budget_exhaustion_is_prompt(src):
     with pytest.raises(BudgetExceeded, match="budget exceeded"):
         P(src)
     assert time.monotonic() - start < 15
+
+
+@pytest.mark.parametrize("src", [
+    "^(a{1000}){1000}$",            # a million states: refused by counting, before building
+    "^((a{100}){100}){100}b$",      # deeper nesting: the count saturates, no big integers
+    "^x(?:[0-9]{500}|y){101}$",     # 101 x 501 = 50,601 states: just past the budget
+])
+def test_size_budget_refuses_big_repetition_counts(src):
+    with pytest.raises(BudgetExceeded, match="size budget exceeded.*50000 automaton states"):
+        P(src)
+
+
+def test_size_budget_counts_the_states_the_build_adds():
+    from evalport_spec.regular import ecma, nfa
+
+    # ^ x (...){99} $: 3 states between the 4 parts; each of the 99 copies is 1 state plus its
+    # body, [0-9]{500} (500 states; "y" adds none): 3 + 99 * 501 = 49,602, under the budget
+    assert nfa.expansion_size(ecma.parse("^x(?:[0-9]{500}|y){99}$")) == 49_602
+    assert nfa.expansion_size(ecma.parse("^x(?:[0-9]{500}|y){101}$")) == nfa.MAX_NFA_STATES + 1
 
 
 def test_languages_are_hashable_values():

@@ -1,6 +1,7 @@
 """evalport_spec.regular against the validators: membership by our automaton equals
-jsonschema-rs's ``pattern`` verdict, and Python's ``re.search`` wherever ECMA-262 and Python
-read the string alike; witnesses are strings all three agree on.
+jsonschema-rs's ``pattern`` verdict (the fast pass) and the reference pass's ECMA-262 reading
+(:mod:`evalport_spec.ecmaregex`, regress) on every string; witnesses are strings all three
+agree on.
 
 Patterns: the repository's schemas, check-jsonschema's vendored public schemas (a test extra)
 and hand-written ones covering each construct. Strings: each language's ``examples()`` and
@@ -10,8 +11,6 @@ characters where the engines differ (line terminators, Unicode digits and spaces
 
 from __future__ import annotations
 
-import re
-import warnings
 from functools import cache
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from evalport_spec.ecmaregex import NotEcmaRegex, compile_ecma
 from evalport_spec.regular import Lang, Unsupported
 from evalport_spec.regular.corpus import HAND_WRITTEN, schema_patterns, vendored_schema_dirs
 
@@ -28,10 +28,6 @@ REPO = schema_patterns([ROOT / "spec", ROOT / "tools/evalport_spec/data"])
 PUBLIC = schema_patterns(vendored_schema_dirs())
 # Characters where ECMA-262, Python and Rust engines part ways, and a few ordinary ones.
 TRICKY = "\n\r\t\v\f \u0085\u00a0\u2028\u2029\ufeff\u0663\u00e9\u1680\u001c_-./:@aZ09"
-# Strings on which ECMA-262 and Python's re read every construct alike: printable ASCII and
-# tab only (Python's \s adds \x1c-\x1f, its "." takes \r and U+2028, its $ matches before a
-# final newline, and its \d, \w are Unicode-wide).
-COINCIDE = re.compile(r"[\t\x20-\x7e]*")
 
 
 def test_corpus_is_there():
@@ -41,16 +37,15 @@ def test_corpus_is_there():
 
 @cache
 def compiled(src: str):
-    """(our Lang or None if Unsupported, Python regex or None, jsonschema-rs validator or None)."""
+    """(our Lang or None if Unsupported, the reference's ECMA-262 regex or None, jsonschema-rs
+    validator or None)."""
     try:
         lang = Lang.pattern(src)
     except Unsupported:
         lang = None
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            py = re.compile(src)
-    except re.error:
+        py = compile_ecma(src)
+    except NotEcmaRegex:
         py = None
     try:
         rs = jsonschema_rs.validator_for({"pattern": src})
@@ -66,8 +61,8 @@ def check(src: str, s: str) -> None:
     ours = s in lang
     if rs is not None:
         assert rs.is_valid(s) == ours, (src, s, ours)
-    if py is not None and COINCIDE.fullmatch(s):
-        assert (py.search(s) is not None) == ours, (src, s, ours)
+    if py is not None:
+        assert (py.find(s) is not None) == ours, (src, s, ours)
 
 
 def witnesses(src: str) -> list[str]:
@@ -85,15 +80,15 @@ def witnesses(src: str) -> list[str]:
 
 @pytest.mark.parametrize("src", REPO + list(HAND_WRITTEN))
 def test_witnesses_agree_everywhere(src):
-    """examples() of a language and of its complement: members as claimed, and Python and
-    jsonschema-rs (where they compile the pattern) give the same verdict on every one."""
+    """examples() of a language and of its complement: members as claimed, and both passes
+    (where they compile the pattern) give the same verdict on every one."""
     lang, py, rs = compiled(src)
     if lang is None:
         pytest.skip(f"unsupported: {src!r}")
     for s in witnesses(src):
         ours = s in lang
         if py is not None:
-            assert (py.search(s) is not None) == ours, (src, s)
+            assert (py.find(s) is not None) == ours, (src, s)
         if rs is not None:
             assert rs.is_valid(s) == ours, (src, s)
 
@@ -107,7 +102,7 @@ def test_public_witnesses_agree_everywhere():
         for s in witnesses(src):
             ours = s in lang
             if py is not None:
-                assert (py.search(s) is not None) == ours, (src, s)
+                assert (py.find(s) is not None) == ours, (src, s)
             if rs is not None:
                 assert rs.is_valid(s) == ours, (src, s)
             checked += 1

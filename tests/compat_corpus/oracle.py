@@ -1,8 +1,10 @@
 """Two independent validators, and the classifier run on a pair of schema sets.
 
 The yardstick never trusts the classifier's own validation path: the verdict of a document is
-asked of python-jsonschema (the dialect's validator class, format assertion by its
-``FORMAT_CHECKER``) and of jsonschema-rs (its own format checks, ``offline``), each built here from
+asked of python-jsonschema (the dialect's validator class as the toolchain's reference pass runs
+it, :func:`evalport_spec.jsonnum.exact_validator`: ``pattern`` read as ECMA-262 by regress, as
+JSON Schema 2020-12 says, not by Python's ``re``; format assertion by its ``FORMAT_CHECKER``)
+and of jsonschema-rs (its own format checks, ``offline``), each built here from
 the raw schema values (read with the standard ``json`` module, so integers of any size stay
 exact). A document counts as valid (or invalid) only when both validators say so; where they
 disagree, :meth:`Validators.both` answers ``None`` and the document proves nothing.
@@ -21,6 +23,7 @@ import referencing.jsonschema
 
 from evalport_spec.compat import compare
 from evalport_spec.jsonload import loads
+from evalport_spec.jsonnum import exact_validator
 from evalport_spec.schemaset import SchemaSet
 
 Files = Mapping[str, Any]
@@ -83,7 +86,8 @@ class Validators:
         self._py = None
         try:
             registry = self.registry = referencing.Registry(retrieve=_no_retrieve).with_resources(resources).crawl()
-            cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+            cls = exact_validator(jsonschema.validators.validator_for(
+                schema, default=jsonschema.Draft202012Validator))
             kw: dict[str, Any] = {"registry": registry}
             if format_assertion:
                 kw["format_checker"] = cls.FORMAT_CHECKER

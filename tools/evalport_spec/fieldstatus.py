@@ -9,9 +9,9 @@ a cross-field rule reads only fields new in a version (:mod:`evalport_spec.rulec
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from .ecmaregex import search
 from .pointer import split, unescape
 from .schemaset import SchemaSet
 from .schemawalk import resolve_ref
@@ -82,11 +82,7 @@ def field_status(schemas: SchemaSet, file: str, pattern: str) -> str:
                 pats = node.get("patternProperties")
                 if isinstance(pats, dict):
                     for pat, sub in pats.items():
-                        try:
-                            hit = re.search(pat, name)
-                        except re.error:
-                            hit = None
-                        if hit:
+                        if search(pat, name):
                             declared = True
                             nxt.extend(_expand(schemas, base, sub, conj))
                 declared_anywhere = declared_anywhere or declared

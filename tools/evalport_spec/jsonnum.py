@@ -19,9 +19,11 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from attrs import fields
 from jsonschema import ValidationError, _keywords
 from jsonschema.validators import extend
 
+from . import ecmaregex
 from .canonjson import canonical
 
 
@@ -90,9 +92,25 @@ def _enum(validator: Any, enums: Any, instance: Any, schema: Any):
 
 @cache
 def exact_validator(cls: Any) -> Any:
-    """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals and
-    ``enum`` by hashed canonical JSON (the same equality, linear instead of quadratic); memoised per
-    class; the format checker and everything else are ``cls``'s."""
+    """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals,
+    ``enum`` by hashed canonical JSON (the same equality, linear instead of quadratic), and
+    ``pattern``, ``patternProperties``, ``additionalProperties`` and the ``regex`` format read as
+    ECMA-262 (:mod:`evalport_spec.ecmaregex`, not Python's ``re``); memoised per class; the
+    other formats and everything else are ``cls``'s."""
     if "multipleOf" not in cls.VALIDATORS:
         return cls
-    return extend(cls, {"multipleOf": _multiple_of, "enum": _enum})
+    extended = extend(cls, {"multipleOf": _multiple_of, "enum": _enum, **ecmaregex.KEYWORDS},
+                      format_checker=ecmaregex.format_checker(cls.FORMAT_CHECKER))
+    plain_evolve = extended.evolve
+
+    def evolve(self: Any, **changes: Any) -> Any:
+        # python-jsonschema's evolve picks the class by the subschema's "$schema"
+        # (validator_for), so every $ref into a file naming its dialect, and any subschema
+        # naming it, would fall back to ``cls`` and lose the keywords above
+        new = plain_evolve(self, **changes)
+        if type(new) is cls:
+            return extended(**{f.alias: getattr(new, f.name) for f in fields(cls) if f.init})
+        return new
+
+    extended.evolve = evolve
+    return extended

@@ -8,7 +8,6 @@ download (toolchain.md, "Resolve $ref ... never fetch anything over the network"
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ import referencing.jsonschema
 from jsonschema.validators import validator_for
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
+from .ecmaregex import NotEcmaRegex, compile_ecma
 from .errors import InputError
 from .jsonload import Loaded
 from .jsonnum import exact_validator
@@ -82,17 +82,20 @@ class SchemaSet:
     registry: referencing.Registry = field(repr=False)
     label: str = ""
     _checked: bool = field(default=False, repr=False, compare=False)
+    _patterns: list[tuple[SchemaFile, str, str]] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_loaded(cls, loaded: Mapping[str, Loaded], label: str = "") -> SchemaSet:
         """Build a set from parsed files ``{relative name: Loaded}``.
 
         Raises:
-            InputError: a schema that is not an object or boolean, or two files with one ``$id``.
+            InputError: a schema that is not an object or boolean; a URI defined twice in the set
+                (:func:`_refuse_redefinitions`: two ``$id`` resolving alike, in one file or two,
+                embedded or top-level, or one anchor twice in one resource).
         """
         files: dict[str, SchemaFile] = {}
         resources: list[tuple[str, referencing.Resource]] = []
-        seen: dict[str, str] = {}
+        seen: dict[str, tuple[SchemaFile, str, str]] = {}
         for name in sorted(loaded):
             doc = loaded[name]
             value = doc.value
@@ -104,11 +107,8 @@ class SchemaSet:
                 raise InputError(f"'{id_kw}' must be a string", doc.source, doc.line("/" + id_kw), None,
                                  "/" + id_kw)
             uri = urldefrag(uri)[0] if uri else f"urn:evalport:file:{name}"
-            if uri in seen:
-                raise InputError(f"'$id' {uri} is also the '$id' of {seen[uri]}", doc.source,
-                                 doc.line("/$id"), None, "/$id")
-            seen[uri] = name
             files[name] = SchemaFile(name, uri, doc)
+            _refuse_redefinitions(files[name], seen)
             dialect = value.get("$schema", DIALECT_2020_12) if isinstance(value, dict) else DIALECT_2020_12
             try:
                 spec = referencing.jsonschema.specification_with(dialect)
@@ -191,32 +191,24 @@ class SchemaSet:
                     raise problems[0]
         self._checked = True
 
+    def patterns(self) -> list[tuple[SchemaFile, str, str]]:
+        """``(file, pointer, source)`` of every ``pattern`` and ``patternProperties`` name of the
+        set (:func:`iter_patterns`), computed once."""
+        if self._patterns is None:
+            self._patterns = [(f, ptr, src) for f in self for ptr, src in iter_patterns(f.schema)]
+        return self._patterns
+
     def iter_refs(self) -> Iterator[tuple[SchemaFile, str, str, str]]:
         """Yield ``(file, pointer of the $ref, the $ref value, its absolute URI)`` for each ``$ref``.
 
         ``$dynamicRef`` is yielded as well. The base URI accounts for nested ``$id``.
         """
         for f in self:
-            stack: list[tuple[Any, str, str]] = [(f.schema, "", f.uri)]
-            while stack:
-                node, ptr, base = stack.pop()
-                if isinstance(node, dict):
-                    nid = node.get(id_keyword(f.schema))
-                    if isinstance(nid, str) and ptr != "":
-                        base = urljoin(base, nid)
-                    for key in ("$ref", "$dynamicRef"):
-                        ref = node.get(key)
-                        if isinstance(ref, str):
-                            yield f, join(ptr, key), ref, urljoin(base, ref)
-                    for k, v in node.items():
-                        if k in ("enum", "const", "examples", "default"):
-                            continue
-                        if isinstance(v, (dict, list)):
-                            stack.append((v, join(ptr, k), base))
-                elif isinstance(node, list):
-                    for i, v in enumerate(node):
-                        if isinstance(v, (dict, list)):
-                            stack.append((v, join(ptr, i), base))
+            for ptr, node, base in _walk_with_base(f.schema, f.uri, id_keyword(f.schema)):
+                for key in ("$ref", "$dynamicRef"):
+                    ref = node.get(key)
+                    if isinstance(ref, str):
+                        yield f, join(ptr, key), ref, urljoin(base, ref)
 
     def check_refs(self) -> list[InputError]:
         """Resolve every ``$ref`` offline. Returns an :class:`InputError` per broken reference."""
@@ -253,42 +245,107 @@ class SchemaSet:
             return False
 
 
-def _walk_schema(schema: Any) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every schema object inside ``schema`` with its JSON Pointer (values of ``enum``,
-    ``const``, ``examples`` and ``default`` are data, not schemas, and are not entered)."""
-    stack: list[tuple[Any, str]] = [(schema, "")]
+def _walk_with_base(schema: Any, uri: str, id_kw: str) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """``(pointer, schema object, base URI)`` for every schema object of a file whose own URI is
+    ``uri``: the base is the URI of the innermost enclosing ``id_kw`` (``$id``, or ``id`` in
+    draft-04) resolved against its parent's base (RFC 3986 section 5.2; 2020-12 Core 8.2.1); an
+    identifier with a fragment (draft-07's ``"$id": "#name"``) names a location, not a base.
+    Values of ``enum``, ``const``, ``examples`` and ``default`` are data, not schemas, and are
+    not entered."""
+    stack: list[tuple[Any, str, str]] = [(schema, "", uri)]
     while stack:
-        node, ptr = stack.pop()
+        node, ptr, base = stack.pop()
         if isinstance(node, dict):
-            yield ptr, node
+            nid = node.get(id_kw)
+            if ptr and isinstance(nid, str):
+                target, fragment = urldefrag(urljoin(base, nid))
+                base = base if fragment else target
+            yield ptr, node, base
             for k, v in node.items():
                 if k not in ("enum", "const", "examples", "default") and isinstance(v, (dict, list)):
-                    stack.append((v, join(ptr, k)))
+                    stack.append((v, join(ptr, k), base))
         elif isinstance(node, list):
-            stack.extend((v, join(ptr, i)) for i, v in enumerate(node) if isinstance(v, (dict, list)))
+            stack.extend((v, join(ptr, i), base) for i, v in enumerate(node)
+                         if isinstance(v, (dict, list)))
+
+
+def _definitions(f: SchemaFile) -> Iterator[tuple[str, str, str]]:
+    """``(absolute URI, pointer, keyword)`` for each URI ``f`` defines: the file itself (at
+    ``/$id``, or ``""`` without one),
+    each embedded resource's ``$id`` and each ``$anchor``/``$dynamicAnchor`` (the plain name
+    ``N`` under base ``B`` is ``B#N``, 2020-12 Core 8.2.2)."""
+    id_kw = id_keyword(f.schema)
+    if not isinstance(f.schema, dict):
+        yield f.uri, "", id_kw
+        return
+    yield f.uri, ("/" + id_kw if isinstance(f.schema.get(id_kw), str) else ""), id_kw
+    for ptr, node, base in _walk_with_base(f.schema, f.uri, id_kw):
+        nid = node.get(id_kw)
+        if ptr and isinstance(nid, str):
+            # a fragment identifier leaves the base as it was; any other is the new base itself
+            yield urljoin(base, nid) if urldefrag(nid)[1] else base, join(ptr, id_kw), id_kw
+        for kw in ("$anchor", "$dynamicAnchor"):
+            if isinstance(node.get(kw), str):
+                yield f"{base}#{node[kw]}", join(ptr, kw), kw
+
+
+def _refuse_redefinitions(f: SchemaFile, seen: dict[str, tuple[SchemaFile, str, str]]) -> None:
+    """Record the URIs ``f`` defines in ``seen`` (``{uri: (file, pointer, keyword)}``), refusing
+    one already defined elsewhere: a registry holding both would resolve a reference to either
+    (python-jsonschema's crawl keeps whichever it meets last, which depends on hash order), while
+    the classifier resolves by file. One subschema carrying ``$anchor`` and ``$dynamicAnchor``
+    with one name defines one location, not two.
+
+    Raises:
+        InputError: ``URI ... is defined twice: FILE#POINTER ($id) and FILE#POINTER ($id)``,
+            at the second definition.
+    """
+    for uri, ptr, kw in _definitions(f):
+        first = seen.get(uri)
+        if first is None:
+            seen[uri] = (f, ptr, kw)
+            continue
+        other, other_ptr, other_kw = first
+        if other is f and other_ptr.rsplit("/", 1)[0] == ptr.rsplit("/", 1)[0]:
+            continue  # $anchor and $dynamicAnchor of one subschema
+        raise InputError(
+            f"URI {uri!r} is defined twice: by {other_kw} at {other.name}#{other_ptr} and by {kw} "
+            f"at {f.name}#{ptr} (a $ref to it could resolve to either)",
+            f.loaded.source, f.loaded.line(ptr), None, ptr)
+
+
+def _walk_schema(schema: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema object inside ``schema`` with its JSON Pointer (see :func:`_walk_with_base`)."""
+    for ptr, node, _ in _walk_with_base(schema, "", "$id"):
+        yield ptr, node
+
+
+def iter_patterns(schema: Any) -> Iterator[tuple[str, str]]:
+    """``(pointer, source)`` for every ``pattern`` value and ``patternProperties`` name in
+    ``schema`` (the pointer of a name is its member's, ``/patternProperties/NAME``)."""
+    for ptr, node in _walk_schema(schema):
+        if isinstance(node.get("pattern"), str):
+            yield join(ptr, "pattern"), node["pattern"]
+        if isinstance(node.get("patternProperties"), dict):
+            for k in node["patternProperties"]:
+                yield join(ptr, "patternProperties", k), k
 
 
 def pattern_problems(schema: Any) -> Iterator[tuple[str, str]]:
     """``(pointer, message)`` for every ``pattern`` value and ``patternProperties`` name in
-    ``schema`` that is not a regular expression the validator can use.
+    ``schema`` that is not an ECMA-262 regular expression.
 
     The meta-schemas declare ``"format": "regex"`` there (JSON Schema 2020-12 Validation,
     section 6.3.3: the value SHOULD be a valid ECMA-262 regular expression), but a format is
-    not asserted by meta-schema validation. The reference validator (python-jsonschema) runs
-    patterns with Python's :mod:`re`, so a pattern that module cannot compile would fail in
-    the middle of validation: it is refused here instead.
+    not asserted by meta-schema validation. Every validator of the toolchain reads patterns as
+    ECMA-262 (:mod:`evalport_spec.ecmaregex`), so a pattern that is not one would match nothing
+    (or fail in the middle of validation): it is refused here instead.
     """
-    for ptr, node in _walk_schema(schema):
-        candidates = []
-        if isinstance(node.get("pattern"), str):
-            candidates.append((join(ptr, "pattern"), node["pattern"]))
-        if isinstance(node.get("patternProperties"), dict):
-            candidates += [(join(ptr, "patternProperties", k), k) for k in node["patternProperties"]]
-        for where, source in candidates:
-            try:
-                re.compile(source)
-            except (re.error, RecursionError, OverflowError) as exc:
-                yield where, f"{source!r} is not a regular expression: {exc}"
+    for where, source in iter_patterns(schema):
+        try:
+            compile_ecma(source)
+        except NotEcmaRegex as exc:
+            yield where, str(exc)
 
 
 def _meta_valid_fast(schema: Any) -> bool:

@@ -5,9 +5,9 @@ as regular languages), ``propertyNames``, and small closed objects enumerated.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
+from ..ecmaregex import search
 from ..findings import NO_ITEM
 from ..pointer import join
 from .canon import Canon
@@ -148,7 +148,7 @@ class ObjectRules:
             cands += [t for x in samples for t in (x, x + "_", x + "x", "x" + x, x + "0")]
         fallback = None
         for name in dict.fromkeys(cands):
-            if name in declared or not all(_search(p, name) is (p in cell) for p in pats):
+            if name in declared or not all(search(p, name) is (p in cell) for p in pats):
                 continue
             if all(self.sampler.node_valid(n, name) for n in A.prop_names):
                 return name
@@ -228,10 +228,3 @@ def _cell_nodes(c: Canon, cell: frozenset) -> list[Node]:
     return out
 
 
-def _search(pattern: str, s: str) -> bool:
-    """Whether ``s`` contains a match of ``pattern`` (Python ``re``; a regex it cannot read
-    matches nothing)."""
-    try:
-        return re.search(pattern, s) is not None
-    except re.error:
-        return False

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from ..generate.strings import FORMAT_SAMPLES
+from ..ecmaregex import NotEcmaRegex, compile_ecma, search
+from ..generate.strings import FORMAT_SAMPLES, too_long_to_sample
 from ..jsontypes import json_type
 from .canon import Canon, Canonizer
 from .nodes import Node
@@ -196,21 +197,27 @@ class Sampler:
 
     def regex_samples(self, pattern: str, lo: int = 0, hi: int | None = None,
                       reject: str | None = None) -> list[str]:
-        """Strings containing a match of ``pattern`` (ECMA-262 read as Python ``re``), drawn
-        deterministically with Hypothesis; with ``reject``, only strings not matching it."""
+        """Strings containing a match of ECMA-262 ``pattern`` (candidates drawn from its Python
+        ``re`` reading, deterministically with Hypothesis, and kept only when the ECMA-262 reading
+        agrees); with ``reject``, only strings not matching it."""
         key = f"{pattern}\0{lo}\0{hi}\0{reject}"
         if key in self._regex:
             return self._regex[key]
         out: list[str] = []
+        if too_long_to_sample(pattern):
+            self._regex[key] = out
+            return out
         try:
             rx = re.compile(pattern)
-            rj = re.compile(reject) if reject else None
-        except re.error:
+            compile_ecma(pattern)
+            if reject:
+                compile_ecma(reject)
+        except (re.error, NotEcmaRegex):
             self._regex[key] = out
             return out
         def ok(s: str) -> bool:
-            return bool(rx.search(s)) and lo <= len(s) and (hi is None or len(s) <= hi) and \
-                (rj is None or not rj.search(s))
+            return search(pattern, s) and lo <= len(s) and (hi is None or len(s) <= hi) and \
+                (reject is None or not search(reject, s))
 
         try:
             import random
@@ -325,12 +332,9 @@ def prop_nodes(c: Canon, name: str, canon: Canonizer | None = None) -> list[Node
             out.append(cl.props[name])
             hit = True
         for pat, node in cl.pats.items():
-            try:
-                if re.search(pat, name):
-                    out.append(node)
-                    hit = True
-            except re.error:
-                continue
+            if search(pat, name):
+                out.append(node)
+                hit = True
         if not hit and cl.add is not None:
             out.append(cl.add)
     return out

@@ -7,7 +7,8 @@ Two jobs, both pure functions of their arguments (and of the ``random.Random`` p
   ``uri`` from RFC 3986, ``uuid`` from RFC 4122, ...), the first of each list the shortest;
 * :func:`regex_sample`: a string matching a regular expression, built from the parsed pattern
   (Python's ``re`` parser, which agrees with ECMA-262 on the common subset that schemas use).
-  Unsupported constructs give ``None``; callers always re-check with ``re.search`` because
+  Unsupported constructs give ``None``; callers always re-check with :func:`pattern_matches`
+  (ECMA-262, :mod:`evalport_spec.ecmaregex`) because
   JSON Schema patterns are not anchored (Validation, section 6.3.3) and look-arounds are ignored
   here.
 """
@@ -18,6 +19,8 @@ import functools
 import random
 import re
 from typing import Any
+
+from ..ecmaregex import search
 
 try:  # Python 3.11+
     import re._constants as _c
@@ -62,6 +65,9 @@ _CATEGORY_CHARS = {
 }
 _FALLBACK_CHARS = "a0Z-_ .x"
 _MAX_EXTRA = 64
+MAX_SAMPLE_LENGTH = 10_000
+"""Longest string :func:`regex_sample` builds; a pattern whose counts need more (``(a{1000}){1000}``
+needs a million characters) gets no sample, after at most this many characters of work."""
 
 
 class _Unsupported(Exception):
@@ -80,6 +86,7 @@ def regex_sample(pattern: str, rng: random.Random | None = None, extra: int = 0)
 
     The result matches ``pattern`` as a whole for the supported constructs (literals, classes,
     ``.``, quantifiers, groups, alternation, back-references, anchors); callers re-check it.
+    ``None`` too when a repetition would go past :data:`MAX_SAMPLE_LENGTH` characters.
     """
     parsed = _parse(pattern)
     if parsed is None:
@@ -89,6 +96,17 @@ def regex_sample(pattern: str, rng: random.Random | None = None, extra: int = 0)
         return _emit(list(parsed), rng, extra, groups, 0)
     except (_Unsupported, RecursionError, ValueError, IndexError):
         return None
+
+
+def too_long_to_sample(pattern: str) -> bool:
+    """Whether every string matching ``pattern`` is longer than :data:`MAX_SAMPLE_LENGTH` (its
+    shortest match, from the parsed counts, e.g. a million for ``(a{1000}){1000}``): no sampler
+    should try it. ``False`` when the pattern does not parse."""
+    parsed = _parse(pattern)
+    try:
+        return parsed is not None and parsed.getwidth()[0] > MAX_SAMPLE_LENGTH
+    except (OverflowError, RecursionError):
+        return True
 
 
 @functools.lru_cache(maxsize=256)
@@ -125,7 +143,16 @@ def _emit_one(op: Any, av: Any, rng: random.Random | None, extra: int, groups: d
         lo, hi, sub = av
         hi = lo + _MAX_EXTRA if hi is _c.MAXREPEAT else hi
         count = min(hi, lo + (rng.randint(0, 3) if rng else 0) + extra)
-        return "".join(_emit(list(sub), rng, extra, groups, level + 1) for _ in range(count))
+        if count > MAX_SAMPLE_LENGTH:
+            raise _Unsupported
+        parts: list[str] = []
+        size = 0
+        for _ in range(count):
+            parts.append(_emit(list(sub), rng, extra, groups, level + 1))
+            size += len(parts[-1])
+            if size > MAX_SAMPLE_LENGTH:
+                raise _Unsupported
+        return "".join(parts)
     if op is _c.SUBPATTERN:
         group, _add, _del, sub = av
         text = _emit(list(sub), rng, extra, groups, level + 1)
@@ -195,13 +222,4 @@ def _class_source(items: list[Any]) -> str:
 def pattern_matches(pattern: str, text: str) -> bool:
     """``True`` if ``pattern`` matches anywhere in ``text`` (JSON Schema Validation 6.3.3: patterns
     are not implicitly anchored). An invalid pattern matches nothing."""
-    compiled = _compile(pattern)
-    return compiled is not None and compiled.search(text) is not None
-
-
-@functools.lru_cache(maxsize=512)
-def _compile(pattern: str) -> re.Pattern[str] | None:
-    try:
-        return re.compile(pattern)
-    except (re.error, RecursionError, OverflowError):
-        return None
+    return search(pattern, text)

@@ -9,8 +9,12 @@ in the initial state, ``$`` moves only when deciding acceptance at the end of th
 restarts the match at every position, and turns any state holding a completed match into an
 accept-everything sink. The resulting DFA is then minimised by :func:`.dfa.make`.
 
-States and time are bounded (:data:`.dfa.MAX_STATES`, :data:`TIME_BUDGET`); exceeding either
-raises :class:`~.errors.BudgetExceeded`.
+Size and time are bounded: a counted repetition is expanded (``a{3}`` is three copies of ``a``),
+so before building anything :func:`expansion_size` counts the automaton states the tree would
+need, products of nested counts included (``(a{1000}){1000}`` needs about a million), and a tree
+over :data:`MAX_NFA_STATES` is refused at once; the subset construction is bounded by
+:data:`.dfa.MAX_STATES` states and :data:`TIME_BUDGET` seconds. Exceeding any raises
+:class:`~.errors.BudgetExceeded` (the caller reports the question undecided, failing closed).
 """
 
 from __future__ import annotations
@@ -23,7 +27,38 @@ from .errors import BudgetExceeded
 
 TIME_BUDGET = 2.0
 """Seconds one pattern may take to compile."""
-MAX_NFA_STATES = 200_000
+MAX_NFA_STATES = 50_000
+"""Most Thompson automaton states one pattern may expand to (about 0.3 s of building on the
+reference machine); counted by :func:`expansion_size` before any is built."""
+
+
+def expansion_size(node, cap: int = MAX_NFA_STATES) -> int:
+    """An upper bound (exact without unbounded repetitions) on the automaton states
+    :meth:`_Nfa.build` adds for ``node`` (an :mod:`.ecma` tree),
+    saturating just above ``cap`` so nested counts (``((a{1000}){1000}){1000}``) cost nothing to
+    count. Pure arithmetic on the tree: microseconds whatever the counts."""
+    kind = node[0]
+    if kind == "cat":
+        parts = node[1]
+        total = max(len(parts) - 1, 0)
+        for part in parts:
+            total += expansion_size(part, cap)
+            if total > cap:
+                return cap + 1
+        return total
+    if kind == "alt":
+        total = 0
+        for part in node[1]:
+            total += expansion_size(part, cap)
+            if total > cap:
+                return cap + 1
+        return total
+    if kind != "rep":
+        return 0  # chars, bol, eol: moves between existing states
+    _, body, lo, hi = node
+    copies = lo + (2 if hi is None else hi - lo)
+    per_copy = 1 + expansion_size(body, cap)
+    return min(copies * per_copy, cap + 1)
 
 
 class _Nfa:
@@ -107,6 +142,10 @@ def compile_tree(tree, source: str) -> Dfa:
     ``source`` only labels budget errors.
     """
     deadline = time.monotonic() + TIME_BUDGET
+    needed = expansion_size(tree)
+    if needed > MAX_NFA_STATES:
+        raise BudgetExceeded(f"size budget exceeded: the repetition counts of {source!r} expand "
+                             f"to more than {MAX_NFA_STATES} automaton states")
     nfa = _Nfa()
     start, final = nfa.state(), nfa.state()
     nfa.build(tree, start, final)

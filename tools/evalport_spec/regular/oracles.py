@@ -1,34 +1,25 @@
 """What the two validators say about one string: the check behind every witness string.
 
-python-jsonschema decides ``pattern`` with Python's ``re.search`` (jsonschema/_keywords.py) and
-``format`` with its format checker; jsonschema-rs uses its own ECMA-style regex engine and
-format checks. They differ from ECMA-262 and from each other on some strings (Python's ``$``
-also matches before a final ``"\\n"``; Python's ``\\d``, ``\\w``, ``\\s`` and ``.`` are wider on
-``str``), so a witness is kept only when both validators give the verdict our automaton gives.
-A validator that cannot compile the pattern at all has no verdict and is not consulted.
+The reference pass (python-jsonschema) decides ``pattern`` as ECMA-262 through
+:mod:`evalport_spec.ecmaregex` (regress), as the toolchain's validator does, and ``format`` with
+its format checker (``regex`` read as ECMA-262 too); the fast pass (jsonschema-rs) uses its own
+ECMA-style engine and format checks. They can still differ on some strings (jsonschema-rs's
+``\\b`` is Unicode-aware; a format's edge cases), so a witness is kept only when both give the
+verdict our automaton gives. A validator that cannot compile the pattern at all has no verdict
+and is not consulted.
 """
 
 from __future__ import annotations
 
-import re
-import warnings
 from functools import lru_cache
 
 import jsonschema
 import jsonschema_rs
 
+from ..ecmaregex import NotEcmaRegex, compile_ecma, format_checker
+
 Leaf = tuple[str, str]
 """``("pattern", source)`` or ``("format", name)``: a language the validators can be asked about."""
-
-
-@lru_cache(maxsize=1024)
-def _python_pattern(src: str):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return re.compile(src)
-    except (re.error, RecursionError, OverflowError, ValueError):
-        return None
 
 
 @lru_cache(maxsize=1024)
@@ -42,15 +33,18 @@ def _rs_validator(schema_key: tuple[str, str]):
         return None
 
 
-_FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER
+_FORMATS = format_checker(jsonschema.Draft202012Validator.FORMAT_CHECKER)
 
 
 def python_verdict(leaf: Leaf, s: str) -> bool | None:
-    """python-jsonschema's verdict on string ``s`` for ``leaf``; ``None`` if it has none."""
+    """The reference pass's (python-jsonschema's, patterns as ECMA-262) verdict on string ``s``
+    for ``leaf``; ``None`` if it has none (a pattern that is not ECMA-262)."""
     kind, value = leaf
     if kind == "pattern":
-        rx = _python_pattern(value)
-        return None if rx is None else rx.search(s) is not None
+        try:
+            return compile_ecma(value).find(s) is not None
+        except NotEcmaRegex:
+            return None
     return _FORMATS.conforms(s, value)
 
 

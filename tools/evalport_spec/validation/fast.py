@@ -23,6 +23,7 @@ from typing import Any
 
 from jsonschema import FormatChecker
 
+from ..ecmaregex import jsonschema_rs_reads_alike
 from ..schemaset import SchemaSet
 
 try:  # optional accelerator: without it every document takes the reference pass
@@ -134,8 +135,9 @@ class FastCheck:
     def __init__(self, schemas: SchemaSet, name: str, format_checker: FormatChecker | None,
                  schema: Any = None, registry: Any = None) -> None:
         self._validator = None
-        if jsonschema_rs is None:
-            return
+        if jsonschema_rs is None or not all(
+                jsonschema_rs_reads_alike(src) for _, _, src in schemas.patterns()):
+            return  # undecided: the reference pass reads patterns as ECMA-262
         formats = None
         if format_checker is not None:
             reference_dt = _reference_datetime()

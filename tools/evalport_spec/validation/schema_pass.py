@@ -29,6 +29,7 @@ import referencing
 import referencing.jsonschema
 from jsonschema.exceptions import ValidationError
 
+from ..ecmaregex import additional
 from ..jsontypes import json_type
 from ..pointer import from_path, join
 from .violation import Violation
@@ -143,13 +144,6 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _additional(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
-    props = schema.get("properties", {}) if isinstance(schema.get("properties"), dict) else {}
-    patterns = schema.get("patternProperties", {})
-    patterns = list(patterns) if isinstance(patterns, dict) else []
-    return [k for k in instance if k not in props and not any(re.search(p, k) for p in patterns)]
-
-
 def _message(error: ValidationError) -> str:
     kw, value, inst = error.validator, error.validator_value, error.instance
     if kw == "type":
@@ -190,7 +184,7 @@ def to_violations(errors: Iterable[ValidationError], markers: MarkerIndex | None
             continue
         if kw == "additionalProperties" and isinstance(error.instance, dict) and isinstance(
                 error.schema, dict):
-            names = _additional(error.instance, error.schema)
+            names = additional(error.instance, error.schema)
             out.append(Violation(mark or keyword_code(kw), where, _additional_message(names),
                                  schema_path, mark is not None, tuple(names)))
             continue
