@@ -24,7 +24,19 @@ from ..canonjson import canonical
 from ..jsonnum import enum_index, exact
 from ..jsontypes import json_type
 from ..pointer import join
-from .nodes import D4, D6, D7, D2019, D2020, Node, Side, Unresolvable, asserted_formats, keywords_of, synthetic
+from .nodes import (
+    D4,
+    D6,
+    D7,
+    D2019,
+    D2020,
+    Node,
+    Side,
+    Unresolvable,
+    asserted_formats,
+    keywords_of,
+    synthetic,
+)
 
 ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated",
                          "readOnly", "writeOnly", "$id", "id", "$anchor", "$defs", "definitions",
