@@ -61,6 +61,29 @@ def _tree(v: dict, **root: Any) -> dict:
             "properties": {"kids": {"type": "array", "items": ref}, "v": v}}
 
 
+def _kinds(cond: dict) -> dict:
+    """An object whose ``kind`` chooses its required members: ``x`` when ``kind`` matches
+    ``cond``; ``h`` for a kind outside {a, b} (a sibling conditional on the same member)."""
+    return {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}},
+            "allOf": [{"if": {"required": ["kind"], "properties": {"kind": cond}}, "then": {"required": ["x"]}},
+                      {"if": {"required": ["kind"], "properties": {"kind": {"not": {"enum": ["a", "b"]}}}},
+                       "then": {"required": ["h"]}}]}
+
+
+_ITEM = {"type": "object", "required": ["score"], "properties": {"score": {"type": "null"}}}
+_NONEMPTY = {"type": "array", "minItems": 1, "items": _ITEM}
+_NULL_SCORE = {"required": ["score"], "properties": {"score": {"type": "null"}}}
+_NOT_PASSED = {"properties": {"passed": {"const": False}}}
+
+
+def _flagged(cond: dict) -> dict:
+    """An object that always has ``g`` (an array) and ``passed``, with ``passed`` false when
+    ``cond`` holds."""
+    return {"type": "object", "required": ["g", "passed"],
+            "properties": {"g": {"type": "array"}, "passed": {"type": "boolean"}},
+            "if": cond, "then": _NOT_PASSED}
+
+
 BIG = 2**70
 
 CASES = [
@@ -271,6 +294,23 @@ CASES = [
          MAJOR, lost=""),
     Case("alias-chain-of-200-defs", _chain({"type": "object"}), _chain({"type": "object", "required": ["a"]}),
          MAJOR, lost={}),
+    # ---------------------------------------------------------------- edits of an `if` condition
+    # MAJOR: a second value in the condition makes `then` apply to kind "b", which the old `if`
+    # let through (and the sibling conditional, for kinds outside {a, b}, does not constrain).
+    Case("if-enum-added-in-condition", _kinds({"const": "a"}), _kinds({"enum": ["a", "b"]}), MAJOR, lost={"kind": "b"}),
+    # MINOR: the condition now also needs a date, so `then` applies to fewer documents (no
+    # `else`): a kind that is not a date no longer needs `x`.
+    Case("if-format-added-in-condition", _kinds({"type": "string"}), _kinds({"type": "string", "format": "date"}),
+         MINOR, gained={"kind": "c", "h": 1}),
+    # PATCH: `g` is required by the object itself, so `required: [g]` in the condition changes nothing.
+    Case("if-redundant-required-removed", _flagged({"required": ["g"], "properties": {"g": _NONEMPTY}}),
+         _flagged({"properties": {"g": _NONEMPTY}}), PATCH),
+    # PATCH: every item already matches, and there is at least one, so `contains` adds nothing.
+    Case("if-redundant-contains-removed", _flagged({"properties": {"g": {**_NONEMPTY, "contains": _ITEM}}}),
+         _flagged({"properties": {"g": _NONEMPTY}}), PATCH),
+    # PATCH: if/then is the oneOf of its two disjoint cases (condition and then; not the condition).
+    Case("if-then-as-oneOf-of-cases", {"if": _NULL_SCORE, "then": _NOT_PASSED},
+         {"oneOf": [{"allOf": [_NULL_SCORE, _NOT_PASSED]}, {"not": _NULL_SCORE}]}, PATCH),
     # PATCH: "duration" is not a draft-07 format: both validators treat it as an annotation there.
     Case("draft07-unknown-format", {"$schema": D7, "type": "string"},
          {"$schema": D7, "type": "string", "format": "duration"}, PATCH),

@@ -24,7 +24,19 @@ from ..canonjson import canonical
 from ..jsonnum import enum_index, exact
 from ..jsontypes import json_type
 from ..pointer import join
-from .nodes import D4, D6, D7, D2019, D2020, Node, Side, Unresolvable, synthetic
+from .nodes import (
+    D4,
+    D6,
+    D7,
+    D2019,
+    D2020,
+    Node,
+    Side,
+    Unresolvable,
+    asserted_formats,
+    keywords_of,
+    synthetic,
+)
 
 ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated",
                          "readOnly", "writeOnly", "$id", "id", "$anchor", "$defs", "definitions",
@@ -254,7 +266,8 @@ class Canonizer:
         ``pattern``, ``required``): not (a1 and ... and an) = (not a1) or ... or (not an), each
         not ai a keyword again (not minimum 0 = a number below 0; not minLength 2 = a string of at
         most 1 code point; not pattern p = a string outside p's language; not required [r] = an
-        object without r). One atom is added in place, several become an ``anyOf`` group split
+        object without r; not properties {p: S} = an object with p whose value fails S, where S can
+        be copied inline). One atom is added in place, several become an ``anyOf`` group split
         like any other; not not X is X. Returns whether ``target`` was eliminated (else it stays
         a ``not``)."""
         side = target.side
@@ -265,7 +278,7 @@ class Canonizer:
         n = self.nodes(target)
         if n.false:
             return True  # not false: no constraint
-        atoms = _atoms(n)
+        atoms = _atoms(n, self._inline)
         if atoms is None:
             return False
         if not atoms:
@@ -294,6 +307,14 @@ class Canonizer:
         if g.marker not in c.done:
             c.groups.append(g)
         return True
+
+    def _inline(self, node: Node) -> Any:
+        """The schema at ``node`` as a value a synthetic node can hold with the same meaning
+        (:data:`INLINE_KEYWORDS` only, no reference, nothing read differently in the 2020-12
+        dialect synthetic nodes are validated in), or ``None``."""
+        side = self.side(node)
+        v, d = side.value(node), side.dialect(node)
+        return v if _inlinable(v, d) else None
 
     def deref(self, node: Node) -> Node:
         """``node`` with pure ``$ref`` hops followed: a schema whose only assertion is ``$ref``
@@ -624,11 +645,22 @@ def _settle(c: Canon) -> None:
             c.false = True
 
 
-def _atoms(n: Canon) -> list[tuple[str, Any]] | None:
+def _atoms(n: Canon, inline: Any) -> list[tuple[str, Any]] | None:
     """The invertible atoms of canon ``n`` (``None`` when ``n`` holds anything else): ``("type",
     types)``, ``("enum", values)``, ``("excluded", values)``, ``("lo"|"hi", Bound)``,
-    ``("minLength"|"maxLength", n)``, ``("pattern"|"neg_pattern", regex)``, ``("required", name)``."""
-    if (n.groups or n.conds or n.nots or n.negs or n.obj or n.arr or n.contains or n.prop_names
+    ``("minLength"|"maxLength", n)``, ``("pattern"|"neg_pattern", regex)``, ``("required", name)``,
+    ``("prop", (name, schema))`` for each ``properties`` entry of a clause without
+    ``patternProperties``/``additionalProperties`` whose schema ``inline(node)`` can copy."""
+    props: list[tuple[str, Any]] = []
+    for cl in n.obj:
+        if cl.pats or cl.add is not None:
+            return None
+        for name, node in cl.props.items():
+            value = inline(node)
+            if value is None:
+                return None
+            props.append(("prop", (name, value)))
+    if (n.groups or n.conds or n.nots or n.negs or n.arr or n.contains or n.prop_names
             or n.mult or n.formats or n.undecided or n.unique or n.min_items or n.max_items
             or n.min_props or n.max_props or n.int_literal):
         return None
@@ -648,7 +680,7 @@ def _atoms(n: Canon) -> list[tuple[str, Any]] | None:
         atoms.append(("maxLength", n.max_len.value))
     atoms += [("pattern", p) for p, _, _ in n.patterns] + [("neg_pattern", p) for p, _, _ in n.neg_patterns]
     atoms += [("required", r) for r in sorted(n.required)]
-    return atoms
+    return atoms + props
 
 
 def _atom_schema(kind: str, value: Any) -> Any:
@@ -673,7 +705,45 @@ def _atom_schema(kind: str, value: Any) -> Any:
         return {"type": "string", "not": {"pattern": value}}
     if kind == "neg_pattern":
         return {"type": "string", "pattern": value}
+    if kind == "prop":  # a member present whose value the member's schema rejects
+        name, schema = value
+        return {"type": "object", "required": [name], "properties": {name: {"not": schema}}}
     return {"type": "object", "properties": {value: False}}  # required
+
+
+INLINE_KEYWORDS = frozenset({"type", "enum", "const", "minLength", "maxLength", "pattern", "format",
+                             "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+                             "required", "properties", "patternProperties", "additionalProperties",
+                             "propertyNames", "minProperties", "maxProperties", "not", "items", "minItems",
+                             "maxItems", "uniqueItems", "contains", "minContains", "maxContains"}) \
+    | (ANNOTATIONS - {"$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$schema"})
+"""Keywords a schema copied inline into a synthetic node may use (see :func:`_inlinable`)."""
+
+_INLINE_SUBSCHEMAS = ("not", "items", "additionalProperties", "propertyNames", "contains")
+
+
+def _inlinable(v: Any, d: int) -> bool:
+    """Whether schema ``v`` of dialect ``d`` means the same copied into a synthetic (2020-12)
+    node: booleans, and objects whose keywords are :data:`INLINE_KEYWORDS` read by dialect ``d``
+    (or keywords neither dialect reads), whose subschemas are inlinable, with no draft-04 boolean
+    exclusive bound or ``integer`` type (``1.0`` differs there), no tuple ``items``, and no
+    ``format`` asserted in one dialect and not the other."""
+    if isinstance(v, bool):
+        return True
+    if not isinstance(v, dict):
+        return False
+    kd, k20 = keywords_of(d), keywords_of(D2020)
+    for k in v:
+        if (k not in kd) if k in INLINE_KEYWORDS else (k in kd or k in k20):
+            return False
+    if d == D4 and ("exclusiveMinimum" in v or "exclusiveMaximum" in v or "integer" in str(v.get("type"))):
+        return False
+    if "format" in v and (v["format"] in asserted_formats(d)) != (v["format"] in asserted_formats(D2020)):
+        return False
+    if any(k in v and not _inlinable(v[k], d) for k in _INLINE_SUBSCHEMAS):
+        return False
+    maps = [v.get(k, {}) for k in ("properties", "patternProperties")]
+    return all(isinstance(m, dict) and all(_inlinable(x, d) for x in m.values()) for m in maps)
 
 
 def child(node: Node, value: Any, *path: str | int) -> Node:

@@ -43,10 +43,28 @@ class DisjointRules:
             if E.enum is not None:
                 return all(not (self.sampler.holds(E, v) and self.sampler.holds(other, v)) for v in E.enum)
         common = [t for t in self._types_of(A) if t in self._types_of(X)]
-        for t in common:
-            if not self._disjoint_type(A, X, t, depth):
-                return False
-        return True
+        if all(self._disjoint_type(A, X, t, depth) for t in common):
+            return True
+        return self._disjoint_cases(A, X, depth) or self._disjoint_cases(X, A, depth)
+
+    def _disjoint_cases(self, E: Canon, other: Canon, depth: int) -> bool:
+        """Disjoint by cases of ``E``: every branch of one of its ``anyOf``/``oneOf`` groups (a
+        ``not`` eliminated into one included), or both cases of one of its conditionals, is
+        disjoint from ``other``."""
+        if depth >= 4:
+            return False
+        for g in E.groups:
+            if len(g.branches) <= 8 and all(
+                    self.disjoint(self.canon.of(E.parts | {(False, b)}, E.done | {g.marker}), other, depth + 1)
+                    for b in g.branches):
+                return True
+        for c in E.conds:
+            cases = ({(False, c.if_)} | ({(False, c.then)} if c.then else set()),
+                     {(True, c.if_)} | ({(False, c.else_)} if c.else_ else set()))
+            if all(self.disjoint(self.canon.of(E.parts | case, E.done | {c.marker}), other, depth + 1)
+                   for case in cases):
+                return True
+        return False
 
     def _disjoint_type(self, A: Canon, X: Canon, t: str, depth: int) -> bool:
         if t in ("null", "boolean"):

@@ -28,6 +28,9 @@ class ObjectRules:
         gate = self._type_gate(A, B, "object", "object")
         if gate:
             return [gate]
+        if self._no_objects(A):
+            self.prove("old-accepts-nothing", "no object: a required member accepts no value", located(A), located(B))
+            return []
         fails: list[Fail] = []
         hint = {"type": "object"}
         if B.required and all(r in A.required for r in B.required):

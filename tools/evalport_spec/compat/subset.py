@@ -33,7 +33,7 @@ from .nodes import Node
 from .objects import ObjectRules
 from .proof import Derivations, Step
 from .proof import where as proof_where
-from .sample import Sampler
+from .sample import Sampler, prop_nodes
 from .scalars import ScalarRules
 from .strings import StringLangs
 
@@ -73,6 +73,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.disj_memo: dict[tuple, bool] = {}
         self.proofs = Derivations()
         self._stack: list[tuple] = []
+        self._own_not = False
 
     # ------------------------------------------------------------------ structural equality
 
@@ -314,9 +315,43 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             return None, (fresh_c or A.conds)[0], bool(fresh_c)
         return None, None, False
 
-    def _empty(self, A: Canon) -> bool:
+    def _empty(self, A: Canon, seen: frozenset = frozenset()) -> bool:
+        """Whether ``A`` provably accepts nothing: a part both asserted and negated, a ``not`` of
+        one of its own subschemas, or only objects allowed and a required member whose schemas
+        accept nothing (members followed down, each canon once)."""
         pos = {n for neg, n in A.parts if not neg}
-        return any(neg and n in pos for neg, n in A.parts)
+        if any(neg and n in pos for neg, n in A.parts):
+            return True
+        if any(self.equal(t, p) for t, _ in A.nots for p in A.positives):
+            return True
+        if A.nots and self._inside_own_not(A):
+            return True
+        return A.types is not None and A.types <= {"object"} and self._no_objects(A, seen | {A.key})
+
+    def _inside_own_not(self, A: Canon) -> bool:
+        """Whether ``A`` (its ``not`` parts aside) is included in the schema one of its ``not``
+        keywords negates, so nothing satisfies both: a proof by :meth:`check` run without this
+        rule (no emptiness argued from itself) and never on a pair already being compared (no
+        co-inductive assumption stands in for the proof)."""
+        if self._own_not:
+            return False
+        self._own_not = True
+        try:
+            for t, _ in A.nots:
+                T = self.canon.nodes(t)
+                if (A.key, T.key) not in self.active and not self.check(A, T):
+                    return True
+        finally:
+            self._own_not = False
+        return False
+
+    def _no_objects(self, A: Canon, seen: frozenset = frozenset()) -> bool:
+        """Whether no object satisfies ``A``: a required member's schemas accept nothing."""
+        for r in A.required:
+            m = self.canon.nodes(*prop_nodes(A, r))
+            if m.false or (m.key not in seen and self._empty(m, seen)):
+                return True
+        return False
 
     # ------------------------------------------------------------------ combinators of B
 
