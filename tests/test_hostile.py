@@ -605,19 +605,24 @@ def test_release_interrupted_at_every_step_is_unchanged_or_released(pristine_rep
     'unchanged', from it on 'released' (SIGINT during the switch is deferred: the release
     completes and the interruption is reported after). The outcomes table is printed."""
     from evalport_spec.release import plan_release
+    from gate_repo import accept_rfc, commit_all
 
-    version = (pristine_repo / "spec" / "VERSION").read_text().strip()
+    source = tmp_path / "source"  # the release needs RFC 0007 (it records SPEC.md's changes) accepted
+    shutil.copytree(pristine_repo, source, symlinks=True)
+    accept_rfc(source, 7)
+    commit_all(source, "accept RFC 0007")
+    version = (source / "spec" / "VERSION").read_text().strip()
     today = datetime.datetime.now(datetime.UTC).date()
-    plan = plan_release(pristine_repo, version, date=today.isoformat(), today=today)
+    plan = plan_release(source, version, date=today.isoformat(), today=today)
     plan_file = tmp_path / "plan.pickle"
     plan_file.write_bytes(pickle.dumps(plan))
     child = tmp_path / "child.py"
     child.write_text(INTERRUPT_CHILD)
-    unchanged = tree_digest(pristine_repo)
+    unchanged = tree_digest(source)
 
     def attempt(step: int, sig: str) -> tuple[Path, subprocess.CompletedProcess]:
         root = tmp_path / f"r-{step}-{sig}"
-        shutil.copytree(pristine_repo, root, symlinks=True)
+        shutil.copytree(source, root, symlinks=True)
         proc = run_argv([sys.executable, str(child), str(plan_file), str(root), str(step), sig], tmp_path)
         return root, proc
 
