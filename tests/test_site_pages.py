@@ -259,3 +259,22 @@ def test_server_serves_under_the_prefix_with_version_and_site_404(tmp_path: Path
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_worked_example_rfc_check_rejects_stops_the_build(tmp_path):
+    """An RFC's worked example is validated as ``rfc check`` validates it (on the draft with the
+    RFC's proposal applied); one the schema rejects stops the build, naming the RFC and line.
+    (This repository's spec and RFCs: RFC 0006 has a proposal and a ResultSet example.)"""
+    from gate_repo import make_repo as copy_of_this_repo
+
+    repo = SpecRepo(copy_of_this_repo(tmp_path))
+    path = repo.spec_dir.parent / "rfcs" / "0006-rate-denominators.md"
+    text = path.read_text()
+    assert text.count('"run_id": "nightly-2026-10-02"') == 1
+    line = text[:text.index('"run_id": "nightly-2026-10-02"')].count("\n") + 1
+    path.write_text(text.replace('"run_id": "nightly-2026-10-02"', '"run_id": 17'))
+    with pytest.raises(InputError) as exc:
+        generate_version(repo, VersionSet(repo), "draft", tmp_path / "docs", as_of=AS_OF)
+    assert exc.value.message.startswith("worked example rejected by rfc check: ")
+    assert str(exc.value.source).startswith("rfcs/0006-rate-denominators.md"), exc.value.source
+    assert "/run_id" in exc.value.message or f":{line}" in str(exc.value.source), (exc.value.message, line)
