@@ -7,25 +7,14 @@ import json
 
 import pytest
 
+from compat_pair import diff
 from evalport_spec.cli import main
-from evalport_spec.compat import compare
 from evalport_spec.errors import InputError
 from evalport_spec.findings import NO_ITEM, ChangeClass
-from evalport_spec.jsonload import loads
-from evalport_spec.schemaset import SchemaSet
 
 MAJOR, MINOR = ChangeClass.MAJOR, ChangeClass.MINOR
 D4 = "http://json-schema.org/draft-04/schema#"
 
-
-def sset(schema, label: str) -> SchemaSet:
-    return SchemaSet.from_loaded({"s.json": loads(json.dumps(schema).encode(), f"{label}/s.json")}, label)
-
-
-def diff(old, new):
-    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
-    assert not c.stats.get("unaccounted_edits"), c.stats["unaccounted_edits"]  # no silent edit
-    return c
 
 
 def of(c, kind):

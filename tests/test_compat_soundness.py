@@ -8,30 +8,18 @@ python-jsonschema and jsonschema-rs.
 
 from __future__ import annotations
 
-import json
-
 import jsonschema_rs
 import pytest
 
-from evalport_spec.compat import compare
+from compat_pair import diff, sset
 from evalport_spec.errors import InputError
 from evalport_spec.findings import ChangeClass
 from evalport_spec.jsonload import loads
-from evalport_spec.schemaset import SchemaSet
 
 MAJOR, MINOR, PATCH = ChangeClass.MAJOR, ChangeClass.MINOR, ChangeClass.PATCH
 D4 = "http://json-schema.org/draft-04/schema#"
 D2019 = "https://json-schema.org/draft/2019-09/schema"
 
-
-def sset(schema, label: str) -> SchemaSet:
-    return SchemaSet.from_loaded({"s.json": loads(json.dumps(schema).encode(), f"{label}/s.json")}, label)
-
-
-def diff(old, new):
-    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
-    assert not c.stats.get("unaccounted_edits"), c.stats["unaccounted_edits"]  # no silent edit
-    return c
 
 
 def both_valid(schema, doc) -> tuple[bool, bool]:
