@@ -10,6 +10,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 HEAVY = ("jsonschema", "referencing", "yaml", "evalport_spec.schemaset", "evalport_spec.rfc",
          "evalport_spec.rulecheck", "evalport_spec.gate", "evalport_spec.validation",
          "evalport_spec.conformance", "evalport_spec.release")
@@ -78,3 +80,17 @@ def test_format_is_declared_only_through_add_format_option():
     declared = [p.name for p in sorted(folder.glob("*.py"))
                 if p.name != "options.py" and '"--format"' in p.read_text()]
     assert declared == []
+
+
+def test_a_command_group_without_a_subcommand_is_a_usage_error(capsys):
+    """``spec``, ``rules``: the group's usage line and exit 2 (usage error), nothing run."""
+    from evalport_spec.cli import main
+
+    for group in ("spec", "rules"):
+        assert main([group]) == 2
+        out = capsys.readouterr()
+        assert out.out.startswith(f"usage: evalport-spec {group} ") and "SUBCOMMAND" in out.out
+        with pytest.raises(SystemExit) as exc:
+            main([group, "nonsense"])
+        assert exc.value.code == 2
+        capsys.readouterr()

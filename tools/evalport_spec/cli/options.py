@@ -40,3 +40,13 @@ def relative(root: Path, path: Path) -> str:
     given."""
     r, p = root.resolve(), path.resolve()
     return p.relative_to(r).as_posix() if p.is_relative_to(r) else str(path)
+
+
+def require_subcommand(parser: argparse.ArgumentParser) -> None:
+    """Make ``parser`` (a command with sub-commands) print its usage and exit 2 when it is given
+    none (the usage-error exit, as ``git`` and ``ruff`` do for a bare command group)."""
+    def usage(args: argparse.Namespace) -> int:
+        parser.print_usage()
+        return 2
+
+    parser.set_defaults(func=usage)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from ..names import RULES_FORMATS
-from .options import add_format_option, repository
+from .options import add_format_option, repository, require_subcommand
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,12 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                        "SPEC.md/schema drift")
     add_format_option(chk)
     chk.set_defaults(func=run_check)
-    p.set_defaults(func=lambda args: _usage(p))
-
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_usage()
-    return 2
+    require_subcommand(p)
 
 
 def run_list(args: argparse.Namespace) -> int:

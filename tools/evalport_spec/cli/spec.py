@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_format_option, repository
+from .options import add_format_option, repository, require_subcommand
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,12 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    "release, with its id and the RFC or editorial mark that records it.")
     add_format_option(c)
     c.set_defaults(func=run_changes)
-    p.set_defaults(func=lambda args: _usage(p))
-
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_usage()
-    return 2
+    require_subcommand(p)
 
 
 def run_sync(args: argparse.Namespace) -> int:
