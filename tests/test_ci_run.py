@@ -13,10 +13,14 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from gate_repo import ENV, commit_all, git, make_repo
+
+MAIN_CI = Path(__file__).resolve().parent.parent / ".ci" / "run"
+"""This repository's CI script (the one under test)."""
 
 pytestmark = pytest.mark.slow
 
@@ -171,3 +175,20 @@ def test_a_cache_the_branch_wrote_is_never_read_by_the_judge(origin, tmp_path):
         assert done.returncode == 1, (run, done.stdout)
         assert re.search(r"^FAIL\s+base ", done.stdout.split("ci: this tree's toolchain")[0], re.M), done.stdout
     assert any(cache.rglob("*")), "the branch's code wrote its answer (the test's premise)"
+
+
+@pytest.mark.parametrize(("setup", "message"), [
+    (lambda t: t / "missing", "--tree @: not a folder"),
+    (lambda t: t, "@ is not a git checkout (the gate reads its history)"),
+    (lambda t: (git(t, "init", "-q"), t)[1], "@ is not an EvalPort spec repository (no spec/ folder)"),
+], ids=["missing", "not-git", "not-a-spec-repository"])
+def test_a_bad_tree_is_one_line_and_exit_2(tmp_path, setup, message):
+    """``--tree`` naming no folder, a folder outside git, or a git checkout without spec/: one
+    ``ci: error:`` line naming it, exit 2, before anything is installed or judged."""
+    folder = tmp_path / "t"
+    folder.mkdir()
+    tree = setup(folder)
+    done = subprocess.run(["bash", str(MAIN_CI), "--tree", str(tree), "--check-only"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, env=ENV, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout.splitlines() == [f"ci: error: {message.replace('@', str(tree))}"]
