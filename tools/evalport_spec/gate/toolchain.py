@@ -37,6 +37,7 @@ def is_toolchain_path(path: str) -> bool:
         return first.endswith(IMPORTABLE_SUFFIXES)
     return first not in DATA_FOLDERS and not first.startswith(".") and path.endswith(IMPORTABLE_SUFFIXES)
 
+
 SHOWN = 10
 """Paths named in the message before "and N more" (``extra["paths"]`` has them all)."""
 

@@ -80,11 +80,12 @@ class Rule:
         """A fresh :class:`ItemRule` of this rule for one document, with the bound parameters.
 
         Raises:
-            ValueError: the rule is not an :class:`ItemRule` (``items`` is ``None``).
+            ValueError: the rule is not an :class:`ItemRule` (``items`` is ``None``), or a
+                parameter it declares is not bound (the message names it).
         """
         if self.items is None:
             raise ValueError(f"rule {self.code} is not an item rule")
-        return self.items(**dict(self.values))
+        return self.items(**dict(self.bind(dict(self.values)).values))
 
 
 RULES: dict[str, Rule] = {}
