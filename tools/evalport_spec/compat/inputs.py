@@ -35,7 +35,10 @@ def file_set(name: str, main: Loaded, siblings: Mapping[str, Callable[[], Loaded
     """A :class:`FileSet` for file ``name`` (parsed as ``main``) with the ``siblings`` (``{file
     name: loader}``) that its references reach. A sibling that does not load, has no string
     ``$id``, or repeats an ``$id`` already taken is left out (its references then stay
-    unresolved, which :func:`~evalport_spec.compat.refs.check_set` reports).
+    unresolved, which :func:`~evalport_spec.compat.refs.check_set` reports). Siblings are
+    loaded only once a reference leaves the files chosen so far: a schema whose references
+    all stay inside it never reads the other files of its folder (which may be documents of any
+    size, not schemas).
 
     Raises:
         InputError: ``main`` is not a schema (see :meth:`SchemaSet.from_loaded`).
@@ -44,16 +47,22 @@ def file_set(name: str, main: Loaded, siblings: Mapping[str, Callable[[], Loaded
     by_id: dict[str, tuple[str, Loaded]] = {}
     if isinstance(main_id, str):  # a sibling repeating the file's own $id is never context
         by_id[urldefrag(main_id)[0]] = (name, main)
-    for other in sorted(siblings):
-        if other == name:
-            continue
-        try:
-            loaded = siblings[other]()
-        except InputError:
-            continue
-        sid = loaded.value.get("$id") if isinstance(loaded.value, dict) else None
-        if isinstance(sid, str):
-            by_id.setdefault(urldefrag(sid)[0], (other, loaded))
+    indexed = False
+
+    def index() -> None:
+        nonlocal indexed
+        indexed = True
+        for other in sorted(siblings):
+            if other == name:
+                continue
+            try:
+                loaded = siblings[other]()
+            except InputError:
+                continue
+            sid = loaded.value.get("$id") if isinstance(loaded.value, dict) else None
+            if isinstance(sid, str):
+                by_id.setdefault(urldefrag(sid)[0], (other, loaded))
+
     chosen: dict[str, Loaded] = {name: main}
     todo = [name]
     while todo:
@@ -66,6 +75,8 @@ def file_set(name: str, main: Loaded, siblings: Mapping[str, Callable[[], Loaded
                 raise
             continue
         for t in sorted(targets):
+            if t not in by_id and not indexed:
+                index()
             hit = by_id.get(t)
             if hit and hit[0] not in chosen:
                 chosen[hit[0]] = hit[1]
@@ -85,6 +96,11 @@ def refocus(s: FileSet, name: str) -> FileSet:
     out = FileSet.from_loaded(loaded, s.label)
     out.focus = name
     return out
+
+
+SIBLING_MAX_BYTES = 8 << 20
+"""Largest sibling file (8 MiB) read as possible context of a single schema file: schemas are
+kilobytes; a bigger ``.json`` beside it is data, never read for a diff."""
 
 
 def resolve_input(arg: str, repo_root: str | None = None) -> SpecVersion | SchemaSet:
@@ -107,7 +123,8 @@ def _resolve(arg: str, repo_root: str | None) -> SpecVersion | SchemaSet:
     p = Path(arg)
     if p.is_file() or (os.path.lexists(p) and not p.is_dir()):  # a FIFO or device: load refuses it
         siblings = {x.name: (lambda x=x: load(x)) for x in p.parent.iterdir()
-                    if x.suffix == ".json" and x.is_file() and not x.is_symlink()}
+                    if x.suffix == ".json" and x.is_file() and not x.is_symlink()
+                    and x.stat().st_size <= SIBLING_MAX_BYTES}
         return file_set(p.name, load(p), siblings, str(p))
     if p.is_dir():
         if (p / "schemas").is_dir():
