@@ -50,7 +50,7 @@ from ..specmd import RULES_SECTION
 from .blocks import Block, excerpt
 from .facts import STATUS
 from .regions import find
-from .sync import SPEC_MD, blocks_for, version
+from .sync import SPEC_MD, blocks_for, read_draft, version
 
 KEYWORDS = re.compile(r"\b(?:MUST(?: NOT)?|REQUIRED|SHALL(?: NOT)?|SHOULD(?: NOT)?|(?:NOT )?RECOMMENDED|MAY|OPTIONAL)\b")
 """BCP 14 key words (RFC 2119 section 1-5, in capitals as RFC 8174 requires)."""
@@ -296,10 +296,11 @@ def record(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> Record:
             ``rel`` and ``fm.line(key)``), whose front matter ``spec_changes`` ties changes.
 
     Raises:
-        InputError: unreadable schemas or catalogue, malformed region markers.
+        InputError: the draft's SPEC.md missing, too large or not UTF-8; unreadable schemas or
+            catalogue; malformed region markers.
     """
     latest = repo.latest_release()
-    text = version(repo, DRAFT).spec_md
+    text = read_draft(repo)
     out = Record(latest)
     declared = repo.declared_draft_version()
     ids, pending = _editorial(text)
@@ -309,7 +310,7 @@ def record(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> Record:
                                     f"says {declared}", new=Location(SPEC_MD, None, pending.line)))
     if latest is None:
         return out
-    out.changes = draft_changes(repo)
+    out.changes = draft_changes(repo, text=text)
     ties = _ties(rfcs)
     current = {c.id for c in out.changes}
     for c in out.changes:
