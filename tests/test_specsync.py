@@ -117,6 +117,9 @@ def test_a_pending_entry_is_allowed_first_in_the_draft_only() -> None:
                                                  "'<!-- /evalport:generated -->'"),
     ("<!-- evalport:generated a -->\n<!-- /evalport:generated -->\n<!-- evalport:generated a -->\n"
      "<!-- /evalport:generated -->\n", "x.md:3: generated region 'a' appears twice (first at line 1)"),
+    ("text\n\n<!-- evalport:generated a\n\nmore text\n<!-- /evalport:generated -->\n",
+     "x.md:3: malformed generated-region marker '<!-- evalport:generated a': a marker is one line, "
+     "'<!-- evalport:generated ID -->' or '<!-- /evalport:generated -->'"),
 ])
 def test_malformed_markers_are_one_line_errors(text: str, message: str) -> None:
     with pytest.raises(InputError) as exc:
@@ -424,3 +427,14 @@ def test_a_changed_tolerance_is_classified_not_reworded(repo: Path) -> None:
     kinds = {f.kind for f in rule_changes(old, new, n=3) if f.code == "RATE_SCORE_MISMATCH"}
     assert kinds and "rule-reworded" not in kinds and kinds <= {
         "rule-tightened", "rule-changed-unwitnessed", "rule-changed-additive"}
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "spec/SPEC.md: no such file"), (b"\xff\xfe", "spec/SPEC.md: invalid UTF-8 at byte 0")],
+    ids=["missing", "not-utf-8"])
+def test_spec_changes_refuses_an_unreadable_draft(repo: Path, capsys, content, message) -> None:
+    """Not a list of 'removed' sections: one input-error line and exit 2, as `spec sync` gives."""
+    md = repo / "spec/SPEC.md"
+    md.unlink() if content is None else md.write_bytes(content)
+    assert main(["-C", str(repo), "spec", "changes"]) == 2
+    assert capsys.readouterr().err == f"evalport-spec: error: {message}\n"

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from ..errors import InputError
 from ..markdown import parse
 
-START = re.compile(r"^<!--\s*evalport:generated\s+(?P<id>[^\s>][^>]*?)\s*-->$")
+START = re.compile(r"^<!--[ \t]*evalport:generated[ \t]+(?P<id>[^\s>][^>\n]*?)[ \t]*-->$")
 END = re.compile(r"^<!--\s*/evalport:generated\s*-->$")
 END_MARKER = "<!-- /evalport:generated -->"
+MARKER_LIKE = re.compile(r"^<!--\s*/?evalport:generated\b")
+"""The first line of something meant as a marker (then malformed when START and END miss)."""
 
 
 def start_marker(region: str) -> str:
@@ -55,8 +57,9 @@ def find(text: str, label: str) -> list[Region]:
     """Every region of ``text``, in file order.
 
     Raises:
-        InputError: a start marker inside a region, an end marker without a start, a region
-            never closed, or two regions with one id (``label:line``).
+        InputError: a malformed marker (not one line, no ``-->``), a start marker inside a
+            region, an end marker without a start, a region never closed, or two regions with
+            one id (``label:line``).
     """
     out: list[Region] = []
     open_at: tuple[str, int] | None = None
@@ -64,6 +67,10 @@ def find(text: str, label: str) -> list[Region]:
     for block in parse(text).html_blocks:
         marker = block.content.strip()
         start, end = START.match(marker), END.match(marker)
+        first = marker.split("\n", 1)[0]
+        if not (start or end) and MARKER_LIKE.match(first):
+            raise InputError(f"malformed generated-region marker {first[:60]!r}: a marker is one line, "
+                             f"'<!-- evalport:generated ID -->' or '{END_MARKER}'", label, block.line)
         if start:
             if open_at is not None:
                 raise InputError(f"generated region '{start['id']}' starts inside region "
