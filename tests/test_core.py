@@ -68,8 +68,12 @@ def test_meta_schema_problems_reported() -> None:
 
 
 def test_semver_parse() -> None:
-    assert parse_semver("1.12.0") == (1, 12, 0)
-    for bad in ("1.2", "01.2.3", "1.2.3-rc.1", "v1.2.3"):
+    v = parse_semver("1.12.0")
+    assert (v.major, v.minor, v.patch) == (1, 12, 0)
+    # precedence is numeric per part, not by text: 1.9.0 < 1.10.0 < 2.0.0
+    assert parse_semver("1.9.0") < v < parse_semver("2.0.0")
+    assert str(v.bump_minor()) == "1.13.0"
+    for bad in ("1.2", "01.2.3", "1.2.3-rc.1", "1.2.3+build.5", "v1.2.3", "1.2.3\n", " 1.2.3", 123):
         with pytest.raises(ValueError):
             parse_semver(bad)
 

@@ -75,11 +75,11 @@ def bump_class(old: str, new: str) -> ChangeClass | None:
         ValueError: either is not ``MAJOR.MINOR.PATCH``.
     """
     a, b = parse_semver(old), parse_semver(new)
-    if b == (a[0] + 1, 0, 0):
+    if b == a.bump_major():
         return ChangeClass.MAJOR
-    if b == (a[0], a[1] + 1, 0):
+    if b == a.bump_minor():
         return ChangeClass.MINOR
-    if b == (a[0], a[1], a[2] + 1):
+    if b == a.bump_patch():
         return ChangeClass.PATCH
     return None
 
@@ -97,12 +97,12 @@ def version_problem(old: str | None, new: str, needed: ChangeClass) -> str | Non
         return None
     bump = bump_class(old, new)
     if bump is None:
-        x, y, z = parse_semver(old)
-        return (f"{new} does not follow {old}: the next version is {x + 1}.0.0 (major), "
-                f"{x}.{y + 1}.0 (minor) or {x}.{y}.{z + 1} (patch)")
+        v = parse_semver(old)
+        return (f"{new} does not follow {old}: the next version is {v.bump_major()} (major), "
+                f"{v.bump_minor()} (minor) or {v.bump_patch()} (patch)")
     if bump < max(needed, ChangeClass.PATCH):
-        x, y, _ = parse_semver(old)
-        want = f"{x + 1}.0.0" if needed == ChangeClass.MAJOR else f"{x}.{y + 1}.0"
+        v = parse_semver(old)
+        want = v.bump_major() if needed == ChangeClass.MAJOR else v.bump_minor()
         return (f"{new} is a {bump.name.lower()} bump from {old} but the change since {old} is "
                 f"{needed.name}: it needs {want}")
     return None
@@ -159,7 +159,7 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
                            "passes (only MAJOR or undecided changes need a major version and an RFC)",
                            severity=Severity.INFO))
         return out, "policy-additive"
-    need = f"{parse_semver(latest)[0] + 1}.0.0" if latest is not None else None
+    need = str(parse_semver(latest).bump_major()) if latest is not None else None
     version_ok = need is None or declared == need
     accepted_by: set[int] = set()
     missing: list[Finding] = []

@@ -393,8 +393,7 @@ def plan_release(repo: SpecRepo | str | Path, version: str, *, date: str | None 
         release_files["rules.json"] = rules
     release_files.update(conformance_files)
     with_entry = add_changelog_entry(draft_md, entry)
-    major, minor, _ = parse_semver(version)
-    next_version = f"{major}.{minor + 1}.0"
+    next_version = str(parse_semver(version).bump_minor())
     release_files["SPEC.md"] = set_status_line(with_entry, released_status(version, date)).encode("utf-8")
     writes: dict[str, bytes] = {
         "spec/SPEC.md": set_status_line(with_entry, draft_status(next_version, version)).encode("utf-8"),

@@ -207,7 +207,8 @@ def versions_to_build(repo: SpecRepo, only: str | None) -> list[str]:
 def _order_key(entry: dict[str, Any]) -> tuple[int, tuple[int, ...]]:
     name = str(entry.get("version"))
     try:
-        return 0, tuple(-n for n in parse_semver(name))
+        v = parse_semver(name)
+        return 0, (-v.major, -v.minor, -v.patch)
     except ValueError:
         return (2 if name == DRAFT else 1), (0, 0, 0)
 

@@ -103,9 +103,9 @@ def declared_class(old: str, new: str) -> str:
     if new == DRAFT:
         return "unreleased"
     a, b = parse_semver(old), parse_semver(new)
-    if b[0] != a[0]:
+    if b.major != a.major:
         return "MAJOR"
-    if b[1] != a[1]:
+    if b.minor != a.minor:
         return "MINOR"
     return "PATCH"
 

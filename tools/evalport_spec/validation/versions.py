@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..semver import Version
 from ..spec import DRAFT, parse_semver
 from .violation import Violation
 
@@ -69,10 +70,10 @@ def label(name: str, draft_version: str | None) -> str:
     return name
 
 
-def known_versions(releases: list[str], draft_version: str | None) -> dict[tuple[int, int, int], str]:
-    """``{semver tuple: name}`` of the releases (non-semver names ignored) and of the draft
+def known_versions(releases: list[str], draft_version: str | None) -> dict[Version, str]:
+    """``{semver Version: name}`` of the releases (non-semver names ignored) and of the draft
     under its declared version (unless a release has that version)."""
-    known: dict[tuple[int, int, int], str] = {}
+    known: dict[Version, str] = {}
     for name in releases:
         try:
             known[parse_semver(name)] = name
@@ -93,7 +94,7 @@ def later_versions(name: str, releases: list[str], draft_version: str | None) ->
     mine = next((v for v, n in known.items() if n == name), None)
     if mine is None:
         return []
-    return [known[v] for v in sorted(known) if v[0] == mine[0] and v > mine]
+    return [known[v] for v in sorted(known) if v.major == mine.major and v > mine]
 
 
 def choose_version(document: Any, doc_type: str, releases: list[str],
@@ -123,29 +124,29 @@ def choose_version(document: Any, doc_type: str, releases: list[str],
     known = known_versions(releases, draft_version)
     if not known:
         return VersionChoice(DRAFT)
-    same_major = sorted(v for v in known if v[0] == wanted[0])
+    same_major = sorted(v for v in known if v.major == wanted.major)
     if not same_major:
         newest = max(known)
         newest_label = label(known[newest], draft_version)
-        if wanted[0] > newest[0]:
+        if wanted.major > newest.major:
             why = (f"has a higher major version than the newest spec version known here, "
-                   f"{newest_label}; a {newest[0]}.x consumer must reject it")
+                   f"{newest_label}; a {newest.major}.x consumer must reject it")
         else:
-            majors = ", ".join(f"{m}.x" for m in sorted({v[0] for v in known}))
-            why = (f"has major version {wanted[0]}, of which no spec version is known here "
+            majors = ", ".join(f"{m}.x" for m in sorted({v.major for v in known}))
+            why = (f"has major version {wanted.major}, of which no spec version is known here "
                    f"(known: {majors}, newest {newest_label})")
         message = f"document version {declared} {why}"
         return VersionChoice(None, rejection=Violation(UNSUPPORTED_VERSION, "/version", message))
     below = [v for v in same_major if v <= wanted]
     if not below:  # e.g. 1.0.5 when only 1.1.0 and later are known: the oldest of the major
         chosen = same_major[0]
-        note = (f"document version {declared} is older than every known {wanted[0]}.x spec "
+        note = (f"document version {declared} is older than every known {wanted.major}.x spec "
                 f"version; validated against {label(known[chosen], draft_version)}")
         return VersionChoice(known[chosen], note)
     chosen = below[-1]
     shown = label(known[chosen], draft_version)
     if chosen == same_major[-1]:
-        note = (f"document version {declared} is newer than every known {wanted[0]}.x spec "
+        note = (f"document version {declared} is newer than every known {wanted.major}.x spec "
                 f"version; validated against the newest, {shown}")
     else:
         note = (f"document version {declared} is not a known spec version; validated against "
