@@ -29,7 +29,8 @@ from pathlib import Path
 import pytest
 
 MAIN = Path(__file__).resolve().parents[1]
-EXE = shutil.which("evalport-spec") or "evalport-spec"
+CLI = [sys.executable, "-m", "evalport_spec"]
+"""The command line under test: this interpreter's package, whatever ``PATH`` holds (issue 18)."""
 ERROR_LINE = re.compile(r"^evalport-spec(?: [a-z]+)*: error: .+$")
 NO_NET = {"http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9",
           "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
@@ -110,7 +111,7 @@ def run_argv(argv: list[str], cwd: Path, timeout: float = 120, stdin: bytes | in
 
 def run(args: list[str], cwd: Path, timeout: float = 120, stdin: bytes | int = b"") -> subprocess.CompletedProcess:
     """Run ``evalport-spec ARGS`` in ``cwd`` (:func:`run_argv`)."""
-    return run_argv([EXE, *args], cwd, timeout, stdin)
+    return run_argv([*CLI, *args], cwd, timeout, stdin)
 
 
 def assert_refused(proc: subprocess.CompletedProcess, where: str | None, message: str) -> str:
@@ -229,7 +230,7 @@ def test_300mb_document_clear_result_bounded_memory(pristine_repo, tmp_path):
     size = doc.stat().st_size
     assert size > 300 * 1024 * 1024
     env = {**os.environ, **NO_NET}
-    proc = subprocess.Popen([EXE, "-C", str(repo), "validate", str(doc)], cwd=tmp_path, env=env,
+    proc = subprocess.Popen([*CLI, "-C", str(repo), "validate", str(doc)], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         out, err = proc.communicate(timeout=300)
@@ -461,7 +462,7 @@ def test_concurrent_rfc_new_do_not_corrupt(repo):
 
     existing = {p.name for p in (repo / "rfcs").glob("[0-9][0-9][0-9][0-9]-*.md")}
     env = {**os.environ, **NO_NET}
-    procs = [subprocess.Popen([EXE, "-C", str(repo), "rfc", "new", f"Concurrent proposal {i}",
+    procs = [subprocess.Popen([*CLI, "-C", str(repo), "rfc", "new", f"Concurrent proposal {i}",
                                "--author", "t", "--today", "2026-11-01"], cwd=repo, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(4)]
     results = [(p.wait(timeout=120), p.stdout.read().decode(), p.stderr.read().decode()) for p in procs]
@@ -904,7 +905,7 @@ def test_read_only_repository(repo, args, message):
     if os.geteuid() != 0:
         subprocess.run(["chmod", "-R", "a-w", str(repo)], check=True)
     try:
-        proc = run_argv(_read_only_argv(repo, [EXE, "-C", str(repo), *args]), repo, timeout=300)
+        proc = run_argv(_read_only_argv(repo, [*CLI, "-C", str(repo), *args]), repo, timeout=300)
     finally:
         subprocess.run(["chmod", "-R", "u+w", str(repo)], check=True)
     if b"unshare" in proc.stderr and proc.returncode != 2:  # pragma: no cover - no user namespaces here
