@@ -1,5 +1,5 @@
 """Developer tasks: ``nox -s tests``, ``nox -s lint``, ``nox -s check``, ``nox -s peer``,
-``nox -s bench``, ``nox -s docs``.
+``nox -s bench``, ``nox -s docs``, ``nox -s coverage``, ``nox -s mutants``.
 
 Every session runs on the Python that runs nox (``python=None``), whatever its version, as long
 as it is 3.11 or newer (``requires-python`` in pyproject.toml); an older one fails the session,
@@ -8,7 +8,9 @@ and a missing interpreter is an error, never a skip that exits 0 with no test ru
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 import nox
 
@@ -73,3 +75,31 @@ def docs(session: nox.Session) -> None:
     _require_supported(session)
     session.install("-e", ".[docs]")
     session.run("evalport-spec", "docs", "build", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def coverage(session: nox.Session) -> None:
+    """Line and branch coverage of the package by the tests run in process (coverage.py through
+    pytest-cov; configured in pyproject.toml, ``[tool.coverage]``). Arguments go to pytest."""
+    _require_supported(session)
+    session.install("-e", ".[test]", "pytest-cov>=5")
+    session.run("pytest", "--cov", "--cov-report=term", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def mutants(session: nox.Session) -> None:
+    """Mutation testing (mutmut, ``[tool.mutmut]`` in pyproject.toml) of ``gate/``, ``report/`` and
+    ``compat/``, then the score per package (benchmarks/mutation_score.py; target: 80% killed in
+    ``gate/``). ``nox -s mutants -- --sample 60`` runs a seeded sample per package instead of all.
+
+    The mutated package is imported from ``mutants/tools`` through ``PYTHONPATH``, so the tests'
+    child processes (``python -m evalport_spec``) run the mutated code too.
+    """
+    _require_supported(session)
+    session.install("-e", ".[test]", "mutmut>=3.8,<4")
+    tools = Path("mutants", "tools").resolve()
+    tools.mkdir(parents=True, exist_ok=True)  # on sys.path before Python starts: see the docstring
+    env = {"PYTHONPATH": os.pathsep.join([str(tools), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    if "--sample" not in session.posargs:
+        session.run("mutmut", "run", "--max-children", str(os.cpu_count() or 1), env=env)
+    session.run("python", "benchmarks/mutation_score.py", *session.posargs, env=env)
