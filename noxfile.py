@@ -86,20 +86,44 @@ def coverage(session: nox.Session) -> None:
     session.run("pytest", "--cov", "--cov-report=term", *session.posargs)
 
 
+MUTATION_LINKS = ("tests", "spec", "rfcs", "docs", "benchmarks", ".ci", "mkdocs.yml", "README.md",
+                  "noxfile.py", "bootstrap.py", "setup.py", "pyproject.toml")
+"""What ``.mutation/`` links to, besides ``src`` -> ``tools`` (see :func:`mutants`)."""
+
+
+def _mutation_workspace() -> Path:
+    """``.mutation/``: links to this repository's files (:data:`MUTATION_LINKS`) and ``src`` ->
+    ``tools``, where mutmut runs. mutmut names a mutant after its module only when the package sits
+    below ``src/`` (``evalport_spec.gate.stages.x_f__mutmut_3``); under ``tools/`` the names would
+    carry a ``tools.`` the running code does not have, and no test would ever meet its mutant."""
+    root = Path(__file__).resolve().parent
+    work = root / ".mutation"
+    work.mkdir(exist_ok=True)
+    for name, target in [*((n, n) for n in MUTATION_LINKS), ("src", "tools")]:
+        link = work / name
+        if not link.is_symlink():
+            link.symlink_to(root / target)
+    return work
+
+
 @nox.session(python=PYTHON)
 def mutants(session: nox.Session) -> None:
     """Mutation testing (mutmut, ``[tool.mutmut]`` in pyproject.toml) of ``gate/``, ``report/`` and
     ``compat/``, then the score per package (benchmarks/mutation_score.py; target: 80% killed in
-    ``gate/``). ``nox -s mutants -- --sample 60`` runs a seeded sample per package instead of all.
+    ``gate/``). ``nox -s mutants -- --sample 60`` runs a seeded sample per package instead of all
+    (the whole set is about 17,000 mutants: hours on two cores).
 
-    The mutated package is imported from ``mutants/tools`` through ``PYTHONPATH``, so the tests'
-    child processes (``python -m evalport_spec``) run the mutated code too.
+    mutmut runs in ``.mutation/`` (:func:`_mutation_workspace`); the mutated package,
+    ``.mutation/mutants/src``, is put first on ``PYTHONPATH`` so the tests' child processes
+    (``python -m evalport_spec``) run the mutated code too.
     """
     _require_supported(session)
     session.install("-e", ".[test]", "mutmut>=3.8,<4")
-    tools = Path("mutants", "tools").resolve()
-    tools.mkdir(parents=True, exist_ok=True)  # on sys.path before Python starts: see the docstring
-    env = {"PYTHONPATH": os.pathsep.join([str(tools), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    work = _mutation_workspace()
+    mutated = work / "mutants" / "src"
+    mutated.mkdir(parents=True, exist_ok=True)  # on sys.path before Python starts
+    env = {"PYTHONPATH": os.pathsep.join([str(mutated), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    session.chdir(work)
     if "--sample" not in session.posargs:
         session.run("mutmut", "run", "--max-children", str(os.cpu_count() or 1), env=env)
     session.run("python", "benchmarks/mutation_score.py", *session.posargs, env=env)

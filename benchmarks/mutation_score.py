@@ -1,7 +1,7 @@
 """Mutation score of the test suite over the gate, the reports and the classifier (issue 18).
 
 Run by ``nox -s mutants`` after ``mutmut run`` (configured in pyproject.toml, ``[tool.mutmut]``),
-or alone from the repository root. Reads mutmut's verdicts (``mutmut results --all true``: one
+in the folder mutmut ran in (``.mutation/``, see the session). Reads mutmut's verdicts (``mutmut results --all true``: one
 ``name: status`` line per mutant) and prints, per package (``gate``, ``report``, ``compat``), the
 mutants checked, killed (a test failed; a timeout counts as killed, the mutant was noticed),
 survived (every test passed; "no tests" counts here, nothing ran the mutated code) and the score
