@@ -13,6 +13,7 @@ Public API::
 
     digest(*parts) -> str                       sha-256 of JSON-serialisable parts
     version_digest(version) -> str              content of a SpecVersion's schemas and catalogue
+    tree_digest(*folders) -> str                content of every regular file under the folders
     ContentMemo(maxsize=64).get(key, compute)   cached deep copy of compute()
         .hits / .misses / .clear() / len()
 """
@@ -25,6 +26,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -58,6 +60,38 @@ def version_digest(version: Any) -> str:
     schemas = [(f.name, f.loaded.source, f.loaded.text) for f in version.schemas]
     rules = [dataclasses.asdict(r) for r in version.catalogue.rules]
     return digest("spec-version", version.name, version.label, schemas, rules)
+
+
+TREE_FILE_CAP = 8 * 1024 * 1024
+"""Files larger than this (bytes) enter :func:`tree_digest` by size and modification time."""
+
+
+def tree_digest(*folders: Path) -> str:
+    """The sha-256 (hex) of every regular file under ``folders`` (recursively, symlinks
+    followed as :meth:`Path.is_file` does): each folder's path, then each file's path relative
+    to it and its bytes. A file over :data:`TREE_FILE_CAP` enters by size and ``st_mtime_ns``
+    instead (a reader refuses such a file, so no memoised answer rests on its bytes); a missing
+    folder enters as missing. FIFOs and sockets are skipped (never opened).
+
+    Raises:
+        OSError: a file that cannot be read.
+    """
+    h = hashlib.sha256(b"tree-digest\0")
+    for folder in folders:
+        h.update(str(folder).encode("utf-8", "surrogateescape") + (b"\0dir\0" if folder.is_dir() else b"\0none\0"))
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file():
+                continue
+            h.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape") + b"\0")
+            st = path.stat()
+            if st.st_size > TREE_FILE_CAP:
+                h.update(f"large {st.st_size} {st.st_mtime_ns}".encode())
+            else:
+                data = path.read_bytes()
+                h.update(f"{len(data)}:".encode() + data)
+    return h.hexdigest()
 
 
 class ContentMemo:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .. import diskcache
 from ..cache import ContentMemo, digest, version_digest
 from ..errors import InputError
 from ..findings import ChangeClass, Finding
 from ..spec import SCHEMA_FILE, SpecVersion
-from . import diskcache
 from .engine import Classification, classes_of, compare, order_findings
 from .witness import full_witnesses
 

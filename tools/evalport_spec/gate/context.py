@@ -22,6 +22,7 @@ from . import history
 from .rulecode import RuleCode, rule_code_of
 from .rulecorpus import Corpus, build_corpus
 from .ruleprogram import Program, ProgramRun, installed_program, program_for_tree, run_program
+from .runcache import store_run, stored_run
 
 RUNS = ContentMemo(maxsize=8, copies=False)
 """Rule program runs of this process, keyed by program digest and corpus key."""
@@ -139,16 +140,26 @@ class GateContext:
         return self._memo("corpus", build)
 
     def run(self, program: Program) -> ProgramRun:
-        """``program`` run over :meth:`corpus`, once per program and corpus in this process."""
+        """``program`` run over :meth:`corpus`, once per program and corpus in this process, and
+        read back from the disk cache when a run of the same program over the same corpus was
+        stored today (:func:`~.runcache.stored_run`)."""
         corpus = self.corpus()
-        return RUNS.get((program.digest, corpus.key),
-                        lambda: run_program(program, corpus.documents, corpus.parameters))
+        return RUNS.get((program.digest, corpus.key), lambda: stored_run(program, corpus.key) or store_run(
+            program, corpus.key, run_program(program, corpus.documents, corpus.parameters)))
 
     def run_all(self, programs: list[Program]) -> None:
-        """Run the programs not run yet over :meth:`corpus` at the same time (one process each),
-        so that later :meth:`run` calls find them done."""
+        """Run the programs neither run yet nor stored on disk over :meth:`corpus` at the same
+        time (one process each), so that later :meth:`run` calls find them done."""
         corpus = self.corpus()
-        todo = {p.digest: p for p in programs if (p.digest, corpus.key) not in RUNS}
+        todo = {}
+        for p in programs:
+            if (p.digest, corpus.key) in RUNS:
+                continue
+            stored = stored_run(p, corpus.key)
+            if stored is not None:
+                RUNS.get((p.digest, corpus.key), lambda r=stored: r)
+            else:
+                todo[p.digest] = p
         if len(todo) < 2:
             return
         with ThreadPoolExecutor(max_workers=len(todo)) as pool:
@@ -156,7 +167,7 @@ class GateContext:
                                            todo.values()),
                             strict=True))
         for digest_, result in done.items():
-            RUNS.get((digest_, corpus.key), lambda r=result: r)
+            RUNS.get((digest_, corpus.key), lambda r=result, p=todo[digest_]: store_run(p, corpus.key, r))
 
     @property
     def root(self) -> Path:

@@ -15,7 +15,10 @@ corpus is built for that (issue 21, "Rule behaviour is part of compatibility"):
    stay silent: :mod:`evalport_spec.gate.behaviour` checks it).
 
 Only document types that some catalogue gives a hand-rolled (not ``encoded``) rule are built.
-Everything is deterministic; the corpus is memoised by content in :data:`MEMO`.
+Everything is deterministic; the corpus is memoised by content in :data:`MEMO` and kept on disk
+between runs (:mod:`evalport_spec.diskcache`) under the same key: the seed files' bytes, the
+generating schemas' text, the rules' locations and parameters, the labels origins name, and
+(added by the disk cache) the toolchain's code and libraries.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import diskcache
 from ..cache import ContentMemo, digest
 from ..catalogue import RuleEntry
 from ..corpus import example_documents, fixture_documents
@@ -250,10 +254,29 @@ def build_corpus(catalogues: list[SpecVersion], folders: list[tuple[Path, str]],
     folders = kept
     key = digest("rule-corpus", sorted((f.name, f.loaded.text) for f in generate_from.schemas), seen,
                  [[e.code, e.document, list(e.reads), list(e.guard)] for t in sorted(rules) for e in rules[t]],
-                 GENERATED_PER_TYPE, DUPLICATES_PER_SEED, PER_LOCATION, parameters)
-    corpus = MEMO.get(key, lambda: _build(generate_from, folders, types, rules))
+                 GENERATED_PER_TYPE, DUPLICATES_PER_SEED, PER_LOCATION, parameters,
+                 [label for _, label in folders], generate_from.label)
+    corpus = MEMO.get(key, lambda: _from_disk(key) or _to_disk(key, _build(generate_from, folders, types, rules)))
     corpus.key = key
     corpus.parameters = parameters
+    return corpus
+
+
+def _from_disk(key: str) -> Corpus | None:
+    """The corpus stored under ``key`` by :func:`_to_disk`, or ``None``."""
+    data = diskcache.load(digest("rule-corpus-disk", key))
+    if data is None:
+        return None
+    try:
+        docs = [(str(t), d) for t, d in data["documents"]]
+        origins = [str(o) for o in data["origins"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+    return Corpus(docs, origins) if len(docs) == len(origins) else None
+
+
+def _to_disk(key: str, corpus: Corpus) -> Corpus:
+    diskcache.store(digest("rule-corpus-disk", key), {"documents": corpus.documents, "origins": corpus.origins})
     return corpus
 
 

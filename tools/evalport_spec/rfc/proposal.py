@@ -29,6 +29,7 @@ from typing import Any
 import jsonpatch
 import jsonpointer
 
+from ..cache import ContentMemo, digest, tree_digest
 from ..catalogue import RuleEntry, parse_catalogue
 from ..compat import repo_candidates
 from ..errors import InputError
@@ -252,13 +253,33 @@ def _apply_ops(doc: Any, ops: list[dict[str, Any]], patch: Loaded, ptr: str) -> 
     return doc
 
 
+PLANS = ContentMemo(maxsize=16, copies=False)
+""":func:`plan` answers of this process (the gate's ``rules`` and ``rfcs`` stages both ask),
+keyed by the content of everything a plan reads."""
+
+
 def plan(root: Path, rfc: Rfc) -> ApplyPlan:
     """The proposal of ``rfc`` against the draft of the repository at ``root`` (module docstring).
+
+    Memoised in-process (:data:`PLANS`) under a key covering every input: the RFC as loaded (its
+    path, text and front matter), every file under ``spec/`` (the draft, ``VERSION``, the
+    releases) and under the proposal folder (:func:`~evalport_spec.cache.tree_digest`). The
+    same :class:`ApplyPlan` is handed to every caller: callers only read it.
 
     Raises:
         InputError: as :func:`read_proposal`; a patch operation that does not apply to the
             draft; a proposal fixture whose id names a draft fixture with other content.
     """
+    root = Path(root)
+    try:
+        key = digest("rfc-plan", str(root.resolve()), str(rfc.path), rfc.rel, rfc.number, rfc.text,
+                     rfc.meta, rfc.fm.body, tree_digest(root / "spec", rfc.proposal_dir))
+    except OSError:  # an unreadable file: let the readers below report it as they always have
+        return _plan(root, rfc)
+    return PLANS.get(key, lambda: _plan(root, rfc))
+
+
+def _plan(root: Path, rfc: Rfc) -> ApplyPlan:
     proposal = read_proposal(root, rfc)
     files = draft_files(root)
     draft = versions_from_mapping("draft", dict(files), "spec")

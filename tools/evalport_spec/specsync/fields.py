@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..cache import ContentMemo, digest
 from ..pointer import escape, split
 from ..schemaprose import code, describe_condition, plain
 from ..schemaset import SchemaSet
@@ -39,9 +40,23 @@ def anchor(title: str) -> str:
     return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", title).strip().lower())
 
 
+SINCE = ContentMemo(maxsize=16)
+""":func:`field_since` answers of this process, keyed by the releases' names and schema texts."""
+
+
 def field_since(releases: Iterable[SpecVersion]) -> dict[tuple[str, str], str]:
     """``{(object title, property): the first release whose schema has it}`` over ``releases``
-    (oldest first)."""
+    (oldest first). Memoised by content (:data:`SINCE`): every region of SPEC.md asks again.
+
+    Raises:
+        InputError: unreadable schemas (as ``version.schemas``).
+    """
+    releases = list(releases)
+    key = digest("field-since", [(v.name, [(f.name, f.loaded.text) for f in v.schemas]) for v in releases])
+    return SINCE.get(key, lambda: _field_since(releases))
+
+
+def _field_since(releases: list[SpecVersion]) -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
     for v in releases:
         for o in titled_objects(v.schemas):

@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..cache import ContentMemo, digest, version_digest
 from ..errors import InputError
 from ..findings import Finding, Location
 from ..fsutil import atomic_write, read_limited, repo_lock
@@ -50,6 +51,9 @@ from .regions import Region, find, wrap
 
 SPEC_MD = "spec/SPEC.md"
 
+BLOCKS = ContentMemo(maxsize=32)
+""":func:`blocks_for` answers of this process, keyed by the content of the versions they come from."""
+
 
 def blocks_for(version: SpecVersion, releases: Iterable[SpecVersion], declared: str | None,
                latest: str | None) -> dict[str, Block]:
@@ -63,9 +67,20 @@ def blocks_for(version: SpecVersion, releases: Iterable[SpecVersion], declared: 
             the status region out (the gate's ``draft`` stage reports the missing file).
         latest: the latest release, named in the status line.
 
+    Memoised by content (:data:`BLOCKS`): the gate asks for the same versions' blocks once per
+    RFC proposal and per SPEC.md it checks.
+
     Raises:
         InputError: unreadable schemas or catalogue.
     """
+    releases = list(releases)
+    key = digest("blocks-for", version_digest(version), [version_digest(r) for r in releases],
+                 declared, latest)
+    return BLOCKS.get(key, lambda: _blocks_for(version, releases, declared, latest))
+
+
+def _blocks_for(version: SpecVersion, releases: list[SpecVersion], declared: str | None,
+                latest: str | None) -> dict[str, Block]:
     out: dict[str, Block] = {}
     if declared is not None:
         out[STATUS] = status_block(declared, latest)

@@ -1,14 +1,19 @@
-"""Classifications kept on disk between runs, keyed by content: a rerun on unchanged versions is a
-file read.
+"""Results kept on disk between runs, keyed by content: a rerun on unchanged inputs is a file
+read.
 
-A classification is a pure function of the two versions' bytes, the options, the candidate
-documents and the code that computes it, so the key is a digest of all of them: the inputs'
-digest from :func:`~evalport_spec.compat.versions.compare_versions` and :func:`code_digest` (every
-source file of the package and the validators' versions), so an edited file or an upgraded
-validator never reads an old answer. Files live in ``$EVALPORT_CACHE_DIR`` or else the user's
-cache directory (``$XDG_CACHE_HOME/evalport-spec/compat``, ``~/.cache/...``; ``%LOCALAPPDATA%`` on
-Windows); each is one JSON file written atomically. The folder is safe to delete at any time, and
-an unreadable or foreign file is a miss, never an error. ``EVALPORT_CACHE_DIR=off`` disables it.
+Each cached result is a pure function of the inputs its caller puts in the key and of the code
+that computes it, so the file name is a digest of both: the caller's key (a digest of every
+input: two versions' bytes and options for a classification, :mod:`evalport_spec.compat.versions`;
+the seed files and catalogues for a rule corpus and a rule program's digest with today's date
+for its run, :mod:`evalport_spec.gate.rulecorpus`,
+:mod:`evalport_spec.gate.runcache`) and :func:`code_digest` (every source file of
+the package and the validators' versions), so an edited file or an upgraded validator never
+reads an old answer. Files live in ``$EVALPORT_CACHE_DIR`` or else the user's cache directory
+(``$XDG_CACHE_HOME/evalport-spec/cache``, ``~/.cache/...``; ``%LOCALAPPDATA%`` on Windows); each
+is one JSON file written atomically. The folder is safe to delete at any time, and an unreadable
+or foreign file is a miss, never an error. ``EVALPORT_CACHE_DIR=off`` disables it. The gate of
+record runs with a fresh folder (docs/how-to/gate-in-ci.md), so it never reads an answer a
+branch's code wrote.
 """
 
 from __future__ import annotations
@@ -16,20 +21,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from ..findings import ChangeClass, Finding, Location, Severity
+from .findings import ChangeClass, Finding, Location, Severity
 
 FORMAT = 1
 """Version of the file layout; part of the key."""
 
 
 def cache_dir() -> Path | None:
-    """The folder holding cached classifications, or ``None`` when caching is off."""
+    """The folder holding cached results, or ``None`` when caching is off."""
     env = os.environ.get("EVALPORT_CACHE_DIR")
     if env:
         return None if env == "off" else Path(env)
@@ -37,15 +43,16 @@ def cache_dir() -> Path | None:
         base = Path(os.environ["LOCALAPPDATA"])
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "evalport-spec" / "compat"
+    return base / "evalport-spec" / "cache"
 
 
 @cache
 def code_digest() -> str:
-    """sha-256 over every ``.py`` file of the package (path and bytes) and the versions of the
-    validators and libraries the answer depends on."""
-    h = hashlib.sha256(f"format {FORMAT}".encode())
-    root = Path(__file__).resolve().parent.parent
+    """sha-256 over every ``.py`` file of the package (path and bytes), the interpreter's version
+    (rule programs run under it) and the versions of the validators and libraries the answer
+    depends on."""
+    h = hashlib.sha256(f"format {FORMAT}\0{sys.version}".encode())
+    root = Path(__file__).resolve().parent
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     for dist in ("jsonschema", "jsonschema-rs", "referencing", "jsonschema-specifications", "pyformlang"):
@@ -64,8 +71,8 @@ def _path(key: str) -> Path | None:
 
 
 def load(key: str) -> dict[str, Any] | None:
-    """The classification stored under ``key`` as :meth:`Classification.to_json` wrote it, or
-    ``None`` (no file, caching off, or a file that does not read back)."""
+    """The JSON object stored under ``key`` by :func:`store`, or ``None`` (no file, caching off,
+    or a file that does not read back)."""
     path = _path(key)
     if path is None:
         return None
@@ -98,7 +105,7 @@ def store(key: str, data: dict[str, Any]) -> None:
 def finding_from_json(d: dict[str, Any]) -> Finding:
     """The :class:`Finding` that :meth:`Finding.to_json` wrote as ``d`` (the fingerprint is
     recomputed from the fields)."""
-    from ..findings import NO_ITEM
+    from .findings import NO_ITEM
 
     def loc(x: Any) -> Location | None:
         return Location(**x) if isinstance(x, dict) else None
