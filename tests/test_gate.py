@@ -191,6 +191,14 @@ def test_an_engine_that_crashes_fails_its_stage_only(repo, monkeypatch):
     assert report.stage("spec-text").status == "ok"
 
 
+def test_a_relative_repository_path_is_read_from_the_working_directory(repo, monkeypatch):
+    monkeypatch.chdir(repo / "spec")
+    report = run_gate("..", stages=["rules", "rfcs"])
+    assert [s.name for s in report.stages] == ["rules", "rfcs"]
+    assert all(s.status in ("ok", "warn") for s in report.stages)  # rfcs warns: a closed period
+    assert not [f for s in report.stages for f in s.findings if f.kind == "stage-crashed"]
+
+
 # --- the policy, on hand-made findings -----------------------------------------------------
 
 def _major(kind="enum-value-removed", ptr="/$defs/error/properties/type/enum/2"):

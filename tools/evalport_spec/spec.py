@@ -230,10 +230,14 @@ class SpecRepo:
     """A spec repository: the draft in ``spec/``, releases in ``spec/releases/<version>/``.
 
     Attributes:
-        root: repository root (the folder holding ``spec/``).
+        root: repository root (the folder holding ``spec/``), made absolute (against the
+            working directory at construction) so a later change of directory cannot move it.
     """
 
     root: Path
+
+    def __post_init__(self) -> None:
+        self.root = Path(self.root).absolute()
 
     @classmethod
     def discover(cls, start: Path | None = None) -> SpecRepo:
