@@ -58,6 +58,26 @@ def test_a_changed_module_names_the_rules_whose_code_it_is(tmp_path):
     assert changed_code(old, unrelated, {"A", "B"}) == {}
 
 
+def test_the_validator_that_dispatches_the_rules_and_what_it_imports_are_every_rules_code(tmp_path):
+    # the red team's route: the loop that picks which rules run on which document type is not a
+    # rule's module, yet an edit there (a Suite rule run on TestCases) tightens a released version
+    validator = ("from .rules import a\nfrom ..schemapass import schema_errors\n\n"
+                 "def check(doc, kind):\n    return [r for r in ('A', 'B') if kind == 'suite']\n")
+    schemapass = "def schema_errors(doc):\n    return []\n"
+    base = {"evalport_spec/validation/validator.py": validator, "evalport_spec/schemapass.py": schemapass}
+    old = rule_code(tree(tmp_path / "old", base))
+    assert {"evalport_spec/validation/validator.py", "evalport_spec/schemapass.py"} <= set(old.modules)
+    assert "evalport_spec/other.py" not in old.modules  # nothing on the validation path imports it
+    dispatch = rule_code(tree(tmp_path / "dispatch", {**base, "evalport_spec/validation/validator.py":
+                                                      validator.replace("kind == 'suite'", "kind in ('suite', 'testcase')")}))
+    assert changed_code(old, dispatch, {"A", "B"}) == {
+        c: ["evalport_spec/validation/validator.py"] for c in ("A", "B")}
+    assert old.digest("B") != dispatch.digest("B")  # an acceptance of the old code does not carry over
+    deeper = rule_code(tree(tmp_path / "deeper", {**base, "evalport_spec/schemapass.py":
+                                                  "def schema_errors(doc):\n    return ['x']\n"}))
+    assert changed_code(old, deeper, {"A", "B"}) == {c: ["evalport_spec/schemapass.py"] for c in ("A", "B")}
+
+
 def test_reading_files_or_importing_by_string_makes_the_whole_package_every_rules_code(tmp_path):
     reads = "import json\nfrom .registry import register\n\n@register('B', 'suite')\ndef b(doc):\n" \
             "    return json.loads(open('cfg.json').read())\n"
@@ -65,8 +85,19 @@ def test_reading_files_or_importing_by_string_makes_the_whole_package_every_rule
                           {"evalport_spec/cfg.json": "[]"}))
     new = rule_code(write(tree(tmp_path / "new", {f"{RULES}/b.py": reads}),
                           {"evalport_spec/cfg.json": "[1]"}))
-    assert old.dynamic and changed_code(old, new, {"A", "B"}) == {
+    assert old.reads_files and not old.dynamic and changed_code(old, new, {"A", "B"}) == {
         "A": ["evalport_spec/cfg.json"], "B": ["evalport_spec/cfg.json"]}
+    # reading files counts the package's data, not every module: other.py stays outside
+    edited = rule_code(write(tree(tmp_path / "edited", {f"{RULES}/b.py": reads,
+                                                        "evalport_spec/other.py": "X = 2\n"}),
+                             {"evalport_spec/cfg.json": "[]"}))
+    assert changed_code(old, edited, {"A", "B"}) == {}
+    # loading code by name counts every file, .py included
+    loads = reads.replace("json.loads(open('cfg.json').read())", "__import__('evalport_spec.other')")
+    by_name = rule_code(tree(tmp_path / "by-name", {f"{RULES}/b.py": loads}))
+    by_name_edited = rule_code(tree(tmp_path / "by-name-edited", {f"{RULES}/b.py": loads,
+                                                                   "evalport_spec/other.py": "X = 2\n"}))
+    assert by_name.dynamic and changed_code(by_name, by_name_edited, {"B"}) == {"B": ["evalport_spec/other.py"]}
 
 
 def test_a_rule_registered_under_a_computed_code_has_every_module_as_its_code(tmp_path):

@@ -92,7 +92,8 @@ def test_new_rule_on_existing_fields_is_major() -> None:
         ("DUPLICATE_ID", "rule-removed", ChangeClass.MINOR, "forward")]
 
 
-def test_rule_that_never_fires_on_existing_fields_is_unwitnessed_minor() -> None:
+def test_rule_that_never_fires_on_existing_fields_is_unwitnessed_and_undecided() -> None:
+    # a search that finds nothing is no proof (toolchain.md, "Proofs both ways"): fail closed
     cat = catalogue("1.1.0")
     entry = {"code": "NEVER_FIRES", "document": "resultset", "statement": "s",
              "reads": ["/results/*/passed"], "guard": ["/results/*/passed"], "since": "1.1.0",
@@ -100,8 +101,8 @@ def test_rule_that_never_fires_on_existing_fields_is_unwitnessed_minor() -> None
     new = variant("1.1.0", {"rules": cat["rules"] + [entry]}, "1.1.0-never")
     registry = {**RULES, "NEVER_FIRES": Rule("NEVER_FIRES", "resultset", lambda d: iter(()))}
     found = rule_changes(REPO.version("1.1.0"), new, rules_new=registry, n=5)
-    assert [(f.code, f.kind, f.change_class, f.severity.name) for f in found] == [
-        ("NEVER_FIRES", "rule-added-unwitnessed", ChangeClass.MINOR, "WARNING")]
+    assert [(f.code, f.kind, f.change_class, f.severity.name, f.undecided) for f in found] == [
+        ("NEVER_FIRES", "rule-added-unwitnessed", ChangeClass.MAJOR, "ERROR", True)]
     assert found[0].extra["searched"] > 5  # generated documents plus their duplicate variants
 
 

@@ -30,9 +30,11 @@ entry or a different implementation function):
    substituted implementation, which the guard does not describe) is additive as in 1, with
    ``extra`` ``{"searched": N}`` instead of the proof note.
 4. Otherwise the rule reads fields that already existed and the bounded search found no
-   document it rejects: kind ``rule-added-unwitnessed`` (``rule-changed-unwitnessed``), MINOR,
-   severity warning, with the number of documents searched (the issue: MAJOR "unless a search
-   finds no old-valid document it rejects").
+   document it rejects: kind ``rule-added-unwitnessed`` (``rule-changed-unwitnessed``),
+   *undecided* (MAJOR, severity error: the gate fails closed), with the number of documents
+   searched. A search is a safety net, never the proof (toolchain.md, "Proofs both ways"): a
+   tightened ``parameters`` value (a smaller tolerance) is found by no sample that lacks a
+   document between the two bounds, yet loses every such document.
 
 A changed entry whose only differences are wording (``statement``, ``gap``, ``rfc``,
 ``since``) with the same implementation is ``rule-reworded`` (PATCH); a changed ``parameters``
@@ -158,10 +160,11 @@ def rule_changes(old: SpecVersion, new: SpecVersion, corpus: Mapping[str, list] 
         else:
             out.append(Finding(
                 "rule-added-unwitnessed" if added else "rule-changed-unwitnessed",
-                f"{entry.code}: reads fields that exist in {old.name}, but a search of "
-                f"{len(docs)} documents valid under {old.name} found none it rejects",
-                ChangeClass.MINOR, Severity.WARNING, where_old, where_new, code=entry.code,
-                extra={"searched": len(docs)}))
+                f"{entry.code}: reads fields that exist in {old.name}; a search of {len(docs)} "
+                f"documents valid under {old.name} found none it rejects, but a search is no "
+                "proof, so the change is undecided and counts as breaking",
+                ChangeClass.MAJOR, Severity.ERROR, where_old, where_new, code=entry.code,
+                undecided=True, extra={"searched": len(docs)}))
     for entry in old.catalogue.rules:
         if new.catalogue.get(entry.code) is None:
             out.append(Finding(

@@ -6,20 +6,27 @@ behaves only while :mod:`~evalport_spec.gate.ruleprogram` runs it, slips through
 sample. So ``check --base REF`` also compares the base's and the branch's rule *code*, read as
 files and parsed with :mod:`ast` (never imported or executed):
 
-* **modules**: every module under ``evalport_spec/validation/rules/``, every ``evalport_spec``
-  module they import (explicit ``import`` / ``from ... import`` statements, followed
-  transitively; ``from package import name`` counts the package's ``__init__`` unless ``name``
-  is a submodule), and the ``__init__`` of each package above the rules (``evalport_spec``,
-  ``evalport_spec.validation``), which run before any rule does;
+* **modules**: every module of the validation package (``evalport_spec/validation/``, the
+  rules below it and the validator that decides which rule runs on which document, with which
+  parameters, after which schema pass), every ``evalport_spec`` module they import (explicit
+  ``import`` / ``from ... import`` statements, followed transitively; ``from package import
+  name`` counts the package's ``__init__`` unless ``name`` is a submodule), and the package's
+  own ``__init__`` (``evalport_spec``), which runs before any of them (counted as its own code:
+  its imports are not followed);
 * **digest** of a module: SHA-256 of :func:`ast.dump` of its syntax tree without docstrings, so
   comments, docstrings and formatting change nothing and any other edit changes it (a file
   that does not parse digests as its bytes);
 * **a rule's code**: the module registering its code (a ``@register("CODE", ...)`` or
   ``@register_items("CODE", ...)`` decorator with a literal code) and that module's imports,
   transitively; a rule whose registration is not found that way has every module as its code;
-* **fail closed**: a changed module that is no rule's code (a package ``__init__``) is every
-  rule's; when any module reads files or imports by string (:data:`DYNAMIC`), every file of
-  the package, ``.py`` or not, is every rule's code too.
+* **fail closed**: a changed module that is no rule's code (the validator, the schema pass, a
+  package ``__init__``) is every rule's: it can change what any rule, or the validation the rules
+  follow, rejects in every version, released ones included. When a counted module loads code
+  by name (:data:`CODE_LOADERS`: ``import_module``, ``exec``, ``spec_from_file_location`` ...),
+  every file of the package, ``.py`` or not, is every rule's code too; when it reads files
+  (:data:`FILE_READERS`), every file of the package that is not Python source (``data/*.json``,
+  templates) is. A ``.py`` file read as data is left to the reviewer of the edit that starts
+  reading it: that edit changes a counted module, so it fails closed itself.
 
 :func:`code_findings` turns the difference into one error finding ``rule-implementation-changed``
 per rule active in some version: MAJOR with the behaviour comparison's valid -> invalid
@@ -48,14 +55,20 @@ PACKAGE = "evalport_spec"
 RULES_MODULE = "evalport_spec.validation.rules"
 """Where the rules live (dotted), below :data:`PACKAGE`."""
 
+VALIDATION_MODULE = "evalport_spec.validation"
+"""The validation package (dotted): every module below it is counted (module docstring)."""
+
 REGISTER = ("register", "register_items")
 """Decorators that register a rule under a literal catalogue code (``validation/rules/registry.py``)."""
 
-DYNAMIC = frozenset({"__import__", "import_module", "exec", "eval", "compile", "open", "read_text",
-                     "read_bytes", "run_path", "run_module", "exec_module", "load_module",
-                     "spec_from_file_location"})
-"""Names (called bare, or ``open``/``read_*``/``*_module`` as attributes too) by which a module
-can run code or read data the import graph does not show."""
+CODE_LOADERS = frozenset({"__import__", "import_module", "exec", "eval", "compile", "run_path",
+                          "run_module", "exec_module", "load_module", "spec_from_file_location"})
+"""Names (called bare; as attributes too, but for ``exec``/``eval``/``compile``, which are
+common method names) by which a module can run code the import graph does not show."""
+
+FILE_READERS = frozenset({"open", "read_text", "read_bytes"})
+"""Names (called bare or as attributes) by which a module can read data the import graph does
+not show."""
 
 MAX_MODULE_BYTES = 8 * 1024 * 1024
 """A module larger than this is refused (the tree under review is untrusted input)."""
@@ -71,16 +84,19 @@ class RuleCode:
     Attributes:
         modules: ``{file: digest}`` of every module counted (module docstring), files named
             relative to ``tools/`` (``evalport_spec/validation/rules/suite.py``); when
-            :attr:`dynamic`, every other file of the package too.
+            :attr:`dynamic`, every other file of the package too; else when :attr:`reads_files`,
+            every file of the package that is not a ``.py`` module.
         rules: ``{code: file of the module registering it}``.
         imports: ``{registering module: the modules it imports, transitively, itself included}``.
-        dynamic: some counted module reads files or imports by string (:data:`DYNAMIC`).
+        dynamic: some counted module loads code by name (:data:`CODE_LOADERS`).
+        reads_files: some counted module reads files (:data:`FILE_READERS`).
     """
 
     modules: dict[str, str]
     rules: dict[str, str]
     imports: dict[str, frozenset[str]]
     dynamic: bool
+    reads_files: bool = False
 
     def code_of(self, code: str) -> frozenset[str]:
         """The modules that are rule ``code``'s code (every module when its registration is
@@ -168,13 +184,14 @@ def _registrations(tree: ast.Module) -> list[str]:
     return codes
 
 
-def _dynamic(tree: ast.Module) -> bool:
+def _calls(tree: ast.Module, names: frozenset[str], attributes: frozenset[str]) -> bool:
+    """Whether ``tree`` calls one of ``names`` bare, or one of ``attributes`` as an attribute."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             f = node.func
-            if isinstance(f, ast.Name) and f.id in DYNAMIC:
+            if isinstance(f, ast.Name) and f.id in names:
                 return True
-            if isinstance(f, ast.Attribute) and f.attr in DYNAMIC - {"exec", "eval", "compile"}:
+            if isinstance(f, ast.Attribute) and f.attr in attributes:
                 return True
     return False
 
@@ -200,13 +217,13 @@ def rule_code(tools: Path) -> RuleCode:
     rules_dir = tools.joinpath(*RULES_MODULE.split("."))
     if not (rules_dir / "__init__.py").is_file():
         return RuleCode({}, {}, {}, False)
-    parts = RULES_MODULE.split(".")
-    above = {f"{'/'.join(parts[:i])}/__init__.py" for i in range(1, len(parts))}
-    todo = [p.relative_to(tools).as_posix() for p in sorted(rules_dir.rglob("*.py"))] + sorted(above)
+    above = {f"{PACKAGE}/__init__.py"}
+    validation_dir = tools.joinpath(*VALIDATION_MODULE.split("."))
+    todo = [p.relative_to(tools).as_posix() for p in sorted(validation_dir.rglob("*.py"))] + sorted(above)
     modules: dict[str, str] = {}
     direct: dict[str, set[str]] = {}
     rules: dict[str, str] = {}
-    dynamic = False
+    dynamic = reads_files = False
     while todo:
         path = todo.pop()
         if path in modules or not (tools / path).is_file():
@@ -216,21 +233,25 @@ def rule_code(tools: Path) -> RuleCode:
         direct[path] = set()
         if tree is None:
             continue
-        dynamic = dynamic or _dynamic(tree)
+        dynamic = dynamic or _calls(tree, CODE_LOADERS, CODE_LOADERS - {"exec", "eval", "compile"})
+        reads_files = reads_files or _calls(tree, FILE_READERS, FILE_READERS)
         for code in _registrations(tree):
             rules.setdefault(code, path)
-        if path not in above:  # a package above the rules counts as its own code only (it runs first)
+        if path not in above:  # the package's __init__ counts as its own code only (it runs first)
             direct[path] = _imported(tools, path, tree)
             todo.extend(direct[path] - set(modules))
     imports = {m: _closure(m, direct) for m in set(rules.values())}
-    if dynamic:
+    if dynamic or reads_files:
         for p in sorted((tools / PACKAGE).rglob("*")):
             rel = p.relative_to(tools).as_posix()
-            if p.is_file() and rel not in modules and "__pycache__" not in rel:
-                data = read_limited(p, max_bytes=MAX_MODULE_BYTES, label=str(p))
-                modules[rel] = (normalised_digest(data)[0] if rel.endswith(".py")
-                                else hashlib.sha256(data).hexdigest())
-    return RuleCode(modules, rules, imports, dynamic)
+            if not p.is_file() or rel in modules or "__pycache__" in rel:
+                continue
+            if rel.endswith(".py") and not dynamic:
+                continue  # read as data only by an edit that itself changes a counted module
+            data = read_limited(p, max_bytes=MAX_MODULE_BYTES, label=str(p))
+            modules[rel] = (normalised_digest(data)[0] if rel.endswith(".py")
+                            else hashlib.sha256(data).hexdigest())
+    return RuleCode(modules, rules, imports, dynamic, reads_files)
 
 
 def changed_code(old: RuleCode, new: RuleCode, codes: set[str]) -> dict[str, list[str]]:
