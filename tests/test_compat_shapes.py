@@ -84,6 +84,40 @@ def _flagged(cond: dict) -> dict:
             "if": cond, "then": _NOT_PASSED}
 
 
+_REQ_A, _REQ_B, _REQ_U = {"required": ["a"]}, {"required": ["b"]}, {"required": ["u"]}
+_R_OR_S_MISSING = {"anyOf": [{"not": {"required": ["r"]}}, {"not": {"required": ["s"]}}]}
+
+
+def _secret_or_list(min_items: int) -> dict:
+    """A string or ``{secure}`` object (or a non-empty array of them), a boolean, a closed
+    ``{notify}`` object, or an array of at least ``min_items`` such objects, as a oneOf: ``{}``
+    is both kinds of object, so the branches overlap."""
+    return {"$defs": {"secret": {"oneOf": [{"type": "string"}, {"type": "object", "additionalProperties": False,
+                                                                   "properties": {"secure": {"type": "string"}}}]},
+                      "hook": {"type": "object", "additionalProperties": False,
+                               "properties": {"notify": {"type": "boolean"}}},
+                      "secrets": {"oneOf": [{"$ref": "#/$defs/secret"},
+                                            {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/secret"}}]}},
+            "oneOf": [{"$ref": "#/$defs/secrets"}, {"type": "boolean"}, {"$ref": "#/$defs/hook"},
+                      {"type": "array", "minItems": min_items, "items": {"$ref": "#/$defs/hook"}}]}
+
+
+def _with_auth(kind: str) -> dict:
+    """Member ``s`` is a oneOf: an object with ``g``, or one whose ``a`` is an object with
+    ``k`` or ``o`` (combined by ``kind``)."""
+    auth = {"type": "object", kind: [{"required": ["k"]}, {"required": ["o"]}]}
+    return {"type": "object", "properties": {"s": {"oneOf": [
+        {"required": ["g"]}, {"required": ["a"], "properties": {"a": auth}}]}}}
+
+
+def _errors(second: dict) -> dict:
+    """One error name or an array of them; the names are a oneOf of nine cases, ``e0``,
+    ``second``, ``e2`` ... ``e8`` (more cases than disjointness is split into)."""
+    names = [{"const": "e0"}, second, *({"const": f"e{i}"} for i in range(2, 9))]
+    return {"$defs": {"error": {"oneOf": names}},
+            "oneOf": [{"$ref": "#/$defs/error"}, {"type": "array", "items": {"$ref": "#/$defs/error"}}]}
+
+
 BIG = 2**70
 
 CASES = [
@@ -311,6 +345,32 @@ CASES = [
     # PATCH: if/then is the oneOf of its two disjoint cases (condition and then; not the condition).
     Case("if-then-as-oneOf-of-cases", {"if": _NULL_SCORE, "then": _NOT_PASSED},
          {"oneOf": [{"allOf": [_NULL_SCORE, _NOT_PASSED]}, {"not": _NULL_SCORE}]}, PATCH),
+    # ---------------------------------------------------------------- oneOf cases, exactly one branch
+    # PATCH: oneOf [X, Y] holds when X holds and Y fails, or X fails and Y holds: that is
+    # "if X then not Y else Y". Here: exactly one of a, b present, on both sides.
+    Case("oneOf-of-overlapping-cases-to-if", {"type": "object", "oneOf": [_REQ_A, _REQ_B]},
+         {"type": "object", "if": _REQ_A, "then": {"not": _REQ_B}, "else": _REQ_B}, PATCH),
+    # PATCH: the same rewrite with a group inside the condition (X = r or s missing, Y = u
+    # missing); `then` is not not (u present), i.e. not Y.
+    Case("oneOf-with-a-group-to-if", {"type": "object", "oneOf": [_R_OR_S_MISSING, {"not": _REQ_U}]},
+         {"type": "object", "if": _R_OR_S_MISSING, "then": {"not": {"not": _REQ_U}}, "else": {"not": _REQ_U}},
+         PATCH),
+    # MINOR: an old document passes exactly one old branch. Branch 3 (a non-empty array of
+    # closed objects) now also allows []: an old branch-3 document still fails branch 0 (which
+    # is unchanged) and is no boolean or object; an old branch 0-2 document is no [] (branch 0
+    # needs a non-empty array), so it still fails branch 3. [] itself is new (only branch 3).
+    Case("oneOf-branch-loosened-beside-overlapping-branch", _secret_or_list(1), _secret_or_list(0), MINOR,
+         gained=[]),
+    # MAJOR: a oneOf branch's member turns anyOf into oneOf: an object with both k and o passed
+    # the second branch (and not the first, no g) and now passes neither; the classifier must
+    # also show that an old document passing the first branch cannot pass the new second one.
+    Case("anyOf-to-oneOf-inside-a-oneOf-branch", _with_auth("anyOf"), _with_auth("oneOf"), MAJOR,
+         lost={"s": {"a": {"k": 1, "o": 1}}}),
+    # MINOR: one case of a oneOf of nine constants (itself a oneOf branch) gains a value no
+    # other case has; an old document is one old constant or an array of them, still exactly
+    # one case (a string is no array). "c" is new.
+    Case("oneOf-constant-widened-to-enum", _errors({"const": "e1"}), _errors({"enum": ["e1", "c"]}), MINOR,
+         gained="c"),
     # PATCH: "duration" is not a draft-07 format: both validators treat it as an annotation there.
     Case("draft07-unknown-format", {"$schema": D7, "type": "string"},
          {"$schema": D7, "type": "string", "format": "duration"}, PATCH),

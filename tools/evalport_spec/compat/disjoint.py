@@ -28,8 +28,15 @@ class DisjointRules:
         if key in self.disj_memo:
             return self.disj_memo[key]
         self.disj_memo[key] = False
-        res = self._disjoint(A, X, depth)
-        self.disj_memo[key] = res
+        outer, self._disj_conditional = self._disj_conditional, False
+        try:
+            res = self._disjoint(A, X, depth)
+        finally:
+            conditional, self._disj_conditional = self._disj_conditional, outer or self._disj_conditional
+        if conditional:  # proved on a co-inductive assumption still open: not a fact to keep
+            del self.disj_memo[key]
+        else:
+            self.disj_memo[key] = res
         return res
 
     def _disjoint(self, A: Canon, X: Canon, depth: int) -> bool:
@@ -45,7 +52,34 @@ class DisjointRules:
         common = [t for t in self._types_of(A) if t in self._types_of(X)]
         if all(self._disjoint_type(A, X, t, depth) for t in common):
             return True
-        return self._disjoint_cases(A, X, depth) or self._disjoint_cases(X, A, depth)
+        return (self._disjoint_cases(A, X, depth) or self._disjoint_cases(X, A, depth)
+                or (depth == 0 and (self._inside_negation(A, X) or self._inside_negation(X, A))))
+
+    def _inside_negation(self, E: Canon, other: Canon) -> bool:
+        """Disjoint because ``E`` is ``E' and not N`` (``N`` a negated part, such as the other
+        branches of a split ``oneOf`` or a failed ``if``, or a ``not`` keyword the canon kept)
+        and ``E' and other`` is included in ``N``: every common instance would both pass and
+        fail ``N``. The inclusion is proved by :meth:`check` (the left side keeps the split
+        markers of both, which only widens it); one that rests on a co-inductive assumption of a
+        pair still being compared makes this answer conditional (not memoised)."""
+        if self._in_negation:
+            return False  # one level: the checks below do not try this rule again
+        negated = [(n, E.parts - {(True, n)}) for neg, n in E.parts if neg] + [(t, E.parts) for t, _ in E.nots]
+        self._in_negation = True
+        try:
+            for n, rest in negated:
+                N = self.canon.nodes(n)
+                both = self.canon.of(rest | other.parts, E.done | other.done)
+                if N.false or (both.key, N.key) in self.active:
+                    continue
+                mark = len(self.coinduction_log)
+                if not self.check(both, N):
+                    if any(k in self.active for k in self.coinduction_log[mark:]):
+                        self._disj_conditional = True
+                    return True
+        finally:
+            self._in_negation = False
+        return False
 
     def _disjoint_cases(self, E: Canon, other: Canon, depth: int) -> bool:
         """Disjoint by cases of ``E``: every branch of one of its ``anyOf``/``oneOf`` groups (a

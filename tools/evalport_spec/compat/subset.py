@@ -71,6 +71,11 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.eq_active: set[tuple[Node, Node]] = set()
         self.eq_assumed: set[tuple[Node, Node]] = set()
         self.disj_memo: dict[tuple, bool] = {}
+        self._disj_conditional = False
+        self._in_negation = False
+        self.coinduction_log: list[tuple] = []
+        """Every pair assumed co-inductively, in order (a result proved meanwhile rests on those
+        still being compared)."""
         self.proofs = Derivations()
         self._stack: list[tuple] = []
         self._own_not = False
@@ -179,6 +184,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             return hit
         if key in self.active:  # co-inductive assumption: a pair under comparison holds
             self.assumed.add(key)
+            self.coinduction_log.append(key)
             if parent is not None:
                 self.proofs.children[parent].append(("coinduction", key))
             return []
@@ -277,7 +283,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                        (group.owner, group.owner.ptr), located(B))
             side = self.canon.side(group.owner)
             for br in group.branches:
-                sub = self.canon.of(A.parts | {(False, br)}, A.done | {group.marker})
+                sub = self.canon.of(A.parts | self._branch_case(group, br), A.done | {group.marker})
                 for f in self.check(sub, B):
                     if f.code in ("anyOf", "oneOf") and f.item is NO_ITEM and not f.path:
                         f = replace(f, item=side.value(br))  # the A branch no B branch covers
@@ -293,6 +299,15 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                 fails.extend(self.check(self.canon.of(A.parts | case, done), B))
             return fails
         return flat
+
+    @staticmethod
+    def _branch_case(group: Any, br: Node) -> frozenset:
+        """The parts one case of a split ``group`` adds: its branch ``br``, and for a ``oneOf``
+        the other branches negated (exactly one branch passes, JSON Schema 2020-12 section
+        10.2.1.3), so the case is exact rather than the ``anyOf`` over-approximation."""
+        if group.kind != "oneOf":
+            return frozenset({(False, br)})
+        return frozenset({(False, br)} | {(True, b) for b in group.branches if b != br})
 
     def _flat(self, A: Canon, B: Canon) -> list[Fail]:
         """``A ⊆ B`` compared without splitting ``A``'s disjunctions (they only narrow ``A``)."""
