@@ -492,6 +492,33 @@ def test_check_ignore_accepts_a_breaking_finding_only_by_its_fingerprint(repo, t
     assert stage.status == "fail"
 
 
+def test_an_ignore_file_committed_as_a_link_out_of_the_checkout_is_refused(repo, tmp_path, capsys):
+    # red team: gate-ignore.yml as a symbolic link to a file outside the repository was read as
+    # an outside file, so the entries-at-the-base rule did not apply and the branch excused itself
+    remove_error_types(repo, "runner_error")
+    fp = entries_for(repo)[0]["fingerprint"]
+    outside = tmp_path / "evil-ignore.yml"
+    outside.write_text(f"- {{kind: enum-value-removed, fingerprint: '{fp}', reason: mine}}\n")
+    (repo / "gate-ignore.yml").symlink_to(outside)
+    commit_all(repo, "excuse myself")
+    with pytest.raises(InputError, match="must not be or pass through a symbolic link"):
+        run_gate(repo, base="main", stages=["base"], ignore=repo / "gate-ignore.yml")
+    assert main(["-C", str(repo), "check", "--base", "main", "--stage", "base",
+                 "--ignore", str(repo / "gate-ignore.yml")]) == 2
+    assert "symbolic link" in capsys.readouterr().err
+
+
+def test_a_draft_schema_in_another_dialect_fails_the_schemas_stage(repo):
+    # red team: testcase.json switched to draft-07 made a 2020-12-only format look like an
+    # annotation to the classifier, while a TestCase inside a Suite was still checked as 2020-12
+    edit_json(repo / "spec/schemas/testcase.json",
+              lambda d: d.update({"$schema": "http://json-schema.org/draft-07/schema#"}))
+    stage = run_gate(repo, stages=["schemas"]).stage("schemas")
+    found = [f for f in stage.errors if f.kind == "schema-dialect"]
+    assert stage.status == "fail" and len(found) == 1
+    assert found[0].where().file == "spec/schemas/testcase.json" and "draft-07" in found[0].message
+
+
 def test_fixture_backfill_of_a_release_is_allowed_only_exactly(repo):
     from evalport_spec.release import release_conformance_files
     from evalport_spec.spec import DRAFT, SpecRepo

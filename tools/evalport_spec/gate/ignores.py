@@ -15,13 +15,39 @@ the change it excuses); entries added by the change are reported and not applied
 from __future__ import annotations
 
 import datetime as dt
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from .. import gitsource
 from ..compat.ignore import apply_ignore, load_ignore
+from ..errors import InputError
 from ..findings import Finding, Location, Severity
+
+
+def _inside(root: Path, path: Path) -> str | None:
+    """``path``'s place in the repository ``root`` (POSIX, relative), or None when it is outside,
+    read both as written and with links followed: a path inside the repository as written is the
+    repository's file whatever a link makes of it.
+
+    Raises:
+        InputError: ``path`` is inside the repository as written but is, or passes through, a
+            symbolic link (an ignore file committed as a link to a file outside the checkout
+            would otherwise escape the entries-at-the-base rule).
+    """
+    lexical, top = Path(os.path.abspath(path)), Path(os.path.abspath(root))
+    if lexical.is_relative_to(top):
+        rel = lexical.relative_to(top)
+        here = top
+        for part in rel.parts:
+            here = here / part
+            if here.is_symlink():
+                raise InputError("an ignore file inside the repository must not be or pass through a "
+                                 "symbolic link", str(path))
+        return rel.as_posix()
+    resolved = Path(path).resolve()
+    return resolved.relative_to(root.resolve()).as_posix() if resolved.is_relative_to(root.resolve()) else None
 
 
 def load_check_ignores(root: Path, path: str | Path, base: str | None,
@@ -30,21 +56,21 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
     (``ignore-entry-expired``, ``ignore-entry-not-at-base``).
 
     Raises:
-        InputError: the file (or its version at ``base``) is not a valid ignore file.
+        InputError: the file (or its version at ``base``) is not a valid ignore file, or, with
+            ``base``, a file inside the repository is a symbolic link (:func:`_inside`).
     """
     today = today or dt.date.today()
+    rel = _inside(root, Path(path)) if base is not None else None
     entries = load_ignore(path)
     label = str(path)
     notes: list[Finding] = []
-    p = Path(path).resolve()
-    if base is not None and p.is_relative_to(root.resolve()):
-        rel = p.relative_to(root.resolve()).as_posix()
+    if base is not None and rel is not None:
         data = gitsource.read_file(root, base, rel)
         before: list[dict[str, Any]] = []
         if data is not None:
             with tempfile.TemporaryDirectory() as tmp:
-                (Path(tmp) / p.name).write_bytes(data)
-                before = load_ignore(Path(tmp) / p.name)
+                (Path(tmp) / Path(rel).name).write_bytes(data)
+                before = load_ignore(Path(tmp) / Path(rel).name)
         for i, e in enumerate(entries):
             if e not in before:
                 notes.append(Finding("ignore-entry-not-at-base",

@@ -22,6 +22,8 @@ from ..release import rfcs_in_release
 from ..rfc import index_findings, lint_rfcs
 from ..rfc.accept import OPEN_STATUSES, accepts_of
 from ..rulecheck import check_rules
+from ..schemaset import DIALECT_2020_12
+from ..schemawalk import subschemas
 from ..spec import DRAFT, parse_semver
 from ..validation import Validator
 from . import history
@@ -46,9 +48,17 @@ def _versions(ctx: GateContext) -> list[str]:
 
 def stage_schemas(ctx: GateContext) -> StageOut:
     """Every schema of the draft and of every release is a valid schema of its dialect
-    (2020-12 meta-schema), every ``$ref`` resolves offline inside its set, and each ``$id`` has
-    its version's segment (``/spec/draft/schemas/`` or ``/spec/X.Y.Z/schemas/``; docs/architecture.md).
-    The 2020-12 meta-schema check is memoised per subschema (:mod:`.metaschema`)."""
+    (2020-12 meta-schema), written in JSON Schema 2020-12 (SPEC.md, "Schemas": no ``$schema``
+    naming another dialect, at the root or on an embedded resource, error ``schema-dialect``),
+    every ``$ref`` resolves offline inside its set, and each ``$id`` has its version's segment
+    (``/spec/draft/schemas/`` or ``/spec/X.Y.Z/schemas/``; docs/architecture.md).
+    The 2020-12 meta-schema check is memoised per subschema (:mod:`.metaschema`).
+
+    Why the dialect is enforced, not only described: a document is validated with the format
+    checker and keyword semantics of the root schema it is checked against (a TestCase inside a
+    Suite by Suite's), while the classifier reads each file in its own dialect; a file switched
+    to draft-07 could make a 2020-12-only ``format`` look like an annotation to the classifier
+    yet be asserted inside a Suite (red team, draft-07 ``uuid``)."""
     out: list[Finding] = []
     names = _versions(ctx)
     for name in names:
@@ -63,6 +73,14 @@ def stage_schemas(ctx: GateContext) -> StageOut:
         for problem in schemas.check_refs():
             out.append(input_finding(problem, "schema-ref-unresolved"))
         for f in schemas:
+            for ptr, node in subschemas(f.schema):
+                dialect = node.get("$schema", DIALECT_2020_12)
+                if dialect != DIALECT_2020_12:
+                    at = f"{ptr}/$schema"
+                    out.append(Finding("schema-dialect", f"{f.name}: '$schema' at {at} is {dialect!r}; "
+                                       f"every EvalPort schema is written in JSON Schema 2020-12 "
+                                       f"({DIALECT_2020_12})",
+                                       new=Location(f.loaded.source, at, f.loaded.line(at))))
             m = _ID_VERSION.search(f.uri)
             if not m or m.group(1) != name:
                 out.append(Finding("schema-id-version", f"$id {f.uri!r} should contain '/spec/{name}/schemas/'",
