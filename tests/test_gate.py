@@ -178,6 +178,7 @@ def test_failing_stage_details_and_formats(repo, capsys):
     assert md.startswith("## EvalPort spec gate: failed") and "| spec-text | fail |" in md
 
 
+@pytest.mark.stage_crash
 def test_an_engine_that_crashes_fails_its_stage_only(repo, monkeypatch):
     import evalport_spec.gate.stages as stages
 

@@ -571,6 +571,9 @@ def test_check_reports_fifo_in_repository(repo, folder, args, where):
 
 INTERRUPT_CHILD = """
 import os, pickle, signal, sys
+# a Ctrl-C reaches a foreground command; a child of a background job starts with SIGINT ignored
+# (POSIX shells without job control), which would make the injected SIGINT a no-op
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from evalport_spec import journal
 from evalport_spec.workflow import release
 plan_file, root, step, sig = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]

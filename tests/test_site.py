@@ -57,7 +57,8 @@ def _grader(version: str) -> dict:
 ATTEMPT = {"attempt": {"type": "integer", "minimum": 1, "description": "Repetition number."}}
 VIOLATIONS = {"constraint_violations": {"type": "array", "items": {"type": "string"}}}
 RULES_11 = {"rules": [{"code": "DUPLICATE_ATTEMPT", "document": "resultset", "statement": "Attempts are unique.",
-                       "reads": ["/results/*/attempt", "/results/*/test_case_id"], "since": "1.1.0",
+                       "reads": ["/results/*/attempt", "/results/*/test_case_id"],
+                       "guard": ["/results/*/attempt"], "since": "1.1.0",
                        "reported_at": "/results/*/attempt",
                        "expressible": False, "encoded": False, "gap": "Needs keyed uniqueness.", "rfc": 1}]}
 SPEC_MD = """# EvalPort
