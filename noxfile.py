@@ -87,13 +87,14 @@ def coverage(session: nox.Session) -> None:
 
 
 MUTATION_LINKS = ("tests", "spec", "rfcs", "docs", "benchmarks", ".ci", "mkdocs.yml", "README.md",
-                  "noxfile.py", "bootstrap.py", "setup.py", "pyproject.toml")
+                  "noxfile.py", "bootstrap.py", "setup.py", "pyproject.toml", "tools")
 """What ``.mutation/`` links to, besides ``src`` -> ``tools`` (see :func:`mutants`)."""
 
 
 def _mutation_workspace() -> Path:
     """``.mutation/``: links to this repository's files (:data:`MUTATION_LINKS`) and ``src`` ->
-    ``tools``, where mutmut runs. mutmut names a mutant after its module only when the package sits
+    ``tools``, where mutmut runs (``tools`` itself is linked too, unmutated: tests that build
+    repositories copy the checkout's ``tools/``). mutmut names a mutant after its module only when the package sits
     below ``src/`` (``evalport_spec.gate.stages.x_f__mutmut_3``); under ``tools/`` the names would
     carry a ``tools.`` the running code does not have, and no test would ever meet its mutant."""
     root = Path(__file__).resolve().parent
