@@ -119,8 +119,10 @@ def test_gate_refuses_a_draft_fixture_without_since_and_a_release_without_fixtur
     edit_json(repo / "spec/conformance/fixtures/grader-empty-id.json", lambda d: d.__setitem__("since", "1.5.0"))
     for p in (repo / "spec/releases/1.1.0/conformance/fixtures").glob("*.json"):
         p.unlink()
-    kinds = sorted(f.kind for f in run_gate(repo, stages=["conformance"]).stage("conformance").errors)
-    assert kinds == ["conformance-release-unfrozen", "conformance-since-ahead"]
+    found = sorted((f.kind, f.new.file, f.new.pointer) for f in
+                   run_gate(repo, stages=["conformance"]).stage("conformance").errors)
+    assert found == [("conformance-release-unfrozen", "spec/releases/1.1.0/conformance/fixtures", None),
+                     ("conformance-since-ahead", "spec/conformance/fixtures/grader-empty-id.json", "/since")]
 
 
 # --- release: freezing, refusing a fixture without since ------------------------------------------------
