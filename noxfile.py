@@ -87,7 +87,7 @@ def coverage(session: nox.Session) -> None:
 
 
 MUTATION_LINKS = ("tests", "spec", "rfcs", "docs", "benchmarks", ".ci", "mkdocs.yml", "README.md",
-                  "noxfile.py", "bootstrap.py", "setup.py", "pyproject.toml", "tools")
+                  "noxfile.py", "bootstrap.py", "setup.py", "MANIFEST.in", "pyproject.toml", "tools")
 """What ``.mutation/`` links to, besides ``src`` -> ``tools`` (see :func:`mutants`)."""
 
 

@@ -12,7 +12,7 @@ instead of all of them: on a 2-core machine the whole set takes hours. The score
 comes with its 95% Wilson interval.
 
 Target (issue 18): at least 80% of ``gate``'s checked mutants killed; exit 1 when missed, 2 when
-mutmut has no results (run ``mutmut run`` first).
+mutmut has no results (run ``mutmut run`` first) or judged none of the packages asked for.
 """
 
 from __future__ import annotations
@@ -115,6 +115,11 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([*mutmut, "run", "--max-children", str(args.max_children), *chosen], check=False)
         results = {n: s for n, s in read_results(mutmut).items() if n in set(chosen)}
     table = score(results)
+    if not any(table.get(pkg, Counter())["checked"] for pkg in args.packages):
+        print("mutation_score: error: mutmut judged no mutant of "
+              f"{', '.join(args.packages)} (see its output above: a failing clean test run stops it)",
+              file=sys.stderr)
+        return 2
     failed = False
     print(f"{'package':<8} {'checked':>8} {'killed':>7} {'survived':>9} {'score':>7}  95% interval")
     for pkg in args.packages:
