@@ -90,8 +90,9 @@ def test_history_of_this_repository_passes_with_its_grandfathered_commits():
     if top.returncode != 0:
         pytest.skip("not a git checkout of the repository")
     root = Path(top.stdout.strip())  # the checkout, also from a copy of the tests inside it (mutmut)
-    assert any(history.is_ancestor(root, c, "HEAD") for c in frozen.GRANDFATHERED)
     assert not history.is_ancestor(root, "0" * 40, "HEAD")
+    if not any(history.is_ancestor(root, c, "HEAD") for c in frozen.GRANDFATHERED):
+        pytest.skip("a checkout without the repository's early history (a squashed copy)")
     stage = run_gate(root, stages=["history"]).stage("history")
     assert stage.status == "ok", [f.message for f in stage.findings]
 
