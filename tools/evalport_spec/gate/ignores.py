@@ -22,30 +22,26 @@ from typing import Any
 
 from .. import gitsource
 from ..compat.ignore import apply_ignore, load_ignore
-from ..errors import InputError
 from ..findings import Finding, Location, Severity
+from ..fsutil import refuse_escaping_symlinks
 
 
 def _inside(root: Path, path: Path) -> str | None:
     """``path``'s place in the repository ``root`` (POSIX, relative), or None when it is outside,
-    read both as written and with links followed: a path inside the repository as written is the
-    repository's file whatever a link makes of it.
+    read as written (a file inside the repository as written is the repository's file, whatever
+    a link makes of it: its entries at the base are read from git at that path), else with links
+    followed.
 
     Raises:
-        InputError: ``path`` is inside the repository as written but is, or passes through, a
-            symbolic link (an ignore file committed as a link to a file outside the checkout
-            would otherwise escape the entries-at-the-base rule).
+        InputError: ``path`` is inside the repository as written and is a symbolic link that
+            leaves it (:func:`~evalport_spec.fsutil.refuse_escaping_symlinks`, the rule ``spec/``
+            and ``rfcs/`` follow).
     """
     lexical, top = Path(os.path.abspath(path)), Path(os.path.abspath(root))
     if lexical.is_relative_to(top):
-        rel = lexical.relative_to(top)
-        here = top
-        for part in rel.parts:
-            here = here / part
-            if here.is_symlink():
-                raise InputError("an ignore file inside the repository must not be or pass through a "
-                                 "symbolic link", str(path))
-        return rel.as_posix()
+        rel = lexical.relative_to(top).as_posix()
+        refuse_escaping_symlinks(top, (rel,))
+        return rel
     resolved = Path(path).resolve()
     return resolved.relative_to(root.resolve()).as_posix() if resolved.is_relative_to(root.resolve()) else None
 
@@ -57,7 +53,7 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
 
     Raises:
         InputError: the file (or its version at ``base``) is not a valid ignore file, or, with
-            ``base``, a file inside the repository is a symbolic link (:func:`_inside`).
+            ``base``, a file inside the repository is a symbolic link leaving it (:func:`_inside`).
     """
     today = today or dt.date.today()
     rel = _inside(root, Path(path)) if base is not None else None
