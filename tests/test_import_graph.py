@@ -298,6 +298,16 @@ def test_layers_put_every_unit_above_what_it_imports():
         layers({"a": {"b"}, "b": {"a"}})
 
 
+def test_redraw_replaces_only_the_drawing_and_refuses_a_page_without_markers():
+    page = f"intro\n{DRAWING_START}\nold table\n{DRAWING_END}\noutro\n"
+    graph = {"a": {"b"}, "b": set()}
+    assert redraw(page, graph) == (f"intro\n{DRAWING_START}\n| layer | unit | imports |\n| --- | --- | --- |\n"
+                                   f"| 1 | `a` | `b` |\n| 0 | `b` | (none) |\n{DRAWING_END}\noutro\n")
+    assert drawn_in("intro only") is None
+    with pytest.raises(ValueError, match="markers are missing"):
+        redraw("intro only", graph)
+
+
 def test_the_architecture_page_draws_the_graph_of_the_source():
     text = ARCHITECTURE.read_text(encoding="utf-8")
     drawn = drawn_in(text)
