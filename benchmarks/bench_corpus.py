@@ -3,7 +3,7 @@
 Builds ``--pairs`` pairs (default 2,000, seed 0: the repository's schema sets, Confluent's cases
 read from ../shared/peer-suites, check-jsonschema's vendored schemas, each mutated by the
 operators of ``compat_corpus.mutate``), runs the classifier on each in its own process (time
-limit ``--limit`` s, 3 GiB address space) and checks every verdict with python-jsonschema and
+limit ``--limit`` CPU seconds, 3 GiB address space) and checks every verdict with python-jsonschema and
 jsonschema-rs: a MAJOR's witnesses must be lost by both (else *bad witness*), a MINOR/PATCH is
 searched for a lost document (*unsound* when one is found). Prints the figures table, then a
 few examples of each problem; ``--jsonl FILE`` keeps every record, written as each pair is judged
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
-    ap.add_argument("--limit", type=float, default=30.0, help="classifier seconds per pair")
+    ap.add_argument("--limit", type=float, default=30.0, help="classifier CPU seconds per pair")
     ap.add_argument("--search-limit", type=float, default=6.0, help="counter-example search seconds per pair")
     ap.add_argument("--generated", type=int, default=6,
                     help="documents asked of the repository's generator per search (twice as many candidates)")
@@ -81,10 +81,10 @@ def main(argv: list[str] | None = None) -> int:
             ["unsound verdicts", str(s["unsound"]), "MINOR/PATCH with a lost document (both validators)"],
             ["bad witnesses", str(s["bad_witness"]), "a MAJOR witness not lost by both validators"],
             ["crashes", str(s["crash"]), ""], ["refusals", str(s["refused"]), "InputError on valid schemas"],
-            ["timeouts", str(s["timeout"]), f"no verdict within {args.limit:g} s"],
+            ["timeouts", str(s["timeout"]), f"no verdict within {args.limit:g} s of CPU"],
             ["missed gains", str(s["missed_gain"]), "PATCH where the new schema accepts more (should be MINOR)"],
             ["abstained", str(s["abstained"]), "a validator could not compile a schema: not judged"],
-            ["classifier s median / p95", f"{s['median_s']:.2f} / {s['p95_s']:.2f}", f"max peak {s['max_peak_mib']} MiB"],
+            ["classifier CPU s median / p95", f"{s['median_cpu_s']:.2f} / {s['p95_cpu_s']:.2f}", f"max peak {s['max_peak_mib']} MiB"],
             ["wall s", f"{time.perf_counter() - t0:.0f}", f"corpus built in {built:.0f} s, {args.jobs} jobs"]]
     print(table(rows, ["figure", "value", "note"]))
     print()

@@ -117,3 +117,30 @@ def test_corpus_slice_has_no_unsound_verdict_and_no_bad_witness():
     assert {k: v for k, v in bad.items() if k not in KNOWN_UNSOUND} == {}
     fixed = [k for k in KNOWN_UNSOUND if k not in bad]
     assert not fixed, f"fixed now, remove from KNOWN_UNSOUND: {fixed}"
+
+
+def _one_pair():
+    return build(1, seed=3, vendored_max_bytes=20_000)[0]
+
+
+def test_a_classifier_that_burns_its_cpu_budget_is_a_timeout_and_one_that_idles_is_cut_by_the_wall(monkeypatch):
+    import time
+
+    import compat_corpus.run as corpus_run
+
+    def spin(*_a, **_k):
+        while True:
+            pass
+
+    monkeypatch.setattr(corpus_run, "classify", spin)
+    started = time.monotonic()
+    [rec] = run([_one_pair()], limit=1, search_limit=1)
+    assert rec["status"] == "timeout" and rec["detail"] == "no verdict after 1 s of CPU"
+    assert rec["cpu_seconds"] >= 1
+    assert time.monotonic() - started < corpus_run.WALL_FACTOR  # ended by the CPU limit, not the wall
+
+    monkeypatch.setattr(corpus_run, "classify", lambda *_a, **_k: time.sleep(60))
+    monkeypatch.setattr(corpus_run, "WALL_FACTOR", 2)
+    [rec] = run([_one_pair()], limit=1, search_limit=1)
+    assert rec["status"] == "timeout" and rec["detail"] == "no verdict after 2 s"
+    assert rec["cpu_seconds"] < 1

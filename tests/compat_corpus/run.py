@@ -4,7 +4,9 @@ For one pair (:func:`judge`):
 
 * the classifier runs (``compat.compare`` on the pair's sets, the compared file only);
   ``InputError`` on these valid schemas is a *refusal*, any other exception a *crash*, more than
-  ``limit`` seconds a *timeout* (the process is killed);
+  ``limit`` seconds of CPU a *timeout* (the kernel's ``RLIMIT_CPU`` ends the process, so the
+  budget does not shrink when the machine is busy; ``WALL_FACTOR`` times it in wall-clock
+  seconds also ends it, for a process that waits instead of computing);
 * every backward MAJOR finding that is decided must carry a witness valid under old and invalid
   under new by python-jsonschema and jsonschema-rs, else it is a *bad witness*;
 * the pair is *undecided* when a finding is undecided, or the class is MAJOR with no decided
@@ -21,6 +23,7 @@ The records are plain dicts (JSON-ready); :func:`summarize` turns them into the 
 from __future__ import annotations
 
 import json
+import math
 import os
 import resource
 import select
@@ -41,12 +44,15 @@ from .search import find_lost
 MEMORY_LIMIT = 3 << 30
 """Address-space limit of each pair's process (bytes): a blow-up is a crash, not a dead machine."""
 
+WALL_FACTOR = 6
+"""A pair still unclassified after ``WALL_FACTOR * limit`` wall-clock seconds is a timeout too."""
+
 
 def judge(pair: Pair, send: Callable[[dict], None], *, search_limit: float = 8.0,
           search_kw: dict | None = None) -> None:
     """Judge one pair; ``send`` receives the classification record, then the search record
     (``search_kw``: extra arguments of :func:`.search.find_lost`)."""
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         result = classify(pair.old, pair.new, focus=pair.focus, format_assertion=pair.format_assertion)
     except InputError as exc:
@@ -58,14 +64,15 @@ def judge(pair: Pair, send: Callable[[dict], None], *, search_limit: float = 8.0
         send({"phase": "classified", "status": "crash", "seconds": time.perf_counter() - t0,
               "detail": f"{type(exc).__name__}: {str(exc)[:200]} ({os.path.basename(tb.filename)}:{tb.lineno})"})
         return
-    secs = time.perf_counter() - t0
+    secs, cpu = time.perf_counter() - t0, time.process_time() - c0
+    _lift_cpu_limit()
     vo = Validators(pair.old, pair.focus, format_assertion=pair.format_assertion)
     vn = Validators(pair.new, pair.focus, format_assertion=pair.format_assertion)
     back = [f for f in result.findings if f.direction == "backward" and str(f.change_class) == "MAJOR"]
     undecided = [f for f in result.findings if f.undecided or f.kind == "undecided"]
     verdict = str(result.change_class)
     rec: dict[str, Any] = {
-        "phase": "classified", "status": "ok", "seconds": secs, "verdict": verdict,
+        "phase": "classified", "status": "ok", "seconds": secs, "cpu_seconds": cpu, "verdict": verdict,
         "forward": str(result.forward_class), "findings": len(result.findings),
         "undecided": bool(undecided) or (verdict == "MAJOR" and not any(not f.undecided for f in back)),
         "reasons": sorted({str(f.extra.get("reason", f.message))[:160] for f in undecided})[:3],
@@ -95,9 +102,23 @@ def judge(pair: Pair, send: Callable[[dict], None], *, search_limit: float = 8.0
     send(out)
 
 
-def _child(pair: Pair, fd: int, search_limit: float, search_kw: dict | None) -> None:
+def _lift_cpu_limit() -> None:
+    """Lift the classifier's CPU budget (the search that follows has its own wall-clock limit)."""
+    try:
+        resource.setrlimit(resource.RLIMIT_CPU, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    except (ValueError, OSError):
+        pass
+
+
+def _child(pair: Pair, fd: int, limit: float, search_limit: float, search_kw: dict | None) -> None:
     try:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ValueError, OSError):
+        pass
+    try:  # the soft limit sends SIGXCPU (ends the process); the hard limit stays open so it can be lifted
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        spent = used.ru_utime + used.ru_stime
+        resource.setrlimit(resource.RLIMIT_CPU, (max(1, math.ceil(spent + limit)), resource.RLIM_INFINITY))
     except (ValueError, OSError):
         pass
     with os.fdopen(fd, "w") as w:
@@ -113,7 +134,8 @@ def _child(pair: Pair, fd: int, search_limit: float, search_kw: dict | None) -> 
 def run(pairs: list[Pair], *, jobs: int = 1, limit: float = 30.0, search_limit: float = 8.0,
         search_kw: dict | None = None, progress: Callable[[int, dict], None] | None = None) -> list[dict]:
     """Judge every pair, ``jobs`` at a time, each in a forked process; one record per pair, in
-    order. ``limit``: classifier seconds before the pair is a timeout; ``search_limit``: the
+    order. ``limit``: classifier CPU seconds before the pair is a timeout (or ``WALL_FACTOR``
+    times as many wall-clock seconds); ``search_limit``: the
     counter-example search's seconds (past them the search is cut, and recorded as cut);
     ``search_kw``: extra arguments of :func:`.search.find_lost`; ``progress(done, record)``."""
     records: list[dict | None] = [None] * len(pairs)
@@ -128,12 +150,13 @@ def run(pairs: list[Pair], *, jobs: int = 1, limit: float = 30.0, search_limit: 
             if pid == 0:  # the child: judge, report through the pipe, leave without cleanup
                 os.close(r)
                 try:
-                    _child(pairs[i], w, search_limit, search_kw)
+                    _child(pairs[i], w, limit, search_limit, search_kw)
                 finally:
                     os._exit(0)
             os.close(w)
             p = pairs[i]
-            running[r] = {"i": i, "pid": pid, "buf": b"", "start": time.monotonic(), "deadline": time.monotonic() + limit,
+            running[r] = {"i": i, "pid": pid, "buf": b"", "start": time.monotonic(),
+                          "deadline": time.monotonic() + WALL_FACTOR * limit,
                           "rec": {"id": p.id, "source": p.source, "operator": p.operator}, "classified": False}
         ready, _, _ = select.select(list(running), [], [], 0.2)
         now = time.monotonic()
@@ -167,8 +190,11 @@ def run(pairs: list[Pair], *, jobs: int = 1, limit: float = 30.0, search_limit: 
             rec["peak_mib"] = round(usage.ru_maxrss / 1024)
             if not st["classified"]:
                 rec.setdefault("seconds", now - st["start"])
-                if timed_out:
-                    rec.update(status="timeout", detail=f"no verdict after {limit:g} s")
+                rec.setdefault("cpu_seconds", usage.ru_utime + usage.ru_stime)
+                out_of_cpu = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU
+                if timed_out or out_of_cpu:
+                    rec.update(status="timeout", detail=f"no verdict after {limit:g} s of CPU"
+                               if out_of_cpu else f"no verdict after {WALL_FACTOR * limit:g} s")
                 elif "status" not in rec:
                     code = os.waitstatus_to_exitcode(status)
                     rec.update(status="crash", detail=f"process ended ({'signal ' + str(-code) if code < 0 else 'exit ' + str(code)}),"
@@ -192,7 +218,7 @@ def summarize(records: list[dict]) -> dict[str, Any]:
     problem (``examples``: ``{problem: [record, ...]}``)."""
     n = len(records)
     ok = [r for r in records if r.get("status") == "ok"]
-    secs = sorted(r["seconds"] for r in records if "seconds" in r)
+    secs = sorted(r.get("cpu_seconds", r.get("seconds")) for r in records if "seconds" in r)
     unsound = [r for r in ok if r["verdict"] != "MAJOR" and "lost" in r]
     undecided = [r for r in ok if r["undecided"]]
     bad = [r for r in ok if r["bad_witness"]]
@@ -207,8 +233,8 @@ def summarize(records: list[dict]) -> dict[str, Any]:
         "crash": by["crash"], "refused": by["refused"], "timeout": by["timeout"],
         "search_cut": sum(1 for r in records if r.get("search") == "cut"),
         "abstained": sum(1 for r in ok if r.get("abstained")),
-        "median_s": statistics.median(secs) if secs else 0.0,
-        "p95_s": secs[min(len(secs) - 1, int(0.95 * len(secs)))] if secs else 0.0,
+        "median_cpu_s": statistics.median(secs) if secs else 0.0,
+        "p95_cpu_s": secs[min(len(secs) - 1, int(0.95 * len(secs)))] if secs else 0.0,
         "max_peak_mib": max((r.get("peak_mib", 0) for r in records), default=0),
         "examples": {"unsound": unsound[:8], "bad_witness": bad[:8], "crash": [r for r in records if r.get("status") == "crash"][:8],
                      "refused": [r for r in records if r.get("status") == "refused"][:8],
@@ -225,7 +251,7 @@ def report(summary: dict[str, Any]) -> str:
              f"document found by the oracle); unsound {s['unsound']}; bad witnesses {s['bad_witness']}; "
              f"crashes {s['crash']}; refusals {s['refused']}; timeouts {s['timeout']}; missed gains (PATCH "
              f"that should be MINOR) {s['missed_gain']}; searches cut {s['search_cut']}; abstained {s['abstained']}",
-             f"classifier seconds: median {s['median_s']:.2f}, p95 {s['p95_s']:.2f}; max peak {s['max_peak_mib']} MiB"]
+             f"classifier CPU seconds: median {s['median_cpu_s']:.2f}, p95 {s['p95_cpu_s']:.2f}; max peak {s['max_peak_mib']} MiB"]
     for problem, recs in s["examples"].items():
         for r in recs:
             what = {"unsound": lambda r: f"{r['verdict']} but loses {json.dumps(r.get('lost'), default=repr)[:120]}",
