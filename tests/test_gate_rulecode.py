@@ -3,6 +3,9 @@ docstrings, comments and layout, and which rules a changed module belongs to (fa
 
 from __future__ import annotations
 
+import py_compile
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from evalport_spec.gate.rulecode import changed_code, normalised_digest, rule_code
@@ -107,3 +110,48 @@ def test_a_rule_registered_under_a_computed_code_has_every_module_as_its_code(tm
     new = rule_code(tree(tmp_path / "new", {f"{RULES}/b.py": computed,
                                              "evalport_spec/helper.py": "def h(x):\n    return None\n"}))
     assert changed_code(old, new, {"B"}) == {"B": ["evalport_spec/helper.py"]}
+
+
+def test_a_package_folder_shadowing_a_module_is_the_code_python_runs(tmp_path):
+    # red team: evalport_spec/helper/__init__.py is what `from ...helper import h` imports once it
+    # exists (a package before a module of the same name), so it, not helper.py, is rule A's code
+    old = rule_code(tree(tmp_path / "old"))
+    shadow = rule_code(tree(tmp_path / "shadow", {"evalport_spec/helper/__init__.py": "def h(x):\n    return []\n"}))
+    assert "evalport_spec/helper/__init__.py" in shadow.code_of("A")
+    assert changed_code(old, shadow, {"A", "B"}) == {
+        "A": ["evalport_spec/helper.py", "evalport_spec/helper/__init__.py"]}
+
+
+def compiled(source: str, mode: py_compile.PycInvalidationMode, at: Path) -> bytes:
+    src = at / "m.py"
+    src.parent.mkdir(parents=True, exist_ok=True)
+    src.write_text(source)
+    return Path(py_compile.compile(str(src), cfile=str(at / "m.pyc"), invalidation_mode=mode,
+                                   doraise=True)).read_bytes()
+
+
+def test_hash_based_bytecode_in_pycache_is_every_rules_code_and_timestamped_bytecode_is_not(tmp_path):
+    # red team: an unchecked-hash a.cpython-3XX.pyc runs in place of a.py, whose source is unchanged
+    name = f"{RULES}/__pycache__/a.{sys.implementation.cache_tag}.pyc"
+    old = rule_code(tree(tmp_path / "old"))
+    for mode in (py_compile.PycInvalidationMode.UNCHECKED_HASH, py_compile.PycInvalidationMode.CHECKED_HASH):
+        tools = tree(tmp_path / mode.name)
+        (tools / name).parent.mkdir(parents=True)
+        (tools / name).write_bytes(compiled("def a(doc):\n    return ['x']\n", mode, tmp_path / f"src-{mode.name}"))
+        assert changed_code(old, rule_code(tools), {"A", "B"}) == {"A": [name], "B": [name]}
+    tools = tree(tmp_path / "timestamp")  # what CPython writes itself: used only while it matches a.py
+    (tools / name).parent.mkdir(parents=True)
+    (tools / name).write_bytes(compiled("x = 1\n", py_compile.PycInvalidationMode.TIMESTAMP, tmp_path / "src-ts"))
+    assert changed_code(old, rule_code(tools), {"A", "B"}) == {}
+
+
+def test_an_extension_module_beside_a_source_module_is_what_runs(tmp_path):
+    # CPython tries extension modules before source: helper.<ext> runs in place of helper.py
+    ext = f"evalport_spec/helper{EXTENSION_SUFFIXES[0]}"
+    old = rule_code(tree(tmp_path / "old"))
+    new_tools = tree(tmp_path / "ext")
+    (new_tools / ext).write_bytes(b"\x7fELF\x02\x01\x01\x00")
+    new = rule_code(new_tools)
+    assert new.dynamic and ext in new.code_of("A")  # a binary's imports cannot be read: fail closed
+    changed = changed_code(old, new, {"A", "B"})
+    assert set(changed) == {"A", "B"} and ext in changed["A"]

@@ -12,7 +12,10 @@ files and parsed with :mod:`ast` (never imported or executed):
   ``import`` / ``from ... import`` statements, followed transitively; ``from package import
   name`` counts the package's ``__init__`` unless ``name`` is a submodule), and the package's
   own ``__init__`` (``evalport_spec``), which runs before any of them (counted as its own code:
-  its imports are not followed);
+  its imports are not followed). A module name is read as the file CPython would run for it
+  (a package folder before a module of the same name, an extension module before source:
+  :func:`_module_file`), and the package's importable binaries and the hash-based bytecode in
+  its ``__pycache__`` folders, which run in place of the source the gate reads, count too;
 * **digest** of a module: SHA-256 of :func:`ast.dump` of its syntax tree without docstrings, so
   comments, docstrings and formatting change nothing and any other edit changes it (a file
   that does not parse digests as its bytes);
@@ -41,6 +44,7 @@ from __future__ import annotations
 import ast
 import hashlib
 from dataclasses import dataclass
+from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES
 from pathlib import Path
 
 from ..errors import InputError
@@ -69,6 +73,11 @@ common method names) by which a module can run code the import graph does not sh
 FILE_READERS = frozenset({"open", "read_text", "read_bytes"})
 """Names (called bare or as attributes) by which a module can read data the import graph does
 not show."""
+
+IMPORT_SUFFIXES = (*EXTENSION_SUFFIXES, *SOURCE_SUFFIXES, *BYTECODE_SUFFIXES)
+"""What a module's file may end with, in the order CPython's path finder
+(:class:`importlib.machinery.FileFinder`) tries them: extension modules, then source, then
+sourceless bytecode."""
 
 MAX_MODULE_BYTES = 8 * 1024 * 1024
 """A module larger than this is refused (the tree under review is untrusted input)."""
@@ -138,12 +147,41 @@ def normalised_digest(source: bytes) -> tuple[str, ast.Module | None]:
 
 
 def _module_file(tools: Path, name: str) -> str | None:
-    """The file (relative to ``tools``, POSIX) of dotted module ``name``, or ``None``."""
+    """The file (relative to ``tools``, POSIX) that importing dotted module ``name`` runs, or
+    ``None``: chosen as CPython's path finder (:class:`importlib.machinery.FileFinder`) chooses
+    it, a package folder's ``__init__`` before a module file of the same name, each tried with
+    :data:`IMPORT_SUFFIXES` in order. (A folder ``pointer/`` with an ``__init__.py`` runs in place
+    of ``pointer.py``, and an extension module in place of the source beside it: red team.)"""
     base = tools.joinpath(*name.split("."))
-    for p in (base.with_suffix(".py"), base / "__init__.py"):
+    candidates = [base / f"__init__{s}" for s in IMPORT_SUFFIXES]
+    candidates += [base.with_name(base.name + s) for s in IMPORT_SUFFIXES]
+    for p in candidates:
         if p.is_file():
             return p.relative_to(tools).as_posix()
     return None
+
+
+def _hash_based_pyc(path: Path) -> bool:
+    """Whether ``path`` is hash-based bytecode (PEP 552: the flags word after the magic number is
+    not zero). CPython runs such a file from ``__pycache__`` without comparing it with its
+    source's modification time (an unchecked one without comparing it at all, a checked one by
+    the source's hash only, never by the code it holds), so one committed there runs in place of
+    the source the gate reads; bytecode CPython writes itself is timestamp-based, used only while
+    it matches its source."""
+    head = read_limited(path, max_bytes=MAX_MODULE_BYTES, label=str(path))[4:8]
+    return len(head) == 4 and head != bytes(4)
+
+
+def _counted_file(rel: str, path: Path, dynamic: bool, reads_files: bool) -> bool:
+    """Whether a package file no import statement reached is rule code all the same (module
+    docstring): hash-based bytecode in ``__pycache__``; any importable binary (an extension
+    module, sourceless bytecode); any source file when a counted module loads code by name
+    (``dynamic``); any other file when one reads files (``reads_files``)."""
+    if "__pycache__" in rel.split("/"):
+        return rel.endswith(tuple(BYTECODE_SUFFIXES)) and _hash_based_pyc(path)
+    if rel.endswith(tuple(SOURCE_SUFFIXES)):
+        return dynamic  # read as data only by an edit that itself changes a counted module
+    return dynamic or reads_files or rel.endswith(IMPORT_SUFFIXES)
 
 
 def _imported(tools: Path, path: str, tree: ast.Module) -> set[str]:
@@ -232,6 +270,7 @@ def rule_code(tools: Path) -> RuleCode:
         modules[path], tree = normalised_digest(data)
         direct[path] = set()
         if tree is None:
+            dynamic = dynamic or not path.endswith(tuple(SOURCE_SUFFIXES))  # binary: imports unknown
             continue
         dynamic = dynamic or _calls(tree, CODE_LOADERS, CODE_LOADERS - {"exec", "eval", "compile"})
         reads_files = reads_files or _calls(tree, FILE_READERS, FILE_READERS)
@@ -241,16 +280,13 @@ def rule_code(tools: Path) -> RuleCode:
             direct[path] = _imported(tools, path, tree)
             todo.extend(direct[path] - set(modules))
     imports = {m: _closure(m, direct) for m in set(rules.values())}
-    if dynamic or reads_files:
-        for p in sorted((tools / PACKAGE).rglob("*")):
-            rel = p.relative_to(tools).as_posix()
-            if not p.is_file() or rel in modules or "__pycache__" in rel:
-                continue
-            if rel.endswith(".py") and not dynamic:
-                continue  # read as data only by an edit that itself changes a counted module
-            data = read_limited(p, max_bytes=MAX_MODULE_BYTES, label=str(p))
-            modules[rel] = (normalised_digest(data)[0] if rel.endswith(".py")
-                            else hashlib.sha256(data).hexdigest())
+    for p in sorted((tools / PACKAGE).rglob("*")):
+        rel = p.relative_to(tools).as_posix()
+        if not p.is_file() or rel in modules or not _counted_file(rel, p, dynamic, reads_files):
+            continue
+        data = read_limited(p, max_bytes=MAX_MODULE_BYTES, label=str(p))
+        modules[rel] = (normalised_digest(data)[0] if rel.endswith(".py")
+                        else hashlib.sha256(data).hexdigest())
     return RuleCode(modules, rules, imports, dynamic, reads_files)
 
 
