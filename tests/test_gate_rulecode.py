@@ -9,6 +9,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from evalport_spec.gate.rulecode import changed_code, normalised_digest, rule_code
+from evalport_spec.gate.ruleprogram import program_for_tree
 
 RULES = "evalport_spec/validation/rules"
 
@@ -143,6 +144,21 @@ def test_hash_based_bytecode_in_pycache_is_every_rules_code_and_timestamped_byte
     (tools / name).parent.mkdir(parents=True)
     (tools / name).write_bytes(compiled("x = 1\n", py_compile.PycInvalidationMode.TIMESTAMP, tmp_path / "src-ts"))
     assert changed_code(old, rule_code(tools), {"A", "B"}) == {}
+
+
+def test_the_rule_programs_digest_covers_the_bytecode_that_runs_in_place_of_source(tmp_path):
+    # the gate reads rule code once per program digest: a digest blind to the committed pyc gave
+    # the branch the base's reading (and the base's run) although a different program runs
+    name = f"{RULES}/__pycache__/a.{sys.implementation.cache_tag}.pyc"
+    digests = {}
+    for mode in py_compile.PycInvalidationMode:
+        tools = tree(tmp_path / mode.name / "tools")
+        (tools / name).parent.mkdir(parents=True)
+        (tools / name).write_bytes(compiled("def a(doc):\n    return ['x']\n", mode, tmp_path / f"src-{mode.name}"))
+        digests[mode.name] = program_for_tree(tmp_path / mode.name, "t").digest
+    tree(tmp_path / "plain" / "tools")
+    plain = program_for_tree(tmp_path / "plain", "t").digest
+    assert digests["TIMESTAMP"] == plain != digests["UNCHECKED_HASH"] != digests["CHECKED_HASH"] != plain
 
 
 def test_an_extension_module_beside_a_source_module_is_what_runs(tmp_path):

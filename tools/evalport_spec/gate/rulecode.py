@@ -51,6 +51,7 @@ from ..errors import InputError
 from ..findings import ChangeClass, Finding, Severity
 from ..fsutil import read_limited
 from .behaviour import Side, entry_location
+from .ruleprogram import runs_unchecked
 
 KIND = "rule-implementation-changed"
 """The finding kind."""
@@ -161,24 +162,14 @@ def _module_file(tools: Path, name: str) -> str | None:
     return None
 
 
-def _hash_based_pyc(path: Path) -> bool:
-    """Whether ``path`` is hash-based bytecode (PEP 552: the flags word after the magic number is
-    not zero). CPython runs such a file from ``__pycache__`` without comparing it with its
-    source's modification time (an unchecked one without comparing it at all, a checked one by
-    the source's hash only, never by the code it holds), so one committed there runs in place of
-    the source the gate reads; bytecode CPython writes itself is timestamp-based, used only while
-    it matches its source."""
-    head = read_limited(path, max_bytes=MAX_MODULE_BYTES, label=str(path))[4:8]
-    return len(head) == 4 and head != bytes(4)
-
-
 def _counted_file(rel: str, path: Path, dynamic: bool, reads_files: bool) -> bool:
     """Whether a package file no import statement reached is rule code all the same (module
-    docstring): hash-based bytecode in ``__pycache__``; any importable binary (an extension
-    module, sourceless bytecode); any source file when a counted module loads code by name
-    (``dynamic``); any other file when one reads files (``reads_files``)."""
+    docstring): hash-based bytecode in ``__pycache__`` (:func:`.ruleprogram.runs_unchecked`);
+    any importable binary (an extension module, sourceless bytecode); any source file when a
+    counted module loads code by name (``dynamic``); any other file when one reads files
+    (``reads_files``)."""
     if "__pycache__" in rel.split("/"):
-        return rel.endswith(tuple(BYTECODE_SUFFIXES)) and _hash_based_pyc(path)
+        return runs_unchecked(read_limited(path, max_bytes=MAX_MODULE_BYTES, label=str(path)))
     if rel.endswith(tuple(SOURCE_SUFFIXES)):
         return dynamic  # read as data only by an edit that itself changes a counted module
     return dynamic or reads_files or rel.endswith(IMPORT_SUFFIXES)

@@ -48,8 +48,9 @@ class Program:
     Attributes:
         tools: the folder holding that tree's ``evalport_spec`` package.
         label: how messages name it (``"the working tree"``, ``"origin/main"``, ...).
-        digest: SHA-256 over the package's ``*.py`` files (paths and contents): two programs
-            with the same digest behave the same (same interpreter, same dependencies).
+        digest: SHA-256 over the package's files (paths and contents) but the bytecode CPython
+            wrote itself (:func:`runs_unchecked`): two programs with the same digest behave the
+            same (same interpreter, same dependencies).
     """
 
     tools: Path
@@ -73,10 +74,25 @@ class ProgramRun:
     crashed: list[tuple[int, str, str]]
 
 
+def runs_unchecked(pyc: bytes) -> bool:
+    """Whether ``pyc``, the bytes of a ``__pycache__`` file, is hash-based bytecode (PEP 552: the
+    flags word after the magic number is not zero). CPython runs such a file without comparing
+    it with its source's modification time (an unchecked one without comparing it at all, a
+    checked one by the source's hash only, never by the code it holds), so one committed to a
+    tree runs in place of the source the gate reads (red team); the bytecode CPython writes
+    itself is timestamp-based, used only while it matches its source."""
+    return len(pyc) >= 8 and pyc[4:8] != bytes(4)
+
+
 def _digest(package: Path) -> str:
     h = hashlib.sha256()
-    for p in sorted(package.rglob("*.py")):
-        h.update(p.relative_to(package).as_posix().encode() + b"\0" + p.read_bytes() + b"\1")
+    for p in sorted(package.rglob("*")):
+        if not p.is_file():
+            continue
+        data = p.read_bytes()
+        if "__pycache__" in p.relative_to(package).parts and not runs_unchecked(data):
+            continue
+        h.update(p.relative_to(package).as_posix().encode() + b"\0" + data + b"\1")
     return h.hexdigest()
 
 
