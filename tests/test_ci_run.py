@@ -169,6 +169,39 @@ def test_the_base_script_judges_a_branch_that_rewrote_ci_run(origin, tmp_path):
     assert "toolchain or CI configuration differs from origin/main: .ci/run" in done.stdout
 
 
+REWRITER = """#!/bin/sh
+# the branch's code run under .ci/run (here: its own gate): overwrite the running CI script with
+# blank lines and a final `exit 0`, so whatever offset bash reads from next says "pass"
+case " $* " in
+  *" -m evalport_spec "*)
+    size=$(wc -c < "$CI_SCRIPT")
+    { head -c "$size" /dev/zero | tr '\\0' '\\n'; echo 'exit 0'; } > "$CI_SCRIPT.new"
+    cat "$CI_SCRIPT.new" > "$CI_SCRIPT"
+    exit 1 ;;
+esac
+exec "$REAL_PYTHON" "$@"
+"""
+
+
+def test_the_branchs_code_cannot_rewrite_the_running_ci_script(origin, tmp_path):
+    """bash reads a script as it runs it; ``.ci/run`` is one brace group, read whole before the
+    branch's own code (bootstrap, gate, tests) runs under it, so a failed gate stays failed."""
+    root = clone(origin, tmp_path / "rewriter")
+    script = tmp_path / "ci-run"
+    script.write_text(MAIN_CI.read_text())
+    fake = tmp_path / "python"
+    fake.write_text(REWRITER)
+    fake.chmod(0o755)
+    env = {**ENV, "EVALPORT_CI_NO_INSTALL": "1", "PYTHON": str(fake), "REAL_PYTHON": sys.executable,
+           "CI_SCRIPT": str(script), "NO_COLOR": "1"}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(["bash", str(script), "--tree", str(root), "--check-only"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path, timeout=600)
+    assert script.read_text().endswith("\nexit 0\n")  # the rewrite happened
+    assert done.returncode == 1, done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "ci: the gate failed"
+
+
 POISON = '''"""The branch's ``python -m evalport_spec``: writes a PATCH answer for the base's gate into the
 classifier's disk cache, then claims a pass."""
 import os, subprocess, sys, tempfile

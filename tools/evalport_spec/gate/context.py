@@ -21,7 +21,15 @@ from ..spec import DRAFT, SpecRepo, SpecVersion
 from . import history
 from .rulecode import RuleCode, rule_code_of
 from .rulecorpus import Corpus, build_corpus
-from .ruleprogram import Program, ProgramRun, installed_program, program_for_tree, run_program
+from .ruleprogram import (
+    INSTALLED,
+    WORKING_TREE,
+    Program,
+    ProgramRun,
+    installed_program,
+    program_for_tree,
+    run_program,
+)
 from .runcache import store_run, stored_run
 
 RUNS = ContentMemo(maxsize=8, copies=False)
@@ -105,8 +113,27 @@ class GateContext:
                 return program_for_tree(self.root, "the working tree")
             if not gitsource.read_tree(self.root, commit, "tools/evalport_spec/validation/rules"):
                 return installed_program()
-            return program_for_tree(self.tree(commit, ("tools",)), label)
+            return program_for_tree(self.tree(commit, ("tools",)), label, commit)
         return self._memo(("program", commit), make)
+
+    def executed(self, program: Program) -> Program:
+        """The program the gate runs in place of ``program``: ``program`` itself, except in the
+        gate of record (``--base``) for a tree the base has not reviewed (the working tree, a
+        commit the base's history lacks), whose rule code is never executed: the base's own
+        program stands in. A rule program is code under review: run by the judge, it could
+        rewrite the judge's files, cache and checkout (red team), and it is static reading
+        (:mod:`.rulecode`) that judges it. The stand-in changes no verdict: where the two
+        trees' rule code reads the same the two programs behave the same; where it differs,
+        every changed active rule is a ``rule-implementation-changed`` error of the base stage,
+        passed only by an entry landed at the base for its fingerprint, which pins both code
+        digests (reviewers agreeing the edit keeps every verdict: the base's behaviour). A tree
+        whose package is the one running this gate (the branch's own ``check --base``) runs."""
+        if self.base_sha is None or program.origin == INSTALLED or program.tools == installed_program().tools:
+            return program  # no gate of record, or code this process already is
+        if program.origin != WORKING_TREE and self._memo(
+                ("reviewed", program.origin), lambda: history.is_ancestor(self.root, program.origin, self.base_sha)):
+            return program
+        return self.program(self.base_sha, self.base or self.base_sha)
 
     def rule_code(self, program: Program) -> RuleCode:
         """The static :class:`~evalport_spec.gate.rulecode.RuleCode` of ``program``'s tree,
@@ -144,6 +171,7 @@ class GateContext:
         read back from the disk cache when a run of the same program over the same corpus was
         stored today (:func:`~.runcache.stored_run`)."""
         corpus = self.corpus()
+        program = self.executed(program)
         return RUNS.get((program.digest, corpus.key), lambda: stored_run(program, corpus.key) or store_run(
             program, corpus.key, run_program(program, corpus.documents, corpus.parameters)))
 
@@ -152,7 +180,7 @@ class GateContext:
         time (one process each), so that later :meth:`run` calls find them done."""
         corpus = self.corpus()
         todo = {}
-        for p in programs:
+        for p in map(self.executed, programs):
             if (p.digest, corpus.key) in RUNS:
                 continue
             stored = stored_run(p, corpus.key)

@@ -9,7 +9,8 @@ without ``--base``. A release folder not committed yet (just made by ``release``
 it against the base instead).
 
 ``behaviour`` (rule behaviour is part of compatibility): the working tree's rule implementations
-run as their own program over the corpus; every rule's ``guard`` must cover where it fires; and,
+run as their own program over the corpus (in the gate of record, ``--base``, the base's program
+stands in for code the base has not reviewed: :meth:`.GateContext.executed`); every rule's ``guard`` must cover where it fires; and,
 for each release, they must give every document the verdict the rule code of the commit that
 created the release gave it. Released versions keep the rule behaviour they shipped with, so a
 document valid under ``--spec-version 1.3.0`` as released stays valid: a stricter rule needs a
@@ -144,4 +145,8 @@ def stage_behaviour(ctx: GateContext) -> StageOut:
         names = ", ".join(shipped)
         summary += (f"; compared with the rules {names} shipped with" if groups
                     else f"; {names} keep the rule behaviour they shipped with")
+    stand_in = ctx.executed(current)
+    if stand_in is not current:
+        summary += (f"; the working tree's rules are not run (code under review): {stand_in.label}'s "
+                    "stand in, and the base stage judges their code")
     return out, summary, None

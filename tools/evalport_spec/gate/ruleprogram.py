@@ -7,7 +7,10 @@ one in ``TOOLS`` (a branch's ``tools/``, a base commit's, or the commit that cre
 release), feeds it documents as JSON on standard input and reads back, for every document and
 every registered rule of its type, the instance locations the rule reports. This file is that
 program too (:func:`_serve`); it imports nothing but the standard library before ``TOOLS`` is on
-the path, so the judging toolchain and the judged one never share a module.
+the path, so the judging toolchain and the judged one never share a module. The gate of record
+(``check --base``) runs no program its base has not reviewed (the working tree's, a commit only
+the branch has): :meth:`evalport_spec.gate.context.GateContext.executed` puts the base's in its
+place, and :mod:`.rulecode` judges the code under review by reading it.
 
 Protocol, one JSON value each way:
 
@@ -40,6 +43,12 @@ TIMEOUT = 300
 RULES_PACKAGE = ("evalport_spec", "validation", "rules")
 """Where a tree keeps its rule registry, under its ``tools/`` folder."""
 
+WORKING_TREE = "working-tree"
+""":attr:`Program.origin` of the checked-out tree."""
+
+INSTALLED = "installed"
+""":attr:`Program.origin` of the toolchain running the gate."""
+
 
 @dataclass(frozen=True)
 class Program:
@@ -51,11 +60,15 @@ class Program:
         digest: SHA-256 over the package's files (paths and contents) but the bytecode CPython
             wrote itself (:func:`runs_unchecked`): two programs with the same digest behave the
             same (same interpreter, same dependencies).
+        origin: where the tree comes from: a commit id, :data:`WORKING_TREE` or
+            :data:`INSTALLED` (the gate of record runs only programs its base has reviewed:
+            :meth:`~evalport_spec.gate.context.GateContext.executed`).
     """
 
     tools: Path
     label: str
     digest: str
+    origin: str = "installed"
 
 
 @dataclass
@@ -97,17 +110,25 @@ def _digest(package: Path) -> str:
 
 
 def installed_program() -> Program:
-    """The rules of the toolchain running this process (what a tree without ``tools/`` uses)."""
-    package = Path(__file__).resolve().parents[1]
-    return Program(package.parent, "the installed toolchain", _digest(package))
+    """The rules of the toolchain running this process (what a tree without ``tools/`` uses),
+    read once per process."""
+    global _INSTALLED
+    if _INSTALLED is None:
+        package = Path(__file__).resolve().parents[1]
+        _INSTALLED = Program(package.parent, "the installed toolchain", _digest(package), INSTALLED)
+    return _INSTALLED
 
 
-def program_for_tree(tree: Path, label: str) -> Program:
-    """The rule program of the tree checked out or extracted at ``tree``: its own
-    ``tools/evalport_spec`` when it has a rule registry there, else :func:`installed_program`."""
+_INSTALLED: Program | None = None
+
+
+def program_for_tree(tree: Path, label: str, origin: str = WORKING_TREE) -> Program:
+    """The rule program of the tree checked out or extracted at ``tree`` (``origin``: the
+    commit it was extracted from, or :data:`WORKING_TREE`): its own ``tools/evalport_spec``
+    when it has a rule registry there, else :func:`installed_program`."""
     tools = tree / "tools"
     if (tools.joinpath(*RULES_PACKAGE) / "__init__.py").is_file():
-        return Program(tools.resolve(), label, _digest(tools / "evalport_spec"))
+        return Program(tools.resolve(), label, _digest(tools / "evalport_spec"), origin)
     return installed_program()
 
 
