@@ -23,7 +23,7 @@ from evalport_spec.spec import SpecRepo
 from evalport_spec.specsync import check_draft, sync_draft
 from evalport_spec.specsync.record import change_id, record
 from evalport_spec.specsync.regions import find
-from gate_repo import make_repo
+from gate_repo import commit_all, git, make_repo
 
 
 def finding_line(f) -> str:
@@ -316,6 +316,48 @@ def test_a_new_normative_sentence_needs_a_record(repo: Path, capsys) -> None:
     edit(md, "### 1.4.0 — unreleased\n\n", f"### 1.4.0 — unreleased\n\n- Editorial: wording (`{cid}`).\n")
     assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "ok"
     assert [c.editorial for c in record(SpecRepo(repo), load_rfcs(repo)).changes if c.id == cid] == [True]
+
+
+def test_a_record_the_change_adds_itself_is_a_warning_in_the_gate_of_record(repo: Path) -> None:
+    """Red team: a branch states a limit the schema lacks and marks it editorial itself. The gate
+    cannot judge prose; with ``--base`` it shows the self-made record to the reviewer."""
+    md = repo / "spec/SPEC.md"
+    sentence = "A TestCase MUST NOT carry more than five tags."
+    line = edit(md, "A consumer MUST NOT reject a document because of the content of an open object",
+                sentence + " A consumer MUST NOT reject a document because of the content of an open object")
+    cid = change_id("Extension mechanism", "", sentence)
+    mark = f"- Editorial: wording (`{cid}`).\n"
+    edit(md, "### 1.4.0 — unreleased\n\n", "### 1.4.0 — unreleased\n\n" + mark)
+    commit_all(repo, "tags: a limit in words, marked editorial by the same change")
+    stage = run_gate(repo, base="main", stages=["spec-text"]).stage("spec-text")
+    assert stage.status == "warn"
+    [warning] = [f for f in stage.findings if f.kind == "spec-change-self-recorded"]
+    assert warning.severity == Severity.WARNING and warning.extra == {"change": cid}
+    assert finding_line(warning) == (
+        f"spec/SPEC.md:{line}: normative change [{cid}] is on record only by this change itself (editorial, "
+        "which main did not have): the gate cannot judge prose, so a reviewer confirms SPEC.md still agrees "
+        f'with the schemas and catalogue: added in Extension mechanism: "{sentence}"')
+    # without --base there is no base to compare records with
+    assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "ok"
+    # the same mark landed on main first: on record before the change, no warning
+    git(repo, "checkout", "-q", "main")
+    edit(md, "### 1.4.0 — unreleased\n\n", "### 1.4.0 — unreleased\n\n" + mark)
+    commit_all(repo, "mark the coming wording change editorial")
+    git(repo, "checkout", "-q", "feature")
+    stage = run_gate(repo, base="main", stages=["spec-text"]).stage("spec-text")
+    assert stage.status == "ok" and not [f for f in stage.findings if f.kind == "spec-change-self-recorded"]
+    # an RFC listing it at the base records it before the change too
+    rfc = "rfcs/0007-version-scope.md"
+    (repo / rfc).write_text((repo / rfc).read_text().replace("spec_changes:\n", f"spec_changes:\n  - {cid}\n", 1))
+    (repo / "spec/SPEC.md").write_text((repo / "spec/SPEC.md").read_text().replace(mark, "", 1))
+    commit_all(repo, "the RFC lists it instead of the mark")
+    git(repo, "checkout", "-q", "main")
+    (repo / rfc).write_text((repo / rfc).read_text().replace("spec_changes:\n", f"spec_changes:\n  - {cid}\n", 1))
+    (repo / "spec/SPEC.md").write_text((repo / "spec/SPEC.md").read_text().replace(mark, "", 1))
+    commit_all(repo, "RFC 0007 lists the change")
+    git(repo, "checkout", "-q", "feature")
+    assert not [f for f in run_gate(repo, base="main", stages=["spec-text"]).stage("spec-text").findings
+                if f.kind == "spec-change-self-recorded"]
 
 
 def test_a_mark_naming_no_current_change_is_a_warning(repo: Path) -> None:

@@ -71,24 +71,33 @@ def states(rfcs: list[Any]) -> dict[int, RfcState]:
     return {r.number: state_of(r.number, r.meta) for r in rfcs}
 
 
-def states_at(root: Path, commit: str) -> dict[int, RfcState]:
-    """``{number: RfcState}`` of the RFCs in ``rfcs/`` at ``commit``; a file whose front matter
-    does not parse there accepts nothing.
+def metas_at(root: Path, commit: str) -> dict[int, dict[str, Any]]:
+    """``{number: front matter}`` of the RFCs in ``rfcs/`` at ``commit``; a file whose front
+    matter does not parse there is left out (it says nothing).
 
     Raises:
         InputError: git cannot read the commit.
     """
-    out: dict[int, RfcState] = {}
+    out: dict[int, dict[str, Any]] = {}
     for name, data in gitsource.read_tree(root, commit, "rfcs").items():
         m = RFC_FILE.match(name)
         if "/" in name or not m:
             continue
         try:
-            meta = parse(data.decode("utf-8"), f"{commit[:12]}:rfcs/{name}").data
+            out[int(m.group(1))] = parse(data.decode("utf-8"), f"{commit[:12]}:rfcs/{name}").data
         except (InputError, UnicodeDecodeError):
             continue
-        out[int(m.group(1))] = state_of(int(m.group(1)), meta)
     return out
+
+
+def states_at(root: Path, commit: str) -> dict[int, RfcState]:
+    """``{number: RfcState}`` of the RFCs in ``rfcs/`` at ``commit`` (:func:`metas_at`); a file
+    whose front matter does not parse there accepts nothing.
+
+    Raises:
+        InputError: git cannot read the commit.
+    """
+    return {n: state_of(n, meta) for n, meta in metas_at(root, commit).items()}
 
 
 class Ledger:

@@ -27,7 +27,7 @@ from ..findings import Finding, Location, Severity
 from ..markdown import parse
 from ..spec import SpecRepo
 from ..specsync import check_draft
-from ..specsync.record import record
+from ..specsync.record import record, self_recorded
 
 REQUIRED_H2 = ("Status", "Terminology", "Documents", "Grader types", "Validation", "Cross-field rules",
                "Versioning and compatibility", "Extension mechanism", "Conformance", "Governance",
@@ -97,12 +97,16 @@ def check_spec_text(text: str, label: str, *, draft: bool = False) -> list[Findi
     return found
 
 
-def check_draft_text(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> tuple[list[Finding], str]:
+def check_draft_text(repo: SpecRepo, rfcs: Iterable[Any] = (),
+                     before: tuple[str, set[str]] | None = None) -> tuple[list[Finding], str]:
     """What the draft's SPEC.md must further agree with: its generated regions
     (:func:`evalport_spec.specsync.check_draft`: stale, missing or unknown regions, rule
     parameters stated in prose) and the normative change record since the latest release
     (:func:`evalport_spec.specsync.record.record`: a change on no record is an error, a recorded
     one an INFO finding; ``rfcs`` are the repository's RFCs, whose ``spec_changes`` record changes).
+    With ``before`` (``(base, change ids on record there)``: :func:`~evalport_spec.specsync.record.records`),
+    a change on record only by what this change adds is a warning too
+    (:func:`~evalport_spec.specsync.record.self_recorded`).
 
     Returns:
         ``(findings, summary)``, the summary saying how many normative changes there are.
@@ -112,6 +116,8 @@ def check_draft_text(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> tuple[list[Fin
     """
     rec = record(repo, rfcs)
     found = check_draft(repo).findings + rec.findings
+    if before is not None:
+        found += self_recorded(rec, before[1], before[0])
     if rec.since is None:
         return found, "no release to record changes against"
     open_ = sum(f.kind == "spec-change-unrecorded" for f in rec.findings)

@@ -25,9 +25,10 @@ from ..rulecheck import check_rules
 from ..schemaset import DIALECT_2020_12
 from ..schemawalk import subschemas
 from ..spec import DRAFT, parse_semver
+from ..specsync.record import records
 from ..validation import Validator
 from . import history
-from .acceptance import HistoryLedger, Ledger, RfcState, release_line, states
+from .acceptance import HistoryLedger, Ledger, RfcState, metas_at, release_line, states
 from .behaviour import Side, compare_behaviour, merge_with_classification
 from .context import GateContext, StageSkipped, input_finding
 from .frozen import stage_behaviour, stage_history
@@ -107,7 +108,12 @@ def stage_spec_text(ctx: GateContext) -> StageOut:
     if broken:  # a truncated draft would list every region and sentence as missing: noise
         return out, f"{len(names)} SPEC.md file(s); the draft's regions and record not checked", None
     rfcs = ctx.rfcs() if (ctx.root / "rfcs").is_dir() else []
-    draft, summary = check_draft_text(ctx.repo, rfcs)
+    before = None
+    if ctx.base is not None:
+        commit = ctx.base_sha or ctx.base
+        base_md = (gitsource.read_file(ctx.root, commit, "spec/SPEC.md") or b"").decode("utf-8", "replace")
+        before = (ctx.base, records(base_md, metas_at(ctx.root, commit).values()))
+    draft, summary = check_draft_text(ctx.repo, rfcs, before)
     return out + draft, f"{len(names)} SPEC.md file(s); {summary}", None
 
 

@@ -345,6 +345,33 @@ def record(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> Record:
     return out
 
 
+def records(spec_md: str, rfc_metas: Iterable[dict[str, Any]]) -> set[str]:
+    """The change ids a tree puts on record: those its SPEC.md (``spec_md``) marks editorial in
+    the pending changelog entry, and those its RFCs (front matter dicts) in a covering status
+    list under ``spec_changes`` (module docstring)."""
+    out = set(_editorial(spec_md)[0])
+    for meta in rfc_metas:
+        listed = meta.get("spec_changes") or []
+        if str(meta.get("status")) in _COVERING and isinstance(listed, list):
+            out |= {str(cid) for cid in listed}
+    return out
+
+
+def self_recorded(rec: Record, before: set[str], base: str) -> list[Finding]:
+    """A ``spec-change-self-recorded`` warning for each change of ``rec`` that only records the
+    change adds itself cover: not generated, and its id not in ``before`` (:func:`records` of
+    the base ``base``). A record is a person's word that a normative edit is editorial, or part
+    of an RFC; the gate cannot judge prose against the schemas (red team: a sentence stating a
+    limit the schema lacks, marked editorial by the same branch), so a reviewer must see it."""
+    return [Finding(
+        "spec-change-self-recorded",
+        f"normative change [{c.id}] is on record only by this change itself ({c.coverage()}, which "
+        f"{base} did not have): the gate cannot judge prose, so a reviewer confirms SPEC.md still "
+        f"agrees with the schemas and catalogue: {c.summary()}",
+        severity=Severity.WARNING, new=Location(SPEC_MD, None, c.line), extra={"change": c.id})
+        for c in rec.changes if c.covered and not c.generated and c.id not in before]
+
+
 def release_bullets(repo: SpecRepo, rec: Record) -> list[str]:
     """The changelog bullets a release adds for SPEC.md: the pending entry's own lines, then one
     bullet per normative change of ``rec`` (:func:`record`) with what covers it."""
