@@ -134,6 +134,7 @@ def _ref_or_role(min_length: int) -> dict:
 
 _REF_OR_ROLE_CASES = {"anyOf": [{"type": "string", "minLength": 1},
                                 {"not": {"type": "string"}, "$ref": "#/$defs/role"}]}
+_ID_AND_N = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}, "n": {"type": "integer"}}}
 
 BIG = 2**70
 
@@ -374,6 +375,15 @@ CASES = [
          PATCH),
     Case("anyOf-of-cases-item-to-if-then-else", _refs_or_roles(_REF_OR_ROLE_CASES), _refs_or_roles(_ref_or_role(1)),
          PATCH),
+    # ---------------------------------------------------------------- member counts
+    # MAJOR: any object of three members is lost (the witness needs more members than the
+    # sampler's usual objects have).
+    Case("maxProperties-lowered", {"type": "object", "maxProperties": 3}, {"type": "object", "maxProperties": 2},
+         MAJOR, lost={"a": 1, "b": 2, "c": 3}),
+    # MAJOR: a bound where there was none: the two declared members and one undeclared one
+    # (additionalProperties is open) make three, one more than the new bound.
+    Case("maxProperties-added-beside-declared-members", _ID_AND_N, {**_ID_AND_N, "maxProperties": 2}, MAJOR,
+         lost={"id": "a", "n": 1, "x": 0}),
     # ---------------------------------------------------------------- oneOf cases, exactly one branch
     # PATCH: oneOf [X, Y] holds when X holds and Y fails, or X fails and Y holds: that is
     # "if X then not Y else Y". Here: exactly one of a, b present, on both sides.
