@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from compat_corpus.oracle import Validators, lost
 from evalport_spec.compat import compare
 from evalport_spec.findings import ChangeClass
 from evalport_spec.jsonload import loads
@@ -198,12 +199,29 @@ def test_prefix_items_and_contains_count():
 
 
 def test_fail_closed_undecided_is_major_with_reason():
+    # a lookahead is outside the regular fragment: "^(?=a)a+$" and "^a+$" accept the same
+    # strings (the lookahead repeats what a+ needs), so no witness exists and the engine cannot
+    # prove the inclusion either: MAJOR, undecided, with its reason (never PATCH on a guess)
+    old = {"$dynamicAnchor": "n", "type": "object",
+           "properties": {"c": {"$dynamicRef": "#n"}, "s": {"type": "string", "pattern": "^(?=a)a+$"}}}
+    new = {"$dynamicAnchor": "n", "type": "object",
+           "properties": {"c": {"$dynamicRef": "#n"}, "s": {"type": "string", "pattern": "^a+$"}}}
+    c = diff(old, new)
+    assert c.change_class == MAJOR
+    assert any(f.undecided and f.extra.get("reason") for f in c.findings)
+
+
+def test_max_properties_added_under_a_dynamic_ref_has_a_witness_of_eleven_members():
+    # c is again the whole schema (one dynamic anchor): any object, so {"c": <11 members>} is
+    # valid under old and breaks the new maxProperties 10 (by both validators)
     old = {"$dynamicAnchor": "n", "type": "object", "properties": {"c": {"$dynamicRef": "#n"}}}
     new = {"$dynamicAnchor": "n", "type": "object",
            "properties": {"c": {"$dynamicRef": "#n", "maxProperties": 10}}}
     c = diff(old, new)
     assert c.change_class == MAJOR
-    assert any(f.undecided and f.extra.get("reason") for f in c.findings)
+    (f,) = [f for f in c.findings if f.direction == "backward"]
+    assert not f.undecided and len(f.witness["c"]) == 11
+    assert lost(Validators(old), Validators(new), f.witness)
 
 
 def test_hostile_repetition_counts_are_undecided_and_fail_closed():

@@ -118,6 +118,24 @@ def _errors(second: dict) -> dict:
             "oneOf": [{"$ref": "#/$defs/error"}, {"type": "array", "items": {"$ref": "#/$defs/error"}}]}
 
 
+def _refs_or_roles(item: dict) -> dict:
+    """A non-empty array of ``item``s, beside ``$defs/role``: an object whose ``kind`` (one of
+    four) requires the member of the same name, through four sibling conditionals (an ``else``
+    reaching it hides eight ``if``/``then`` cases behind one conditional of the item)."""
+    role = {"type": "object", "required": ["kind"], "properties": {"kind": {"enum": list("abcd")}},
+            "allOf": [{"if": {"properties": {"kind": {"const": k}}}, "then": {"required": [k]}} for k in "abcd"]}
+    return {"type": "array", "minItems": 1, "items": item, "$defs": {"role": role}}
+
+
+def _ref_or_role(min_length: int) -> dict:
+    """An item: a string of at least ``min_length`` characters (a reference), else a role."""
+    return {"if": {"type": "string"}, "then": {"minLength": min_length}, "else": {"$ref": "#/$defs/role"}}
+
+
+_REF_OR_ROLE_CASES = {"anyOf": [{"type": "string", "minLength": 1},
+                                {"not": {"type": "string"}, "$ref": "#/$defs/role"}]}
+_ID_AND_N = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}, "n": {"type": "integer"}}}
+
 BIG = 2**70
 
 CASES = [
@@ -345,6 +363,27 @@ CASES = [
     # PATCH: if/then is the oneOf of its two disjoint cases (condition and then; not the condition).
     Case("if-then-as-oneOf-of-cases", {"if": _NULL_SCORE, "then": _NOT_PASSED},
          {"oneOf": [{"allOf": [_NULL_SCORE, _NOT_PASSED]}, {"not": _NULL_SCORE}]}, PATCH),
+    # MAJOR: an item that is a string now needs 3 characters, not 1: ["ab"] is lost. The old
+    # side's conditionals (the item's, and the role's four behind its else) must not be split
+    # into cases and searched for witnesses one by one (issue 11: timeouts of testcase.json).
+    Case("if-then-tightened-beside-conditional-else", _refs_or_roles(_ref_or_role(1)),
+         _refs_or_roles(_ref_or_role(3)), MAJOR, lost=["ab"]),
+    # PATCH: the item's if/then/else as the anyOf of its cases, both ways: a string item has
+    # the then (minLength 1) on both sides, and no other branch (not a string); any other item
+    # is a role on both sides (the first branch needs a string).
+    Case("if-then-else-item-to-anyOf-of-cases", _refs_or_roles(_ref_or_role(1)), _refs_or_roles(_REF_OR_ROLE_CASES),
+         PATCH),
+    Case("anyOf-of-cases-item-to-if-then-else", _refs_or_roles(_REF_OR_ROLE_CASES), _refs_or_roles(_ref_or_role(1)),
+         PATCH),
+    # ---------------------------------------------------------------- member counts
+    # MAJOR: any object of three members is lost (the witness needs more members than the
+    # sampler's usual objects have).
+    Case("maxProperties-lowered", {"type": "object", "maxProperties": 3}, {"type": "object", "maxProperties": 2},
+         MAJOR, lost={"a": 1, "b": 2, "c": 3}),
+    # MAJOR: a bound where there was none: the two declared members and one undeclared one
+    # (additionalProperties is open) make three, one more than the new bound.
+    Case("maxProperties-added-beside-declared-members", _ID_AND_N, {**_ID_AND_N, "maxProperties": 2}, MAJOR,
+         lost={"id": "a", "n": 1, "x": 0}),
     # ---------------------------------------------------------------- oneOf cases, exactly one branch
     # PATCH: oneOf [X, Y] holds when X holds and Y fails, or X fails and Y holds: that is
     # "if X then not Y else Y". Here: exactly one of a, b present, on both sides.

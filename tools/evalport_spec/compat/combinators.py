@@ -50,7 +50,7 @@ class CombinatorRules:
                 continue
             inter = self.canon.of(A.parts | {(False, node)})
             f = Fail("not", "a 'not' of the {B} schema excludes documents the {A} schema accepts", located(A), (node, ptr))
-            f.witness = self.local_witnesses(inter, B)
+            f.defer(lambda inter=inter: self.local_witnesses(inter, B))
             fails.append(f)
         return fails
 
@@ -127,24 +127,33 @@ class CombinatorRules:
             if ok and ok[0] == "overlap":
                 f = Fail("oneOf-overlap", "a document of the {A} schema can match more than one 'oneOf' branch of "
                          "the {B} schema", located(A), (g.owner, g.owner.ptr + "/oneOf"))
-                _, j, overlap = ok
-                cands = []  # documents of the case matching branch j and another one
-                for k in overlap:
-                    both = self.canon.of(case.parts | {(False, g.branches[j]), (False, g.branches[k])})
-                    cands += self.local_witnesses(both, B)
-                f.witness = [w for w in cands if self.sampler.valid(A, w)][:2]
+                f.defer(lambda case=case, ok=ok: self._overlap_witnesses(A, B, g, case, ok[1], ok[2]))
             else:
                 f = Fail(g.kind, f"a document of the {{A}} schema{' of type ' + t if t else ''} matches no '{g.kind}' "
                          "branch of the {B} schema", located(A), (g.owner, g.owner.ptr + "/" + g.kind),
                          item=t if t else NO_ITEM)
-                # a document breaking every branch: first from each branch's own failures
-                per_branch = [[w for f2 in sub for w in self.verified_witnesses(f2, case, br)][:2]
-                              for br, sub in zip(branches, subs.get(t, ()), strict=False)]
-                cands = [w for ws in per_branch for w in ws] + _merged(per_branch)
-                f.witness = [w for w in cands if self.sampler.valid(A, w) and not self.sampler.valid(B, w)][:2] \
-                    or self.local_witnesses(case, B, {"type": t} if t else None)
+                f.defer(lambda t=t, case=case: self._uncovered_witnesses(A, B, case, t, branches, subs.get(t, ())))
             fails.append(f)
         return fails
+
+    def _overlap_witnesses(self, A: Canon, B: Canon, g, case: Canon, j: int, overlap: list[int]) -> list[Any]:
+        """Documents of ``case`` (a case of ``A``) matching branch ``j`` of the ``oneOf`` group
+        ``g`` of ``B`` and one of the ``overlap`` branches too (so matching ``g`` fails)."""
+        cands = []
+        for k in overlap:
+            both = self.canon.of(case.parts | {(False, g.branches[j]), (False, g.branches[k])})
+            cands += self.local_witnesses(both, B)
+        return [w for w in cands if self.sampler.valid(A, w)][:2]
+
+    def _uncovered_witnesses(self, A: Canon, B: Canon, case: Canon, t: str | None, branches: list[Canon],
+                             subs: list[list[Fail]]) -> list[Any]:
+        """Documents of ``case`` (of type ``t`` when given) breaking every branch of a ``B``
+        group: first from each branch's own failures ``subs``, then merged, then sampled."""
+        per_branch = [[w for f2 in sub for w in self.verified_witnesses(f2, case, br)][:2]
+                      for br, sub in zip(branches, subs, strict=False)]
+        cands = [w for ws in per_branch for w in ws] + _merged(per_branch)
+        return [w for w in cands if self.sampler.valid(A, w) and not self.sampler.valid(B, w)][:2] \
+            or self.local_witnesses(case, B, {"type": t} if t else None)
 
     def _cond(self, A: Canon, B: Canon, cond) -> list[Fail]:
         out: list[Fail] = []
@@ -165,9 +174,11 @@ class CombinatorRules:
                 continue
             g = Fail(cond.origin, f"under the {cond.origin} at {cond.ptr}: {f.message}", f.a,
                      (cond.owner if cond.owner.syn is None else f.b[0], cond.ptr), f.path,
-                     [w for w in f.witness], via=f.via, item=f.item)
-            if not f.path:
-                g.witness = [w for w in f.witness if self.sampler.valid(A, w) and not self.sampler.valid(B, w)]
+                     via=f.via, item=f.item)
+            if f.path:
+                g.defer(lambda f=f: list(f.witness))
+            else:
+                g.defer(lambda f=f: [w for w in f.witness if self.sampler.valid(A, w) and not self.sampler.valid(B, w)])
             out.append(g)
         return out
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +22,8 @@ class Fail:
     a: tuple[Node, str] | None
     b: tuple[Node, str] | None
     path: tuple = ()
-    witness: list[Any] = field(default_factory=list)
+    found: list[Any] = field(default_factory=list)
+    """Witness values at this failure's level (read them through :attr:`witness`)."""
     undecided: str | None = None
     via: tuple | None = field(default=None, repr=False, compare=False)
     """``(inner Fail, A, B, key, how)`` when this failure is ``inner`` seen one level up (member
@@ -30,12 +33,71 @@ class Fail:
     item: Any = NO_ITEM
     """The one lost item when the keyword holds alternatives (an ``enum`` value, a ``type``
     member, a ``required`` name, a dropped branch): each is its own failure (issue 20)."""
+    later: Callable[[], list[Any]] | None = field(default=None, repr=False, compare=False)
+    """Builds :attr:`found` on first use (:meth:`defer`)."""
+
+    @property
+    def witness(self) -> list[Any]:
+        """Values valid under ``A`` and invalid under ``B`` at this failure's level: built on
+        first use when deferred, so a failure that a case split later removes, or one only
+        tested for existence, costs no witness search. Witnesses found by a short search
+        (:func:`probing`) are kept; an empty answer of one is not (the full search runs on the
+        next read outside it)."""
+        if self.later is not None:
+            found = self.later()
+            if found or not _PROBE[0]:
+                self.later = None
+            self.found = found
+        return self.found
+
+    @witness.setter
+    def witness(self, values: list[Any]) -> None:
+        self.later = None
+        self.found = values
+
+    def defer(self, make: Callable[[], list[Any]]) -> None:
+        """Build the witnesses with ``make()`` (returning a list) only when they are read."""
+        self.later = make
+
+    def absorb(self, other: Fail, limit: int = 3) -> None:
+        """Add ``other``'s witnesses (the same failure reached another way) after this one's,
+        up to ``limit`` in all, when they are read."""
+        def merged(mine: Callable[[], list[Any]] = self.later or (lambda ws=self.found: ws)) -> list[Any]:
+            ws = list(mine())
+            if len(ws) < limit:
+                ws.extend(other.witness[:limit - len(ws)])
+            return ws
+        self.defer(merged)
+
     def key(self) -> tuple:
         """Identity of the failure by schema locations and item (not instance path): the same
         changed subschema reached along many instance paths (a shared ``$defs`` entry) is one
         failure, reported at the first path found; this keeps deep ``$ref`` graphs linear."""
         item = None if self.item is NO_ITEM else canonical(self.item)
         return (self.code, where(self.a), where(self.b), self.undecided is not None, item)
+
+
+PROBE_TRIES = 12
+"""Candidates a witness search tries inside :func:`probing` (a full search tries 120)."""
+
+_PROBE = [False]
+
+
+@contextmanager
+def probing() -> Iterator[None]:
+    """Witness searches made inside are short (:data:`PROBE_TRIES` candidates) and an empty
+    answer is not kept: used where a witness only saves work (deciding whether a case split is
+    needed), so a miss costs a split, never a finding without its witness."""
+    before, _PROBE[0] = _PROBE[0], True
+    try:
+        yield
+    finally:
+        _PROBE[0] = before
+
+
+def probe_active() -> bool:
+    """Whether witness searches are short and their empty answers provisional (:func:`probing`)."""
+    return _PROBE[0]
 
 
 class Budget(Exception):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .canon import Canon
-from .fail import Fail
+from .fail import PROBE_TRIES, Fail, probe_active
 from .sample import prop_nodes
 
 
@@ -22,9 +22,12 @@ class WitnessRules:
                         tries: int = 120, must: Callable[[Any], bool] | None = None) -> list[Any]:
         """Values valid under ``A`` and invalid under ``B`` from the sampler's candidates; with
         ``must``, only values showing this very failure (``must(value)``: e.g. the object lacks
-        the newly required name), so a witness never stands for another change."""
+        the newly required name), so a witness never stands for another change. Inside
+        :func:`.fail.probing`, at most :data:`.fail.PROBE_TRIES` candidates."""
         out: list[Any] = []
         seen: set[str] = set()
+        if probe_active():
+            tries = min(tries, PROBE_TRIES)
         for n, x in enumerate(self.sampler.candidates(A, 0, hint)):
             if n >= tries:
                 break
@@ -76,7 +79,8 @@ class WitnessRules:
                         break
                 if len(out) >= limit:
                     break
-            h.cache[careful] = out
+            if out or not probe_active():  # an empty answer of a short search is provisional
+                h.cache[careful] = out
             ws = out
         return ws
 

@@ -45,8 +45,11 @@ class ObjectRules:
             fails.append(self._fail("minProperties", f"minProperties {a_min} in the {{A}} schema, {B.min_props.value} in the {{B}} schema", A, B,
                                     A.min_props.at if A.min_props else None, B.min_props.at, hint))
         if B.max_props and (not A.max_props or A.max_props.value > B.max_props.value):
+            size = max(B.max_props.value + 1, a_min)
             fails.append(self._fail("maxProperties", f"maxProperties {A.max_props.value if A.max_props else 'unbounded'} in the {{A}} schema, {B.max_props.value} in the {{B}} schema", A, B,
-                                    A.max_props.at if A.max_props else None, B.max_props.at, hint))
+                                    A.max_props.at if A.max_props else None, B.max_props.at,
+                                    {**hint, "objects": _Replay(lambda: self._objects_of_size(A, size))},
+                                    must=lambda w: isinstance(w, dict) and len(w) > B.max_props.value))
         names = sorted({n for c in A.obj + B.obj for n in c.props})
         for name in names:
             fails.extend(self._member(A, B, name))
@@ -189,9 +192,33 @@ class ObjectRules:
         if undecided:
             return [self._wrap(f, A, B, name, "prop") for f in undecided]
         loc_b = (bn[0], bn[0].ptr) if bn[0].syn is None else located(B)
-        inner = Fail(code, what, (an[0], an[0].ptr) if an and an[0].syn is None else located(A), loc_b, (),
-                     [w for f in sub for w in self.verified_witnesses(f, ac, bc)][:4])
+        inner = Fail(code, what, (an[0], an[0].ptr) if an and an[0].syn is None else located(A), loc_b, ())
+        inner.defer(lambda: [w for f in sub for w in self.verified_witnesses(f, ac, bc)][:4])
         return [self._wrap(inner, A, B, name, "prop")]
+
+    def _objects_of_size(self, A: Canon, size: int, limit: int = 1000):
+        """Candidate objects of ``A`` with exactly ``size`` members (``size`` up to ``limit``):
+        ``A``'s required members, then its other declared ones, then fresh names (``x0``, ``x1``,
+        ...), each with a value the sampler finds for it; nothing when ``A`` allows too few."""
+        if size > limit:
+            return
+        obj: dict = {}
+        for r in sorted(A.required):
+            x = self.sampler.one(self.canon.nodes(*prop_nodes(A, r, self.canon)))
+            if not self.sampler.found(x):
+                return
+            obj[r] = x
+        declared = sorted({n for cl in A.obj for n in cl.props} - set(obj))
+        for name in dict.fromkeys([*declared, *(f"x{i}" for i in range(size))]):
+            if len(obj) >= size:
+                break
+            if name in obj:
+                continue
+            x = self.sampler.one(self.canon.nodes(*prop_nodes(A, name, self.canon)))
+            if self.sampler.found(x):
+                obj[name] = x
+        if len(obj) == size:
+            yield obj
 
     def _prop_names(self, A: Canon, B: Canon, pn: Node) -> list[Fail]:
         closed = any(cl.add is not None and self.canon.nodes(cl.add).false and not cl.pats for cl in A.obj)
@@ -216,6 +243,17 @@ class ObjectRules:
         f = Fail("propertyNames", "propertyNames of the {B} schema rejects member names the {A} schema accepts", located(A), (pn, pn.ptr))
         f.witness = [o for o in objs if self.sampler.valid(A, o) and not self.sampler.valid(B, o)][:2]
         return [f]
+
+
+class _Replay:
+    """An iterable whose items ``make()`` yields anew on each pass (a sampler hint built only
+    when, and as often as, a witness search reads it)."""
+
+    def __init__(self, make) -> None:
+        self.make = make
+
+    def __iter__(self):
+        return iter(self.make())
 
 
 def _cell_nodes(c: Canon, cell: frozenset) -> list[Node]:

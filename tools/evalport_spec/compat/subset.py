@@ -27,7 +27,7 @@ from .arrays import ArrayRules
 from .canon import ANNOTATIONS, Canon, Canonizer, json_equal
 from .combinators import CombinatorRules, implies
 from .disjoint import DisjointRules
-from .fail import Budget, Fail, located, short
+from .fail import Budget, Fail, located, probing, short
 from .local_witness import WitnessRules
 from .nodes import Node
 from .objects import ObjectRules
@@ -208,7 +208,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             k = f.key()
             if k in seen:
                 if seen[k].via is None and f.via is None:
-                    seen[k].witness.extend(w for w in f.witness if len(seen[k].witness) < 3)
+                    seen[k].absorb(f)
             else:
                 seen[k] = f
         out = list(seen.values())
@@ -238,7 +238,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
               hint: dict | None = None, path: tuple = (), item: Any = NO_ITEM,
               must: Callable[[Any], bool] | None = None) -> Fail:
         f = Fail(code, msg, a or located(A), b or located(B), path, item=item)
-        f.witness = self.local_witnesses(A, B, hint, must=must)
+        f.defer(lambda: self.local_witnesses(A, B, hint, must=must))
         return f
 
     def _check(self, A: Canon, B: Canon) -> list[Fail]:
@@ -274,10 +274,16 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         if not flat and (A.groups or A.conds):
             self.prove("case-split", "not needed: proved with the old side's disjunctions whole",
                        located(A), located(B))
-        if not flat or (all(self._witnessed(f, A, B) for f in flat)
-                        and not (fresh and group is not None and any(f.code in ("anyOf", "oneOf") for f in flat))):
-            return flat  # proved, or every failure is real (a B group failing against a group of A
-            # that B does not repeat is split all the same: each dropped branch is its own finding)
+        if not flat or (group is None and cond is None):
+            return flat  # proved, or nothing left to split
+        # every failure is real: no split (a B group failing against a group of A that B does not
+        # repeat is split all the same: each dropped branch is its own finding). The witnesses
+        # asked for here come from a short search: a miss costs a split, and a failure the split
+        # removes never pays for a full, fruitless search.
+        if not (fresh and group is not None and any(f.code in ("anyOf", "oneOf") for f in flat)):
+            with probing():
+                if all(self._witnessed(f, A, B) for f in flat):
+                    return flat
         if group is not None:
             self.prove("case-split", f"{group.kind} at {group.owner.ptr or '/'}: {len(group.branches)} cases",
                        (group.owner, group.owner.ptr), located(B))
@@ -391,7 +397,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         for k, v in (B.excluded or {}).items():  # values a `not` of B rejects
             if A.admits(v, k) and self.sampler.holds(A, v):
                 fails.append(Fail("not", f"value {short(v)} is excluded by a 'not' of the {{B}} schema and accepted "
-                                  "by the {A} schema", located(A), located(B), witness=[v], item=v))
+                                  "by the {A} schema", located(A), located(B), found=[v], item=v))
         for t in ("null", "boolean"):
             if A.allows(t):
                 for v in ([None] if t == "null" else [True, False]):

@@ -1,0 +1,68 @@
+"""Deferred witnesses of a failure (``compat.fail``): built once, on first read; inside
+``probing()`` (the split decision's short search) an empty answer is provisional."""
+
+from __future__ import annotations
+
+from evalport_spec.compat.fail import Fail, probe_active, probing
+
+
+def _counted(answers: list[list]) -> tuple[Fail, list[int]]:
+    """A failure whose witness maker returns ``answers`` in turn; the list counts its calls."""
+    calls = [0]
+
+    def make() -> list:
+        calls[0] += 1
+        return answers[min(calls[0], len(answers)) - 1]
+
+    f = Fail("type", "m", None, None)
+    f.defer(make)
+    return f, calls
+
+
+def test_deferred_witnesses_are_built_once_and_only_when_read():
+    f, calls = _counted([[1, 2]])
+    assert calls == [0]
+    assert f.witness == [1, 2] and f.witness == [1, 2]
+    assert calls == [1]
+
+
+def test_an_empty_answer_under_probing_is_asked_again_outside():
+    f, calls = _counted([[], [], ["w"]])
+    with probing():
+        assert probe_active()
+        assert f.witness == []
+        assert f.witness == []  # asked again: still provisional
+    assert not probe_active()
+    assert f.witness == ["w"]  # the full search, outside the probe
+    assert f.witness == ["w"] and calls == [3]
+
+
+def test_witnesses_found_under_probing_are_kept():
+    f, calls = _counted([["w"], ["other"]])
+    with probing():
+        assert f.witness == ["w"]
+    assert f.witness == ["w"] and calls == [1]
+
+
+def test_an_empty_answer_outside_probing_is_final():
+    f, calls = _counted([[], ["late"]])
+    assert f.witness == [] and f.witness == []
+    assert calls == [1]
+
+
+def test_setting_witnesses_drops_the_deferred_maker():
+    f, calls = _counted([["never"]])
+    f.witness = ["set"]
+    assert f.witness == ["set"] and calls == [0]
+
+
+def test_absorb_appends_the_other_failures_witnesses_up_to_the_limit():
+    f, _ = _counted([[1, 2]])
+    g, g_calls = _counted([[3, 4, 5]])
+    f.absorb(g)
+    assert g_calls == [0]  # nothing built before the merged witnesses are read
+    assert f.witness == [1, 2, 3]
+    full, _ = _counted([[1, 2, 3]])
+    h, h_calls = _counted([[9]])
+    full.absorb(h)
+    assert full.witness == [1, 2, 3] and h_calls == [0]  # already at the limit: h not searched
