@@ -23,6 +23,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
+from . import inputlog
 from .errors import InputError
 from .fsutil import run_bounded
 from .jsonload import MAX_BYTES
@@ -143,9 +144,13 @@ def run(root: str | os.PathLike[str], *args: str, input: bytes | None = None, ch
     full.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
     full.update(env or {})
     try:
-        proc = run_bounded(["git", "-C", str(root), "-c", "core.quotepath=off", *args],
-                           input=input, env=full, timeout=timeout, max_bytes=max_bytes,
-                           label=f"git {args[0]}")
+        # a read is logged for replay (inputlog); a call with its own environment (a commit's
+        # identity) writes, so it has no door and a recording around it is never replayed
+        with inputlog.command(["git", str(root), *args] if env is None else None, input) as done:
+            proc = run_bounded(["git", "-C", str(root), "-c", "core.quotepath=off", *args],
+                               input=input, env=full, timeout=timeout, max_bytes=max_bytes,
+                               label=f"git {args[0]}")
+            done(proc.returncode, proc.stdout, proc.stderr)
     except FileNotFoundError:
         raise InputError("git is not installed (needed to read a revision)") from None
     except subprocess.TimeoutExpired:

@@ -1,4 +1,4 @@
-"""``evalport-spec check [--base REF] [--stage NAME]... [--format F]``: the spec gate.
+"""``evalport-spec check [--base REF] [--stage NAME]... [--no-cache] [--format F]``: the spec gate.
 
 Text output prints one line per stage as it finishes (``✓  schemas  0.12s`` on a terminal,
 ``ok    schemas  0.12s`` otherwise or with ``NO_COLOR``), then the findings, compatibility first,
@@ -11,6 +11,7 @@ an unsafe or missing ``--base`` revision: the message says what to ``git fetch``
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..names import STAGES
@@ -32,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ignore", metavar="FILE", default=None,
                    help="YAML/JSON list of {kind, pointer, fingerprint, reason, expires} (as diff "
                         "--ignore); a breaking finding is accepted only by its fingerprint")
+    p.add_argument("--no-cache", action="store_true",
+                   help="run every stage and every engine afresh: neither replay an earlier run on "
+                        "unchanged inputs nor read or write the disk cache (as EVALPORT_CACHE_DIR=off)")
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -43,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from ..report import emit, use_color
     from ..report.text import check_line
 
+    if args.no_cache:  # every cache of this process reads the variable (evalport_spec.diskcache)
+        os.environ["EVALPORT_CACHE_DIR"] = "off"
     repo = repository(args)
     progress = None
     if args.format == "text":
@@ -53,4 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
     report = run_gate(repo, base=args.base, stages=args.stages, progress=progress, ignore=args.ignore)
     emit(gate_report(report), args.format, checks=progress is None)
+    if report.context.get("replayed") and args.format == "text":
+        print("(replayed: every file, listing and git answer the last run read is unchanged; "
+              "--no-cache runs every stage)", file=sys.stderr)
     return report.exit_code

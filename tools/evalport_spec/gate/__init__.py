@@ -20,23 +20,26 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .. import git
+from .. import git, inputlog, names
 from ..errors import InputError
 from ..findings import Finding
-from ..fsutil import refuse_escaping_symlinks
 from ..spec import SpecRepo
-from . import history
-from .context import GateContext, StageSkipped, input_finding
-from .ignores import load_check_ignores
+from . import runmemo
 from .model import GateReport, StageResult, status_of
-from .stages import STAGE_FUNCS
 
-STAGES: tuple[str, ...] = tuple(STAGE_FUNCS)
-"""Stage names in run order."""
+if TYPE_CHECKING:
+    from .context import GateContext
+
+STAGES: tuple[str, ...] = names.STAGES
+"""Stage names in run order (the keys of :data:`.stages.STAGE_FUNCS`)."""
 
 
 def _run_stage(name: str, ctx: GateContext) -> StageResult:
+    from .context import StageSkipped, input_finding
+    from .stages import STAGE_FUNCS
+
     start = time.perf_counter()
     cls = None
     try:
@@ -72,7 +75,9 @@ def _resolve_base(root: Path, base: str) -> str:
     except InputError as exc:
         if "git fetch --depth=1 " not in exc.message:
             raise
-        full = "--unshallow " if history.shallow_boundaries(root) else ""
+        from .history import shallow_boundaries
+
+        full = "--unshallow " if shallow_boundaries(root) else ""
         raise InputError(exc.message.replace("git fetch --depth=1 ", f"git fetch {full}")
                          .replace("(a shallow CI clone fetches only the pull request head)",
                                   "(the gate needs the base and its history: in GitHub Actions, "
@@ -82,8 +87,9 @@ def _resolve_base(root: Path, base: str) -> str:
 def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
              stages: Iterable[str] | None = None,
              progress: Callable[[StageResult], None] | None = None,
-             ignore: str | Path | None = None) -> GateReport:
-    """Run the gate's stages over ``repo``.
+             ignore: str | Path | None = None, cache: bool = True) -> GateReport:
+    """Run the gate's stages over ``repo``, or replay the report of an earlier run on the same
+    inputs (:mod:`evalport_spec.gate.runmemo`).
 
     Args:
         repo: a :class:`SpecRepo` or its root folder.
@@ -91,9 +97,12 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
         stages: names to run (any order; they run in :data:`STAGES` order); default all.
         progress: called with each :class:`StageResult` as soon as it is done.
         ignore: a ``check --ignore`` file (:mod:`evalport_spec.gate.ignores`).
+        cache: replay a stored run whose inputs are all unchanged and store this one
+            (:mod:`.runmemo`; also off with ``EVALPORT_CACHE_DIR=off``). ``False`` always runs.
 
     Returns:
-        A :class:`GateReport`; ``report.context["ctx"]`` keeps the memoised classifications.
+        A :class:`GateReport`. ``report.context["ctx"]`` keeps the memoised classifications of
+        a run; a replayed report has ``context["replayed"]`` instead (and zero ``seconds``).
 
     Raises:
         InputError: an unknown stage name; an unsafe or missing ``base`` revision (the message
@@ -102,9 +111,29 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
             ``spec/`` or ``rfcs/`` that leaves the repository.
     """
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
+    if not cache:
+        return _run_gate(repo, base, stages, progress, ignore)
+    key = runmemo.run_key(repo.root, base, None if stages is None else sorted(set(stages)), ignore)
+    report = runmemo.replay(key)
+    if report is not None:
+        for result in report.stages if progress is not None else ():
+            progress(result)
+        return report
+    with inputlog.recording() as log:
+        report = _run_gate(repo, base, stages, progress, ignore)
+    runmemo.store(key, log, repo.root, report)
+    return report
+
+
+def _run_gate(repo: SpecRepo, base: str | None, stages: Iterable[str] | None,
+              progress: Callable[[StageResult], None] | None, ignore: str | Path | None) -> GateReport:
+    from ..fsutil import refuse_escaping_symlinks
+    from .context import GateContext
+    from .ignores import load_check_ignores
+
     refuse_escaping_symlinks(repo.root)
     wanted = list(STAGES if stages is None else stages)
-    unknown = [s for s in wanted if s not in STAGE_FUNCS]
+    unknown = [s for s in wanted if s not in STAGES]
     if unknown:
         raise InputError(f"unknown stage {unknown[0]!r} (stages: {', '.join(STAGES)})")
     ctx = GateContext(repo, base)
@@ -142,6 +171,7 @@ def change_to_accept(repo: SpecRepo | str | Path, *, base: str | None = None) ->
     """
     from ..policy import breaking
     from .behaviour import Side
+    from .context import GateContext
     from .stages import change_findings, released_side
 
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))

@@ -141,13 +141,15 @@ def run_program(program: Program, documents: list[tuple[str, Any]],
         InputError: the process fails, times out, answers with something that is not the
             protocol, or imported an ``evalport_spec`` from outside ``program.tools``.
     """
+    from .. import inputlog
     from ..errors import InputError
 
     payload = json.dumps({"documents": documents, "parameters": parameters or {}}).encode()
     what = f"the rule implementations of {program.label} ({program.tools})"
     try:
-        proc = subprocess.run([sys.executable, "-I", "-B", __file__, str(program.tools)], input=payload,
-                              capture_output=True, timeout=TIMEOUT)
+        with inputlog.child(program.tools):  # its inputs: the tree's code and the payload
+            proc = subprocess.run([sys.executable, "-I", "-B", __file__, str(program.tools)], input=payload,
+                                  capture_output=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         raise InputError(f"{what} did not finish within {TIMEOUT}s") from None
     if proc.returncode != 0:

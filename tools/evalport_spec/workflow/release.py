@@ -34,7 +34,7 @@ def check_and_plan(repo: SpecRepo | str | Path, version: str, *, date: str | Non
     """
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
     preflight(repo, version, date=date, today=today)
-    report = run_gate(repo)
+    report = run_gate(repo, cache=False)  # a fresh run: its context's classifications are used below
     if not report.ok:
         failed = ", ".join(s.name for s in report.stages if s.status == "fail")
         raise ReleaseRefused(f"the gate fails ({failed}): run `evalport-spec check` and fix it first")
