@@ -14,10 +14,11 @@ computation is never replayed. What the hook cannot see is a bare ``stat`` (``Pa
 (every name, its kind and a symlink's target), so a file appearing or vanishing anywhere under
 the repository is a change.
 
-Not inputs: files the computation wrote, anything under a temporary folder it made, the
+Not inputs: files outside ``root`` the computation wrote, anything under a temporary folder it made, the
 installed interpreter and libraries (under ``sys.prefix``; keyed by version in
 :func:`evalport_spec.diskcache.code_digest`), the disk cache itself (derived, content-keyed),
-``/dev`` and ``/proc``. A snapshot hashes the inputs when the computation ends.
+``/dev`` and ``/proc``. A snapshot hashes the inputs when the computation ends, and is refused
+when one of them was modified after the computation began (the racy-git rule).
 """
 
 from __future__ import annotations
@@ -233,27 +234,46 @@ def _tree(path: str, *, contents: bool) -> str:
     return h.hexdigest()
 
 
-def _outside(log: InputLog, excluded: list[str]) -> Callable[[str], bool]:
-    roots = tuple(os.path.join(p, "") for p in [*log.temps, *excluded, "/dev", "/proc",
-                                               sys.prefix, sys.base_prefix, sys.exec_prefix])
+def _inputs(log: InputLog, root: str, excluded: list[str], kept: list[str]) -> Callable[[str], bool]:
+    under = lambda folders: tuple(os.path.join(os.path.abspath(p), "") for p in folders)  # noqa: E731
+    out = under([*log.temps, *excluded, "/dev", "/proc", sys.prefix, sys.base_prefix, sys.exec_prefix])
+    inside, tree = under(kept), under([root])
 
     def keep(path: str) -> bool:
-        return path not in log.written and not path.startswith(roots) and path not in log.temps
+        if path in log.temps or (path in log.written and not path.startswith(tree)):
+            return False  # an output of the computation (a file under root stays an input)
+        return path.startswith(inside) or not path.startswith(out)
     return keep
 
 
-def snapshot(log: InputLog, root: str | os.PathLike[str], excluded: list[str]) -> dict[str, Any]:
+def _changed_since(paths: list[str], start_ns: int) -> bool:
+    for path in paths:
+        try:
+            if os.stat(path).st_mtime_ns >= start_ns:
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def snapshot(log: InputLog, root: str | os.PathLike[str], *, started_ns: int, excluded: list[str],
+             kept: list[str]) -> dict[str, Any] | None:
     """The inputs of ``log`` with their digests now, as JSON: ``files``/``dirs``/``trees`` map
     a path to a digest, ``listing`` is the tree under ``root`` (names only, for existence
     checks), ``commands`` as logged. Paths under ``excluded`` folders (derived data such as the
-    disk cache) are left out with the rest named in the module docstring."""
-    keep = _outside(log, [os.path.abspath(p) for p in excluded])
-    return {"files": {p: _file_digest(p) for p in sorted(filter(keep, log.files))},
-            "dirs": {p: _listing(p) for p in sorted(filter(keep, log.dirs))},
-            "trees": {p: _tree(p, contents=True) for p in sorted(filter(keep, log.trees))},
-            "root": os.path.abspath(root),
-            "listing": _tree(os.path.abspath(root), contents=False),
-            "commands": log.commands}
+    disk cache) are left out with the rest named in the module docstring, except those under
+    ``kept`` (the toolchain's own package, data files included, wherever it is installed).
+
+    ``None`` when an input file or folder was modified at or after ``started_ns``
+    (``time.time_ns()`` when the computation began, less the file system's timestamp
+    granularity): its digest now may not be what was read."""
+    keep = _inputs(log, os.path.abspath(root), excluded, kept)
+    files, dirs, trees = (sorted(filter(keep, s)) for s in (log.files, log.dirs, log.trees))
+    if _changed_since(files + dirs + trees, started_ns):
+        return None
+    return {"files": {p: _file_digest(p) for p in files}, "dirs": {p: _listing(p) for p in dirs},
+            "trees": {p: _tree(p, contents=True) for p in trees}, "root": os.path.abspath(root),
+            "listing": _tree(os.path.abspath(root), contents=False), "commands": log.commands}
 
 
 def unchanged(snap: dict[str, Any], rerun: Callable[[list[str], bytes | None], tuple[int, bytes, bytes]]) -> bool:

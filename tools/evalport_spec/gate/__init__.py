@@ -119,9 +119,10 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
         for result in report.stages if progress is not None else ():
             progress(result)
         return report
+    started = time.time_ns()
     with inputlog.recording() as log:
         report = _run_gate(repo, base, stages, progress, ignore)
-    runmemo.store(key, log, repo.root, report)
+    runmemo.store(key, log, repo.root, report, started)
     return report
 
 

@@ -64,13 +64,17 @@ def replay(key: str) -> GateReport | None:
         return None
 
 
-def store(key: str, log: inputlog.InputLog, root: Path, report: GateReport) -> None:
-    """Keep ``report`` with the digests of the inputs ``log`` recorded, unless the log is
-    tainted or a stage crashed."""
+def store(key: str, log: inputlog.InputLog, root: Path, report: GateReport, started_ns: int) -> None:
+    """Keep ``report`` with the digests of the inputs ``log`` recorded in a run begun at
+    ``started_ns`` (``time.time_ns()``), unless the log is tainted, a stage crashed, or an
+    input was modified during the run (50 ms allowed for the kernel's coarse file timestamps;
+    a file system counting whole seconds, such as FAT or HFS+, is not covered)."""
     if log.tainted or any(f.kind == "stage-crashed" for s in report.stages for f in s.findings):
         return
     folder = diskcache.cache_dir()
     if folder is None:
         return
-    inputs = inputlog.snapshot(log, root, [str(folder)])
-    diskcache.store(key, {"inputs": inputs, "report": report.to_json()})
+    inputs = inputlog.snapshot(log, root, started_ns=started_ns - 50_000_000, excluded=[str(folder)],
+                               kept=[str(Path(diskcache.__file__).resolve().parent)])
+    if inputs is not None:
+        diskcache.store(key, {"inputs": inputs, "report": report.to_json()})
