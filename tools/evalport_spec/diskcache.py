@@ -91,9 +91,10 @@ def store(key: str, data: dict[str, Any]) -> None:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        text = json.dumps({**data, "format": FORMAT}, ensure_ascii=False)  # json.dump to a file
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")  # is pure Python
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({**data, "format": FORMAT}, fh, ensure_ascii=False)
+            fh.write(text)
         os.replace(tmp, path)
     except (OSError, TypeError, ValueError):
         try:
