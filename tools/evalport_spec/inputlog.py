@@ -18,7 +18,7 @@ Not inputs: files outside ``root`` the computation wrote, anything under a tempo
 installed interpreter and libraries (under ``sys.prefix``; keyed by version in
 :func:`evalport_spec.diskcache.code_digest`), the disk cache itself (derived, content-keyed),
 ``/dev`` and ``/proc``. A snapshot hashes the inputs when the computation ends, and is refused
-when one of them was modified after the computation began (the racy-git rule).
+when one of them changed after it was read (modification time and size, as git's index does).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import base64
 import hashlib
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -50,25 +51,26 @@ class InputLog:
     Attributes:
         files: paths opened for reading.
         dirs: folders listed.
-        trees: folders a child process reads as a whole (hashed recursively).
+        trees: folders a child process reads as a whole, with their digests when it started.
         commands: ``[key, stdin as base64 or None, output digest]`` per :func:`command` call.
         written: paths opened for writing (outputs, not inputs).
         temps: temporary folders made during the computation.
         tainted: why the computation cannot be replayed, or ``None``.
-        doors: child processes the doors currently allow (:func:`command`, :func:`child`).
+        seen: each read or listed path's modification time (ns) and size when first read
+            (``None``: missing), to tell a change during the computation.
         removing: the temporary folder ``shutil.rmtree`` is deleting (its descriptor-relative
             listings and opens are not reads), or ``None``.
     """
 
     files: set[str] = field(default_factory=set)
     dirs: set[str] = field(default_factory=set)
-    trees: set[str] = field(default_factory=set)
+    trees: dict[str, str] = field(default_factory=dict)
     commands: list[list[Any]] = field(default_factory=list)
     written: set[str] = field(default_factory=set)
     temps: set[str] = field(default_factory=set)
     tainted: str | None = None
-    doors: int = 0
     removing: str | None = None
+    seen: dict[str, tuple[int, int] | None] = field(default_factory=dict)
 
     def taint(self, why: str) -> None:
         """Mark the computation as not replayable (the first reason is kept)."""
@@ -77,6 +79,9 @@ class InputLog:
 
 _active: InputLog | None = None
 _installed = False
+_doors = threading.local()
+"""``_doors.open``: whether this thread is inside a door (:func:`command`, :func:`child`) whose
+process has not started yet."""
 
 
 def _path(p: Any) -> str | None:
@@ -85,6 +90,19 @@ def _path(p: Any) -> str | None:
     if isinstance(p, os.PathLike):
         p = os.fspath(p)
     return os.path.abspath(p) if isinstance(p, str) else None
+
+
+def _signature(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def _see(log: InputLog, path: str) -> None:
+    if path not in log.seen:
+        log.seen[path] = _signature(path)
 
 
 def _hook(event: str, args: tuple[Any, ...]) -> None:
@@ -106,20 +124,25 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
         mode, flags = args[1], args[2] if len(args) > 2 else 0
         writing = (any(c in mode for c in "wax+") if isinstance(mode, str)
                    else bool((flags or 0) & _WRITE_FLAGS))
-        (log.written if writing else log.files).add(path)
+        if writing:
+            log.written.add(path)
+        else:
+            log.files.add(path)
+            _see(log, path)
     elif event in ("os.listdir", "os.scandir"):
         path = _path("." if args[0] is None else args[0])
         if path is None:
             log.taint(f"{event} of a file descriptor")
         else:
             log.dirs.add(path)
+            _see(log, path)
     elif event == "tempfile.mkdtemp":
         log.temps.add(os.path.abspath(args[0]))
     elif event == "tempfile.mkstemp":
         log.written.add(os.path.abspath(args[0]))
     elif event == "subprocess.Popen":
-        if log.doors > 0:
-            log.doors -= 1
+        if getattr(_doors, "open", False):
+            _doors.open = False
         else:
             log.taint(f"a child process outside the recorder's doors ({args[0]})")
     elif event in _TAINTING:
@@ -163,14 +186,8 @@ def command(key: list[str] | None, stdin: bytes | None) -> Iterator[Callable[[in
         return
     if stdin is not None and len(stdin) > MAX_INPUT:
         log.taint("a command's standard input too large to keep")
-    log.doors += 1
-    try:
+    with _door(log, f"a command that did not finish ({' '.join(key[:3])})"):
         yield done
-    except BaseException:
-        log.taint(f"a command that did not finish ({' '.join(key[:3])})")
-        raise
-    finally:
-        log.doors = 0
 
 
 @contextmanager
@@ -181,15 +198,24 @@ def child(tree: str | os.PathLike[str]) -> Iterator[None]:
     if log is None:
         yield
         return
-    log.trees.add(os.path.abspath(tree))
-    log.doors += 1
+    path = os.path.abspath(tree)
+    log.trees.setdefault(path, _tree(path, contents=True))
+    with _door(log, "a child process that did not finish"):
+        yield
+
+
+@contextmanager
+def _door(log: InputLog, failed: str) -> Iterator[None]:
+    """Let this thread start one process inside the block; a block that raises taints ``log``
+    with ``failed``."""
+    _doors.open = True
     try:
         yield
     except BaseException:
-        log.taint("a child process that did not finish")
+        log.taint(failed)
         raise
     finally:
-        log.doors = 0
+        _doors.open = False
 
 
 def _output_digest(code: int, out: bytes, err: bytes) -> str:
@@ -246,17 +272,7 @@ def _inputs(log: InputLog, root: str, excluded: list[str], kept: list[str]) -> C
     return keep
 
 
-def _changed_since(paths: list[str], start_ns: int) -> bool:
-    for path in paths:
-        try:
-            if os.stat(path).st_mtime_ns >= start_ns:
-                return True
-        except OSError:
-            pass
-    return False
-
-
-def snapshot(log: InputLog, root: str | os.PathLike[str], *, started_ns: int, excluded: list[str],
+def snapshot(log: InputLog, root: str | os.PathLike[str], *, excluded: list[str],
              kept: list[str]) -> dict[str, Any] | None:
     """The inputs of ``log`` with their digests now, as JSON: ``files``/``dirs``/``trees`` map
     a path to a digest, ``listing`` is the tree under ``root`` (names only, for existence
@@ -264,15 +280,19 @@ def snapshot(log: InputLog, root: str | os.PathLike[str], *, started_ns: int, ex
     disk cache) are left out with the rest named in the module docstring, except those under
     ``kept`` (the toolchain's own package, data files included, wherever it is installed).
 
-    ``None`` when an input file or folder was modified at or after ``started_ns``
-    (``time.time_ns()`` when the computation began, less the file system's timestamp
-    granularity): its digest now may not be what was read."""
+    ``None`` when an input changed while the computation ran (its modification time or size
+    now is not what it was when first read, or a tree's digest is not the one its child
+    process started with): its digest now may not be what was read. A rewrite within one tick
+    of the file system's timestamps that keeps the size is not seen."""
     keep = _inputs(log, os.path.abspath(root), excluded, kept)
     files, dirs, trees = (sorted(filter(keep, s)) for s in (log.files, log.dirs, log.trees))
-    if _changed_since(files + dirs + trees, started_ns):
+    if any(_signature(p) != log.seen.get(p) for p in files + dirs):
+        return None
+    now = {p: _tree(p, contents=True) for p in trees}
+    if any(now[p] != log.trees[p] for p in trees):
         return None
     return {"files": {p: _file_digest(p) for p in files}, "dirs": {p: _listing(p) for p in dirs},
-            "trees": {p: _tree(p, contents=True) for p in trees}, "root": os.path.abspath(root),
+            "trees": now, "root": os.path.abspath(root),
             "listing": _tree(os.path.abspath(root), contents=False), "commands": log.commands}
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import git, inputlog, names
+from .. import git, names
 from ..errors import InputError
 from ..findings import Finding
 from ..spec import SpecRepo
@@ -119,10 +119,9 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
         for result in report.stages if progress is not None else ():
             progress(result)
         return report
-    started = time.time_ns()
-    with inputlog.recording() as log:
+    with runmemo.recording() as log:
         report = _run_gate(repo, base, stages, progress, ignore)
-    runmemo.store(key, log, repo.root, report, started)
+    runmemo.store(key, log, repo.root, report)
     return report
 
 

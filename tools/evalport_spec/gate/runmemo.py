@@ -24,6 +24,8 @@ import datetime as dt
 import hashlib
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .. import diskcache, git, inputlog
@@ -64,17 +66,31 @@ def replay(key: str) -> GateReport | None:
         return None
 
 
-def store(key: str, log: inputlog.InputLog, root: Path, report: GateReport, started_ns: int) -> None:
-    """Keep ``report`` with the digests of the inputs ``log`` recorded in a run begun at
-    ``started_ns`` (``time.time_ns()``), unless the log is tainted, a stage crashed, or an
-    input was modified during the run (50 ms allowed for the kernel's coarse file timestamps;
-    a file system counting whole seconds, such as FAT or HFS+, is not covered)."""
+@contextmanager
+def recording() -> Iterator[inputlog.InputLog]:
+    """:func:`evalport_spec.inputlog.recording`, the cache folder made first: made during the
+    run, it would change the listing of its parent (the working folder, say, which the import
+    system lists), and the run would never replay."""
+    folder = diskcache.cache_dir()
+    if folder is not None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass  # diskcache.store ignores an unwritable folder too
+    with inputlog.recording() as log:
+        yield log
+
+
+def store(key: str, log: inputlog.InputLog, root: Path, report: GateReport) -> None:
+    """Keep ``report`` with the digests of the inputs ``log`` recorded, unless the log is
+    tainted, a stage crashed, or an input was modified during the run
+    (:func:`evalport_spec.inputlog.snapshot`)."""
     if log.tainted or any(f.kind == "stage-crashed" for s in report.stages for f in s.findings):
         return
     folder = diskcache.cache_dir()
     if folder is None:
         return
-    inputs = inputlog.snapshot(log, root, started_ns=started_ns - 50_000_000, excluded=[str(folder)],
+    inputs = inputlog.snapshot(log, root, excluded=[str(folder)],
                                kept=[str(Path(diskcache.__file__).resolve().parent)])
     if inputs is not None:
         diskcache.store(key, {"inputs": inputs, "report": report.to_json()})
