@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from evalport_spec import diskcache, git, inputlog
+from evalport_spec import diskcache, git, inputlog, names
 from evalport_spec.cli import main
 from evalport_spec.gate import run_gate, runmemo, stages
 from gate_repo import edit_json, make_repo
@@ -152,6 +152,20 @@ def test_recorder_logs_reads_writes_and_git(root, tmp_path):
     assert str(out) in log.written and str(out) not in log.files
     assert [c[0] for c in log.commands] == [["git", str(root), "rev-parse", "HEAD"]]
     assert log.tainted is None
+
+
+def test_a_size_decision_is_noted_and_a_change_refuses_the_snapshot(root, tmp_path):
+    big = root / "big.json"
+    big.write_text("[]")
+    with inputlog.recording() as log:
+        inputlog.note(big)  # as cache.tree_digest does for a file it keys by stat alone
+    assert str(big) in log.files
+    big.write_text("[1]")  # a change after it was read
+    assert inputlog.snapshot(log, root, excluded=[], kept=[]) is None
+
+
+def test_stage_names_are_the_stage_functions_in_order():
+    assert tuple(stages.STAGE_FUNCS) == names.STAGES
 
 
 @pytest.mark.parametrize("start", [

@@ -66,7 +66,7 @@ def test_refuses_existing_and_non_semver_versions(repo):
 
 def test_refuses_when_gate_fails(repo, capsys, monkeypatch):
     # the full gate takes about a minute here; the failing stage alone shows the refusal wiring
-    monkeypatch.setattr(gated, "run_gate", lambda r: run_gate(r, stages=["spec-text"]))
+    monkeypatch.setattr(gated, "run_gate", lambda r, **kw: run_gate(r, stages=["spec-text"], **kw))
     (repo / "spec/SPEC.md").write_text("truncated\n")
     before = tree_hash(repo)
     rc = main(["-C", str(repo), "release", "1.4.0", "--date", "2026-11-30"])
@@ -221,7 +221,7 @@ def test_out_of_range_dates_are_refused_and_change_nothing(repo):
 def test_dry_run_json_is_the_plan(repo, capsys, monkeypatch):
     # the full gate takes about a minute here (and SPEC.md does not describe the new field);
     # one passing stage keeps the CLI wiring real
-    monkeypatch.setattr(gated, "run_gate", lambda r: run_gate(r, stages=["schemas"]))
+    monkeypatch.setattr(gated, "run_gate", lambda r, **kw: run_gate(r, stages=["schemas"], **kw))
     add_optional_runner_field(repo)
     accept_rfc(repo, 7)
     today = dt.datetime.now(dt.UTC).date().isoformat()  # the CLI judges dates against today

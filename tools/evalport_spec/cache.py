@@ -29,6 +29,8 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from . import inputlog
+
 T = TypeVar("T")
 
 
@@ -87,6 +89,7 @@ def tree_digest(*folders: Path) -> str:
             h.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape") + b"\0")
             st = path.stat()
             if st.st_size > TREE_FILE_CAP:
+                inputlog.note(path)  # keyed by stat alone: still an input of a recorded run
                 h.update(f"large {st.st_size} {st.st_mtime_ns}".encode())
             else:
                 data = path.read_bytes()

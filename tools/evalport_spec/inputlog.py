@@ -58,8 +58,6 @@ class InputLog:
         tainted: why the computation cannot be replayed, or ``None``.
         seen: each read or listed path's modification time (ns) and size when first read
             (``None``: missing), to tell a change during the computation.
-        removing: the temporary folder ``shutil.rmtree`` is deleting (its descriptor-relative
-            listings and opens are not reads), or ``None``.
     """
 
     files: set[str] = field(default_factory=set)
@@ -69,7 +67,6 @@ class InputLog:
     written: set[str] = field(default_factory=set)
     temps: set[str] = field(default_factory=set)
     tainted: str | None = None
-    removing: str | None = None
     seen: dict[str, tuple[int, int] | None] = field(default_factory=dict)
 
     def taint(self, why: str) -> None:
@@ -80,8 +77,10 @@ class InputLog:
 _active: InputLog | None = None
 _installed = False
 _doors = threading.local()
-"""``_doors.open``: whether this thread is inside a door (:func:`command`, :func:`child`) whose
-process has not started yet."""
+"""Per thread: ``open``, whether it is inside a door (:func:`command`, :func:`child`) whose
+process has not started yet; ``removing``, the temporary folder of the computation that
+``shutil.rmtree`` is deleting there (its listings by descriptor and relative opens are not
+reads), or ``None``."""
 
 
 def _path(p: Any) -> str | None:
@@ -105,18 +104,27 @@ def _see(log: InputLog, path: str) -> None:
         log.seen[path] = _signature(path)
 
 
+def _relative(event: str, args: tuple[Any, ...]) -> bool:
+    """Whether the event is a listing by descriptor or an open of a relative name (as
+    ``shutil.rmtree`` does under a folder descriptor)."""
+    if event == "os.scandir":
+        return isinstance(args[0], int)
+    return event == "open" and isinstance(args[0], (str, bytes)) and not os.path.isabs(os.fsdecode(args[0]))
+
+
 def _hook(event: str, args: tuple[Any, ...]) -> None:
     log = _active
     if log is None:
         return
-    if log.removing is not None:  # shutil.rmtree of a temporary folder of ours: reads nothing
-        if event == "os.rmdir" and _path(args[0]) == log.removing:
-            log.removing = None
-        return
+    removing = getattr(_doors, "removing", None)
+    if removing is not None and _relative(event, args):
+        return  # shutil.rmtree of a temporary folder of ours, descriptor by descriptor: no reads
     if event == "shutil.rmtree":
         path = _path(args[0])
         if path is not None and (path in log.temps or path.startswith(tuple(os.path.join(t, "") for t in log.temps))):
-            log.removing = path
+            _doors.removing = path
+    elif event == "os.rmdir" and removing is not None and _path(args[0]) == removing:
+        _doors.removing = None
     elif event == "open":
         path = _path(args[0])
         if path is None:  # an already open descriptor: its open was logged
@@ -165,6 +173,16 @@ def recording() -> Iterator[InputLog]:
         yield log
     finally:
         _active = outer
+
+
+def note(path: str | os.PathLike[str]) -> None:
+    """Log ``path`` as read by the running recording (if any): for a caller that decides by
+    ``stat`` alone (a size limit, a modification time standing for large content), which the
+    audit hook does not see."""
+    log, full = _active, _path(path)
+    if log is not None and full is not None:
+        log.files.add(full)
+        _see(log, full)
 
 
 @contextmanager
@@ -317,4 +335,4 @@ def unchanged(snap: dict[str, Any], rerun: Callable[[list[str], bytes | None], t
     return True
 
 
-__all__ = ["InputLog", "child", "command", "recording", "snapshot", "unchanged"]
+__all__ = ["InputLog", "child", "command", "note", "recording", "snapshot", "unchanged"]

@@ -29,6 +29,7 @@ from typing import Any
 import jsonpatch
 import jsonpointer
 
+from .. import inputlog
 from ..cache import ContentMemo, digest, tree_digest
 from ..catalogue import RuleEntry, parse_catalogue
 from ..compat import repo_candidates
@@ -107,6 +108,7 @@ class ApplyPlan:
 
 
 def _load(path: Path, label: str) -> Loaded:
+    inputlog.note(path)  # a refusal by size alone is a verdict on the file too
     if path.is_file() and path.stat().st_size > MAX_PROPOSAL_FILE:
         raise InputError(f"file is larger than {MAX_PROPOSAL_FILE // (1024 * 1024)} MiB", label)
     return load(path, label=label)
