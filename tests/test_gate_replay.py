@@ -10,6 +10,7 @@ next run is a fresh one whose verdict follows the change.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import subprocess
 import sys
 
@@ -214,3 +215,12 @@ def test_input_modified_during_the_run_is_not_stored(root, monkeypatch):
     monkeypatch.setitem(stages.STAGE_FUNCS, "examples", edits_while_running)
     assert run_gate(root, stages=["examples"]).ok
     assert not replayed(run_gate(root, stages=["examples"]))
+
+
+def test_a_fifo_read_is_digested_without_opening_it(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with inputlog.recording() as log:
+        inputlog.note(fifo)
+    snap = inputlog.snapshot(log, tmp_path, excluded=[], kept=[])  # would block if opened
+    assert snap is not None and snap["files"][str(fifo)].startswith("special")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -241,11 +242,16 @@ def _output_digest(code: int, out: bytes, err: bytes) -> str:
 
 
 def _file_digest(path: str) -> str:
+    """sha-256 of a regular file's bytes; for anything else its kind (a FIFO or a device is
+    never opened: reading one could block)."""
     try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            return "dir"
+        if not stat.S_ISREG(mode):
+            return f"special {stat.S_IFMT(mode)}"
         with open(path, "rb") as fh:
             return hashlib.sha256(fh.read()).hexdigest()
-    except IsADirectoryError:
-        return "dir"
     except FileNotFoundError:
         return "missing"
     except OSError as exc:
