@@ -107,6 +107,17 @@ def _mutation_workspace() -> Path:
     return work
 
 
+def _hook_children(session: nox.Session) -> None:
+    """Copy benchmarks/mutation_children.py into the session's ``site-packages`` with a ``.pth``
+    line importing it, so every Python of the session's virtualenv (isolated ``-I`` ones too)
+    reports the functions it reached to mutmut's stats phase (that module's docstring)."""
+    root = Path(__file__).resolve().parent
+    name = "evalport_mutation_children"
+    for site in Path(session.virtualenv.location).glob("lib/python3*/site-packages"):
+        (site / f"{name}.py").write_text((root / "benchmarks" / "mutation_children.py").read_text())
+        (site / f"{name}.pth").write_text(f"import {name}\n")
+
+
 @nox.session(python=PYTHON)
 def mutants(session: nox.Session) -> None:
     """Mutation testing (mutmut, ``[tool.mutmut]`` in pyproject.toml) of ``gate/``, ``report/`` and
@@ -116,10 +127,13 @@ def mutants(session: nox.Session) -> None:
 
     mutmut runs in ``.mutation/`` (:func:`_mutation_workspace`); the mutated package,
     ``.mutation/mutants/src``, is put first on ``PYTHONPATH`` so the tests' child processes
-    (``python -m evalport_spec``) run the mutated code too.
+    (``python -m evalport_spec``) run the mutated code too. So that mutmut also learns which
+    tests reach a function only in such a child (the rule program runs isolated, ``python -I``),
+    benchmarks/mutation_children.py goes into this session's virtualenv (:func:`_hook_children`).
     """
     _require_supported(session)
     session.install("-e", ".[test]", "mutmut>=3.8,<4")
+    _hook_children(session)
     work = _mutation_workspace()
     mutated = work / "mutants" / "src"
     mutated.mkdir(parents=True, exist_ok=True)  # on sys.path before Python starts

@@ -11,11 +11,18 @@
   failed stage so users get a report, not a traceback) fails the test that ran it, unless the
   test is marked ``stage_crash``: otherwise a test asserting only the finding it is about would
   pass while another stage of the same run is broken (a mutation test showed it).
+* Under mutmut's stats phase only (``nox -s mutants``: ``MUTANT_UNDER_TEST=stats``), the
+  functions the test's child processes reached (the rule program, the CLI run as
+  ``python -m evalport_spec``) are counted as the test's too: see benchmarks/mutation_children.py,
+  which records them in the children into the file named by ``EVALPORT_MUTMUT_CHILD_HITS``.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +35,45 @@ if "GIT_CONFIG_COUNT" not in os.environ:
     for i, (key, value) in enumerate(_IDENTITY.items()):
         os.environ[f"GIT_CONFIG_KEY_{i}"] = key
         os.environ[f"GIT_CONFIG_VALUE_{i}"] = value
+
+
+MUTMUT_CHILD_HITS = "EVALPORT_MUTMUT_CHILD_HITS"
+"""The file the children's hits go to (the name benchmarks/mutation_children.py reads)."""
+
+
+def _mutmut_stats() -> set[str] | None:
+    """mutmut's set of the functions the running test reached (``mutmut.state.state()._stats``,
+    emptied by mutmut's plugin at each test's teardown) while its stats phase runs; else None."""
+    if os.environ.get("MUTANT_UNDER_TEST") != "stats" or "mutmut.state" not in sys.modules:
+        return None
+    from mutmut.state import state
+
+    return state()._stats
+
+
+def pytest_configure(config):
+    if _mutmut_stats() is None or MUTMUT_CHILD_HITS in os.environ:
+        return
+    fd, name = tempfile.mkstemp(prefix="mutmut-child-hits-")
+    os.close(fd)
+    os.environ[MUTMUT_CHILD_HITS] = name
+
+    def cleanup():
+        os.environ.pop(MUTMUT_CHILD_HITS, None)
+        Path(name).unlink(missing_ok=True)
+
+    config.add_cleanup(cleanup)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item):
+    """Before mutmut's plugin files the hits under ``item``: add the children's."""
+    stats, name = _mutmut_stats(), os.environ.get(MUTMUT_CHILD_HITS)
+    if stats is None or not name:
+        return
+    with open(name, "r+", encoding="utf-8") as f:
+        stats.update(f.read().split())
+        f.truncate(0)
 
 
 @pytest.fixture(autouse=True, scope="session")
