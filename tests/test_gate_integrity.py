@@ -356,6 +356,22 @@ def test_without_base_history_dates_the_acceptance(repo):
     assert not [f for f in stage.findings if f.kind == "change-without-rfc"]  # one truth per stage
 
 
+def test_without_base_an_uncommitted_change_is_a_step_after_the_commit_accepting_it(repo):
+    """A working tree whose spec/ differs from HEAD is a step of its own, after HEAD: the RFC
+    accepted at HEAD came before the (uncommitted) break, unlike the commit above holding both."""
+    remove_error_types(repo, "runner_error")
+    accepts = entries_for(repo, base=None)
+    git(repo, "checkout", "-q", "--", "spec")
+    write_rfc(repo, 99, "accepted", accepts)
+    commit_all(repo, "accept RFC 99")
+    remove_error_types(repo, "runner_error")
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    stage = run_gate(repo, stages=["draft"]).stage("draft")
+    assert stage.status == "warn", [f.message for f in stage.errors]
+    accepted = [f for f in stage.findings if f.kind == "enum-value-removed"]
+    assert len(accepted) == 1 and accepted[0].message.endswith("accepted by RFC 0099")
+
+
 # --- scoped acceptance -------------------------------------------------------------------------
 
 def test_accepting_runner_error_does_not_accept_the_rest_of_the_change(repo):

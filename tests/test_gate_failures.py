@@ -1,0 +1,101 @@
+"""The gate's failure paths, run in process (``run_gate`` with one stage): each test breaks one
+thing in a scratch repository and asserts the exact finding the stage reports (kind, file, JSON
+Pointer, line, old location), worked out from the edit itself. Mutation testing (issue 18,
+``nox -s mutants``) showed findings that lost their location, or a kind, without a test noticing.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evalport_spec.findings import Location
+from evalport_spec.gate import run_gate
+from evalport_spec.gate.context import GateContext
+from evalport_spec.spec import SpecRepo
+from gate_repo import commit_all, git, make_repo
+
+GRADER = "spec/releases/1.1.0/schemas/grader.json"
+"""A released file the tests change or remove."""
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return make_repo(tmp_path)
+
+
+def _errors(report, stage):
+    result = report.stage(stage)
+    assert result.status == "fail" and report.exit_code == 1
+    return result.findings
+
+
+def test_unreadable_and_invalid_examples_are_reported_where_they_are(repo):
+    (repo / "spec/examples/zz-broken.json").write_text('{\n  "id": "x",\n  oops\n}\n')
+    (repo / "spec/examples/zz-grader.json").write_text(
+        '{\n  "id": "exact",\n  "type": "exact_match",\n  "weight": "heavy"\n}\n')
+    found = _errors(run_gate(repo, stages=["examples"]), "examples")
+    unreadable = [f for f in found if f.kind == "example-unreadable"]
+    assert [(f.new.file, f.new.line) for f in unreadable] == [("spec/examples/zz-broken.json", 3)]
+    invalid = [f for f in found if f.kind == "example-invalid"]
+    # "weight" is a number in the Grader schema; the string sits on line 4 of the file
+    assert [(f.new, f.old) for f in invalid] == [(Location("spec/examples/zz-grader.json", "/weight", 4), None)]
+    assert invalid[0].message.startswith("grader: ")
+    assert {f.kind for f in found} == {"example-unreadable", "example-invalid"}
+
+
+def test_a_fixture_whose_expectation_is_wrong_is_a_disagreement_at_that_expectation(repo):
+    path = repo / "spec/conformance/fixtures/grader-missing-type.json"
+    fixture = json.loads(path.read_text())
+    fixture["expect"]["schema"]["valid"] = True  # the document lacks the required "type"
+    path.write_text(json.dumps(fixture, indent=2))
+    found = _errors(run_gate(repo, stages=["conformance"]), "conformance")
+    assert [(f.kind, f.new, f.extra) for f in found] == [(
+        "conformance-disagreement",
+        Location("spec/conformance/fixtures/grader-missing-type.json", "/expect/schema"),
+        {"fixture": "grader-missing-type", "path": "schema", "version": "draft"})]
+
+
+def test_released_files_changed_or_removed_after_their_commit_name_that_commit(repo):
+    added_by = git(repo, "rev-parse", "main").strip()[:12]  # make_repo's one commit on main
+    (repo / GRADER).write_text((repo / GRADER).read_text().replace('"Grader"', '"Grader!"', 1))
+    (repo / "spec/releases/1.0.0/rules.json").unlink()
+    found = _errors(run_gate(repo, stages=["history"]), "history")
+    assert sorted((f.kind, f.old, f.new) for f in found) == [
+        ("released-file-changed", Location(f"{added_by}:{GRADER}"), Location(GRADER)),
+        ("released-file-removed", Location(f"{added_by}:spec/releases/1.0.0/rules.json"), None)]
+
+
+def test_released_files_changed_or_removed_since_the_base_name_the_base(repo):
+    (repo / GRADER).write_text((repo / GRADER).read_text().replace('"Grader"', '"Grader!"', 1))
+    (repo / "spec/releases/1.0.0/rules.json").unlink()
+    commit_all(repo, "edit releases")
+    found = _errors(run_gate(repo, base="main", stages=["base"]), "base")
+    changed = sorted((f.message.split(" was ")[1].split(" ")[0], f.old, f.new)
+                     for f in found if f.kind == "released-file-changed")
+    assert changed == [
+        ("changed", Location(f"main:{GRADER}"), Location(GRADER)),
+        ("removed", Location("main:spec/releases/1.0.0/rules.json"), Location("spec/releases/1.0.0/rules.json"))]
+
+
+def test_one_program_run_over_two_corpora_keeps_each_corpus_result(tmp_path):
+    """Program runs are memoised per process by (program, corpus): a second repository whose
+    corpus has more documents must get a run with as many results, not the first one's."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = make_repo(tmp_path / "a"), make_repo(tmp_path / "b")
+    example = json.loads((second / "spec/examples/grouped-sweep-resultset.json").read_text())
+    example["run_id"] = "one-more"  # a seed of the corpus (resultsets have rules)
+    (second / "spec/examples/zz-one-more.json").write_text(json.dumps(example))
+    runs = []
+    for root in (first, second):
+        ctx = GateContext(SpecRepo(root))
+        try:
+            program, corpus = ctx.program(None, "the working tree"), ctx.corpus()
+            runs.append((len(corpus.documents), len(ctx.run(program).fired)))
+        finally:
+            ctx.close()
+    assert runs[0][0] < runs[1][0]
+    assert [n for n, _ in runs] == [fired for _, fired in runs]
+
