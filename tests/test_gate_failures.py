@@ -14,7 +14,7 @@ from evalport_spec.findings import Location
 from evalport_spec.gate import run_gate
 from evalport_spec.gate.context import GateContext
 from evalport_spec.spec import SpecRepo
-from gate_repo import commit_all, git, make_repo
+from gate_repo import add_optional_runner_field, commit_all, git, make_repo
 
 GRADER = "spec/releases/1.1.0/schemas/grader.json"
 """A released file the tests change or remove."""
@@ -99,3 +99,33 @@ def test_one_program_run_over_two_corpora_keeps_each_corpus_result(tmp_path):
     assert runs[0][0] < runs[1][0]
     assert [n for n, _ in runs] == [fired for _, fired in runs]
 
+
+
+def test_a_missing_fixture_folder_is_one_finding_at_that_folder(repo):
+    fixtures = repo / "spec/conformance/fixtures"
+    for p in fixtures.iterdir():
+        p.unlink()
+    fixtures.rmdir()
+    report = run_gate(repo, stages=["conformance"])
+    found = _errors(report, "conformance")
+    assert [(f.kind, f.new) for f in found] == [
+        ("conformance-fixtures-missing", Location("spec/conformance/fixtures"))]
+    assert report.stage("conformance").summary == ""
+
+
+def test_spec_version_missing_not_a_successor_or_too_low_is_reported_at_its_line(repo):
+    """With an optional field added the draft is MINOR since 1.3.0: 1.3.1 is too low (a warning),
+    1.3.0 is no successor of 1.3.0 (an error)."""
+    add_optional_runner_field(repo)
+    version = repo / "spec/VERSION"
+
+    def draft_findings(kind):
+        return [(f.severity.name, f.new) for f in run_gate(repo, stages=["draft"]).stage("draft").findings
+                if f.kind == kind]
+
+    version.write_text("1.3.1\n")
+    assert draft_findings("draft-version-too-low") == [("WARNING", Location("spec/VERSION", None, 1))]
+    version.write_text("1.3.0\n")
+    assert draft_findings("draft-version-invalid") == [("ERROR", Location("spec/VERSION", None, 1))]
+    version.unlink()
+    assert draft_findings("draft-version-missing") == [("ERROR", Location("spec/VERSION"))]
