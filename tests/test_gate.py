@@ -54,9 +54,13 @@ def test_complete_spec_md_passes():
         "Changelog")) + "\n### 1.1.0 — 2026-01-02 — MINOR\n\n- x\n\n" + END_MARKER + "\n"
     assert check_spec_text(text, "S.md") == []
     swapped = text.replace("## Status", "## Tmp").replace("## Terminology", "## Status").replace("## Tmp", "## Terminology")
-    assert [f.kind for f in check_spec_text(swapped, "S.md")] == ["spec-section-out-of-order"]
+    # Terminology now comes first: it is the section out of order, at its own line
+    assert [(f.kind, f.new) for f in check_spec_text(swapped, "S.md")] == [
+        ("spec-section-out-of-order", Location("S.md", None, swapped.split("\n").index("## Terminology") + 1))]
     fenced = text.replace("## Documents", "```\n## Documents\n```")
-    assert [f.kind for f in check_spec_text(fenced, "S.md")] == ["spec-section-missing"]
+    # a missing section points at the last section found before it
+    assert [(f.kind, f.new) for f in check_spec_text(fenced, "S.md")] == [
+        ("spec-section-missing", Location("S.md", None, fenced.split("\n").index("## Terminology") + 1))]
     bad = text.replace("2026-01-02 — MINOR", "2026-13-02 — MINOR")
     assert [(f.kind, f.where().line) for f in check_spec_text(bad, "S.md")] == [
         ("changelog-heading-malformed", text.split("\n").index("### 1.1.0 — 2026-01-02 — MINOR") + 1)]
