@@ -7,6 +7,7 @@ Pointer, line, old location), worked out from the edit itself. Mutation testing 
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -14,7 +15,7 @@ from evalport_spec.findings import Location
 from evalport_spec.gate import run_gate
 from evalport_spec.gate.context import GateContext
 from evalport_spec.spec import SpecRepo
-from gate_repo import add_optional_runner_field, commit_all, git, make_repo
+from gate_repo import add_optional_runner_field, commit_all, edit_json, git, make_repo
 
 GRADER = "spec/releases/1.1.0/schemas/grader.json"
 """A released file the tests change or remove."""
@@ -129,3 +130,21 @@ def test_spec_version_missing_not_a_successor_or_too_low_is_reported_at_its_line
     assert draft_findings("draft-version-invalid") == [("ERROR", Location("spec/VERSION", None, 1))]
     version.unlink()
     assert draft_findings("draft-version-missing") == [("ERROR", Location("spec/VERSION"))]
+
+
+def test_catalogued_rules_without_an_implementation_are_named_in_one_finding(repo):
+    def add(d):
+        entry = next(r for r in d["rules"] if r["code"] == "DUPLICATE_ID")
+        d["rules"] += [dict(entry, code="ZZ_ONE"), dict(entry, code="ZZ_TWO")]
+    edit_json(repo / "spec/rules.json", add)
+    found = [f for f in run_gate(repo, stages=["examples"]).stage("examples").findings
+             if f.kind == "rule-unimplemented"]
+    assert [(f.message, f.new) for f in found] == [(
+        "catalogued rule(s) ZZ_ONE, ZZ_TWO have no implementation: examples cannot be fully validated",
+        Location("spec/rules.json"))]
+
+
+def test_without_a_release_the_manifest_stage_is_skipped_saying_why(repo):
+    shutil.rmtree(repo / "spec/releases")
+    stage = run_gate(repo, stages=["manifest"]).stage("manifest")
+    assert (stage.status, stage.summary, stage.findings) == ("skip", "no release yet", [])
