@@ -19,6 +19,7 @@ import pytest
 
 from evalport_spec.cli import main
 from evalport_spec.errors import InputError
+from evalport_spec.findings import Location
 from evalport_spec.gate import change_to_accept, run_gate
 from evalport_spec.gate.output import render
 from evalport_spec.rfc import load_rfcs, new_rfc, write_index
@@ -270,6 +271,16 @@ def test_hand_made_release_fails_with_and_without_base(repo):
     made = [f for f in errors(report, "base") if f.kind == "release-hand-made"]
     assert made and made[0].where().file == "spec/releases/2.0.0"
     assert "refuses from main's draft" in made[0].message
+
+
+def test_a_release_without_its_changelog_heading_is_hand_made_at_its_spec_md(repo):
+    hand_made_release(repo)
+    md = repo / "spec/releases/2.0.0/SPEC.md"
+    md.write_text(md.read_text().replace("### 2.0.0 — 2026-11-30 — MAJOR\n", "", 1))
+    made = [(f.message, f.new) for f in run_gate(repo, stages=["history"]).stage("history").errors
+            if f.kind == "release-hand-made"]
+    assert made == [("spec/releases/2.0.0/SPEC.md has no changelog heading for 2.0.0; "
+                     "`evalport-spec release 2.0.0` writes one", Location("spec/releases/2.0.0/SPEC.md"))]
 
 
 def add_documented_runner_build(root):
