@@ -112,6 +112,9 @@ def test_locations_guard_stripping_and_boundary_variants():
     assert {"test_cases": [{"id": "a", "graders": ["g", "g"]}, {"id": "b"}], "graders": [{"id": "g"}]} in variants
     assert {"test_cases": [{"id": "a", "graders": ["g", "h"]}, {"id": "b"}], "graders": [{"id": "h"}]} in variants
     assert {"test_cases": [{"id": "a", "graders": ["h"]}, {"id": "b"}], "graders": [{"id": "g"}]} in variants
+    # an object lacking a member the rule reads gets it, with a value the document holds elsewhere
+    reads_id = RuleEntry("X", "suite", "", ("/test_cases/*/id",), "1.0.0", False, False)
+    assert {"test_cases": [{"id": "a"}, {"id": "a"}]} in list(boundary_variants({"test_cases": [{"id": "a"}, {}]}, reads_id))
 
 
 def test_the_installed_rules_answer_in_the_protocol():
