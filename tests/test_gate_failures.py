@@ -71,8 +71,14 @@ def test_released_files_changed_or_removed_after_their_commit_name_that_commit(r
 def test_released_files_changed_or_removed_since_the_base_name_the_base(repo):
     (repo / GRADER).write_text((repo / GRADER).read_text().replace('"Grader"', '"Grader!"', 1))
     (repo / "spec/releases/1.0.0/rules.json").unlink()
+    sums = repo / "spec/releases/SHA256SUMS"
+    gone = next(ln for ln in sums.read_text().splitlines() if ln.endswith("  1.0.0/rules.json"))
+    sums.write_text("".join(f"{ln}\n" for ln in sums.read_text().splitlines() if ln != gone))
     commit_all(repo, "edit releases")
     found = _errors(run_gate(repo, base="main", stages=["base"]), "base")
+    assert [(f.message, f.new) for f in found if f.kind == "manifest-line-removed"] == [(
+        f"spec/releases/SHA256SUMS lost the line '{gone}' present at main: released files are frozen",
+        Location("spec/releases/SHA256SUMS"))]
     changed = sorted((f.message.split(" was ")[1].split(" ")[0], f.old, f.new)
                      for f in found if f.kind == "released-file-changed")
     assert changed == [
