@@ -106,6 +106,8 @@ def test_rule_code_tightened_on_a_branch_fails_by_its_code_and_shows_a_witness_w
     assert all(f.undecided and f.witness is None and "unproven" in f.message for f in base.values())
     assert base["DUPLICATE_ID"].extra["versions"] == ["1.0.0", "1.1.0", "1.2.0", "1.3.0", "draft", "main's draft"]
     assert base["DUPLICATE_ID"].extra["modules"] == ["evalport_spec/validation/rules/suite.py"]
+    index = [r["code"] for r in json.loads((repo / "spec/rules.json").read_text())["rules"]].index("DUPLICATE_ID")
+    assert base["DUPLICATE_ID"].new == Location("spec/rules.json", f"/rules/{index}", base["DUPLICATE_ID"].new.line)
     assert not [f for f in report.stage("base").findings if f.kind == "rule-behaviour-tightened"]
     assert [f.kind for f in report.stage("base").findings][0] == "toolchain-changed"
     assert report.stage("base").status == "fail"
