@@ -68,7 +68,7 @@ class Program:
     tools: Path
     label: str
     digest: str
-    origin: str = "installed"
+    origin: str = INSTALLED
 
 
 @dataclass
