@@ -144,3 +144,20 @@ def test_a_classifier_that_burns_its_cpu_budget_is_a_timeout_and_one_that_idles_
     [rec] = run([_one_pair()], limit=1, search_limit=1)
     assert rec["status"] == "timeout" and rec["detail"] == "no verdict after 2 s"
     assert rec["cpu_seconds"] < 1
+
+
+def test_the_enum_removal_shape_passes_over_an_enum_beside_a_ref():
+    """Up to draft-07 a ``$ref``'s siblings are ignored: removing a value from an enum beside one
+    loses nothing, so the bench's "one enum value removed" (expected MAJOR) must pick another."""
+    from compat_corpus.shapes import enum_value_removed
+
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#",
+              "definitions": {"s": {"type": "string"}},
+              "properties": {"a": {"enum": ["x", "y"], "$ref": "#/definitions/s"},
+                             "b": {"enum": [1, 2, 3]}}}
+    new, ptr = enum_value_removed(schema)
+    assert ptr == "/properties/b"
+    assert new["properties"]["b"]["enum"] == [1, 2] and new["properties"]["a"] == schema["properties"]["a"]
+    old_v, new_v = Validators(schema), Validators(new)
+    assert old_v.py({"b": 3}) and not new_v.py({"b": 3})  # the removed value is lost
+    assert old_v.py({"a": "z"})  # the enum beside the $ref decides nothing

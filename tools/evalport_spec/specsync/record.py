@@ -240,12 +240,17 @@ class Record:
     findings: list[Finding] = field(default_factory=list)
 
 
+def _listed(meta: dict[str, Any]) -> list[str]:
+    """The change ids an RFC's front matter lists under ``spec_changes`` (none unless a list)."""
+    listed = meta.get("spec_changes") or []
+    return [str(cid) for cid in listed] if isinstance(listed, list) else []
+
+
 def _ties(rfcs: Iterable[Any]) -> dict[str, list[tuple[Any, str]]]:
     out: dict[str, list[tuple[Any, str]]] = {}
     for rfc in rfcs:
-        listed = rfc.meta.get("spec_changes") or []
-        for cid in listed if isinstance(listed, list) else []:
-            out.setdefault(str(cid), []).append((rfc, str(rfc.meta.get("status"))))
+        for cid in _listed(rfc.meta):
+            out.setdefault(cid, []).append((rfc, str(rfc.meta.get("status"))))
     return out
 
 
@@ -351,9 +356,8 @@ def records(spec_md: str, rfc_metas: Iterable[dict[str, Any]]) -> set[str]:
     list under ``spec_changes`` (module docstring)."""
     out = set(_editorial(spec_md)[0])
     for meta in rfc_metas:
-        listed = meta.get("spec_changes") or []
-        if str(meta.get("status")) in _COVERING and isinstance(listed, list):
-            out |= {str(cid) for cid in listed}
+        if str(meta.get("status")) in _COVERING:
+            out.update(_listed(meta))
     return out
 
 
