@@ -154,3 +154,23 @@ def test_without_a_release_the_manifest_stage_is_skipped_saying_why(repo):
     shutil.rmtree(repo / "spec/releases")
     stage = run_gate(repo, stages=["manifest"]).stage("manifest")
     assert (stage.status, stage.summary, stage.findings) == ("skip", "no release yet", [])
+
+
+@pytest.mark.parametrize("folder, stage", [("spec/schemas", "rfcs"), ("spec/examples", "behaviour"),
+                                           ("spec/conformance", "behaviour")])
+def test_a_fifo_among_the_spec_files_is_refused_not_waited_on(tmp_path, folder, stage):
+    """A named pipe blocks whoever opens it: the RFC proposals' draft copy and the rule corpus's
+    folder digest read through the one bounded reader, so the stage reports it and ends."""
+    import os
+    import subprocess
+    import sys
+
+    from gate_repo import make_repo
+
+    root = make_repo(tmp_path)
+    os.mkfifo(root / folder / "x.json")
+    done = subprocess.run([sys.executable, "-m", "evalport_spec", "-C", str(root), "check", "--no-cache",
+                           "--stage", stage], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    assert f"is a FIFO (named pipe), not a regular file; refusing to read it [{stage}]" in done.stdout
+    assert "Traceback" not in done.stderr

@@ -35,6 +35,8 @@ from ..cache import ContentMemo, digest
 from ..catalogue import RuleEntry
 from ..corpus import example_documents, fixture_documents
 from ..errors import InputError
+from ..fsutil import read_limited
+from ..jsonload import MAX_BYTES
 from ..pointer import split
 from ..spec import SpecVersion
 
@@ -214,7 +216,8 @@ def _below(source: Any, folder: Path) -> str:
 
 def _folder_digest(folder: Path) -> list[Any]:
     files = sorted(q for q in folder.rglob("*.json") if "conformance" in q.parts or "examples" in q.parts)
-    return [(q.relative_to(folder).as_posix(), digest(q.read_bytes())) for q in files]
+    return [(q.relative_to(folder).as_posix(), digest(read_limited(q, max_bytes=MAX_BYTES, label=str(q))))
+            for q in files]
 
 
 def build_corpus(catalogues: list[SpecVersion], folders: list[tuple[Path, str]],

@@ -35,7 +35,8 @@ from ..catalogue import RuleEntry, parse_catalogue
 from ..compat import repo_candidates
 from ..errors import InputError
 from ..fixtures import META_SCHEMA_NAME, Fixture
-from ..jsonload import Loaded, load, loads
+from ..fsutil import read_limited, read_optional
+from ..jsonload import MAX_BYTES, Loaded, load, loads
 from ..spec import FIXTURES_DIR, SpecRepo, SpecVersion, versions_from_mapping
 from ..specsync.record import draft_changes
 from .frontmatter import render
@@ -132,11 +133,12 @@ def draft_files(root: Path) -> dict[str, bytes]:
         raise InputError("the draft has no schemas folder", str(spec / "schemas"))
     files: dict[str, bytes] = {}
     for rel in ("SPEC.md", "VERSION", "rules.json", f"{FIXTURES_DIR}/{META_SCHEMA_NAME}"):
-        if (spec / rel).is_file():
-            files[rel] = (spec / rel).read_bytes()
+        data = read_optional(spec / rel, max_bytes=MAX_BYTES, label=str(spec / rel))
+        if data is not None:
+            files[rel] = data
     for folder in ("schemas", f"{FIXTURES_DIR}/fixtures"):
-        for p in sorted((spec / folder).glob("*.json")):
-            files[f"{folder}/{p.name}"] = p.read_bytes()
+        for p in sorted((spec / folder).glob("*.json")):  # a FIFO there is refused, not read
+            files[f"{folder}/{p.name}"] = read_limited(p, max_bytes=MAX_BYTES, label=str(p))
     return files
 
 
