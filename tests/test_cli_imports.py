@@ -94,3 +94,18 @@ def test_a_command_group_without_a_subcommand_is_a_usage_error(capsys):
             main([group, "nonsense"])
         assert exc.value.code == 2
         capsys.readouterr()
+
+
+def test_the_repository_option_is_taken_before_or_after_the_command(tmp_path):
+    """``-C DIR`` names the spec repository before the command (as git's) or after it, at any
+    depth of subcommand; given after, it wins; not given, the default (None: found from the
+    working directory) stands."""
+    from evalport_spec.cli import build_parser
+
+    parse = build_parser().parse_args
+    assert parse(["check"]).repo is None
+    assert parse(["-C", "a", "check"]).repo == "a"
+    assert parse(["check", "-C", "b"]).repo == "b"
+    assert parse(["-C", "a", "check", "--repo", "b"]).repo == "b"
+    assert parse(["rfc", "lint", "-C", "c"]).repo == "c"
+    assert parse(["-C", "a", "rules", "list"]).repo == "a"

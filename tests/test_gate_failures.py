@@ -174,3 +174,34 @@ def test_a_fifo_among_the_spec_files_is_refused_not_waited_on(tmp_path, folder, 
     assert done.returncode == 1
     assert f"is a FIFO (named pipe), not a regular file; refusing to read it [{stage}]" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_a_fifo_in_a_release_folder_fails_the_manifest_and_history_not_waited_on(tmp_path):
+    """A release folder holds regular files only: a named pipe there is no file `released_files`
+    may pass over. The manifest does not list it; history refuses to read it (opening would
+    block)."""
+    import os
+    import subprocess
+    import sys
+
+    root = make_repo(tmp_path)
+    os.mkfifo(root / "spec/releases/1.1.0/stray")
+    done = subprocess.run([sys.executable, "-m", "evalport_spec", "check", "-C", str(root), "--no-cache",
+                           "--stage", "manifest", "--stage", "history"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert ("spec/releases/1.1.0/stray: error released-file-unlisted: spec/releases/1.1.0/stray is not "
+            "listed in SHA256SUMS [manifest]") in done.stdout
+    assert ("spec/releases/1.1.0/stray: error input-error: is a FIFO (named pipe), not a regular file; "
+            "refusing to read it [history]") in done.stdout
+
+
+def test_a_symlink_in_a_release_folder_is_an_unlisted_released_file(repo):
+    """A symlink is an entry of the release folder like any file (not followed into a folder):
+    one the manifest does not list is reported where it is."""
+    (repo / "spec/releases/1.1.0/schemas/alias.json").symlink_to("grader.json")
+    (repo / "spec/releases/1.1.0/elsewhere").symlink_to(repo / "spec/schemas", target_is_directory=True)
+    found = _errors(run_gate(repo, stages=["manifest"]), "manifest")
+    assert sorted((f.kind, f.new.file) for f in found) == [
+        ("released-file-unlisted", "spec/releases/1.1.0/elsewhere"),
+        ("released-file-unlisted", "spec/releases/1.1.0/schemas/alias.json")]

@@ -67,17 +67,31 @@ def render_manifest(digests: dict[str, str]) -> str:
 
 
 def released_files(releases_dir: Path) -> dict[str, Path]:
-    """Every file under the release folders (``X.Y.Z/...``), keyed by its manifest path.
-    The manifest itself and files directly in ``spec/releases`` other than release folders are
-    not included; hidden files inside release folders are."""
+    """Every entry under the release folders (``X.Y.Z/...``) but the folders themselves, keyed by
+    its manifest path: regular files, and also symlinks, FIFOs, sockets and devices, so that
+    something that is no regular file is reported (unlisted, or unreadable when read) instead of
+    passing unseen. The manifest itself and files directly in ``spec/releases`` other than
+    release folders are not included; hidden files inside release folders are. Symlinked folders
+    are entries, not followed."""
     out: dict[str, Path] = {}
     if not releases_dir.is_dir():
         return out
     for p in sorted(releases_dir.rglob("*")):
         rel = p.relative_to(releases_dir).as_posix()
-        if p.is_file() and "/" in rel:
+        if "/" in rel and (p.is_symlink() or not p.is_dir()):
             out[rel] = p
     return out
+
+
+def read_released(path: Path, label: str) -> bytes:
+    """The bytes of one released file (an entry of :func:`released_files`), at most
+    :data:`~evalport_spec.jsonload.MAX_BYTES`.
+
+    Raises:
+        InputError: the entry is no regular file (a FIFO, socket, device or folder, symlinks
+            followed), is missing or unreadable, or is larger than the limit; names ``label``.
+    """
+    return read_limited(path, max_bytes=MAX_BYTES, label=label)
 
 
 def verify_manifest(releases_dir: Path, label: str = "spec/releases/SHA256SUMS") -> list[Finding]:
@@ -104,7 +118,7 @@ def verify_manifest(releases_dir: Path, label: str = "spec/releases/SHA256SUMS")
             problems.append(Finding("released-file-missing",
                                     f"{rel_label}/{e.path} is listed in {MANIFEST_NAME} but does not exist",
                                     new=Location(label, None, e.line)))
-        elif sha256(read_limited(p, max_bytes=MAX_BYTES, label=f"{rel_label}/{e.path}")) != e.digest:
+        elif sha256(read_released(p, f"{rel_label}/{e.path}")) != e.digest:
             problems.append(Finding("released-file-changed",
                                     f"released file {rel_label}/{e.path} was changed (its SHA-256 no longer "
                                     f"matches {MANIFEST_NAME} line {e.line}); released files are frozen",

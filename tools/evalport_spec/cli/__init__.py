@@ -29,6 +29,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
 
 
+class _CommandParser(_Parser):
+    """A command's (or subcommand's) parser: it also takes ``-C DIR`` after the command name, so
+    ``evalport-spec check -C DIR`` means ``evalport-spec -C DIR check``. The default is
+    suppressed, so the value given before the command stands unless one is given after it."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.add_argument("-C", "--repo", metavar="DIR", default=argparse.SUPPRESS,
+                          help="spec repository root, as `evalport-spec -C DIR COMMAND`")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every available command registered."""
     parser = _Parser(prog="evalport-spec",
@@ -36,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("-C", "--repo", metavar="DIR", default=None,
                         help="spec repository root (default: found from the working directory)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     for command in COMMANDS:
         command.register(sub)
     return parser

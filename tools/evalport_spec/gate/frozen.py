@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from .. import gitsource
 from ..findings import ChangeClass, Finding, Location, Severity
-from ..manifest import released_files
+from ..manifest import read_released, released_files
 from ..spec import DRAFT
 from . import history
 from .behaviour import Side, compare_behaviour, guard_findings
@@ -75,7 +75,7 @@ def stage_history(ctx: GateContext) -> StageOut:
             uncommitted.append(rel)
             continue
         blob, since = frozen[path]
-        if history.blob_name(ctx.root, p.read_bytes()) != blob:
+        if history.blob_name(ctx.root, read_released(p, path)) != blob:
             out.append(Finding("released-file-changed",
                                f"released file {path} differs from {since}; released files are frozen "
                                "(correct them in a new release)", old=Location(f"{added[path].short}:{path}"),

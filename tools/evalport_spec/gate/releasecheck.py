@@ -20,7 +20,7 @@ import datetime
 from .. import changelog
 from ..errors import EvalportError
 from ..findings import Finding, Location
-from ..manifest import released_files
+from ..manifest import read_released, released_files
 from ..policy import breaking
 from ..release import plan_release, release_conformance_files
 from ..spec import DRAFT, SpecRepo
@@ -104,7 +104,7 @@ def release_findings(ctx: GateContext, commit: str, base: str) -> list[Finding]:
     out: list[Finding] = []
     now = released_files(ctx.repo.releases_dir)
     for version in ctx.repo.releases():
-        files = {rel.split("/", 1)[1]: p.read_bytes() for rel, p in now.items()
+        files = {rel.split("/", 1)[1]: read_released(p, f"spec/releases/{rel}") for rel, p in now.items()
                  if rel.split("/", 1)[0] == version}
         if version not in at_base:
             out += _new_release(ctx, base_repo, commit, base, version, files)
