@@ -205,3 +205,29 @@ def test_a_symlink_in_a_release_folder_is_an_unlisted_released_file(repo):
     assert sorted((f.kind, f.new.file) for f in found) == [
         ("released-file-unlisted", "spec/releases/1.1.0/elsewhere"),
         ("released-file-unlisted", "spec/releases/1.1.0/schemas/alias.json")]
+
+
+def test_an_example_that_is_no_evalport_document_is_reported_at_its_file(repo):
+    """An example is typed by its members: one with none of them is named, with no advice to pass
+    a ``--type`` the gate does not take."""
+    (repo / "spec/examples/zz-other.json").write_text('{"foo": 1}\n')
+    found = _errors(run_gate(repo, stages=["examples"]), "examples")
+    assert [(f.kind, f.new.file, f.message) for f in found] == [(
+        "example-unreadable", "spec/examples/zz-other.json",
+        "not an EvalPort document: no 'test_cases', 'results', 'input' and 'graders', or 'id' and "
+        "'type' member")]
+
+
+def test_a_broken_draft_schema_is_reported_once_by_the_examples_stage(repo):
+    """Every grader example is validated with the draft's grader.json: when that file is malformed
+    JSON, the examples stage says so once, at the schema's line, not once per example."""
+    path = repo / "spec/schemas/grader.json"
+    lines = path.read_text().split("\n")
+    lines[1] = lines[1] + " oops"  # line 2 of the file
+    path.write_text("\n".join(lines))
+    graders = [p for p in (repo / "spec/examples").glob("*.json") if '"type"' in p.read_text()
+               and '"test_cases"' not in p.read_text() and '"results"' not in p.read_text()]
+    assert graders  # the repository has grader examples to validate
+    found = _errors(run_gate(repo, stages=["examples"]), "examples")
+    assert [(f.kind, f.new.file, f.new.line) for f in found] == [
+        ("example-unreadable", "spec/schemas/grader.json", 2)]

@@ -401,6 +401,26 @@ def test_spec_sync_refuses_malformed_markers_with_one_line(repo: Path, capsys) -
     assert md.read_bytes() == before
 
 
+def test_spec_sync_refuses_a_schema_with_a_broken_ref_and_writes_nothing(repo: Path, capsys) -> None:
+    """A field table rendered around a ``$ref`` that resolves nowhere would describe another
+    schema (``graders`` items read as "any"): ``spec sync`` refuses, naming the ref and its file,
+    and SPEC.md keeps its bytes; the gate's spec-text stage fails with the same line."""
+    schema = repo / "spec/schemas/testcase.json"
+    text = schema.read_text()
+    assert text.count('"$ref": "grader.json"') == 1
+    schema.write_text(text.replace('"$ref": "grader.json"', '"$ref": "grader-gone.json"'))
+    md = repo / "spec/SPEC.md"
+    before = md.read_bytes()
+    assert main(["-C", str(repo), "spec", "sync"]) == 2
+    message = ("spec/schemas/testcase.json: $ref 'grader-gone.json' does not resolve in the schema set: "
+               "generated regions are not rendered from a broken schema")
+    assert capsys.readouterr().err == f"evalport-spec: error: {message}\n"
+    assert md.read_bytes() == before
+    found = run_gate(repo, stages=["spec-text"]).stage("spec-text").findings
+    assert [(f.kind, f.new.file) for f in found] == [("input-error", "spec/schemas/testcase.json")]
+    assert found[0].message == message.split(": ", 1)[1]
+
+
 # -- field tables and rule parameters, on small schemas worked out by hand -----------------------
 
 def test_field_table_of_a_small_schema() -> None:

@@ -398,9 +398,16 @@ def stage_examples(ctx: GateContext) -> StageOut:
         try:
             doc = load(p, label=label)
             doc_type = Validator.detect_type(doc.value)
-            violations = validator.validate(doc.value, doc_type)
         except InputError as exc:
-            out.append(input_finding(exc, "example-unreadable"))
+            # with no source, the example is no EvalPort document (an example is typed by its members)
+            out.append(input_finding(exc if exc.source else InputError(exc.message, label), "example-unreadable"))
+            continue
+        try:
+            violations = validator.validate(doc.value, doc_type)
+        except InputError as exc:  # the draft's schemas, not the example: said once per problem
+            found = input_finding(exc, "example-unreadable")
+            if found not in out:
+                out.append(found)
             continue
         for v in violations:
             out.append(Finding("example-invalid", f"{doc_type}: {v.code}: {v.message}", code=v.code,

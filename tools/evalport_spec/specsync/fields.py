@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..cache import ContentMemo, digest
+from ..errors import InputError
 from ..pointer import escape, split
 from ..schemaprose import code, describe_condition, plain
 from ..schemaset import SchemaSet
@@ -119,7 +120,13 @@ class FieldTables:
 
     # -- schemas ---------------------------------------------------------------------------
     def deref(self, node: Any, base: str) -> tuple[Any, str]:
-        """Follow ``$ref`` chains: ``(schema, base URI)``; keywords beside a ``$ref`` win."""
+        """Follow ``$ref`` chains: ``(schema, base URI)``; keywords beside a ``$ref`` win.
+
+        Raises:
+            InputError: a ``$ref`` that does not resolve in the set (named with the file it is
+                written in): a table rendered around it would describe a schema that is not the
+                one meant, and ``spec sync`` would write that over the right one.
+        """
         merged: dict[str, Any] = {}
         for _ in range(32):
             if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
@@ -127,7 +134,10 @@ class FieldTables:
             merged = {**{k: v for k, v in node.items() if k != "$ref"}, **merged}
             hit = resolve_ref(self.schemas, base, node["$ref"])
             if hit is None:
-                return {**node, **merged}, base
+                where = self.schemas.by_uri(base)
+                raise InputError(f"$ref {node['$ref']!r} does not resolve in the schema set: generated "
+                                 "regions are not rendered from a broken schema",
+                                 where.loaded.source if where is not None else base)
             base, node = hit
         if merged and isinstance(node, dict):
             node = {**node, **merged}

@@ -161,7 +161,7 @@ def _validate_whole(versions: _Versions, path: str, doc_type: str, spec_version:
         try:
             kind = Validator.detect_type(doc.value)
         except InputError as exc:
-            raise InputError(exc.message, doc.source, 1, 1) from None
+            raise InputError(f"{exc.message}; pass --type", doc.source, 1, 1) from None
     choice = _choose(versions, doc.value, kind, spec_version)
     if choice.rejection is not None:
         return FileReport(doc.source, kind, doc, [choice.rejection], None)

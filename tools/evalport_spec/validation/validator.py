@@ -159,4 +159,4 @@ class Validator:
         if found is not None:
             return found
         raise InputError("not an EvalPort document: no 'test_cases', 'results', 'input' and "
-                         "'graders', or 'id' and 'type' member; pass --type")
+                         "'graders', or 'id' and 'type' member")
