@@ -180,6 +180,8 @@ def test_field_row_edit_fails_with_the_schemas_values_and_sync_fixes_it(repo: Pa
         f'reads "string"; expected "integer" from the schema ({origin})',
         f"spec/SPEC.md:{line}: generated region 'fields resultset.Result' is stale: `attempt` "
         f'Required reads "yes"; expected "no" from the schema ({origin})']
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert stage.summary.endswith(", all on record; 2 disagreement(s) with the schemas or the rule catalogue")
     assert main(["-C", str(repo), "spec", "sync", "--check"]) == 1
     out = capsys.readouterr().out
     assert "-| `attempt` | string | yes | ≥ 1 |" in out and "+| `attempt` | integer | no | ≥ 1 |" in out

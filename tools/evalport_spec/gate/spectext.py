@@ -115,12 +115,15 @@ def check_draft_text(repo: SpecRepo, rfcs: Iterable[Any] = (),
         InputError: malformed region markers, unreadable schemas, catalogue or RFCs.
     """
     rec = record(repo, rfcs)
-    found = check_draft(repo).findings + rec.findings
+    generated = check_draft(repo).findings
+    found = generated + rec.findings
     if before is not None:
         found += self_recorded(rec, before[1], before[0])
+    wrong = sum(f.severity == Severity.ERROR for f in generated)
+    against = f"; {wrong} disagreement(s) with the schemas or the rule catalogue" if wrong else ""
     if rec.since is None:
-        return found, "no release to record changes against"
+        return found, f"no release to record changes against{against}"
     open_ = sum(f.kind == "spec-change-unrecorded" for f in rec.findings)
     state = f"{open_} on no record" if open_ else "all on record"
-    summary = f"{len(rec.changes)} normative change(s) since {rec.since}, {state}"
+    summary = f"{len(rec.changes)} normative change(s) since {rec.since}, {state}{against}"
     return sorted(found, key=lambda f: (f.severity != Severity.ERROR, (f.new.line if f.new else 0) or 0)), summary
