@@ -423,6 +423,10 @@ ARGS = [
     ("validate-array-not-document", ["validate", "@ARRAY"], "@ARRAY:1:1", "not an EvalPort document"),
     ("validate-object-not-document", ["validate", "@OBJECT"], "@OBJECT:1:1", "not an EvalPort document"),
     ("diff-not-a-schema", ["diff", "@ARRAY", "@OBJECT"], "@ARRAY:1:1", "must be an object or a boolean"),
+    ("validate-lone-surrogate", ["validate", "@LONE"], "@LONE:1:21", "lone surrogate U+D83D in a string"),
+    ("validate-stream-lone-surrogate", ["validate", "--stream", "@LONE"], "@LONE:1:21",
+     "lone surrogate U+D83D in a string"),
+    ("diff-lone-surrogate-pattern", ["diff", "@LONE", "@OBJECT"], "@LONE:1:21", "(at '/version')"),
     ("conformance-not-a-fixture", ["conformance", "--fixtures", "@FIXDIR"], "@FIXDIR/x.json", ""),
 ]
 
@@ -431,7 +435,10 @@ ARGS = [
 def test_bad_arguments(pristine_repo, tmp_path, args, where, message):
     repo = pristine_repo
     files = {"@ARRAY": write(tmp_path / "array.json", "[1, 2, 3]\n"),
-             "@OBJECT": write(tmp_path / "object.json", '{"hello": "world"}\n')}
+             "@OBJECT": write(tmp_path / "object.json", '{"hello": "world"}\n'),
+             # a Suite whose version is one half of a surrogate pair: column 21 opens the string
+             "@LONE": write(tmp_path / "lone.json", '{"id":"s","version":"\\ud83d","graders":[],'
+                            '"test_cases":[]}\n')}
     fixdir = tmp_path / "fixtures"
     write(fixdir / "x.json", '{"hello": "world"}\n')
     shutil.copy(repo / "spec/conformance/fixture.schema.json", tmp_path / "fixture.schema.json")

@@ -145,6 +145,15 @@ CASES = {
     "empty object": b"{}",
     "unterminated object": b'{"results": [1, 2]',
     "unterminated member name": b'{"resu',
+    "lone surrogate in a Result": TEXT.replace(b'"t12"', b'"t\\ud83d12"'),
+    "lone low surrogate in a member name of a Result": TEXT.replace(b'"attempt": 20', b'"\\udc00n": 20'),
+    "lone surrogate in a top-level member": TEXT.replace(b'"tail": "end"', b'"tail": ["\\ud800"]'),
+    "lone surrogate in a top-level member name": TEXT.replace(b'"tail": "end"', b'"\\uDFFF": "end"'),
+    "two lone surrogates: the first is reported": TEXT.replace(b'"t12"', b'"\\ud83d"').replace(
+        b'"t5"', b'"\\udbff"'),
+    "lone surrogate, then a syntax error": TEXT.replace(b'"t3"', b'"\\ud83d"').replace(b'"t30"', b'"t30" 1'),
+    "surrogate pair (allowed)": TEXT.replace(b'"t12"', b'"t\\ud83d\\ude0012"'),
+    "escaped backslash before u-d800 (allowed)": TEXT.replace(b'"t12"', b'"t\\\\ud83d"'),
 }
 
 
@@ -168,6 +177,19 @@ def test_some_refusals_worked_out_by_hand(tmp_path: Path) -> None:
     assert same(tmp_path, bad) == ("refused", f"invalid UTF-8 at byte {at}", 1, at + 1, None)
     assert same(tmp_path, b'{"results": [1,\n 2,]}') == (
         "refused", "malformed JSON: Expecting value", 2, 4, None)
+    # a lone surrogate is refused at the string holding it (the value of Result 5's
+    # test_case_id, before Result 12's), once the whole file is known to be well formed
+    lone = CASES["two lone surrogates: the first is reported"]
+    assert same(tmp_path, lone) == ("refused", "lone surrogate U+DBFF in a string: not Unicode text "
+                                    "(RFC 7493 section 2.1)", 1, lone.index(b'"\\udbff"') + 1,
+                                    "/results/5/test_case_id")
+    assert same(tmp_path, CASES["lone surrogate, then a syntax error"])[1] == (
+        "malformed JSON: Expecting ',' delimiter")
+    name = CASES["lone surrogate in a top-level member name"]
+    assert same(tmp_path, name) == ("refused", "lone surrogate U+DFFF in a string: not Unicode text "
+                                    "(RFC 7493 section 2.1)", 1, name.index(b'"end"') + 1, "/\\udfff")
+    for allowed in ("surrogate pair (allowed)", "escaped backslash before u-d800 (allowed)"):
+        assert same(tmp_path, CASES[allowed])[0] == "value"
 
 
 def test_integers_beyond_64_bits_stay_exact(tmp_path: Path) -> None:

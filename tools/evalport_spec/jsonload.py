@@ -18,12 +18,14 @@ import gc
 import json
 import math
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from .errors import InputError
 from .fsutil import read_limited
 from .jsonpos import line_col, locate_duplicate, locate_token, positions
+from .pointer import escape
 
 try:  # optional accelerator; the strict standard-library path is always available
     import orjson
@@ -175,6 +177,66 @@ def check_depth(value: Any, source: str, limit: int = MAX_DEPTH, *, base: int = 
             stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
 
 
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A ``\\uD800``-``\\uDFFF`` escape: the only way a lone surrogate gets into parsed text."""
+
+
+def lone_surrogate(value: Any) -> tuple[str, str] | None:
+    """The first string (member name or value, in document order) of ``value`` holding a lone
+    surrogate, as ``(JSON Pointer of the value or member, "U+XXXX")``, or ``None``.
+    Iterative, O(size)."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, ptr = stack.pop()
+        if isinstance(node, str):
+            bad = _unpaired(node)
+            if bad:
+                return ptr, bad
+        elif isinstance(node, dict):
+            for k, v in reversed(node.items()):
+                child = f"{ptr}/{escape(k)}"
+                stack += [(v, child), (k, child)]  # the name first
+        elif isinstance(node, list):
+            stack.extend((node[i], f"{ptr}/{i}") for i in range(len(node) - 1, -1, -1))
+    return None
+
+
+def _unpaired(text: str) -> str | None:
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"U+{ord(text[exc.start]):04X}"
+    return None
+
+
+def check_unicode(loaded: Loaded) -> None:
+    """Refuse a document with a lone surrogate escape (``"\\ud83d"`` with no pair) in a string:
+    such a string is no Unicode text (RFC 8259 section 8.2 leaves its handling unpredictable;
+    I-JSON, RFC 7493 section 2.1, forbids it), and neither ECMA-262 pattern matching nor the
+    fast validator can read it. Cheap unless the text has a surrogate escape at all.
+
+    Raises:
+        InputError: naming the source, line and column of the value, and its JSON Pointer.
+    """
+    text = loaded.text
+    if not SURROGATE_ESCAPE.search(text):
+        return
+    found = lone_surrogate(loaded.value)
+    if found is not None:
+        line, col = loaded.position(found[0]) or (None, None)
+        raise lone_surrogate_error(found, loaded.source, line, col)
+
+
+def lone_surrogate_error(found: tuple[str, str], source: str, line: int | None, col: int | None) -> InputError:
+    """The :class:`InputError` for :func:`lone_surrogate`'s ``found`` at ``line``/``col`` of
+    ``source`` (the pointer printable: a surrogate in a member name written ``\\udXXX``)."""
+    ptr, code = found
+    return InputError(f"lone surrogate {code} in a string: not Unicode text (RFC 7493 section 2.1)",
+                      source, line, col, ptr.encode("utf-8", "backslashreplace").decode("utf-8"))
+
+
 def decode_bytes(data: bytes, source: str) -> str:
     """Decode UTF-8 strictly; a BOM or invalid byte sequence is an :class:`InputError`."""
     if data.startswith(b"\xef\xbb\xbf"):
@@ -304,7 +366,9 @@ def loads(text: str | bytes, source: str = "<string>", *, max_depth: int = MAX_D
     except STRICT_FAILURES as exc:
         raise strict_error(exc, text, source, max_depth) from None
     check_depth(value, source, max_depth)
-    return Loaded(value, source, text)
+    loaded = Loaded(value, source, text)
+    check_unicode(loaded)
+    return loaded
 
 
 def load(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES,

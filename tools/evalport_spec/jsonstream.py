@@ -42,8 +42,11 @@ from .jsonload import (
     MAX_DEPTH,
     STRICT,
     STRICT_FAILURES,
+    SURROGATE_ESCAPE,
     check_depth,
     fast_loads,
+    lone_surrogate,
+    lone_surrogate_error,
     strict_error,
 )
 from .jsonpos import positions
@@ -160,6 +163,9 @@ class ObjectStream:
         self._opening: tuple[int, int] = (1, 1)  # the array's '['
         self._separators: list[bytes] = []
         self._too_deep: InputError | None = None
+        self.lone: tuple[str, str] | None = None
+        """The first lone surrogate read so far, ``(pointer, "U+XXXX")``: the file is refused at
+        its end (as :func:`~evalport_spec.jsonload.check_unicode`); validate nothing after it."""
 
     def close(self) -> None:
         """Close the file (:meth:`positions` needs it open)."""
@@ -307,6 +313,7 @@ class ObjectStream:
                     continue
                 raise self._strict_failure(exc, text, 0, prefix) from None
             self._check_depth(value, base)
+            self._note_lone(value, prefix, text, 0, end)
             return value, _byte_length(text, end)
 
     def _grow(self, size: int) -> int:
@@ -314,6 +321,14 @@ class ObjectStream:
             raise _Refused(InputError(f"a single value is larger than the {MAX_BYTES}-byte "
                                       "limit; it cannot be read", self.source))
         return size * 2
+
+    def _note_lone(self, value: Any, prefix: str, text: str, start: int, end: int) -> None:
+        """Remember the first lone surrogate of ``value`` (at ``prefix``, its text
+        ``text[start:end]``), looked for only where the text has a surrogate escape."""
+        if self.lone is None and SURROGATE_ESCAPE.search(text, start, end):
+            found = lone_surrogate(value)
+            if found is not None:
+                self.lone = (prefix + found[0], found[1])
 
     def _check_depth(self, value: Any, base: int) -> None:
         if self._too_deep is None and isinstance(value, (dict, list)):
@@ -381,6 +396,8 @@ class ObjectStream:
         self._consume(i)
         if self._too_deep is not None:
             raise self._too_deep
+        if self.lone is not None:
+            raise lone_surrogate_error(self.lone, self.source, *self.positions([self.lone[0]])[self.lone[0]])
 
     def _key(self, i: int) -> tuple[str, int]:
         """The member name whose quote is at ``_buf[i]``, and the index after it."""
@@ -397,6 +414,7 @@ class ObjectStream:
                     continue
                 raise self._strict_failure(exc, text, 0, "") from None
             self._keys[-1] = (key, *self._keys[-1][1:])
+            self._note_lone(key, "/" + escape(key), text, 0, end)
             return key, _byte_length(text, end)
 
     def _duplicates(self) -> None:
@@ -478,6 +496,7 @@ class ObjectStream:
                 if j >= len(text) and not final:
                     break  # what follows the item lies past the window
                 self._check_depth(value, 2)
+                self._note_lone(value, self._item_pointer(values), text, start, after)
                 values.append(value)
                 end = after
                 self._learn(text, after)

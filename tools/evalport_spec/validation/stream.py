@@ -117,7 +117,7 @@ def _read(stream: ObjectStream, pick: Callable[[dict[str, Any]], Validator | Non
                     check = validator.item_check("resultset", ARRAY) if validator else None
                     if validator is not None and check is None:
                         raise NotStreamable()
-                elif event[0] == "items" and check is not None:
+                elif event[0] == "items" and check is not None and stream.lone is None:  # refused at the end
                     violations.extend(check.items(event[1], event[2], envelope))
     except NotAnObject:
         raise NotStreamable() from None
