@@ -10,7 +10,9 @@ program too (:func:`_serve`); it imports nothing but the standard library before
 the path, so the judging toolchain and the judged one never share a module. The gate of record
 (``check --base``) runs no program its base has not reviewed (the working tree's, a commit only
 the branch has): :meth:`evalport_spec.gate.context.GateContext.executed` puts the base's in its
-place, and :mod:`.rulecode` judges the code under review by reading it.
+place, and :mod:`.rulecode` judges the code under review by reading it. The one program not
+given a process is the package already running the gate (:func:`runs_here`: ``check`` in
+the working tree of an editable install): :func:`run_here` answers with the loaded rules.
 
 Protocol, one JSON value each way:
 
