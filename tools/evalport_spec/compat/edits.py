@@ -4,11 +4,11 @@
 them (a member added, removed or changed; a list item added, removed or moved), each as a JSON
 Pointer into the old or the new file; it is deepdiff's algorithm for JSON values, written out
 (importing deepdiff, and numpy with it, cost more than the classification it served; the tests
-hold the two equal). :func:`unaccounted` keeps those that nothing explains: no finding sits at, above or below
-the edit, no step of the derivation discharged an obligation at or above it, and the edit does
-not lie inside a ``$defs``/``definitions`` entry that validation never reaches. An edit left over
-means the classifier passed over a keyword without deciding it: a bug, which the tests catch
-(``Classification.stats["unaccounted_edits"]``).
+hold the two equal). :func:`unaccounted` keeps those that nothing explains: no finding sits at,
+above or below the edit, no step of the derivation discharged an obligation at or above it, and
+the edit does not lie inside a ``$defs``/``definitions`` entry that validation never reaches. An
+edit left over means the classifier passed over a keyword without deciding it: a bug, which the
+tests catch (``Classification.stats["unaccounted_edits"]``).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ _BASIC = (str, int, float, bool, type(None))
 
 class _Diff:
     """deepdiff's ``_diff`` for JSON values; reports are ``(kind, path)``, a path a tuple of
-    member names and indexes (``path_of`` of the side deepdiff reports it at)."""
+    member names and indexes (old-side indexes, but an added item's index in the new list)."""
 
     def __init__(self) -> None:
         self.tree: list[tuple[str, tuple[Any, ...]]] = []

@@ -14,6 +14,7 @@ from typing import Any
 from .. import gitsource
 from ..cache import ContentMemo
 from ..compat import Classification, compare_versions
+from ..compat.versions import rule_implementations
 from ..errors import InputError
 from ..findings import Finding, Location
 from ..rfc import Rfc, load_rfcs
@@ -28,7 +29,6 @@ from .ruleprogram import (
     ProgramRun,
     installed_program,
     program_for_tree,
-    registry_here,
     run_here,
     run_program,
     runs_here,
@@ -37,7 +37,7 @@ from .runcache import store_run, stored_run
 
 RUNS = ContentMemo(maxsize=8, copies=False)
 """Rule program runs of this process, keyed by program digest and corpus key (and, for the
-program this process is, :func:`~.ruleprogram.registry_here`)."""
+program this process is, :func:`~evalport_spec.compat.versions.rule_implementations`)."""
 
 
 class StageSkipped(Exception):
@@ -180,7 +180,7 @@ class GateContext:
         corpus = self.corpus()
         program = self.executed(program)
         if runs_here(program):
-            return RUNS.get((program.digest, corpus.key, registry_here()),
+            return RUNS.get((program.digest, corpus.key, rule_implementations()),
                             lambda: run_here(program, corpus.documents, corpus.parameters))
         return RUNS.get((program.digest, corpus.key), lambda: stored_run(program, corpus.key) or store_run(
             program, corpus.key, run_program(program, corpus.documents, corpus.parameters)))

@@ -178,15 +178,6 @@ def runs_here(program: Program) -> bool:
     return program.tools == mine.tools and program.digest == mine.digest
 
 
-def registry_here() -> tuple[tuple[str, Any, Any], ...]:
-    """``((code, document type, function), ...)`` of this process's registered rules, sorted by
-    code: the functions themselves, so a memo keyed by it misses when a rule is substituted."""
-    from ..validation.rules import RULES
-
-    return tuple((code, getattr(r, "document_type", None), getattr(r, "function", r))
-                 for code, r in sorted(RULES.items()))
-
-
 def run_here(program: Program, documents: list[tuple[str, Any]],
              parameters: dict[str, dict[str, Any]] | None = None) -> ProgramRun:
     """:func:`run_program` for a program that :func:`runs_here`, in this process: the request
