@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalport_spec.catalogue import RuleEntry
+from evalport_spec.errors import InputError
 from evalport_spec.findings import ChangeClass, Finding, Location, Severity
 from evalport_spec.gate.behaviour import (
     Side,
@@ -17,7 +18,14 @@ from evalport_spec.gate.behaviour import (
     merge_with_classification,
 )
 from evalport_spec.gate.rulecorpus import Corpus, boundary_variants, locations, without_guard
-from evalport_spec.gate.ruleprogram import Program, ProgramRun, installed_program, run_program
+from evalport_spec.gate.ruleprogram import (
+    Program,
+    ProgramRun,
+    installed_program,
+    run_here,
+    run_program,
+    runs_here,
+)
 from evalport_spec.spec import SpecRepo
 
 REPO = SpecRepo(Path(__file__).resolve().parents[1])
@@ -123,6 +131,47 @@ def test_the_installed_rules_answer_in_the_protocol():
     assert got.rules["DUPLICATE_ID"] == "suite" and got.crashed == []
 
 
+def test_the_running_package_answers_here_as_its_own_process_would():
+    # a duplicated test case id fires at the second one; a reference in a suite without
+    # graders dangles; the process itself is the oracle for the whole run
+    dangling = {"test_cases": [{"id": "t", "graders": ["nope"]}]}
+    docs = [("suite", DUP_CASES), ("suite", dangling), ("resultset", {"results": 3}), ("suite", "x")]
+    here = run_here(installed_program(), docs)
+    assert here == run_program(installed_program(), docs)
+    assert here.fired[:3] == [{"DUPLICATE_ID": ["/test_cases/1/id"]},
+                              {"DANGLING_REFERENCE": ["/test_cases/0/graders/0"]}, {}]
+
+
+def test_only_the_package_this_process_runs_runs_here(tmp_path):
+    mine = installed_program()
+    assert runs_here(mine)
+    assert not runs_here(Program(mine.tools, "edited since", "another digest"))
+    assert not runs_here(Program(tmp_path, "another tree", mine.digest))
+    with pytest.raises(InputError, match="not the package this process runs"):
+        run_here(Program(tmp_path, "another tree", mine.digest), [("suite", {})])
+
+
+def test_a_run_here_follows_a_substituted_rule(monkeypatch):
+    from evalport_spec.gate.context import RUNS, GateContext
+    from evalport_spec.validation.rules import RULES, Rule
+    from evalport_spec.validation.violation import Violation
+
+    ctx = GateContext(REPO)
+    try:
+        corpus = ctx.corpus()
+        before = ctx.run(installed_program())
+        assert ctx.run(installed_program()) is before  # the memo answers the second use
+        suites = [i for i, (t, _) in enumerate(corpus.documents) if t == "suite"]
+        monkeypatch.setitem(RULES, "DUPLICATE_ID", Rule("DUPLICATE_ID", "suite", lambda d: iter(
+            [Violation("DUPLICATE_ID", "/always", "always")])))
+        after = ctx.run(installed_program())
+        assert [before.fired[i].get("DUPLICATE_ID") for i in suites].count(["/always"]) == 0
+        assert [after.fired[i].get("DUPLICATE_ID") for i in suites] == [["/always"]] * len(suites)
+    finally:
+        ctx.close()
+        RUNS.clear()
+
+
 def test_rules_take_their_catalogue_parameters_from_the_request():
     # score 0.3 for 1 success in 3 trials: |0.3 - 1/3| = 0.0333..., over 0.01, under 0.05
     doc = {"results": [{"grader_results": [{"score": 0.3, "trials": 3, "successes": 1}]}]}
@@ -136,8 +185,6 @@ def test_rules_take_their_catalogue_parameters_from_the_request():
 
 
 def test_a_tree_whose_package_cannot_load_is_an_input_error(tmp_path):
-    from evalport_spec.errors import InputError
-
     (tmp_path / "evalport_spec/validation/rules").mkdir(parents=True)
     (tmp_path / "evalport_spec/__init__.py").write_text("raise RuntimeError('broken tree')\n")
     with pytest.raises(InputError, match="cannot run the rule implementations of broken .*RuntimeError: broken tree"):

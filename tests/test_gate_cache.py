@@ -121,7 +121,8 @@ def test_behaviour_verdict_follows_a_changed_guard_across_runs(root, monkeypatch
 
     def refuse(*args, **kwargs):
         raise AssertionError("computed again: the disk cache was not used")
-    with monkeypatch.context() as m:  # nothing changed: corpus and runs come from disk
+    with monkeypatch.context() as m:  # nothing changed: the corpus comes from disk (the
+        # installed rules, this process's own, run here: ruleprogram.runs_here)
         m.setattr(rulecorpus, "_build", refuse)
         m.setattr(context, "run_program", refuse)
         assert run_gate(root, stages=["behaviour"]).stage("behaviour").status == "ok"

@@ -142,6 +142,21 @@ def test_no_cache_always_runs(root, monkeypatch, capsys):
     assert "replayed" not in capsys.readouterr().err
 
 
+def test_cache_off_records_nothing_and_reports_the_same(root, monkeypatch):
+    recorded = run_gate(root, stages=["schemas", "behaviour"])  # cache on: recorded and stored
+    monkeypatch.setenv("EVALPORT_CACHE_DIR", "off")
+    assert not runmemo.enabled()
+
+    def refuse():
+        raise AssertionError("recorded with the cache off")
+    monkeypatch.setattr(runmemo, "recording", refuse)
+    monkeypatch.setattr(runmemo, "replay", lambda key: refuse())
+    off = run_gate(root, stages=["schemas", "behaviour"])
+    assert not replayed(off)
+    strip = [{k: v for k, v in s.items() if k != "seconds"} for s in recorded.to_json()["stages"]]
+    assert [{k: v for k, v in s.items() if k != "seconds"} for s in off.to_json()["stages"]] == strip
+
+
 def test_recorder_logs_reads_writes_and_git(root, tmp_path):
     out = tmp_path / "out.txt"
     with inputlog.recording() as log:

@@ -97,6 +97,26 @@ def test_identical_content_is_classified_once(two_copies: tuple[Path, Path]) -> 
     assert third.findings == []
 
 
+def test_version_digest_hashes_the_bytes_the_version_parses(two_copies: tuple[Path, Path]) -> None:
+    old, new = two_copies
+    digest = cache.version_digest
+    # two folders with the same bytes, name and label: one content
+    assert digest(SpecVersion.from_dir("1.2.0", old, label="v")) == digest(SpecVersion.from_dir("1.2.0", new, label="v"))
+    assert digest(SpecVersion.from_dir("1.2.0", old, label="v")) != digest(SpecVersion.from_dir("1.2.0", old, label="w"))
+    seen = SpecVersion.from_dir("1.2.0", new, label="v")
+    before = digest(seen)
+    grader = new / "schemas" / "grader.json"
+    grader.write_bytes(grader.read_bytes() + b"\n")  # one byte more, the same JSON value
+    # the object read its files once: its digest stays that of what it parses ...
+    assert digest(seen) == before and seen.schemas.files["grader.json"].loaded.text.endswith("}\n")
+    # ... a new object reads the new bytes: another digest, though the JSON value is the same
+    fresh = SpecVersion.from_dir("1.2.0", new, label="v")
+    assert digest(fresh) != before and fresh.schemas.files["grader.json"].loaded.text.endswith("}\n\n")
+    rules = new / "rules.json"
+    rules.write_bytes(rules.read_bytes().replace(b'"code"', b'"code" ', 1))  # the catalogue's bytes
+    assert digest(SpecVersion.from_dir("1.2.0", new, label="v")) != digest(fresh)
+
+
 def test_one_changed_schema_byte_recomputes(two_copies: tuple[Path, Path]) -> None:
     old, new = two_copies
     compare_versions(SpecVersion.from_dir("1.2.0", old), SpecVersion.from_dir("1.2.1", new))

@@ -67,6 +67,17 @@ def test_markdown_headings_sections_tables_and_fences() -> None:
     assert markdown.code_spans("a `x` b ``y`z`` c") == ["x", "y`z"]
 
 
+
+def test_markdown_heading_text_uses_the_documents_link_definitions_and_escapes() -> None:
+    # headings are parsed inline on their own (the block pass leaves inline content raw), with
+    # the reference definitions of the whole text: [link][ref] and [ref] are links, so their
+    # text stays and the syntax goes; \* is a literal star; table cells keep their raw source
+    doc = markdown.parse("[ref]: http://example.com\n\n# A [link][ref] and \\*stars\\* `code` **b**\n\n"
+                         "Setext [ref] [nodef]\n---\n\n| a | b |\n|---|---|\n| [ref] | *c* |\n")
+    assert [(h.level, h.text, h.line) for h in doc.headings] == [
+        (1, "A link and *stars* code b", 3), (2, "Setext ref [nodef]", 5)]
+    assert [r.cells for r in doc.tables[0].rows] == [("[ref]", "*c*")]
+
 CHANGELOG = """# S
 
 ## Changelog

@@ -21,7 +21,6 @@ Public API::
 from __future__ import annotations
 
 import copy
-import dataclasses
 import hashlib
 import json
 from collections import OrderedDict
@@ -52,16 +51,18 @@ def digest(*parts: Any) -> str:
 
 def version_digest(version: Any) -> str:
     """The content digest of a :class:`~evalport_spec.spec.SpecVersion` as the diff engine sees
-    it: its ``name`` and ``label`` (both appear in findings), every schema file's name and exact
-    text (line numbers in findings depend on formatting, not only on the JSON value), and every
-    catalogue entry with all its fields including its line.
+    it: its ``name`` and ``label`` (both appear in findings, with the files' labels made from
+    it), every schema file's name and exact bytes (line numbers in findings depend on
+    formatting, not only on the JSON value) and the exact bytes of its catalogue: the bytes
+    ``version.schemas`` and ``version.catalogue`` parse (read once per version object), hashed
+    without parsing them.
 
     Raises:
-        InputError: unreadable schemas or catalogue (as ``version.schemas`` / ``.catalogue``).
+        InputError: schemas or catalogue that cannot be read (as ``version.schema_bytes`` /
+            ``.catalogue_bytes``); a file that does not parse raises where it is parsed.
     """
-    schemas = [(f.name, f.loaded.source, f.loaded.text) for f in version.schemas]
-    rules = [dataclasses.asdict(r) for r in version.catalogue.rules]
-    return digest("spec-version", version.name, version.label, schemas, rules)
+    schemas = sorted(version.schema_bytes.items())
+    return digest("spec-version", version.name, version.label, schemas, version.catalogue_bytes)
 
 
 TREE_FILE_CAP = 8 * 1024 * 1024

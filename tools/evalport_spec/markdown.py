@@ -29,6 +29,12 @@ from markdown_it import MarkdownIt
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
 
+_BLOCKS = MarkdownIt("commonmark", {"html": True}).enable("table").disable("inline")
+""":data:`_PARSER` without the core rule that parses the inline content of every block: a
+:class:`Document` keeps the raw inline source of paragraphs and table cells and needs the
+inline tokens of headings only, which it asks :data:`_PARSER` for (with the block pass's
+link reference definitions), as the full parse would have made them."""
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -119,16 +125,18 @@ class Document:
         self.fences: list[Fence] = []
         self.html_blocks: list[HtmlBlock] = []
         self._code: set[int] = set()
-        self._read(_PARSER.parse(text))
+        env: dict[str, Any] = {}  # the link reference definitions the block pass finds
+        self._read(_BLOCKS.parse(text, env), env)
 
-    def _read(self, tokens: list[Any]) -> None:
+    def _read(self, tokens: list[Any], env: dict[str, Any]) -> None:
         raw: list[tuple[int, str, str, int]] = []
         i = 0
         while i < len(tokens):
             t = tokens[i]
             if t.type == "heading_open":
                 inline = tokens[i + 1]
-                raw.append((int(t.tag[1]), inline.content, plain_of(inline.children or []), t.map[0] + 1))
+                raw.append((int(t.tag[1]), inline.content, plain_of(_inline(inline.content, env)),
+                            t.map[0] + 1))
             elif t.type == "paragraph_open":
                 self.paragraphs.append(Paragraph(tokens[i + 1].content, t.map[0] + 1, t.map[1]))
             elif t.type == "table_open":
@@ -219,8 +227,8 @@ def plain_of(children: list[Any]) -> str:
     return "".join(out).strip()
 
 
-def _inline(source: str) -> list[Any]:
-    tokens = _PARSER.parseInline(source)
+def _inline(source: str, env: dict[str, Any] | None = None) -> list[Any]:
+    tokens = _PARSER.parseInline(source, env)
     return tokens[0].children or [] if tokens else []
 
 

@@ -135,14 +135,29 @@ class SpecVersion:
         return f"{self.label}/{rel}"
 
     @cached_property
-    def schemas(self) -> SchemaSet:
-        """All ``schemas/*.json`` of this version. Raises :class:`InputError` on bad files."""
-        loaded = {}
+    def schema_bytes(self) -> dict[str, bytes]:
+        """``{file name: bytes}`` of every ``schemas/*.json``, read once: what :attr:`schemas`
+        parses and :func:`~evalport_spec.cache.version_digest` hashes, so the two never see two
+        states of a file. Raises :class:`InputError` on a file that cannot be read."""
+        out = {}
         for name in self._list("schemas"):
             if name.endswith(".json"):
-                doc = self._load(f"schemas/{name}")
-                assert doc is not None
-                loaded[name] = doc
+                data = self._read(f"schemas/{name}")
+                assert data is not None
+                out[name] = data
+        return out
+
+    @cached_property
+    def catalogue_bytes(self) -> bytes | None:
+        """The bytes of ``rules.json`` (``None`` when absent), read once: what :attr:`catalogue`
+        parses and :func:`~evalport_spec.cache.version_digest` hashes. Raises
+        :class:`InputError` on a file that cannot be read."""
+        return self._read("rules.json")
+
+    @cached_property
+    def schemas(self) -> SchemaSet:
+        """All ``schemas/*.json`` of this version. Raises :class:`InputError` on bad files."""
+        loaded = {name: loads(data, self.path_label(f"schemas/{name}")) for name, data in self.schema_bytes.items()}
         if not loaded:
             raise InputError("no schemas in version", self.path_label("schemas"))
         from .schemaset import SchemaSet
@@ -151,10 +166,10 @@ class SpecVersion:
     @cached_property
     def catalogue(self) -> Catalogue:
         """The rule catalogue (an empty one if ``rules.json`` is absent)."""
-        doc = self._load("rules.json")
-        if doc is None:
+        data = self.catalogue_bytes
+        if data is None:
             return Catalogue([], self.path_label("rules.json"))
-        return parse_catalogue(doc)
+        return parse_catalogue(loads(data, self.path_label("rules.json")))
 
     @cached_property
     def spec_md(self) -> str:

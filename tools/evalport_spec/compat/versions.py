@@ -82,7 +82,7 @@ def compare_versions(old: SpecVersion, new: SpecVersion, **kw: Any) -> Classific
     try:
         content = digest("compare_versions", version_digest(old), version_digest(new), options,
                          tagged, repo)
-        rules = _rule_implementations()
+        rules = rule_implementations()
         key = (content, rules)
         on_disk = digest(content, [_code_identity(r) for r in rules])
     except Exception:  # e.g. a malformed rules.json: let the engine report it as it always has
@@ -118,9 +118,10 @@ def _to_disk(key: str, result: Classification) -> Classification:
     return result
 
 
-def _rule_implementations() -> tuple[Any, ...]:
-    """``((code, document type, function), ...)`` of the registered rules (the objects
-    themselves, so the memo key keeps them alive and a substituted rule misses the memo)."""
+def rule_implementations() -> tuple[Any, ...]:
+    """``((code, document type, function), ...)`` of this process's registered rules, sorted by
+    code (the objects themselves, so a memo key holding it keeps them alive and a substituted
+    rule misses the memo: this one, and the gate's runs of the rules in process)."""
     from ..validation import RULES
     return tuple((code, getattr(r, "document_type", None), getattr(r, "function", r))
                  for code, r in sorted(RULES.items()))

@@ -98,7 +98,8 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
         progress: called with each :class:`StageResult` as soon as it is done.
         ignore: a ``check --ignore`` file (:mod:`evalport_spec.gate.ignores`).
         cache: replay a stored run whose inputs are all unchanged and store this one
-            (:mod:`.runmemo`; also off with ``EVALPORT_CACHE_DIR=off``). ``False`` always runs.
+            (:mod:`.runmemo`; also off with ``EVALPORT_CACHE_DIR=off``, which records no input
+            either). ``False`` always runs.
 
     Returns:
         A :class:`GateReport`. ``report.context["ctx"]`` keeps the memoised classifications of
@@ -111,7 +112,7 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
             ``spec/`` or ``rfcs/`` that leaves the repository.
     """
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
-    if not cache:
+    if not cache or not runmemo.enabled():  # nothing to replay, nowhere to keep the run
         return _run_gate(repo, base, stages, progress, ignore)
     key = runmemo.run_key(repo.root, base, None if stages is None else sorted(set(stages)), ignore)
     report = runmemo.replay(key)

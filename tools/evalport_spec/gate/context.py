@@ -14,6 +14,7 @@ from typing import Any
 from .. import gitsource
 from ..cache import ContentMemo
 from ..compat import Classification, compare_versions
+from ..compat.versions import rule_implementations
 from ..errors import InputError
 from ..findings import Finding, Location
 from ..rfc import Rfc, load_rfcs
@@ -28,12 +29,15 @@ from .ruleprogram import (
     ProgramRun,
     installed_program,
     program_for_tree,
+    run_here,
     run_program,
+    runs_here,
 )
 from .runcache import store_run, stored_run
 
 RUNS = ContentMemo(maxsize=8, copies=False)
-"""Rule program runs of this process, keyed by program digest and corpus key."""
+"""Rule program runs of this process, keyed by program digest and corpus key (and, for the
+program this process is, :func:`~evalport_spec.compat.versions.rule_implementations`)."""
 
 
 class StageSkipped(Exception):
@@ -169,19 +173,26 @@ class GateContext:
     def run(self, program: Program) -> ProgramRun:
         """``program`` run over :meth:`corpus`, once per program and corpus in this process, and
         read back from the disk cache when a run of the same program over the same corpus was
-        stored today (:func:`~.runcache.stored_run`)."""
+        stored today (:func:`~.runcache.stored_run`). The package this process runs
+        (:func:`~.ruleprogram.runs_here`) is run here, neither in a process of its own nor
+        through the disk cache: its rules are the code already loaded, which the disk cache,
+        keyed by the files' digest, does not pin."""
         corpus = self.corpus()
         program = self.executed(program)
+        if runs_here(program):
+            return RUNS.get((program.digest, corpus.key, rule_implementations()),
+                            lambda: run_here(program, corpus.documents, corpus.parameters))
         return RUNS.get((program.digest, corpus.key), lambda: stored_run(program, corpus.key) or store_run(
             program, corpus.key, run_program(program, corpus.documents, corpus.parameters)))
 
     def run_all(self, programs: list[Program]) -> None:
         """Run the programs neither run yet nor stored on disk over :meth:`corpus` at the same
-        time (one process each), so that later :meth:`run` calls find them done."""
+        time (one process each), so that later :meth:`run` calls find them done; the package
+        this process runs is left to :meth:`run`."""
         corpus = self.corpus()
         todo = {}
         for p in map(self.executed, programs):
-            if (p.digest, corpus.key) in RUNS:
+            if (p.digest, corpus.key) in RUNS or runs_here(p):
                 continue
             stored = stored_run(p, corpus.key)
             if stored is not None:

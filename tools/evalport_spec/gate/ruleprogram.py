@@ -10,7 +10,9 @@ program too (:func:`_serve`); it imports nothing but the standard library before
 the path, so the judging toolchain and the judged one never share a module. The gate of record
 (``check --base``) runs no program its base has not reviewed (the working tree's, a commit only
 the branch has): :meth:`evalport_spec.gate.context.GateContext.executed` puts the base's in its
-place, and :mod:`.rulecode` judges the code under review by reading it.
+place, and :mod:`.rulecode` judges the code under review by reading it. The one program not
+given a process is the package already running the gate (:func:`runs_here`: ``check`` in
+the working tree of an editable install): :func:`run_here` answers with the loaded rules.
 
 Protocol, one JSON value each way:
 
@@ -144,8 +146,8 @@ def run_program(program: Program, documents: list[tuple[str, Any]],
     from .. import inputlog
     from ..errors import InputError
 
-    payload = json.dumps({"documents": documents, "parameters": parameters or {}}).encode()
-    what = f"the rule implementations of {program.label} ({program.tools})"
+    payload = json.dumps(_request(documents, parameters)).encode()
+    what = _what(program)
     try:
         with inputlog.child(program.tools):  # its inputs: the tree's code and the payload
             proc = subprocess.run([sys.executable, "-I", "-B", __file__, str(program.tools)], input=payload,
@@ -158,28 +160,77 @@ def run_program(program: Program, documents: list[tuple[str, Any]],
     try:
         out = json.loads(proc.stdout)
         package = Path(out["package"]).resolve()
+    except (ValueError, KeyError, TypeError):
+        raise InputError(f"{what} did not answer in the rule-program protocol") from None
+    run = _run_of(out, what)
+    if not package.is_relative_to(program.tools.resolve()) or len(run.fired) != len(documents):
+        raise InputError(f"{what}: the process imported {package}, not the tree's own package")
+    return run
+
+
+def runs_here(program: Program) -> bool:
+    """Whether ``program`` is the package this process runs: :func:`installed_program`'s folder
+    and digest (the working tree of an editable install, checked by ``check`` without
+    ``--base`` or by a branch's own ``check --base``). Its rules are already this process's
+    code (the validator runs them on every fixture), so :func:`run_here` runs them without
+    starting a process."""
+    mine = installed_program()
+    return program.tools == mine.tools and program.digest == mine.digest
+
+
+def run_here(program: Program, documents: list[tuple[str, Any]],
+             parameters: dict[str, dict[str, Any]] | None = None) -> ProgramRun:
+    """:func:`run_program` for a program that :func:`runs_here`, in this process: the request
+    and the answer pass through JSON as they do between processes, so the run is the one the
+    program's own process gives (documents as JSON values, codes and locations as strings).
+
+    Raises:
+        InputError: ``program`` is not this process's package, or the answer breaks the protocol.
+    """
+    from ..errors import InputError
+    from ..validation.rules import RULES
+
+    if not runs_here(program):
+        raise InputError(f"{_what(program)} is not the package this process runs")
+    out = json.loads(json.dumps(answer(RULES, json.loads(json.dumps(_request(documents, parameters))))))
+    return _run_of(out, _what(program))
+
+
+def _request(documents: list[tuple[str, Any]], parameters: dict[str, dict[str, Any]] | None) -> dict[str, Any]:
+    return {"documents": documents, "parameters": parameters or {}}
+
+
+def _what(program: Program) -> str:
+    return f"the rule implementations of {program.label} ({program.tools})"
+
+
+def _run_of(out: Any, what: str) -> ProgramRun:
+    """The :class:`ProgramRun` of a protocol answer ``out`` (a parsed JSON value).
+
+    Raises:
+        InputError: ``out`` is not the protocol.
+    """
+    from ..errors import InputError
+
+    try:
         rules = {str(k): str(v) for k, v in out["rules"].items()}
         fired = [{str(c): [str(p) for p in ps] for c, ps in d.items()} for d in out["fired"]]
         crashed = [(int(i), str(c), str(m)) for i, c, m in out["crashed"]]
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         raise InputError(f"{what} did not answer in the rule-program protocol") from None
-    if not package.is_relative_to(program.tools.resolve()) or len(fired) != len(documents):
-        raise InputError(f"{what}: the process imported {package}, not the tree's own package")
     return ProgramRun(rules, fired, crashed)
 
 
-def _serve(tools: str) -> None:
-    """The program side: import the rules under ``tools`` and answer one request on stdio."""
-    sys.path.insert(0, tools)
-    import evalport_spec
-    from evalport_spec.validation.rules import RULES
-
-    request = json.load(sys.stdin)
+def answer(rules: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    """The protocol's answer (module docstring) of the rule registry ``rules`` (``{code: rule}``,
+    a tree's ``evalport_spec.validation.rules.RULES``) to ``request``, ``package`` left out:
+    ``{"rules": {code: doc_type}, "fired": [...], "crashed": [...]}``. A rule that raises is
+    reported in ``crashed``, never propagated."""
     given = request.get("parameters", {})
     registry = {code: (getattr(rule, "document_type", None), getattr(rule, "function", rule))
-                for code, rule in RULES.items()}
+                for code, rule in rules.items()}
     runnable = {}  # code -> keyword arguments; a rule missing a declared parameter is not run
-    for code, rule in RULES.items():
+    for code, rule in rules.items():
         declared = getattr(rule, "parameters", ())
         if all(name in given.get(code, {}) for name in declared):
             runnable[code] = {name: given[code][name] for name in declared}
@@ -196,9 +247,17 @@ def _serve(tools: str) -> None:
             except Exception as exc:  # noqa: BLE001 - a crashing rule is reported, not fatal
                 crashed.append([index, code, f"{type(exc).__name__}: {exc}"])
         fired.append(hits)
-    json.dump({"package": str(Path(evalport_spec.__file__).parent),
-               "rules": {code: t for code, (t, _) in registry.items()},
-               "fired": fired, "crashed": crashed}, sys.stdout)
+    return {"rules": {code: t for code, (t, _) in registry.items()}, "fired": fired, "crashed": crashed}
+
+
+def _serve(tools: str) -> None:
+    """The program side: import the rules under ``tools`` and answer one request on stdio."""
+    sys.path.insert(0, tools)
+    import evalport_spec
+    from evalport_spec.validation.rules import RULES
+
+    json.dump({"package": str(Path(evalport_spec.__file__).parent), **answer(RULES, json.load(sys.stdin))},
+              sys.stdout)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,12 @@ from ..findings import ChangeClass
 from .model import GateReport, StageResult
 
 
+def enabled() -> bool:
+    """Whether runs are stored and replayed: the disk cache is on (not ``EVALPORT_CACHE_DIR=off``,
+    ``check --no-cache``). Off, a run neither reads an entry nor records its inputs."""
+    return diskcache.cache_dir() is not None
+
+
 def run_key(root: Path, base: str | None, stages: list[str] | None, ignore: str | Path | None) -> str:
     """The entry name of a run with these options today."""
     today = dt.date.today().isoformat(), dt.datetime.now(dt.UTC).date().isoformat()
