@@ -1,29 +1,27 @@
 """No silent edit: every structural edit between the two versions of a schema file is accounted for.
 
-:func:`structural_edits` lists the edits between two schema trees as deepdiff's tree view reports
-them (a member added, removed or changed; a list item added, removed or moved), each as a JSON
-Pointer into the old or the new file; it is deepdiff's algorithm for JSON values, written out
-(importing deepdiff, and numpy with it, cost more than the classification it served; the tests
-hold the two equal). :func:`unaccounted` keeps those that nothing explains: no finding sits at,
-above or below the edit, no step of the derivation discharged an obligation at or above it, and
-the edit does not lie inside a ``$defs``/``definitions`` entry that validation never reaches. An
-edit left over means the classifier passed over a keyword without deciding it: a bug, which the
-tests catch (``Classification.stats["unaccounted_edits"]``).
+:func:`structural_edits` lists the edits between two schema trees with deepdiff (a member added,
+removed or changed; a list item added or removed), each as JSON Pointers into the old and the new
+file. :func:`unaccounted` keeps those that nothing explains: no finding sits at, above or below
+the edit, no step of the derivation discharged an obligation at or above it, and the edit does
+not lie inside a ``$defs``/``definitions`` entry that validation never reaches. An edit left over
+means the classifier passed over a keyword without deciding it: a bug, which the tests catch
+(``Classification.stats["unaccounted_edits"]``).
 """
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
-from itertools import zip_longest
 from typing import Any
+
+from deepdiff import DeepDiff
 
 from ..pointer import join, resolve
 from .nodes import Node, Side, keywords_of
 from .refs import reachable
 
 MAX_BYTES = 300_000
-"""Files larger than this (as JSON text) are not diffed (the list alignment is quadratic-ish on them)."""
+"""Files larger than this (as JSON text) are not diffed (deepdiff is quadratic-ish on them)."""
 
 CONTAINERS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
                         "dependentRequired", "dependencies"})
@@ -40,100 +38,13 @@ class Edit:
 
 
 def structural_edits(old: Any, new: Any) -> list[Edit]:
-    """The structural edits from schema ``old`` to schema ``new`` (JSON values), as
-    ``DeepDiff(old, new, view="tree")`` (deepdiff 8, default options) reports them: ``kind`` one
-    of ``values_changed``, ``type_changes`` (``1`` against ``1.0`` or ``true`` too),
-    ``dictionary_item_added``/``_removed``, ``iterable_item_added``/``_removed``/``_moved``, at
-    the pointer of the changed value (an added list item at its index in ``new``)."""
-    found = _Diff()
-    found.value(old, new, (), frozenset({id(old)}), found.tree)
-    return sorted({Edit(kind, join("", *path)) for kind, path in found.result()}, key=lambda e: (e.pointer, e.kind))
-
-
-_THRESHOLD_TO_DIFF_DEEPER = 0.33
-"""Below this share of common members two objects are one ``values_changed`` (deepdiff's
-``threshold_to_diff_deeper``)."""
-
-_BASIC = (str, int, float, bool, type(None))
-"""JSON scalars: the items of a list deepdiff aligns with :mod:`difflib` (its ``basic_types``)."""
-
-
-class _Diff:
-    """deepdiff's ``_diff`` for JSON values; reports are ``(kind, path)``, a path a tuple of
-    member names and indexes (old-side indexes, but an added item's index in the new list)."""
-
-    def __init__(self) -> None:
-        self.tree: list[tuple[str, tuple[Any, ...]]] = []
-
-    def value(self, a: Any, b: Any, path: tuple[Any, ...], parents: frozenset[int],
-              out: list[tuple[str, tuple[Any, ...]]]) -> None:
-        if a is b:
-            return
-        if type(a) is not type(b):
-            out.append(("type_changes", path))
-        elif isinstance(a, dict):
-            self.object(a, b, path, parents, out)
-        elif isinstance(a, list):
-            self.array(a, b, path, parents, out)
-        elif a != b:
-            out.append(("values_changed", path))
-
-    def object(self, a: dict[str, Any], b: dict[str, Any], path: tuple[Any, ...], parents: frozenset[int],
-               out: list[tuple[str, tuple[Any, ...]]]) -> None:
-        common = [k for k in b if k in a]
-        union = len(a.keys() | b.keys())
-        if union > 1 and len(common) / union < _THRESHOLD_TO_DIFF_DEEPER:
-            out.append(("values_changed", path))
-            return
-        out.extend(("dictionary_item_added", (*path, k)) for k in b if k not in a)
-        out.extend(("dictionary_item_removed", (*path, k)) for k in a if k not in b)
-        for k in common:
-            if parents and id(a[k]) in parents:
-                continue
-            self.value(a[k], b[k], (*path, k), parents | {id(a[k])}, out)
-
-    def array(self, a: list[Any], b: list[Any], path: tuple[Any, ...], parents: frozenset[int],
-              out: list[tuple[str, tuple[Any, ...]]]) -> None:
-        if not (all(isinstance(x, _BASIC) for x in a) and all(isinstance(y, _BASIC) for y in b)):
-            self.pairs(a, b, path, parents, out, 0, len(a), 0, len(b))
-            return
-        aligned: list[tuple[str, tuple[Any, ...]]] = []
-        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-            if tag == "replace":
-                self.pairs(a, b, path, parents, aligned, i1, i2, j1, j2)
-            elif tag == "delete":
-                aligned.extend(("iterable_item_removed", (*path, i)) for i in range(i1, i2))
-            elif tag == "insert":
-                aligned.extend(("iterable_item_added", (*path, j)) for j in range(j1, j2))
-        if len(aligned) > 1:  # deepdiff keeps index-by-index pairing when it reports no more
-            paired: list[tuple[str, tuple[Any, ...]]] = []
-            self.pairs(a, b, path, parents, paired, 0, len(a), 0, len(b))
-            if len(aligned) >= len(paired):
-                aligned = paired
-        self.tree.extend(aligned)
-
-    def pairs(self, a: list[Any], b: list[Any], path: tuple[Any, ...], parents: frozenset[int],
-              out: list[tuple[str, tuple[Any, ...]]], i1: int, i2: int, j1: int, j2: int) -> None:
-        missing = object()
-        for k, (x, y) in enumerate(zip_longest(a[i1:i2], b[j1:j2], fillvalue=missing)):
-            i, j = i1 + k, j1 + k
-            if y is missing:
-                out.append(("iterable_item_removed", (*path, i)))
-            elif x is missing:
-                out.append(("iterable_item_added", (*path, j)))
-            elif i != j and x == y:
-                out.append(("iterable_item_moved", (*path, i)))
-            elif not (parents and id(x) in parents):
-                self.value(x, y, (*path, i), parents | {id(x)}, out)
-
-    def result(self) -> list[tuple[str, tuple[Any, ...]]]:
-        """The reports, an index both added and removed made one ``values_changed`` (deepdiff's
-        ``mutual_add_removes_to_become_value_changes``)."""
-        added = {p for kind, p in self.tree if kind == "iterable_item_added"}
-        removed = {p for kind, p in self.tree if kind == "iterable_item_removed"}
-        both = added & removed
-        return [("values_changed", p) if p in both and kind in ("iterable_item_added", "iterable_item_removed")
-                else (kind, p) for kind, p in self.tree]
+    """The structural edits from schema ``old`` to schema ``new`` (JSON values)."""
+    diff = DeepDiff(old, new, verbose_level=2, view="tree")
+    out: list[Edit] = []
+    for kind, items in diff.items():
+        for item in items:
+            out.append(Edit(kind, join("", *item.path(output_format="list"))))
+    return sorted(set(out), key=lambda e: (e.pointer, e.kind))
 
 
 WHOLE_RULES = frozenset({"old-accepts-nothing", "new-accepts-anything", "same-subschema"})
