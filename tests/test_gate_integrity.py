@@ -593,3 +593,36 @@ def test_fixture_backfill_of_a_release_is_allowed_only_exactly(repo):
              if f.kind == "released-file-added"]
     assert len(added) == 1 and f"spec/releases/1.2.0/conformance/fixtures/{extra.name}" in added[0].message
     assert "must be exactly the base draft's fixtures that apply to 1.2.0" in added[0].message
+
+
+# --- the checkout is what lands ----------------------------------------------------------------
+
+def _grader_label(root, pattern):
+    edit_json(root / "spec/schemas/grader.json", lambda d: d["properties"].update(
+        {"label": {"type": "string", "allOf": [{"pattern": pattern}], "description": "A short label."}}))
+
+
+def test_a_git_attribute_rewriting_the_spec_on_checkout_is_refused(repo, capsys):
+    # red team: with `ident`, git stores the pattern ^[$Id$]*$ (it rejects ":") while the checkout
+    # the gate reads has ^[$Id: <blob name> $]*$ (it accepts ":"): judged MINOR, landed breaking
+    git(repo, "checkout", "-q", "main")
+    _grader_label(repo, "^[$Id: ]*$")
+    commit_all(repo, "optional grader label")
+    git(repo, "checkout", "-q", "-B", "feature")
+    _grader_label(repo, "^[$Id$]*$")
+    (repo / ".gitattributes").write_text("spec/schemas/*.json ident\n")
+    commit_all(repo, "label tightened in git")
+    (repo / "spec/schemas/grader.json").unlink()
+    git(repo, "checkout", "--", "spec/schemas/grader.json")  # what a CI checkout writes
+    assert "[$Id: " in (repo / "spec/schemas/grader.json").read_text()
+    assert "[$Id$]" in git(repo, "show", "HEAD:spec/schemas/grader.json")
+    with pytest.raises(InputError, match="attribute `ident`") as caught:
+        run_gate(repo, base="main", stages=["base"])
+    assert caught.value.source == "spec/schemas/grader.json"
+    assert main(["-C", str(repo), "check", "--base", "main", "--stage", "base"]) == 2
+    assert "rewrites this file on checkout" in capsys.readouterr().err
+    # attributes that leave the content alone on this platform are no reason to refuse
+    (repo / ".gitattributes").write_text("* text=auto\n*.png binary\n")
+    commit_all(repo, "harmless attributes")
+    git(repo, "checkout", "--", "spec/schemas/grader.json")
+    assert run_gate(repo, base="main", stages=["base"]).stage("base").status != "fail"
