@@ -16,6 +16,7 @@ import subprocess
 import sys
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from evalport_spec.cli import main
 from evalport_spec.errors import InputError
@@ -626,3 +627,31 @@ def test_a_git_attribute_rewriting_the_spec_on_checkout_is_refused(repo, capsys)
     commit_all(repo, "harmless attributes")
     git(repo, "checkout", "--", "spec/schemas/grader.json")
     assert run_gate(repo, base="main", stages=["base"]).stage("base").status != "fail"
+
+
+# --- spec/VERSION decides which version validates a document -------------------------------------
+
+def test_a_version_bump_sending_the_drafts_documents_to_an_older_release_is_breaking(repo):
+    # red team: after an optional Runner.build landed, a branch editing only spec/VERSION
+    # (1.4.0 -> 2.0.0) sent every ResultSet declaring 1.4.0 to release 1.3.0, which has no build
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "call the next release 2.0.0")
+    report = run_gate(repo, base="main", stages=["base"])
+    # the draft accepts what 1.3.0 does: its documents lose nothing there
+    assert report.stage("base").status != "fail" and "draft-version-rerouted" not in kinds(report, "base")
+    git(repo, "checkout", "-q", "main")
+    add_optional_runner_field(repo)
+    commit_all(repo, "optional runner build")
+    git(repo, "checkout", "-q", "-B", "feature")
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "call the next release 2.0.0")
+    report = run_gate(repo, base="main", stages=["base"])
+    (found,) = [f for f in errors(report, "base") if f.kind == "draft-version-rerouted"]
+    assert found.item == {"version": "1.4.0", "validated_by": "1.3.0"} and not found.undecided
+    assert "not accepted" in found.message
+    witness = found.witness
+    assert witness["version"] == "1.4.0" and "build" in json.dumps(witness)
+    main_suite = json.loads(git(repo, "show", "main:spec/schemas/resultset.json"))
+    released = json.loads((repo / "spec/releases/1.3.0/schemas/resultset.json").read_text())
+    assert Draft202012Validator(main_suite).is_valid(witness)
+    assert not Draft202012Validator(released).is_valid(witness)
