@@ -12,7 +12,9 @@ files and parsed with :mod:`ast` (never imported or executed):
   ``import`` / ``from ... import`` statements, followed transitively; ``from package import
   name`` counts the package's ``__init__`` unless ``name`` is a submodule), and the package's
   own ``__init__`` (``evalport_spec``), which runs before any of them (counted as its own code:
-  its imports are not followed). A module name is read as the file CPython would run for it
+  its imports are not followed), and the ``validate`` and ``conformance`` commands' path
+  (:data:`COMMAND_MODULES` with their imports; the CLI's other command modules, which its
+  ``__init__`` imports, with their module-level imports only). A module name is read as the file CPython would run for it
   (a package folder before a module of the same name, an extension module before source:
   :func:`_module_file`), and the package's importable binaries and the hash-based bytecode in
   its ``__pycache__`` folders, which run in place of the source the gate reads, count too;
