@@ -655,3 +655,42 @@ def test_a_version_bump_sending_the_drafts_documents_to_an_older_release_is_brea
     released = json.loads((repo / "spec/releases/1.3.0/schemas/resultset.json").read_text())
     assert Draft202012Validator(main_suite).is_valid(witness)
     assert not Draft202012Validator(released).is_valid(witness)
+
+
+# --- an acceptance is spent once its change has landed ------------------------------------------
+
+def _weight_minimum(root, value):
+    edit_json(root / "spec/schemas/grader.json",
+              lambda d: d["properties"]["weight"].__setitem__("minimum", value))
+
+
+def test_an_acceptance_whose_change_has_landed_accepts_no_further_change_at_its_place(repo):
+    # red team: the fingerprint of `minimum-increased` at Grader.weight is the same for 0 -> 1
+    # and 1 -> 1000; RFC 99 accepted the first, and once it had landed a later branch raising
+    # the minimum to 1000 passed as "accepted by RFC 0099"
+    _weight_minimum(repo, 1)
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "weight >= 1")
+    accepts = entries_for(repo)
+    assert {e["kind"] for e in accepts} >= {"minimum-increased"}
+    git(repo, "checkout", "-q", "main")
+    write_rfc(repo, 99, "accepted", accepts)
+    commit_all(repo, "accept RFC 99: weight >= 1")
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "rebase", "-q", "main")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "warn", [f.message for f in stage.errors]  # the accepted change itself
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--ff-only", "feature")
+    git(repo, "checkout", "-q", "-B", "later")
+    _weight_minimum(repo, 1000)
+    commit_all(repo, "weight >= 1000")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "fail"
+    (lost,) = {f.fingerprint for f in stage.errors if f.kind == "minimum-increased"}
+    assert lost in {e["fingerprint"] for e in accepts}  # the same fingerprint RFC 99 lists
+    assert any("RFC 0099 lists it but was not accepted with it at main for a change it does not have yet"
+               in f.message for f in stage.errors)
+    grader = {"id": "g", "type": "exact_match", "weight": 5}
+    assert Draft202012Validator(json.loads(git(repo, "show", "main:spec/schemas/grader.json"))).is_valid(grader)
+    assert not Draft202012Validator(json.loads((repo / "spec/schemas/grader.json").read_text())).is_valid(grader)
