@@ -74,11 +74,10 @@ def test_shallow_pull_request_is_deepened_and_judged_by_the_base(origin, tmp_pat
     out = done.stdout
     assert "ci: the clone was shallow; fetched its whole history from origin" in out
     assert done.returncode == 1, out
-    judged, own = out.split("ci: this tree's toolchain")
-    assert "ci: the gate of record: origin/main's toolchain" in judged
-    assert re.search(r"^FAIL\s+base ", judged, re.M) and "not accepted: no accepted MAJOR RFC lists fingerprint" in judged
-    assert "toolchain or CI configuration differs from origin/main: tools/evalport_spec/policy.py" in judged
-    assert "policy: policy-additive" in own  # the gutted gate would have let it through
+    assert "ci: the gate of record: origin/main's toolchain" in out
+    assert re.search(r"^FAIL\s+base ", out, re.M) and "not accepted: no accepted MAJOR RFC lists fingerprint" in out
+    assert "toolchain or CI configuration differs from origin/main: tools/evalport_spec/policy.py" in out
+    assert "ci: this tree's toolchain" not in out  # the gutted gate never runs after a failed record
     assert os.path.isdir(root / ".git") and git(root, "rev-parse", "--is-shallow-repository").strip() == "false"
 
 
@@ -202,6 +201,32 @@ def test_the_branchs_code_cannot_rewrite_the_running_ci_script(origin, tmp_path)
     assert done.stdout.strip().splitlines()[-1] == "ci: the gate failed"
 
 
+PARENT_EXIT = '''"""The branch's ``python -m evalport_spec``: leaves a mark, then ends the CI script (its parent)
+with status 0, as ``gdb -p PPID -ex 'call exit(0)'`` does (same user; root on a hosted runner)."""
+import os, pathlib, signal
+pathlib.Path(os.environ["MARK"]).write_text("the branch's code ran")
+os.kill(os.getppid(), signal.SIGKILL)
+'''
+
+
+def test_no_branch_code_runs_after_a_failed_gate_of_record(origin, tmp_path):
+    """Red team: code running under ``.ci/run`` after the gate of record failed could end the
+    script with status 0 through ptrace; the script now ends at the failure, so none runs."""
+    root = _pr(origin, tmp_path, "parent")
+    _break_enum(root)
+    (root / "tools/evalport_spec/__main__.py").write_text(PARENT_EXIT)
+    commit_all(root, "break, then end the script")
+    mark = tmp_path / "ran"
+    env = {**ENV, "EVALPORT_CI_NO_INSTALL": "1", "PYTHON": sys.executable, "NO_COLOR": "1", "MARK": str(mark)}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run([str(root / ".ci/run"), "--check-only", "--base", "origin/main"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, env=env, cwd=root, timeout=600)
+    assert done.returncode == 1, done.stdout
+    assert re.search(r"^FAIL\s+base ", done.stdout, re.M), done.stdout
+    assert done.stdout.strip().splitlines()[-1].startswith("ci: the gate failed (the gate of record)")
+    assert not mark.exists()
+
+
 POISON = '''"""The branch's ``python -m evalport_spec``: writes a PATCH answer for the base's gate into the
 classifier's disk cache, then claims a pass."""
 import os, subprocess, sys, tempfile
@@ -234,12 +259,16 @@ def test_a_cache_the_branch_wrote_is_never_read_by_the_judge(origin, tmp_path):
     env = {**ENV, "EVALPORT_CI_NO_INSTALL": "1", "PYTHON": sys.executable, "NO_COLOR": "1",
            "EVALPORT_CACHE_DIR": str(cache)}
     env.pop("PYTHONPATH", None)
+    # the branch's code ran on this machine before (.ci/run no longer runs it after a failed
+    # gate of record): its false answer is in the user's cache
+    subprocess.run([sys.executable, "-m", "evalport_spec"], env={**env, "PYTHONPATH": str(root / "tools")},
+                   cwd=root, check=True, capture_output=True, timeout=600)
     for run in (1, 2):
         done = subprocess.run([str(root / ".ci/run"), "--check-only", "--base", "origin/main"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                               cwd=root, timeout=600)
         assert done.returncode == 1, (run, done.stdout)
-        assert re.search(r"^FAIL\s+base ", done.stdout.split("ci: this tree's toolchain")[0], re.M), done.stdout
+        assert re.search(r"^FAIL\s+base ", done.stdout, re.M), done.stdout
     assert any(cache.rglob("*")), "the branch's code wrote its answer (the test's premise)"
 
 

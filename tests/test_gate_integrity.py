@@ -16,6 +16,7 @@ import subprocess
 import sys
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from evalport_spec.cli import main
 from evalport_spec.errors import InputError
@@ -593,3 +594,103 @@ def test_fixture_backfill_of_a_release_is_allowed_only_exactly(repo):
              if f.kind == "released-file-added"]
     assert len(added) == 1 and f"spec/releases/1.2.0/conformance/fixtures/{extra.name}" in added[0].message
     assert "must be exactly the base draft's fixtures that apply to 1.2.0" in added[0].message
+
+
+# --- the checkout is what lands ----------------------------------------------------------------
+
+def _grader_label(root, pattern):
+    edit_json(root / "spec/schemas/grader.json", lambda d: d["properties"].update(
+        {"label": {"type": "string", "allOf": [{"pattern": pattern}], "description": "A short label."}}))
+
+
+def test_a_git_attribute_rewriting_the_spec_on_checkout_is_refused(repo, capsys):
+    # red team: with `ident`, git stores the pattern ^[$Id$]*$ (it rejects ":") while the checkout
+    # the gate reads has ^[$Id: <blob name> $]*$ (it accepts ":"): judged MINOR, landed breaking
+    git(repo, "checkout", "-q", "main")
+    _grader_label(repo, "^[$Id: ]*$")
+    commit_all(repo, "optional grader label")
+    git(repo, "checkout", "-q", "-B", "feature")
+    _grader_label(repo, "^[$Id$]*$")
+    (repo / ".gitattributes").write_text("spec/schemas/*.json ident\n")
+    commit_all(repo, "label tightened in git")
+    (repo / "spec/schemas/grader.json").unlink()
+    git(repo, "checkout", "--", "spec/schemas/grader.json")  # what a CI checkout writes
+    assert "[$Id: " in (repo / "spec/schemas/grader.json").read_text()
+    assert "[$Id$]" in git(repo, "show", "HEAD:spec/schemas/grader.json")
+    with pytest.raises(InputError, match="attribute `ident`") as caught:
+        run_gate(repo, base="main", stages=["base"])
+    assert caught.value.source == "spec/schemas/grader.json"
+    assert main(["-C", str(repo), "check", "--base", "main", "--stage", "base"]) == 2
+    assert "rewrites this file on checkout" in capsys.readouterr().err
+    # attributes that leave the content alone on this platform are no reason to refuse
+    (repo / ".gitattributes").write_text("* text=auto\n*.png binary\n")
+    commit_all(repo, "harmless attributes")
+    git(repo, "checkout", "--", "spec/schemas/grader.json")
+    assert run_gate(repo, base="main", stages=["base"]).stage("base").status != "fail"
+
+
+# --- spec/VERSION decides which version validates a document -------------------------------------
+
+def test_a_version_bump_sending_the_drafts_documents_to_an_older_release_is_breaking(repo):
+    # red team: after an optional Runner.build landed, a branch editing only spec/VERSION
+    # (1.4.0 -> 2.0.0) sent every ResultSet declaring 1.4.0 to release 1.3.0, which has no build
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "call the next release 2.0.0")
+    report = run_gate(repo, base="main", stages=["base"])
+    # the draft accepts what 1.3.0 does: its documents lose nothing there
+    assert report.stage("base").status != "fail" and "draft-version-rerouted" not in kinds(report, "base")
+    git(repo, "checkout", "-q", "main")
+    add_optional_runner_field(repo)
+    commit_all(repo, "optional runner build")
+    git(repo, "checkout", "-q", "-B", "feature")
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "call the next release 2.0.0")
+    report = run_gate(repo, base="main", stages=["base"])
+    (found,) = [f for f in errors(report, "base") if f.kind == "draft-version-rerouted"]
+    assert found.item == {"version": "1.4.0", "validated_by": "1.3.0"} and not found.undecided
+    assert "not accepted" in found.message
+    witness = found.witness
+    assert witness["version"] == "1.4.0" and "build" in json.dumps(witness)
+    main_suite = json.loads(git(repo, "show", "main:spec/schemas/resultset.json"))
+    released = json.loads((repo / "spec/releases/1.3.0/schemas/resultset.json").read_text())
+    assert Draft202012Validator(main_suite).is_valid(witness)
+    assert not Draft202012Validator(released).is_valid(witness)
+
+
+# --- an acceptance is spent once its change has landed ------------------------------------------
+
+def _weight_minimum(root, value):
+    edit_json(root / "spec/schemas/grader.json",
+              lambda d: d["properties"]["weight"].__setitem__("minimum", value))
+
+
+def test_an_acceptance_whose_change_has_landed_accepts_no_further_change_at_its_place(repo):
+    # red team: the fingerprint of `minimum-increased` at Grader.weight is the same for 0 -> 1
+    # and 1 -> 1000; RFC 99 accepted the first, and once it had landed a later branch raising
+    # the minimum to 1000 passed as "accepted by RFC 0099"
+    _weight_minimum(repo, 1)
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "weight >= 1")
+    accepts = entries_for(repo)
+    assert {e["kind"] for e in accepts} >= {"minimum-increased"}
+    git(repo, "checkout", "-q", "main")
+    write_rfc(repo, 99, "accepted", accepts)
+    commit_all(repo, "accept RFC 99: weight >= 1")
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "rebase", "-q", "main")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "warn", [f.message for f in stage.errors]  # the accepted change itself
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--ff-only", "feature")
+    git(repo, "checkout", "-q", "-B", "later")
+    _weight_minimum(repo, 1000)
+    commit_all(repo, "weight >= 1000")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "fail"
+    (lost,) = {f.fingerprint for f in stage.errors if f.kind == "minimum-increased"}
+    assert lost in {e["fingerprint"] for e in accepts}  # the same fingerprint RFC 99 lists
+    assert any("RFC 0099 lists it but was not accepted with it at main for a change it does not have yet"
+               in f.message for f in stage.errors)
+    grader = {"id": "g", "type": "exact_match", "weight": 5}
+    assert Draft202012Validator(json.loads(git(repo, "show", "main:spec/schemas/grader.json"))).is_valid(grader)
+    assert not Draft202012Validator(json.loads((repo / "spec/schemas/grader.json").read_text())).is_valid(grader)

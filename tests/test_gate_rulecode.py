@@ -82,6 +82,34 @@ def test_the_validator_that_dispatches_the_rules_and_what_it_imports_are_every_r
     assert changed_code(old, deeper, {"A", "B"}) == {c: ["evalport_spec/schemapass.py"] for c in ("A", "B")}
 
 
+
+CLI = {
+    "evalport_spec/__main__.py": "from .cli import main\nmain()\n",
+    "evalport_spec/cli/__init__.py": "from . import check, validate\n\ndef main():\n"
+                                     "    from ..helper import h\n    return h(0)\n",
+    "evalport_spec/cli/validate.py": "def run(args):\n    from ..validation import validator\n"
+                                     "    return 0\n",
+    "evalport_spec/cli/check.py": "from ..helper import h\n\ndef register(p):\n    return p\n\n"
+                                  "def run(args):\n    from ..other import unrelated\n    return unrelated()\n",
+}
+
+
+def test_the_validate_commands_path_is_every_rules_code(tmp_path):
+    # red team: a check added to `validate`'s run (the exit status) rejected a TestCase the spec
+    # accepts, and the gate only warned toolchain-changed
+    old = rule_code(tree(tmp_path / "old", CLI))
+    assert {"evalport_spec/__main__.py", "evalport_spec/cli/__init__.py", "evalport_spec/cli/validate.py",
+            "evalport_spec/cli/check.py"} <= set(old.modules)
+    assert "evalport_spec/other.py" not in old.modules  # only another command's run imports it
+    stricter = CLI["evalport_spec/cli/validate.py"].replace("return 0", "return 1 if args.files else 0")
+    new = rule_code(tree(tmp_path / "new", {**CLI, "evalport_spec/cli/validate.py": stricter}))
+    assert changed_code(old, new, {"A", "B"}) == {c: ["evalport_spec/cli/validate.py"] for c in ("A", "B")}
+    # every command module runs on import (the CLI's __init__ imports them): a patch there counts
+    patched = CLI["evalport_spec/cli/check.py"] + "import evalport_spec.validation.validator as v\nv.check = None\n"
+    new = rule_code(tree(tmp_path / "patched", {**CLI, "evalport_spec/cli/check.py": patched}))
+    assert changed_code(old, new, {"A"}) == {"A": ["evalport_spec/cli/check.py"]}
+
+
 def test_reading_files_or_importing_by_string_makes_the_whole_package_every_rules_code(tmp_path):
     reads = "import json\nfrom .registry import register\n\n@register('B', 'suite')\ndef b(doc):\n" \
             "    return json.loads(open('cfg.json').read())\n"

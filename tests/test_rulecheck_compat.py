@@ -125,3 +125,44 @@ def test_field_status_walks_refs_and_closed_objects() -> None:
     assert field_status(old, "resultset.json", "/results/*/test_case_id") == "present"
     assert field_status(old, "resultset.json", "/metadata/anything") == "open"
     assert field_status(old, "resultset.json", "/results/*/grader_results/*/score") == "present"
+
+
+def _dup_id_for_test_cases(entry: dict[str, Any]) -> dict[str, Any]:
+    """DUPLICATE_ID's entry moved to TestCase documents, with a guard no TestCase has."""
+    return dict(entry, document="testcase", guard=["/x_unused/*"], reads=["/graders/*/id"],
+                reported_at="/graders/*/id")
+
+
+TWO_INLINE_GRADERS = {"id": "t", "input": "hi", "graders": [
+    {"id": "g", "type": "exact_match"}, {"id": "g", "type": "contains", "params": {"substring": "h"}}]}
+"""A TestCase 1.3.0 accepts that DUPLICATE_ID's code rejects (two inline graders, one id)."""
+
+
+def test_an_entry_catalogued_for_another_document_than_its_code_is_never_proved_additive() -> None:
+    # red team: the guard is absent from TestCase, but the guard describes the code on Suites;
+    # on a TestCase the code still fires, so "proved additive" lost TWO_INLINE_GRADERS
+    old = REPO.version("1.3.0")
+    cat = catalogue("1.3.0")
+    cat["rules"] = [_dup_id_for_test_cases(r) if r["code"] == "DUPLICATE_ID" else r for r in cat["rules"]]
+    new = variant("1.3.0", cat, "1.3.0-dup-id-on-test-cases")
+    assert Validator(old).validate(TWO_INLINE_GRADERS, "testcase") == []
+    assert [v.code for v in Validator(new).validate(TWO_INLINE_GRADERS, "testcase")] == ["DUPLICATE_ID"]
+    (found,) = [f for f in rule_changes(old, new, n=8) if f.direction == "backward"]
+    assert (found.code, found.change_class) == ("DUPLICATE_ID", ChangeClass.MAJOR)
+    assert "proved" not in found.message
+    assert found.undecided or Validator(new).validate(found.witness, "testcase")
+
+
+def test_a_code_catalogued_twice_is_undecided() -> None:
+    # red team: a second DUPLICATE_ID entry (for test cases) was compared with the old Suite
+    # entry by code and "proved" additive, while the validator runs both entries
+    old = REPO.version("1.3.0")
+    cat = catalogue("1.3.0")
+    first = next(r for r in cat["rules"] if r["code"] == "DUPLICATE_ID")
+    cat["rules"].append(_dup_id_for_test_cases(first))
+    new = variant("1.3.0", cat, "1.3.0-dup-id-twice")
+    assert [v.code for v in Validator(new).validate(TWO_INLINE_GRADERS, "testcase")] == ["DUPLICATE_ID"]
+    found = [f for f in rule_changes(old, new, n=8) if f.code == "DUPLICATE_ID"]
+    assert [(f.kind, f.change_class, f.undecided) for f in found] == [
+        ("rule-catalogued-twice", ChangeClass.MAJOR, True)] * 2
+    assert [f.new.pointer for f in found] == [f"/rules/{cat['rules'].index(first)}", f"/rules/{len(cat['rules']) - 1}"]

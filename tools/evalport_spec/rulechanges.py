@@ -113,14 +113,22 @@ def rule_changes(old: SpecVersion, new: SpecVersion, corpus: Mapping[str, list] 
         return pools[doc_type]
 
     out: list[Finding] = []
-    new_index = {e.code: i for i, e in enumerate(new.catalogue.rules)}
     old_index = {e.code: i for i, e in enumerate(old.catalogue.rules)}
-    for entry in new.catalogue.rules:
+    codes = [e.code for e in new.catalogue.rules]
+    for i, entry in enumerate(new.catalogue.rules):
         prev = old.catalogue.get(entry.code)
-        where_new = Location(new.path_label("rules.json"), f"/rules/{new_index[entry.code]}",
-                             entry.line)
+        where_new = Location(new.path_label("rules.json"), f"/rules/{i}", entry.line)
         where_old = (Location(old.path_label("rules.json"), f"/rules/{old_index[entry.code]}",
                               prev.line) if prev else None)
+        if codes.count(entry.code) > 1:
+            # the validator runs every entry; pairing one of them with the old entry by code
+            # would judge a rule by another entry's meaning (red team: a second DUPLICATE_ID
+            # entry for test cases was "proved" additive)
+            out.append(Finding(
+                "rule-catalogued-twice", f"{entry.code}: catalogued {codes.count(entry.code)} times in "
+                f"{new.name}; each entry runs, so none can be compared with {old.name}'s alone",
+                ChangeClass.MAJOR, Severity.ERROR, where_old, where_new, code=entry.code, undecided=True))
+            continue
         impl_changed = prev is not None and _function(reg_old, entry.code) is not _function(
             reg_new, entry.code)
         if prev is not None:
@@ -134,7 +142,7 @@ def rule_changes(old: SpecVersion, new: SpecVersion, corpus: Mapping[str, list] 
                 continue
         added = prev is None
         if _guard_absent(old, entry) and _function(reg_new, entry.code) is _function(
-                RULES, entry.code):
+                RULES, entry.code) and _implemented_for(reg_new, entry):
             # proof: old-valid documents cannot contain a guard field, and the catalogue's
             # guard describes the registered implementation: no search needed
             out.append(_additive(entry, old, new, added, where_old, where_new,
@@ -189,6 +197,15 @@ def _additive(entry: RuleEntry, old: SpecVersion, new: SpecVersion, added: bool,
 def _function(registry: Mapping[str, Any], code: str) -> Any:
     rule = registry.get(code)
     return getattr(rule, "function", rule)
+
+
+def _implemented_for(registry: Mapping[str, Any], entry: RuleEntry) -> bool:
+    """Whether the implementation of ``entry.code`` checks the document type the entry names:
+    the guard describes the registered implementation on its own document type only (red team:
+    DUPLICATE_ID catalogued for test cases with a guard no TestCase has was "proved" additive,
+    yet its code rejects a TestCase with two inline graders of one id)."""
+    rule = registry.get(entry.code)
+    return getattr(rule, "document_type", entry.document) == entry.document
 
 
 def _wording(e: RuleEntry) -> tuple[Any, ...]:

@@ -109,7 +109,8 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
         InputError: an unknown stage name; an unsafe or missing ``base`` revision (the message
             says which ``git fetch`` brings it into a shallow clone); a malformed ignore file; a
             shallow clone without the commits that created the releases; a symlink under
-            ``spec/`` or ``rfcs/`` that leaves the repository.
+            ``spec/`` or ``rfcs/`` that leaves the repository; a git attribute that rewrites a
+            file of ``spec/`` or ``rfcs/`` on checkout (:func:`.history.refuse_checkout_conversions`).
     """
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
     if not cache or not runmemo.enabled():  # nothing to replay, nowhere to keep the run
@@ -130,9 +131,12 @@ def _run_gate(repo: SpecRepo, base: str | None, stages: Iterable[str] | None,
               progress: Callable[[StageResult], None] | None, ignore: str | Path | None) -> GateReport:
     from ..fsutil import refuse_escaping_symlinks
     from .context import GateContext
+    from .history import is_git, refuse_checkout_conversions
     from .ignores import load_check_ignores
 
     refuse_escaping_symlinks(repo.root)
+    if is_git(repo.root):
+        refuse_checkout_conversions(repo.root)
     wanted = list(STAGES if stages is None else stages)
     unknown = [s for s in wanted if s not in STAGES]
     if unknown:

@@ -129,15 +129,39 @@ class Ledger:
 
 
 class BaseLedger(Ledger):
-    """Acceptance must already be in the base revision's ``rfcs/`` (``check --base REF``)."""
+    """Acceptance must already be in the base revision's ``rfcs/`` (``check --base REF``), for a
+    change the base does not have yet.
 
-    def __init__(self, now: dict[int, RfcState], at_base: dict[int, RfcState], base: str) -> None:
-        super().__init__(now, f"at {base}")
+    A fingerprint names a place and a kind, not the new value there (``minimum-increased`` at
+    ``/properties/weight/minimum`` is one fingerprint for ``0 -> 1`` and for ``1 -> 1000``).
+    Once the accepted change has landed, the base's draft already has that finding against the
+    latest release; the acceptance is then spent, and the same fingerprint met again on a branch
+    is a further change nobody accepted (red team: an RFC accepting ``weight >= 1`` let a later
+    ``weight >= 1000`` through).
+
+    Args:
+        now, at_base: the RFCs of the tree under review and of the base.
+        base: how messages name the base.
+        landed: the fingerprints of the base draft's breaking findings against the latest release
+            (computed on first use; ``None``: no release, nothing has landed).
+    """
+
+    def __init__(self, now: dict[int, RfcState], at_base: dict[int, RfcState], base: str,
+                 landed: Callable[[], set[str]] | None = None) -> None:
+        super().__init__(now, f"at {base} for a change it does not have yet")
         self.at_base = at_base
+        self._landed = landed
+        self._spent: set[str] | None = None
+
+    def spent(self) -> set[str]:
+        """Fingerprints whose accepted change the base already has (:attr:`landed`, once)."""
+        if self._spent is None:
+            self._spent = self._landed() if self._landed is not None else set()
+        return self._spent
 
     def predates(self, number: int, f: Finding) -> bool:
         state = self.at_base.get(number)
-        return state is not None and state.accepts(f.fingerprint)
+        return state is not None and state.accepts(f.fingerprint) and f.fingerprint not in self.spent()
 
 
 STEP_NOW = None

@@ -59,7 +59,7 @@ def released_changes(ctx: GateContext) -> list[Finding]:
 
 def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
     """The ``base`` stage: ``(findings, summary, effective class)``."""
-    from .stages import change_findings, decide, now_states
+    from .stages import change_findings, decide, now_states, released_side
 
     assert ctx.base is not None
     commit = ctx.base_sha or ctx.base
@@ -75,6 +75,12 @@ def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
     if breaking(changed):
         now, problems = now_states(ctx)
         out += problems
-        ledger = BaseLedger(now, states_at(ctx.root, commit), ctx.base)
+        latest = ctx.repo.latest_release()
+
+        def landed() -> set[str]:
+            assert latest is not None
+            return {f.fingerprint for f in breaking(change_findings(ctx, released_side(ctx, latest), base_side)[0])}
+
+        ledger = BaseLedger(now, states_at(ctx.root, commit), ctx.base, landed if latest else None)
     findings, summary, computed = decide(ctx, changed, computed, f"against {ctx.base}", ledger)
     return out + findings, summary, computed

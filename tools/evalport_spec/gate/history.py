@@ -143,6 +143,35 @@ def changed_paths(root: Path, base: str, paths: tuple[str, ...]) -> list[str]:
     return sorted(names)
 
 
+CONVERSIONS = ("ident", "filter", "working-tree-encoding")
+"""Git attributes that make a checked-out file differ from its committed blob in content
+(gitattributes(5), "Checking-out and checking-in"): ``ident`` expands ``$Id$`` to the blob's
+name, ``filter`` runs a smudge command, ``working-tree-encoding`` re-encodes the text."""
+
+
+def refuse_checkout_conversions(root: Path, folders: tuple[str, ...] = ("spec", "rfcs")) -> None:
+    """Raise :class:`InputError` naming the first file under ``folders`` (tracked, or new and
+    not ignored) that the attributes in effect (``.gitattributes`` files, ``.git/info/attributes``)
+    give one of :data:`CONVERSIONS`.
+
+    Why: the gate reads the branch's spec from the checkout and every other commit's (the base,
+    the release line) from git objects. A conversion makes the two readings of one file differ,
+    so the gate would judge a checkout that is not what lands (red team: ``ident`` turned a
+    committed pattern ``^[$Id$]*$``, which loses ``":"``, into ``^[$Id: <hex> $]*$`` on disk, a
+    superset, and the change passed as MINOR).
+    """
+    files = git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *folders).stdout
+    if not files:
+        return
+    out = git.run(root, "check-attr", "-z", "--stdin", *CONVERSIONS, input=files).stdout
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    for path, attr, value in zip(fields[0::3], fields[1::3], fields[2::3], strict=False):
+        if value not in ("unspecified", "unset"):
+            raise InputError(f"refusing to judge a checkout that differs from its commit: the git "
+                             f"attribute `{attr}` ({value}) rewrites this file on checkout; remove it "
+                             "from .gitattributes for spec/ and rfcs/", path)
+
+
 def materialize(root: Path, commit: str, dest: Path, folders: tuple[str, ...] = ("",)) -> Path:
     """Write the files of ``commit`` under ``folders`` (default: the whole tree) into the empty
     folder ``dest``, read with git plumbing (no ``.gitattributes`` filters, symbolic links

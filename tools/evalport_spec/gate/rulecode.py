@@ -12,7 +12,9 @@ files and parsed with :mod:`ast` (never imported or executed):
   ``import`` / ``from ... import`` statements, followed transitively; ``from package import
   name`` counts the package's ``__init__`` unless ``name`` is a submodule), and the package's
   own ``__init__`` (``evalport_spec``), which runs before any of them (counted as its own code:
-  its imports are not followed). A module name is read as the file CPython would run for it
+  its imports are not followed), and the ``validate`` and ``conformance`` commands' path
+  (:data:`COMMAND_MODULES` with their imports; the CLI's other command modules, which its
+  ``__init__`` imports, with their module-level imports only). A module name is read as the file CPython would run for it
   (a package folder before a module of the same name, an extension module before source:
   :func:`_module_file`), and the package's importable binaries and the hash-based bytecode in
   its ``__pycache__`` folders, which run in place of the source the gate reads, count too;
@@ -62,6 +64,20 @@ RULES_MODULE = "evalport_spec.validation.rules"
 
 VALIDATION_MODULE = "evalport_spec.validation"
 """The validation package (dotted): every module below it is counted (module docstring)."""
+
+COMMAND_MODULES = ("evalport_spec/__main__.py", "evalport_spec/cli/__main__.py", "evalport_spec/cli/__init__.py",
+                   "evalport_spec/cli/validate.py", "evalport_spec/cli/conformance.py")
+"""The ``evalport-spec validate`` and ``conformance`` commands' own path (files relative to
+``tools/``): the entry points, the CLI's ``main`` and the two commands that turn the validator's
+violations into a verdict and an exit status. Counted with their imports like the validation
+package (red team: a check added to ``validate``'s ``run`` rejected a TestCase the spec accepts,
+and the gate only warned ``toolchain-changed``)."""
+
+CLI_PACKAGE = "evalport_spec/cli/"
+"""The CLI's folder: the other command modules, which the CLI's ``__init__`` imports (their
+module-level code and ``register`` run on every command), are counted with only their
+module-level imports followed (a command's ``run``, never called by ``validate``, imports its
+engine inside the function)."""
 
 REGISTER = ("register", "register_items")
 """Decorators that register a rule under a literal catalogue code (``validation/rules/registry.py``)."""
@@ -175,13 +191,25 @@ def _counted_file(rel: str, path: Path, dynamic: bool, reads_files: bool) -> boo
     return dynamic or reads_files or rel.endswith(IMPORT_SUFFIXES)
 
 
-def _imported(tools: Path, path: str, tree: ast.Module) -> set[str]:
+def _module_level(tree: ast.Module) -> list[ast.AST]:
+    """The nodes of ``tree`` outside any function or lambda body (what runs on import)."""
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(c for c in ast.iter_child_nodes(node)
+                     if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+    return out
+
+
+def _imported(tools: Path, path: str, tree: ast.Module, module_level: bool = False) -> set[str]:
     """Files of the ``evalport_spec`` modules that ``tree`` (the module at ``path``) imports
-    explicitly."""
+    explicitly (with ``module_level``, only outside function bodies)."""
     dotted = path.removesuffix(".py").replace("/", ".")
     package = dotted.removesuffix(".__init__") if path.endswith("/__init__.py") else dotted.rpartition(".")[0]
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in (_module_level(tree) if module_level else ast.walk(tree)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
@@ -248,7 +276,8 @@ def rule_code(tools: Path) -> RuleCode:
         return RuleCode({}, {}, {}, False)
     above = {f"{PACKAGE}/__init__.py"}
     validation_dir = tools.joinpath(*VALIDATION_MODULE.split("."))
-    todo = [p.relative_to(tools).as_posix() for p in sorted(validation_dir.rglob("*.py"))] + sorted(above)
+    todo = ([p.relative_to(tools).as_posix() for p in sorted(validation_dir.rglob("*.py"))] + sorted(above)
+            + list(COMMAND_MODULES))
     modules: dict[str, str] = {}
     direct: dict[str, set[str]] = {}
     rules: dict[str, str] = {}
@@ -268,7 +297,8 @@ def rule_code(tools: Path) -> RuleCode:
         for code in _registrations(tree):
             rules.setdefault(code, path)
         if path not in above:  # the package's __init__ counts as its own code only (it runs first)
-            direct[path] = _imported(tools, path, tree)
+            shallow = path.startswith(CLI_PACKAGE) and path not in COMMAND_MODULES
+            direct[path] = _imported(tools, path, tree, module_level=shallow)
             todo.extend(direct[path] - set(modules))
     imports = {m: _closure(m, direct) for m in set(rules.values())}
     for p in sorted((tools / PACKAGE).rglob("*")):

@@ -34,6 +34,7 @@ from .context import GateContext, StageSkipped, input_finding
 from .frozen import stage_behaviour, stage_history
 from .ignores import drop_ignored, stale_entries
 from .metaschema import meta_validator
+from .reroute import rerouted_findings
 from .rulecode import KIND as CODE_KIND
 from .rulecode import code_findings
 from .spectext import check_draft_text, check_spec_text
@@ -221,7 +222,9 @@ def change_findings(ctx: GateContext, old: Side, new: Side, *,
     (:func:`~evalport_spec.gate.behaviour.merge_with_classification`), and the effective class.
     With ``code`` (base against branch), every rule whose code differs in meaning is a
     ``rule-implementation-changed`` finding (:mod:`evalport_spec.gate.rulecode`) that takes
-    the place of that rule's ``rule-behaviour-tightened``."""
+    the place of that rule's ``rule-behaviour-tightened``, and a ``spec/VERSION`` that sends the
+    base draft's documents to a release rejecting some of them is a ``draft-version-rerouted``
+    finding (:mod:`evalport_spec.gate.reroute`)."""
     cls = ctx.classify(old.version, new.version)
     behaviour = compare_behaviour(old, new, ctx.corpus(), ctx.run)
     if code:
@@ -230,6 +233,8 @@ def change_findings(ctx: GateContext, old: Side, new: Side, *,
         done = {f.code for f in changed}
         behaviour = [f for f in behaviour if not (f.kind == "rule-behaviour-tightened" and f.code in done)] + changed
     findings = merge_with_classification(cls.findings, behaviour)
+    if code:
+        findings += rerouted_findings(ctx, old.version)
     computed = max([cls.change_class] + [f.change_class for f in behaviour])
     return findings, effective_class(computed, findings)
 
