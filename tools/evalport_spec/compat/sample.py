@@ -10,6 +10,7 @@ canon. Witness construction filters them further by "rejected by the new side".
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -28,6 +29,15 @@ NUMBERS = [0, 1, -1, 2, 3, 10, 100, 0.5, 1.5, -0.5, 2.5, 1000000, -1000000, 0.1,
 
 _UNSET = object()
 
+_MAX_VERDICTS = 200_000
+"""Validation verdicts :meth:`Sampler.holds` keeps (then starts over): a bound on memory."""
+
+
+def _instance_key(x: Any) -> str:
+    """``x`` as JSON text with sorted member names: equal only for the same JSON value written
+    alike, ``1`` and ``1.0`` and ``true`` apart (draft-04 tells ``1.0`` from an integer)."""
+    return json.dumps(x, sort_keys=True, separators=(",", ":"))
+
 
 def _emit(f: Fraction) -> Any:
     return int(f) if f.denominator == 1 else float(f)
@@ -44,6 +54,7 @@ class Sampler:
         self.max_depth = max_depth
         self._one: dict[tuple, Any] = {}
         self._regex: dict[str, list[str]] = {}
+        self._verdicts: dict[tuple[Node, str], bool] = {}
         self.strings = StringLangs(canon.side, format_assertion)
 
     # -- validity ----------------------------------------------------------------------------
@@ -58,11 +69,28 @@ class Sampler:
 
     def holds(self, c: Canon, x: Any) -> bool:
         """Whether ``x`` satisfies ``c`` as the toolchain validates (a verdict a proof may rest on:
-        :meth:`~.nodes.Side.valid`)."""
+        :meth:`~.nodes.Side.valid`). Each part's verdict on ``x`` is kept (:meth:`_held`): the
+        case splits of a ``oneOf`` ask the same part about the same value once per case."""
+        key = _instance_key(x)
         for neg, node in c.parts:
-            if self.canon.side(node).valid(node, x) == neg:
+            if self._held(node, x, key) == neg:
                 return False
         return True
+
+    def _held(self, node: Node, x: Any, key: str) -> bool:
+        """``node``'s verdict on ``x`` (JSON text ``key``): read off the node's canon when it is
+        :attr:`~.canon.Canon.plain` (``type`` and ``enum``/``const`` only: exactly its
+        validity), else validated once and kept."""
+        plain = self.canon.nodes(node)
+        if plain.plain:
+            return plain.admits(x)
+        memo = self._verdicts
+        got = memo.get((node, key))
+        if got is None:
+            if len(memo) >= _MAX_VERDICTS:
+                memo.clear()
+            got = memo[(node, key)] = self.canon.side(node).valid(node, x)
+        return got
 
     def node_valid(self, node: Node, x: Any) -> bool:
         """Whether ``x`` is valid against one node."""

@@ -173,9 +173,16 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
 
     # ------------------------------------------------------------------ entry
 
-    def check(self, A: Canon, B: Canon) -> list[Fail]:
-        """Reasons why ``A ⊆ B`` fails (``[]`` when it holds); see the module docstring."""
-        key = (A.key, B.key)
+    def check(self, A: Canon, B: Canon, split: bool = True) -> list[Fail]:
+        """Reasons why ``A ⊆ B`` fails (``[]`` when it holds); see the module docstring.
+
+        ``split=False``: ``A``'s own disjunctions are kept whole, never split (a pass is still a
+        proof, ``A`` without them accepts more; a failure only says "not proved this way").
+        For a caller whose own caller splits ``A`` anyway when it fails, such as a ``B`` group's
+        branches tried one by one against an ``A`` that has groups of its own
+        (:meth:`~.combinators.CombinatorRules._group`): each branch would otherwise split ``A``
+        again, n branches by n cases."""
+        key = (A.key, B.key) if split else (A.key, B.key, "whole")
         parent = self._stack[-1] if self._stack else None
         hit = self.memo.get(key)
         if hit is not None:
@@ -194,7 +201,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self._stack.append(key)
         self.proofs.begin(key)
         try:
-            out = self._check(A, B)
+            out = self._check(A, B, split)
         finally:
             self._stack.pop()
             self.active.discard(key)
@@ -241,7 +248,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         f.defer(lambda: self.local_witnesses(A, B, hint, must=must))
         return f
 
-    def _check(self, A: Canon, B: Canon) -> list[Fail]:
+    def _check(self, A: Canon, B: Canon, split: bool = True) -> list[Fail]:
         if A.false or self._empty(A):
             self.prove("old-accepts-nothing", "no document satisfies the old side here", located(A), located(B))
             return []
@@ -274,8 +281,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         if not flat and (A.groups or A.conds):
             self.prove("case-split", "not needed: proved with the old side's disjunctions whole",
                        located(A), located(B))
-        if not flat or (group is None and cond is None):
-            return flat  # proved, or nothing left to split
+        if not flat or (group is None and cond is None) or not split:
+            return flat  # proved, nothing left to split, or not to be split here
         # every failure is real: no split (a B group failing against a group of A that B does not
         # repeat is split all the same: each dropped branch is its own finding). The witnesses
         # asked for here come from a short search: a miss costs a split, and a failure the split
