@@ -47,6 +47,10 @@ class Case:
     kw: dict = field(default_factory=dict)
 
 
+def _consts(values: Any) -> dict:
+    return {"oneOf": [{"const": v} for v in values]}
+
+
 def _chain(last: dict, length: int = 200) -> dict:
     """``d0`` -> ``d1`` -> ... -> ``d<length>`` = ``last``: a plain alias chain of ``$ref``s."""
     defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(length)}
@@ -410,6 +414,16 @@ CASES = [
     # one case (a string is no array). "c" is new.
     Case("oneOf-constant-widened-to-enum", _errors({"const": "e1"}), _errors({"enum": ["e1", "c"]}), MINOR,
          gained="c"),
+    # A oneOf of sixty constants (an enum written with a description per value): each old
+    # document is exactly one constant. MINOR: a new constant "x" no other branch has.
+    Case("oneOf-of-constants-one-added", _consts(range(60)), _consts([*range(60), "x"]), MINOR, gained="x"),
+    # MAJOR: the last branch now also demands a string, so 59 (a number) matches no branch.
+    Case("oneOf-of-constants-last-narrowed", _consts(range(60)),
+         {"oneOf": [{"const": i} for i in range(59)] + [{"const": 59, "type": "string"}]}, MAJOR, lost=59),
+    # MAJOR: 7 written twice: it matches two branches, so it fails a oneOf.
+    Case("oneOf-of-constants-one-repeated", _consts(range(60)), _consts([*range(60), 7]), MAJOR, lost=7),
+    # PATCH: the same branches in reverse order (oneOf is order-free).
+    Case("oneOf-of-constants-reversed", _consts(range(60)), _consts(range(59, -1, -1)), PATCH),
     # PATCH: "duration" is not a draft-07 format: both validators treat it as an annotation there.
     Case("draft07-unknown-format", {"$schema": D7, "type": "string"},
          {"$schema": D7, "type": "string", "format": "duration"}, PATCH),
