@@ -239,6 +239,13 @@ class Canonizer:
     def side(self, node: Node) -> Side:
         return self.sides[node.side]
 
+    def content_key(self, c: Canon) -> tuple:
+        """:attr:`Canon.key` with every node replaced by its :meth:`Side.content_id`: canons with one
+        content key are the same conjunction of the same schemas, so accept the same instances."""
+        parts, done = c.key
+        return (frozenset((neg, self.side(n).content_id(n)) for neg, n in parts),
+                frozenset((self.side(owner).content_id(owner), _relative(owner, at)) for owner, at in done))
+
     def of(self, parts: frozenset | list | tuple, done: frozenset = frozenset()) -> Canon:
         """The canon of the conjunction of ``parts`` (``(negated, Node)`` pairs); groups and
         conditionals whose marker is in ``done`` were already split by the caller."""
@@ -744,6 +751,11 @@ def _inlinable(v: Any, d: int) -> bool:
         return False
     maps = [v.get(k, {}) for k in ("properties", "patternProperties")]
     return all(isinstance(m, dict) and all(_inlinable(x, d) for x in m.values()) for m in maps)
+
+
+def _relative(owner: Node, at: str) -> str:
+    """A split marker's second half (a keyword, or a pointer below ``owner``) relative to ``owner``."""
+    return at[len(owner.ptr):] if owner.syn is None and at.startswith(owner.ptr + "/") else at
 
 
 def child(node: Node, value: Any, *path: str | int) -> Node:

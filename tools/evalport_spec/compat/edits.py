@@ -47,7 +47,7 @@ def structural_edits(old: Any, new: Any) -> list[Edit]:
     return sorted(set(out), key=lambda e: (e.pointer, e.kind))
 
 
-WHOLE_RULES = frozenset({"old-accepts-nothing", "new-accepts-anything", "same-subschema"})
+WHOLE_RULES = frozenset({"old-accepts-nothing", "new-accepts-anything", "same-subschema", "same-as-proved"})
 """Derivation rules that settle a whole subschema at once."""
 
 LINKED = ({"contains", "minContains", "maxContains"}, {"minimum", "exclusiveMinimum"},

@@ -65,6 +65,12 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.cases = 0
         self.strings = sampler.strings if sampler is not None else StringLangs(canon.side, format_assertion)
         self.memo: dict[tuple, list[Fail]] = {}
+        """Results by pair of canon keys; proved pairs also by ``("content", content keys)``
+        (:meth:`Canonizer.content_key`), so a proof serves every pair written the same way."""
+        self.twin_of: dict[tuple, tuple] = {}
+        """Content key of a compared pair -> ``(its pair of canon keys, A's root, B's root)``
+        (:func:`_root`): where its derivation is recorded, and the nodes its failures' locations
+        are relative to."""
         self.active: set[tuple] = set()
         self.assumed: set[tuple] = set()
         self.eq_memo: dict[tuple[Node, Node], bool] = {}
@@ -188,6 +194,21 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             if parent is not None:
                 self.proofs.children[parent].append(("coinduction", key))
             return []
+        twin = ("content", self.canon.content_key(A), self.canon.content_key(B))
+        known = self.memo.get(twin)
+        if known is not None:  # a pair written the same way elsewhere was compared
+            moved = self._from_twin(known, self.twin_of[twin], A, B)
+            if moved is not None:
+                self.memo[key] = moved
+                if not moved:
+                    self.proofs.begin(key)
+                    self.proofs.steps[key].append(Step("same-as-proved", "written like a pair proved elsewhere",
+                                                       proof_where(self.source(located(A))),
+                                                       proof_where(self.source(located(B)))))
+                    self.proofs.children[key].append(self.twin_of[twin][0])
+                    if parent is not None:
+                        self.proofs.children[parent].append(key)
+                return moved
         self.active.add(key)
         mark = len(self.memo)
         out = None
@@ -213,9 +234,39 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                 seen[k] = f
         out = list(seen.values())
         self.memo[key] = out
+        self.memo[twin] = out
+        self.twin_of[twin] = (key, _root(A, self.canon.origin), _root(B, self.canon.origin))
         if not out and parent is not None:
             self.proofs.children[parent].append(key)
         return out
+
+    def _from_twin(self, out: list[Fail], origin: tuple, A: Canon, B: Canon) -> list[Fail] | None:
+        """The result ``out`` of a pair written like ``A ⊆ B`` (the same content key), as the
+        result of ``A ⊆ B``: a proof as it is; failures with their schema locations moved from
+        the twin's subschemas to ``A``'s and ``B``'s (the same keywords below them, so the same
+        reasons and witnesses), which needs each side to be one subschema written in a file or
+        none (:func:`_root`), on two sides; ``None`` when it is not (compare the pair itself)."""
+        if not out:
+            return out
+        _, ta, tb = origin
+        ra, rb = _root(A, self.canon.origin), _root(B, self.canon.origin)
+        if False in (ta, tb, ra, rb) or (ra is not None and rb is not None and ra.side == rb.side):
+            return None
+        moves = [(t, r) for t, r in ((ta, ra), (tb, rb)) if r is not None]
+
+        def moved(loc: tuple[Node, str] | None) -> tuple[Node, str] | None:
+            if loc is None or loc[0].syn is not None:
+                return loc
+            node, ptr = loc
+            for old, new in moves:
+                if node.side == old.side and node.file == old.file and _below(node.ptr, old.ptr):
+                    node = Node(node.side, new.file, new.ptr + node.ptr[len(old.ptr):])
+                    if _below(ptr, old.ptr):
+                        ptr = new.ptr + ptr[len(old.ptr):]
+                    return (node, ptr)
+            return loc
+
+        return [replace(f, a=moved(f.a), b=moved(f.b), cache={}) for f in out]
 
     def prove(self, rule: str, detail: str, a: tuple | None = None, b: tuple | None = None) -> None:
         """Record that ``rule`` (:data:`.proof.RULES`) discharged an obligation of the pair
@@ -413,6 +464,26 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         if A.allows("object"):
             fails.extend(self._objects(A, B))
         return fails
+
+
+def _root(c: Canon, origin: dict) -> Node | None | bool:
+    """What the failures of ``c`` on one side are located in: the one subschema written in a
+    file among its parts (positive, nothing split), ``None`` when no part is written in a file
+    (synthetic ``type`` cases), ``False`` when neither holds (failures not movable). A synthetic
+    part derived from a ``not`` (listed in ``origin``) is located at that ``not``: not movable."""
+    if c.done or any(n.syn is not None and n in origin for _, n in c.parts):
+        return False
+    files = [(neg, n) for neg, n in c.parts if n.syn is None]
+    if not files:
+        return None
+    if len(files) == 1 and not files[0][0]:
+        return files[0][1]
+    return False
+
+
+def _below(ptr: str, root: str) -> bool:
+    """Whether JSON Pointer ``ptr`` is ``root`` or inside it."""
+    return ptr == root or ptr.startswith(root + "/")
 
 
 def _forget_since(memo: dict, mark: int) -> None:
