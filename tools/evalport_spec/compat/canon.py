@@ -30,6 +30,9 @@ from .nodes import (
     D7,
     D2019,
     D2020,
+    LISTS,
+    MAPS,
+    SINGLE,
     Node,
     Side,
     Unresolvable,
@@ -788,6 +791,52 @@ def json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
+
+
+PURE_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated",
+                              "readOnly", "writeOnly"})
+"""Annotations that neither identify nor hold subschemas: the only keywords :func:`alike`
+lets differ."""
+
+
+def alike(a: Any, b: Any) -> bool:
+    """Whether schemas ``a`` and ``b`` are written the same way but for the values of
+    :data:`PURE_ANNOTATIONS` in their schema objects (subschemas found where
+    :func:`~.nodes.subschemas` finds them; every other value compared as JSON text, ``1`` and
+    ``1.0`` apart). Two schema sets alike file by file accept the same instances at every
+    pointer, ``$ref`` targets included."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return _same_json(a, b)
+    keys = a.keys() - PURE_ANNOTATIONS
+    if keys != b.keys() - PURE_ANNOTATIONS:
+        return False
+    for k in keys:
+        x, y = a[k], b[k]
+        if k in MAPS or (k == "dependencies" and isinstance(x, dict)):
+            if not isinstance(x, dict) or not isinstance(y, dict) or x.keys() != y.keys() \
+                    or not all(alike(x[n], y[n]) for n in x):
+                return False
+        elif k in LISTS or (k == "items" and isinstance(x, list)):
+            if not isinstance(x, list) or not isinstance(y, list) or len(x) != len(y) \
+                    or not all(alike(u, v) for u, v in zip(x, y, strict=True)):
+                return False
+        elif k in SINGLE or k == "items":
+            if not alike(x, y):
+                return False
+        elif not _same_json(x, y):
+            return False
+    return True
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """The same JSON value written the same way (types included: ``1`` is not ``1.0``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
 
 
 def _is_num(x: Any) -> bool:

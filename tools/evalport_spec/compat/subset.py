@@ -24,7 +24,7 @@ from typing import Any
 from ..findings import NO_ITEM
 from ..jsonnum import enum_index
 from .arrays import ArrayRules
-from .canon import ANNOTATIONS, Canon, Canonizer, json_equal
+from .canon import ANNOTATIONS, Canon, Canonizer, alike, json_equal
 from .combinators import CombinatorRules, implies
 from .disjoint import DisjointRules
 from .fail import Budget, Fail, located, probing, short
@@ -77,6 +77,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.eq_active: set[tuple[Node, Node]] = set()
         self.eq_assumed: set[tuple[Node, Node]] = set()
         self.disj_memo: dict[tuple, bool] = {}
+        self._alike: bool | None = None
         self._disj_conditional = False
         self._in_negation = False
         self.coinduction_log: list[tuple] = []
@@ -94,6 +95,9 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         hit = self.eq_memo.get(key)
         if hit is not None:
             return hit
+        if a.ptr == b.ptr and a.file == b.file and a.syn is None and b.syn is None and a.side != b.side \
+                and self._sets_alike():
+            return True  # the same place of two sets written alike (annotations aside)
         if key in self.eq_active:  # co-inductive assumption on cycles
             self.eq_assumed.add(key)
             return True
@@ -111,6 +115,21 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             self.eq_assumed.discard(key)
         self.eq_memo[key] = res
         return res
+
+    def _sets_alike(self) -> bool:
+        """Whether the two sides' sets hold the same files (names, URIs) written alike
+        (:func:`.canon.alike`: only pure annotations differ), computed once: then a pointer
+        means the same schema on both sides (every ``$ref`` resolves to the same pointer)."""
+        if self._alike is None:
+            sides = self.canon.sides
+            if "old" not in sides or "new" not in sides:
+                self._alike = False
+                return False
+            (so, do), (sn, dn) = ((sides[n].set, sides[n].dialects) for n in ("old", "new"))
+            self._alike = so.files.keys() == sn.files.keys() and all(
+                so.files[n].uri == sn.files[n].uri and do.get(n) == dn.get(n)
+                and alike(so.files[n].schema, sn.files[n].schema) for n in so.files)
+        return self._alike
 
     def _eq(self, a: Node, va: Any, b: Node, vb: Any) -> bool:
         if isinstance(va, bool) or isinstance(vb, bool):
