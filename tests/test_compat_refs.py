@@ -93,3 +93,15 @@ def test_one_reference_text_resolves_by_its_own_base():
     at = {k: Node("old", "s.json", f"/properties/{k}/properties/p") for k in "xyz"}
     got = {k: side.resolve_ref(n, side.value(n)["$ref"]).ptr for k, n in at.items()}
     assert got == {"x": "/properties/x/$defs/t", "y": "/properties/y/$defs/t", "z": "/properties/x/$defs/t"}
+
+
+def test_a_set_without_references_has_no_in_place_cycle():
+    # without a $ref every in-place keyword (not, allOf, if/then/else, ...) goes one level down
+    # the file, so no walk can come back: nothing to refuse, and nothing walked
+    from evalport_spec.compat.refs import in_place_cycle
+    deep = {"not": {"allOf": [{"not": {"anyOf": [{"if": {"not": {}}, "then": {"type": "string"}}]}}]}}
+    s = sset(deep)
+    assert s.references() == [] and in_place_cycle(s) is None
+    looped = sset({"$defs": {"d": deep}, "not": {"$ref": "#"}})
+    assert [r[1] for r in looped.references()] == ["/not/$ref"]
+    assert "never descends into the instance" in str(in_place_cycle(looped))

@@ -24,7 +24,7 @@ from .ecmaregex import NotEcmaRegex, compile_ecma
 from .errors import InputError
 from .jsonload import Loaded
 from .jsonnum import exact_validator
-from .pointer import join
+from .pointer import escape, join
 
 DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -86,6 +86,7 @@ class SchemaSet:
     label: str = ""
     _checked: bool = field(default=False, repr=False, compare=False)
     _patterns: list[tuple[SchemaFile, str, str]] | None = field(default=None, repr=False, compare=False)
+    _refs: list[tuple[SchemaFile, str, str, str]] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_loaded(cls, loaded: Mapping[str, Loaded], label: str = "") -> SchemaSet:
@@ -217,6 +218,12 @@ class SchemaSet:
                             absolute = joined[(base, ref)] = urljoin(base, ref)
                         yield f, join(ptr, key), ref, absolute
 
+    def references(self) -> list[tuple[SchemaFile, str, str, str]]:
+        """:meth:`iter_refs` as a list, computed once (the files of a set are not edited)."""
+        if self._refs is None:
+            self._refs = list(self.iter_refs())
+        return self._refs
+
     def check_refs(self) -> list[InputError]:
         """Resolve every ``$ref`` offline. Returns an :class:`InputError` per broken reference.
 
@@ -224,7 +231,7 @@ class SchemaSet:
         of times); the error of every reference to a broken target names that reference."""
         problems: list[InputError] = []
         outcome: dict[tuple[str, str], str | None] = {}  # (file URI, absolute) -> problem or None
-        for f, ptr, ref, absolute in self.iter_refs():
+        for f, ptr, ref, absolute in self.references():
             key = (f.uri, absolute)
             if key not in outcome:
                 outcome[key] = self._ref_problem(f.uri, absolute)
@@ -276,12 +283,11 @@ def _walk_with_base(schema: Any, uri: str, id_kw: str) -> Iterator[tuple[str, di
                 target, fragment = urldefrag(urljoin(base, nid))
                 base = base if fragment else target
             yield ptr, node, base
-            for k, v in node.items():
+            for k, v in node.items():  # (a token needs RFC 6901 escaping only with "~" or "/")
                 if k not in ("enum", "const", "examples", "default") and isinstance(v, (dict, list)):
-                    stack.append((v, join(ptr, k), base))
+                    stack.append((v, f"{ptr}/{escape(k) if '~' in k or '/' in k else k}", base))
         elif isinstance(node, list):
-            stack.extend((v, join(ptr, i), base) for i, v in enumerate(node)
-                         if isinstance(v, (dict, list)))
+            stack.extend((v, f"{ptr}/{i}", base) for i, v in enumerate(node) if isinstance(v, (dict, list)))
 
 
 def _definitions(f: SchemaFile) -> Iterator[tuple[str, str, str]]:

@@ -236,6 +236,7 @@ class Canonizer:
         self.sides = sides
         self.memo: dict[tuple, Canon] = {}
         self._deref: dict[Node, Node] = {}
+        self._content_keys: dict[tuple, tuple] = {}
         self.origin: dict[Node, tuple[Node, str]] = {}
         """Synthetic node -> the ``not`` (or negated ``if``) it was derived from, for locations."""
 
@@ -245,9 +246,13 @@ class Canonizer:
     def content_key(self, c: Canon) -> tuple:
         """:attr:`Canon.key` with every node replaced by its :meth:`Side.content_id`: canons with one
         content key are the same conjunction of the same schemas, so accept the same instances."""
-        parts, done = c.key
-        return (frozenset((neg, self.side(n).content_id(n)) for neg, n in parts),
+        hit = self._content_keys.get(c.key)
+        if hit is None:
+            parts, done = c.key
+            hit = self._content_keys[c.key] = (
+                frozenset((neg, self.side(n).content_id(n)) for neg, n in parts),
                 frozenset((self.side(owner).content_id(owner), _relative(owner, at)) for owner, at in done))
+        return hit
 
     def of(self, parts: frozenset | list | tuple, done: frozenset = frozenset()) -> Canon:
         """The canon of the conjunction of ``parts`` (``(negated, Node)`` pairs); groups and

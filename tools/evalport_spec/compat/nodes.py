@@ -22,7 +22,7 @@ import jsonschema
 from jsonschema.validators import validator_for
 
 from ..jsonnum import exact_validator
-from ..pointer import join, resolve
+from ..pointer import escape, resolve
 from ..schemaset import META_SCHEMAS, SchemaSet
 
 D4, D6, D7, D2019, D2020 = 4, 6, 7, 2019, 2020
@@ -59,23 +59,23 @@ def subschemas(value: Any, ptr: str) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     if not isinstance(value, dict) or value.keys().isdisjoint(_HOLDERS):
         return out  # most subschemas are leaves: one set operation
+    # keywords need no RFC 6901 escaping; member names are escaped (pointer.escape) when needed
     for k in SINGLE:
         if isinstance(value.get(k), (dict, bool)):
-            out.append((join(ptr, k), value[k]))
-    for k in MAPS:
-        if isinstance(value.get(k), dict):
-            out.extend((join(ptr, k, n), s) for n, s in value[k].items() if isinstance(s, (dict, bool)))
-    deps = value.get("dependencies")
-    if isinstance(deps, dict):
-        out.extend((join(ptr, "dependencies", n), s) for n, s in deps.items() if isinstance(s, (dict, bool)))
+            out.append((f"{ptr}/{k}", value[k]))
+    for k in (*MAPS, "dependencies"):
+        m = value.get(k)
+        if isinstance(m, dict):
+            out.extend((f"{ptr}/{k}/{escape(n) if '~' in n or '/' in n else n}", s) for n, s in m.items()
+                       if isinstance(s, (dict, bool)))
     for k in LISTS:
         if isinstance(value.get(k), list):
-            out.extend((join(ptr, k, i), s) for i, s in enumerate(value[k]) if isinstance(s, (dict, bool)))
+            out.extend((f"{ptr}/{k}/{i}", s) for i, s in enumerate(value[k]) if isinstance(s, (dict, bool)))
     items = value.get("items")
     if isinstance(items, (dict, bool)):
-        out.append((join(ptr, "items"), items))
+        out.append((f"{ptr}/items", items))
     elif isinstance(items, list):
-        out.extend((join(ptr, "items", i), s) for i, s in enumerate(items) if isinstance(s, (dict, bool)))
+        out.extend((f"{ptr}/items/{i}", s) for i, s in enumerate(items) if isinstance(s, (dict, bool)))
     return out
 
 

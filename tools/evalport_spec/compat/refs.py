@@ -60,6 +60,8 @@ def in_place_cycle(schemas: SchemaSet, only: Collection[str] | None = None) -> I
     subschemas of ``only`` (default every file), or ``None`` when there is none. Iterative
     depth-first search (no Python recursion); unresolvable references are skipped (they are
     :meth:`SchemaSet.check_refs`' problems)."""
+    if not schemas.references():
+        return None  # without a $ref every in-place edge goes one level down the same file
     side = Side("old", schemas)
     state: dict[Node, int] = {}  # 1 on the current path, 2 done
     values = _reachable(side, [side.root(f.name) for f in schemas if only is None or f.name in only])
