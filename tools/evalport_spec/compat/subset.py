@@ -218,6 +218,9 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         if known is not None:  # a pair written the same way elsewhere was compared
             moved = self._from_twin(known, self.twin_of[twin], A, B)
             if moved is not None:
+                self.cases += 1  # a reused result counts as a case: a search's budget still binds
+                if self.cases > self.max_cases:
+                    raise Budget()
                 self.memo[key] = moved
                 if not moved:
                     self.proofs.begin(key)
