@@ -1,7 +1,9 @@
 """The classifier on issue 16's blow-up shapes and large real schemas: time, peak memory, verdict.
 
 Each case runs once in a forked child (killed after ``--timeout`` s): time is ``compat.compare``'s
-CPU seconds alone (the sets are read before; CPU, not wall clock, on a shared machine), peak memory the child's peak RSS (the parent's imported modules included). The verdict is
+CPU seconds alone (the sets are read before it; CPU, not wall clock, on a shared machine), peak
+memory the child's peak RSS (the parent's imported modules included). ``--only TEXT`` keeps the
+cases whose label holds TEXT. The verdict is
 checked against the class worked out by hand (``compat_corpus.shapes`` states it), and every
 backward MAJOR finding's witness against python-jsonschema and jsonschema-rs.
 

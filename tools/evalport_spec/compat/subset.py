@@ -65,8 +65,9 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.cases = 0
         self.strings = sampler.strings if sampler is not None else StringLangs(canon.side, format_assertion)
         self.memo: dict[tuple, list[Fail]] = {}
-        """Results by pair of canon keys; proved pairs also by ``("content", content keys)``
-        (:meth:`Canonizer.content_key`), so a proof serves every pair written the same way."""
+        """Results by pair of canon keys, and by ``("content", content keys)``
+        (:meth:`Canonizer.content_key`): a result serves every pair written the same way
+        (:meth:`_from_twin`)."""
         self.twin_of: dict[tuple, tuple] = {}
         """Content key of a compared pair -> ``(its pair of canon keys, A's root, B's root)``
         (:func:`_root`): where its derivation is recorded, and the nodes its failures' locations
