@@ -65,3 +65,43 @@ def test_undecided_counts_major_in_any_direction():
         assert classes_of([f])[0] == ChangeClass.MAJOR, direction
     f = Finding("undecided", "could not decide", ChangeClass.MINOR, direction="forward")
     assert classes_of([f])[0] == ChangeClass.MAJOR
+
+
+def test_every_reference_to_one_broken_target_is_reported_as_written():
+    # two references to "#/$defs/gone" and one to "#/$defs/gone/": each target is looked up once,
+    # each problem still names its own reference and line (indent=1 dump: lines 5, 8, 11)
+    bad = {"type": "object", "properties": {
+        "a": {"$ref": "#/$defs/gone"},
+        "b": {"$ref": "#/$defs/gone"},
+        "c": {"$ref": "#/$defs/gone/"}}}
+    problems = sorted(sset(bad).check_refs(), key=lambda p: p.pointer)
+    assert [(p.pointer, p.line) for p in problems] == [
+        ("/properties/a/$ref", 5), ("/properties/b/$ref", 8), ("/properties/c/$ref", 11)]
+    assert [str(p).split(": ", 1)[1].split(":")[0] for p in problems] == [
+        "unresolvable $ref '#/$defs/gone'", "unresolvable $ref '#/$defs/gone'", "unresolvable $ref '#/$defs/gone/'"]
+
+
+def test_one_reference_text_resolves_by_its_own_base():
+    # "#/$defs/t" written in resources a and b (different $id) names two different schemas;
+    # resolution is shared per (base URI, reference), never per reference text alone
+    from evalport_spec.compat.nodes import Node, Side
+    s = {"properties": {
+        "x": {"$id": "http://e.org/a", "$defs": {"t": {"type": "string"}}, "properties": {"p": {"$ref": "#/$defs/t"}}},
+        "y": {"$id": "http://e.org/b", "$defs": {"t": {"type": "integer"}}, "properties": {"p": {"$ref": "#/$defs/t"}}},
+        "z": {"properties": {"p": {"$ref": "#/properties/x/$defs/t"}}}}}
+    side = Side("old", sset(s))
+    at = {k: Node("old", "s.json", f"/properties/{k}/properties/p") for k in "xyz"}
+    got = {k: side.resolve_ref(n, side.value(n)["$ref"]).ptr for k, n in at.items()}
+    assert got == {"x": "/properties/x/$defs/t", "y": "/properties/y/$defs/t", "z": "/properties/x/$defs/t"}
+
+
+def test_a_set_without_references_has_no_in_place_cycle():
+    # without a $ref every in-place keyword (not, allOf, if/then/else, ...) goes one level down
+    # the file, so no walk can come back: nothing to refuse, and nothing walked
+    from evalport_spec.compat.refs import in_place_cycle
+    deep = {"not": {"allOf": [{"not": {"anyOf": [{"if": {"not": {}}, "then": {"type": "string"}}]}}]}}
+    s = sset(deep)
+    assert s.references() == [] and in_place_cycle(s) is None
+    looped = sset({"$defs": {"d": deep}, "not": {"$ref": "#"}})
+    assert [r[1] for r in looped.references()] == ["/not/$ref"]
+    assert "never descends into the instance" in str(in_place_cycle(looped))

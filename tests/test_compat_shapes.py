@@ -74,6 +74,17 @@ def _kinds(cond: dict) -> dict:
                        "then": {"required": ["h"]}}]}
 
 
+def _keyed(ks: list[str], cond: Any = None, then: Any = None, else_: Any = None) -> dict:
+    """An object with a required ``k`` among ``ks`` and, when ``cond`` is given, the conditional
+    ``if k matches cond`` then ``then`` (else ``else_``) beside it."""
+    s: dict = {"type": "object", "required": ["k"], "properties": {"k": {"enum": ks}}}
+    if cond is not None:
+        s["allOf"] = [{"if": {"required": ["k"], "properties": {"k": cond}},
+                       **({"then": then} if then is not None else {}),
+                       **({"else": else_} if else_ is not None else {})}]
+    return s
+
+
 _ITEM = {"type": "object", "required": ["score"], "properties": {"score": {"type": "null"}}}
 _NONEMPTY = {"type": "array", "minItems": 1, "items": _ITEM}
 _NULL_SCORE = {"required": ["score"], "properties": {"score": {"type": "null"}}}
@@ -424,6 +435,20 @@ CASES = [
     Case("oneOf-of-constants-one-repeated", _consts(range(60)), _consts([*range(60), 7]), MAJOR, lost=7),
     # PATCH: the same branches in reverse order (oneOf is order-free).
     Case("oneOf-of-constants-reversed", _consts(range(60)), _consts(range(59, -1, -1)), PATCH),
+    # PATCH: every old document has k "a", so the new if (k "b") never holds and its then (z
+    # required, which the old side does not imply) never applies: the same documents.
+    Case("conditional-added-whose-if-old-never-meets", _keyed(["a"]), _keyed(["a"], {"const": "b"}, {"required": ["z"]}),
+         PATCH),
+    # MAJOR: k may be "b" on the old side, and then the new then requires z: {"k": "b"} is lost.
+    Case("conditional-added-whose-if-old-meets", _keyed(["a", "b"]),
+         _keyed(["a", "b"], {"const": "b"}, {"required": ["z"]}), MAJOR, lost={"k": "b"}),
+    # PATCH: every old document has k "a", so the new if always holds and its else (z required)
+    # never applies: the same documents.
+    Case("conditional-added-whose-else-old-never-meets", _keyed(["a"]),
+         _keyed(["a"], {"const": "a"}, True, {"required": ["z"]}), PATCH),
+    # MAJOR: k "b" fails the new if, and the else requires z: {"k": "b"} is lost.
+    Case("conditional-added-whose-else-old-meets", _keyed(["a", "b"]),
+         _keyed(["a", "b"], {"const": "a"}, True, {"required": ["z"]}), MAJOR, lost={"k": "b"}),
     # PATCH: "duration" is not a draft-07 format: both validators treat it as an annotation there.
     Case("draft07-unknown-format", {"$schema": D7, "type": "string"},
          {"$schema": D7, "type": "string", "format": "duration"}, PATCH),

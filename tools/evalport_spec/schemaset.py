@@ -24,9 +24,12 @@ from .ecmaregex import NotEcmaRegex, compile_ecma
 from .errors import InputError
 from .jsonload import Loaded
 from .jsonnum import exact_validator
-from .pointer import join
+from .pointer import escape, join
 
 DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+_REF = "\x00ref\x00"
+"""Placeholder for the ``$ref`` as written in a message shared by the references to one target."""
 
 
 def _no_retrieve(uri: str) -> referencing.Resource:
@@ -83,6 +86,7 @@ class SchemaSet:
     label: str = ""
     _checked: bool = field(default=False, repr=False, compare=False)
     _patterns: list[tuple[SchemaFile, str, str]] | None = field(default=None, repr=False, compare=False)
+    _refs: list[tuple[SchemaFile, str, str, str]] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_loaded(cls, loaded: Mapping[str, Loaded], label: str = "") -> SchemaSet:
@@ -203,39 +207,57 @@ class SchemaSet:
 
         ``$dynamicRef`` is yielded as well. The base URI accounts for nested ``$id``.
         """
+        joined: dict[tuple[str, str], str] = {}  # (base, reference) -> absolute URI, joined once
         for f in self:
             for ptr, node, base in _walk_with_base(f.schema, f.uri, id_keyword(f.schema)):
                 for key in ("$ref", "$dynamicRef"):
                     ref = node.get(key)
                     if isinstance(ref, str):
-                        yield f, join(ptr, key), ref, urljoin(base, ref)
+                        absolute = joined.get((base, ref))
+                        if absolute is None:
+                            absolute = joined[(base, ref)] = urljoin(base, ref)
+                        yield f, join(ptr, key), ref, absolute
+
+    def references(self) -> list[tuple[SchemaFile, str, str, str]]:
+        """:meth:`iter_refs` as a list, computed once (the files of a set are not edited)."""
+        if self._refs is None:
+            self._refs = list(self.iter_refs())
+        return self._refs
 
     def check_refs(self) -> list[InputError]:
-        """Resolve every ``$ref`` offline. Returns an :class:`InputError` per broken reference."""
+        """Resolve every ``$ref`` offline. Returns an :class:`InputError` per broken reference.
+
+        Each absolute target is looked up once (a large schema repeats a few targets thousands
+        of times); the error of every reference to a broken target names that reference."""
         problems: list[InputError] = []
-        for f, ptr, ref, absolute in self.iter_refs():
-            line = f.loaded.line(ptr)
-            target = urldefrag(absolute)[0]
-            if target and self.by_uri(target) is None and not self._is_embedded(target):
-                scheme = target.split(":", 1)[0]
-                what = "remote" if scheme in ("http", "https") else "unresolvable"
-                problems.append(InputError(
-                    f"{what} $ref {ref!r}: no schema with $id {target!r} in this set "
-                    "(references resolve offline, by $id, never over the network)",
-                    f.loaded.source, line, None, ptr))
-                continue
-            try:
-                resolver = self.registry.resolver(base_uri=f.uri)
-                resolved = resolver.lookup(absolute)
-            except referencing.exceptions.Unresolvable as exc:
-                problems.append(InputError(f"unresolvable $ref {ref!r}: {type(exc).__name__}",
-                                           f.loaded.source, line, None, ptr))
-                continue
-            if _ref_loops(resolved):
-                problems.append(InputError(f"$ref {ref!r} starts a chain of $refs that comes back "
-                                           "to itself (validation would never end)",
-                                           f.loaded.source, line, None, ptr))
+        outcome: dict[tuple[str, str], str | None] = {}  # (file URI, absolute) -> problem or None
+        for f, ptr, ref, absolute in self.references():
+            key = (f.uri, absolute)
+            if key not in outcome:
+                outcome[key] = self._ref_problem(f.uri, absolute)
+            what = outcome[key]
+            if what is not None:
+                problems.append(InputError(what.replace(_REF, repr(ref)), f.loaded.source, f.loaded.line(ptr),
+                                           None, ptr))
         return problems
+
+    def _ref_problem(self, file_uri: str, absolute: str) -> str | None:
+        """What is wrong with a ``$ref`` to ``absolute`` written in the file whose URI is
+        ``file_uri`` (a message with :data:`_REF` where the reference as written goes), or
+        ``None``."""
+        target = urldefrag(absolute)[0]
+        if target and self.by_uri(target) is None and not self._is_embedded(target):
+            scheme = target.split(":", 1)[0]
+            what = "remote" if scheme in ("http", "https") else "unresolvable"
+            return (f"{what} $ref {_REF}: no schema with $id {target!r} in this set "
+                    "(references resolve offline, by $id, never over the network)")
+        try:
+            resolved = self.registry.resolver(base_uri=file_uri).lookup(absolute)
+        except referencing.exceptions.Unresolvable as exc:
+            return f"unresolvable $ref {_REF}: {type(exc).__name__}"
+        if _ref_loops(resolved):
+            return f"$ref {_REF} starts a chain of $refs that comes back to itself (validation would never end)"
+        return None
 
     def _is_embedded(self, uri: str) -> bool:
         try:
@@ -261,12 +283,11 @@ def _walk_with_base(schema: Any, uri: str, id_kw: str) -> Iterator[tuple[str, di
                 target, fragment = urldefrag(urljoin(base, nid))
                 base = base if fragment else target
             yield ptr, node, base
-            for k, v in node.items():
+            for k, v in node.items():  # (a token needs RFC 6901 escaping only with "~" or "/")
                 if k not in ("enum", "const", "examples", "default") and isinstance(v, (dict, list)):
-                    stack.append((v, join(ptr, k), base))
+                    stack.append((v, f"{ptr}/{escape(k) if '~' in k or '/' in k else k}", base))
         elif isinstance(node, list):
-            stack.extend((v, join(ptr, i), base) for i, v in enumerate(node)
-                         if isinstance(v, (dict, list)))
+            stack.extend((v, f"{ptr}/{i}", base) for i, v in enumerate(node) if isinstance(v, (dict, list)))
 
 
 def _definitions(f: SchemaFile) -> Iterator[tuple[str, str, str]]:

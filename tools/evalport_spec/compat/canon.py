@@ -30,6 +30,9 @@ from .nodes import (
     D7,
     D2019,
     D2020,
+    LISTS,
+    MAPS,
+    SINGLE,
     Node,
     Side,
     Unresolvable,
@@ -233,11 +236,23 @@ class Canonizer:
         self.sides = sides
         self.memo: dict[tuple, Canon] = {}
         self._deref: dict[Node, Node] = {}
+        self._content_keys: dict[tuple, tuple] = {}
         self.origin: dict[Node, tuple[Node, str]] = {}
         """Synthetic node -> the ``not`` (or negated ``if``) it was derived from, for locations."""
 
     def side(self, node: Node) -> Side:
         return self.sides[node.side]
+
+    def content_key(self, c: Canon) -> tuple:
+        """:attr:`Canon.key` with every node replaced by its :meth:`Side.content_id`: canons with one
+        content key are the same conjunction of the same schemas, so accept the same instances."""
+        hit = self._content_keys.get(c.key)
+        if hit is None:
+            parts, done = c.key
+            hit = self._content_keys[c.key] = (
+                frozenset((neg, self.side(n).content_id(n)) for neg, n in parts),
+                frozenset((self.side(owner).content_id(owner), _relative(owner, at)) for owner, at in done))
+        return hit
 
     def of(self, parts: frozenset | list | tuple, done: frozenset = frozenset()) -> Canon:
         """The canon of the conjunction of ``parts`` (``(negated, Node)`` pairs); groups and
@@ -746,6 +761,11 @@ def _inlinable(v: Any, d: int) -> bool:
     return all(isinstance(m, dict) and all(_inlinable(x, d) for x in m.values()) for m in maps)
 
 
+def _relative(owner: Node, at: str) -> str:
+    """A split marker's second half (a keyword, or a pointer below ``owner``) relative to ``owner``."""
+    return at[len(owner.ptr):] if owner.syn is None and at.startswith(owner.ptr + "/") else at
+
+
 def child(node: Node, value: Any, *path: str | int) -> Node:
     """The node of the subschema at ``path`` inside ``node`` (whose schema is ``value``): a
     pointer below ``node``'s, or for a synthetic node a synthetic node of the inline value."""
@@ -776,6 +796,52 @@ def json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
+
+
+PURE_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated",
+                              "readOnly", "writeOnly"})
+"""Annotations that neither identify nor hold subschemas: the only keywords :func:`alike`
+lets differ."""
+
+
+def alike(a: Any, b: Any) -> bool:
+    """Whether schemas ``a`` and ``b`` are written the same way but for the values of
+    :data:`PURE_ANNOTATIONS` in their schema objects (subschemas found where
+    :func:`~.nodes.subschemas` finds them; every other value compared as JSON text, ``1`` and
+    ``1.0`` apart). Two schema sets alike file by file accept the same instances at every
+    pointer, ``$ref`` targets included."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return _same_json(a, b)
+    keys = a.keys() - PURE_ANNOTATIONS
+    if keys != b.keys() - PURE_ANNOTATIONS:
+        return False
+    for k in keys:
+        x, y = a[k], b[k]
+        if k in MAPS or (k == "dependencies" and isinstance(x, dict)):
+            if not isinstance(x, dict) or not isinstance(y, dict) or x.keys() != y.keys() \
+                    or not all(alike(x[n], y[n]) for n in x):
+                return False
+        elif k in LISTS or (k == "items" and isinstance(x, list)):
+            if not isinstance(x, list) or not isinstance(y, list) or len(x) != len(y) \
+                    or not all(alike(u, v) for u, v in zip(x, y, strict=True)):
+                return False
+        elif k in SINGLE or k == "items":
+            if not alike(x, y):
+                return False
+        elif not _same_json(x, y):
+            return False
+    return True
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """The same JSON value written the same way (types included: ``1`` is not ``1.0``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
 
 
 def _is_num(x: Any) -> bool:

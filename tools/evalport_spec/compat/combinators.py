@@ -174,14 +174,18 @@ class CombinatorRules:
             or self.local_witnesses(case, B, {"type": t} if t else None)
 
     def _cond(self, A: Canon, B: Canon, cond) -> list[Fail]:
+        # each case is compared first: where it holds, whether ``A`` reaches the case at all
+        # (a disjointness search, exponential in ``A``'s groups) need not be asked
         out: list[Fail] = []
         if_c = self.canon.nodes(cond.if_)
-        if cond.then is not None and not self.disjoint(A, if_c):
+        if cond.then is not None:
             sub = self.check(self.canon.of(A.parts | {(False, cond.if_)}, A.done), self.canon.nodes(cond.then))
-            out.extend(self._relabel(sub, cond, A, B))
-        if cond.else_ is not None and self.check(A, if_c):
+            if sub and not self.disjoint(A, if_c):
+                out.extend(self._relabel(sub, cond, A, B))
+        if cond.else_ is not None:
             sub = self.check(self.canon.of(A.parts | {(True, cond.if_)}, A.done), self.canon.nodes(cond.else_))
-            out.extend(self._relabel(sub, cond, A, B))
+            if sub and self.check(A, if_c):
+                out.extend(self._relabel(sub, cond, A, B))
         return out
 
     def _relabel(self, sub: list[Fail], cond, A: Canon, B: Canon) -> list[Fail]:

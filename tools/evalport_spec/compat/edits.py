@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from deepdiff import DeepDiff
-
 from ..pointer import join, resolve
 from .nodes import Node, Side, keywords_of
 from .refs import reachable
@@ -39,6 +37,7 @@ class Edit:
 
 def structural_edits(old: Any, new: Any) -> list[Edit]:
     """The structural edits from schema ``old`` to schema ``new`` (JSON values)."""
+    from deepdiff import DeepDiff  # imported here: numpy and all, a third of diff's start-up
     diff = DeepDiff(old, new, verbose_level=2, view="tree")
     out: list[Edit] = []
     for kind, items in diff.items():
@@ -47,7 +46,7 @@ def structural_edits(old: Any, new: Any) -> list[Edit]:
     return sorted(set(out), key=lambda e: (e.pointer, e.kind))
 
 
-WHOLE_RULES = frozenset({"old-accepts-nothing", "new-accepts-anything", "same-subschema"})
+WHOLE_RULES = frozenset({"old-accepts-nothing", "new-accepts-anything", "same-subschema", "same-as-proved"})
 """Derivation rules that settle a whole subschema at once."""
 
 LINKED = ({"contains", "minContains", "maxContains"}, {"minimum", "exclusiveMinimum"},

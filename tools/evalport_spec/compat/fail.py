@@ -35,6 +35,8 @@ class Fail:
     member, a ``required`` name, a dropped branch): each is its own failure (issue 20)."""
     later: Callable[[], list[Any]] | None = field(default=None, repr=False, compare=False)
     """Builds :attr:`found` on first use (:meth:`defer`)."""
+    _key: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    """:meth:`key`, computed once (not an init field: ``dataclasses.replace`` recomputes it)."""
 
     @property
     def witness(self) -> list[Any]:
@@ -73,8 +75,10 @@ class Fail:
         """Identity of the failure by schema locations and item (not instance path): the same
         changed subschema reached along many instance paths (a shared ``$defs`` entry) is one
         failure, reported at the first path found; this keeps deep ``$ref`` graphs linear."""
-        item = None if self.item is NO_ITEM else canonical(self.item)
-        return (self.code, where(self.a), where(self.b), self.undecided is not None, item)
+        if self._key is None:
+            item = None if self.item is NO_ITEM else canonical(self.item)
+            self._key = (self.code, where(self.a), where(self.b), self.undecided is not None, item)
+        return self._key
 
 
 PROBE_TRIES = 12

@@ -11,6 +11,7 @@ instances against any node with the real ``jsonschema`` validator and the set's 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -21,7 +22,7 @@ import jsonschema
 from jsonschema.validators import validator_for
 
 from ..jsonnum import exact_validator
-from ..pointer import join, resolve
+from ..pointer import escape, resolve
 from ..schemaset import META_SCHEMAS, SchemaSet
 
 D4, D6, D7, D2019, D2020 = 4, 6, 7, 2019, 2020
@@ -50,30 +51,31 @@ SINGLE = ("additionalProperties", "not", "if", "then", "else", "contains", "prop
           "unevaluatedProperties", "unevaluatedItems", "additionalItems")
 MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_HOLDERS = frozenset((*SINGLE, *MAPS, *LISTS, "dependencies", "items"))
 
 
 def subschemas(value: Any, ptr: str) -> list[tuple[str, Any]]:
     """``[(pointer, subschema)]`` for the subschemas directly inside schema ``value`` at ``ptr``."""
     out: list[tuple[str, Any]] = []
-    if not isinstance(value, dict):
-        return out
+    if not isinstance(value, dict) or value.keys().isdisjoint(_HOLDERS):
+        return out  # most subschemas are leaves: one set operation
+    # keywords need no RFC 6901 escaping; member names are escaped (pointer.escape) when needed
     for k in SINGLE:
         if isinstance(value.get(k), (dict, bool)):
-            out.append((join(ptr, k), value[k]))
-    for k in MAPS:
-        if isinstance(value.get(k), dict):
-            out.extend((join(ptr, k, n), s) for n, s in value[k].items() if isinstance(s, (dict, bool)))
-    deps = value.get("dependencies")
-    if isinstance(deps, dict):
-        out.extend((join(ptr, "dependencies", n), s) for n, s in deps.items() if isinstance(s, (dict, bool)))
+            out.append((f"{ptr}/{k}", value[k]))
+    for k in (*MAPS, "dependencies"):
+        m = value.get(k)
+        if isinstance(m, dict):
+            out.extend((f"{ptr}/{k}/{escape(n) if '~' in n or '/' in n else n}", s) for n, s in m.items()
+                       if isinstance(s, (dict, bool)))
     for k in LISTS:
         if isinstance(value.get(k), list):
-            out.extend((join(ptr, k, i), s) for i, s in enumerate(value[k]) if isinstance(s, (dict, bool)))
+            out.extend((f"{ptr}/{k}/{i}", s) for i, s in enumerate(value[k]) if isinstance(s, (dict, bool)))
     items = value.get("items")
     if isinstance(items, (dict, bool)):
-        out.append((join(ptr, "items"), items))
+        out.append((f"{ptr}/items", items))
     elif isinstance(items, list):
-        out.extend((join(ptr, "items", i), s) for i, s in enumerate(items) if isinstance(s, (dict, bool)))
+        out.extend((f"{ptr}/items/{i}", s) for i, s in enumerate(items) if isinstance(s, (dict, bool)))
     return out
 
 
@@ -153,12 +155,14 @@ class Side:
         self.dialects: dict[str, int] = {}
         self._values: dict[Node, Any] = {}
         self._refs: dict[tuple[Node, str], Node] = {}
+        self._by_base: dict[tuple[str, str], Node] = {}
+        self._content: dict[Node, Any] = {}
         self._file_validators: dict[str, Any] = {}
         self._fast: dict[str, Any] = {}
         self.meta: dict[str, Any] = {}  # meta-schema URI -> meta-schema, indexed as extra files
         self.dynamic_anchors: dict[str, list[tuple[str, str]]] = {}  # $dynamicAnchor name -> places
         self.recursive_anchors: list[tuple[str, str]] = []  # resources with "$recursiveAnchor": true
-        self._fast_node: dict[Node, Any] = {}
+        self._fast_node: dict[Any, Any] = {}  # by content id
         self._rs_registry: Any = False
         for f in schemas:
             raw = f.schema.get("$schema") if isinstance(f.schema, dict) else None
@@ -167,7 +171,7 @@ class Side:
             except ValueError:
                 self.dialects[f.name] = default_dialect
             self._index(f.name, f.uri, f.schema)
-        self._validators: dict[Node, Any] = {}
+        self._validators: dict[Any, Any] = {}  # by content id
 
     def _index(self, fname: str, uri: str, schema: Any) -> None:
         """Record every ``$id`` (``id`` before draft-06) and ``$anchor`` of file ``fname``; the
@@ -237,9 +241,46 @@ class Side:
         if node.syn is not None:
             v = json.loads(node.syn)
         else:
-            v = resolve(self.schema_of(node.file), node.ptr)
+            v = self._below_parent(node)
+            if v is _UNBUILT:
+                v = resolve(self.schema_of(node.file), node.ptr)
         self._values[node] = v
         return v
+
+    def _below_parent(self, node: Node) -> Any:
+        """The value at ``node`` read one step below its parent's memoised value (children are
+        mostly asked for after their parent), or ``_UNBUILT`` when the parent's is not known or
+        the last reference token needs the general rules of :func:`~evalport_spec.pointer.resolve`."""
+        head, sep, token = node.ptr.rpartition("/")
+        if not sep or "~" in token:
+            return _UNBUILT
+        parent = self._values.get(Node(node.side, node.file, head))
+        if isinstance(parent, dict):
+            return parent.get(token, _UNBUILT)
+        if isinstance(parent, list) and token.isdigit() and (token == "0" or token[0] != "0") \
+                and int(token) < len(parent):
+            return parent[int(token)]
+        return _UNBUILT
+
+    def content_id(self, node: Node) -> Any:
+        """An identity of what ``node`` means, shared by subschemas written identically: the
+        side, the file's dialect, the base URI in effect (so every ``$ref`` inside resolves to
+        the same target) and a digest (BLAKE2b, 128 bits) of the schema's JSON text with members
+        sorted (``1`` and ``1.0`` kept apart). Two nodes with one content id accept the same
+        instances. A synthetic node is its own content; so is any node of a side carrying a
+        ``$dynamicAnchor`` or ``"$recursiveAnchor": true``, where a reference's target may depend
+        on the path that reached it (JSON Schema 2020-12 Core 8.2.3.2), not on content alone."""
+        hit = self._content.get(node)
+        if hit is not None:
+            return hit
+        if node.syn is not None or self.dynamic_anchors or self.recursive_anchors:
+            out: Any = node
+        else:
+            text = json.dumps(self.value(node), sort_keys=True, ensure_ascii=False)
+            digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+            out = (self.name, self.dialect(node), self.base(node), digest)
+        self._content[node] = out
+        return out
 
     def base(self, node: Node) -> str:
         """Base URI in effect at ``node`` (nearest enclosing ``$id``)."""
@@ -260,15 +301,19 @@ class Side:
         hit = self._refs.get(key)
         if hit is not None:
             return hit
-        out = self._resolve_ref(node, ref)
+        base = self.base(node)
+        by_base = (base, ref)  # the target depends on the base URI alone: resolved once per pair
+        out = self._by_base.get(by_base)
+        if out is None:
+            out = self._by_base[by_base] = self._resolve_ref(base, ref)
         self._refs[key] = out
         return out
 
-    def _resolve_ref(self, node: Node, ref: str) -> Node:
-        absolute = urljoin(self.base(node), ref)
+    def _resolve_ref(self, base: str, ref: str) -> Node:
+        absolute = urljoin(base, ref)
         doc, frag = urldefrag(absolute)
         if not doc:
-            doc = self.base(node)
+            doc = base
         if doc not in self.ids and not self._add_meta(doc):
             raise Unresolvable(f"$ref {ref!r}: no schema with $id {doc!r} in this set (offline)")
         fname, root = self.ids[doc]
@@ -320,7 +365,8 @@ class Side:
 
     def validator(self, node: Node) -> Any:
         """A ``jsonschema`` validator for ``node`` using the set's registry (offline)."""
-        v = self._validators.get(node)
+        cid = self.content_id(node)  # subschemas written alike share one validator
+        v = self._validators.get(cid)
         if v is not None:
             return v
         d = self.dialect(node)
@@ -342,14 +388,14 @@ class Side:
         if self.format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER
         v = cls(schema, **kwargs)
-        self._validators[node] = v
+        self._validators[cid] = v
         return v
 
     def valid(self, node: Node, instance: Any) -> bool:
         """Whether ``instance`` is valid against ``node`` as the toolchain validates: jsonschema-rs
         trusted when it says valid, else python-jsonschema decides (the rule of
         :meth:`file_valid`); offline, through the set's registry."""
-        if self._node_fast(node) is True and self._fast_node[node].is_valid(instance) is True:
+        if self._node_fast(node) is True and self._fast_node[self.content_id(node)].is_valid(instance) is True:
             return True
         return _guarded(self.validator(node).is_valid, instance)
 
@@ -357,7 +403,7 @@ class Side:
         """jsonschema-rs' verdict on ``instance`` at ``node`` (python-jsonschema's where the fast
         backend cannot decide): for screening candidate instances, never for a verdict."""
         if self._node_fast(node) is True:
-            r = self._fast_node[node].is_valid(instance)
+            r = self._fast_node[self.content_id(node)].is_valid(instance)
             if r is not None:
                 return r
         return _guarded(self.validator(node).is_valid, instance)
@@ -369,14 +415,16 @@ class Side:
         ref = _guarded(self.validator(node).is_valid, instance)
         if self._node_fast(node) is not True:
             return None
-        fast = self._fast_node[node].is_valid(instance)
+        fast = self._fast_node[self.content_id(node)].is_valid(instance)
         return ref if fast is ref else None
 
     def _node_fast(self, node: Node) -> bool:
-        """Whether a compiled fast check exists for ``node`` (built on first use)."""
-        fast = self._fast_node.get(node, _UNBUILT)
+        """Whether a compiled fast check exists for ``node`` (built on first use, shared by the
+        subschemas written alike: :meth:`content_id`)."""
+        cid = self.content_id(node)
+        fast = self._fast_node.get(cid, _UNBUILT)
         if fast is _UNBUILT:
-            fast = self._fast_node[node] = _node_fast_check(self, node)
+            fast = self._fast_node[cid] = _node_fast_check(self, node)
         return fast is not None
 
     def file_valid(self, fname: str, instance: Any) -> bool:

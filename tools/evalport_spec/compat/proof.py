@@ -19,6 +19,8 @@ RULES: dict[str, str] = {
     "old-accepts-nothing": "the old side accepts no document here",
     "new-accepts-anything": "the new side accepts every document here",
     "same-subschema": "both sides are the same subschema ($ref followed, annotations ignored)",
+    "same-as-proved": "both sides are written exactly like a pair proved elsewhere (the same "
+                      "references' targets): that derivation applies",
     "case-split": "the old side's disjunction is split into cases, each proved",
     "group-repeated": "the new side's anyOf/oneOf repeats one the old side already has",
     "branch-covers": "the old documents all match one branch (oneOf: and no other)",

@@ -16,6 +16,7 @@ Either problem is an :class:`~evalport_spec.errors.InputError` naming file, line
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from ..canonjson import canonical
 from ..errors import InputError
@@ -59,14 +60,16 @@ def in_place_cycle(schemas: SchemaSet, only: Collection[str] | None = None) -> I
     subschemas of ``only`` (default every file), or ``None`` when there is none. Iterative
     depth-first search (no Python recursion); unresolvable references are skipped (they are
     :meth:`SchemaSet.check_refs`' problems)."""
+    if not schemas.references():
+        return None  # without a $ref every in-place edge goes one level down the same file
     side = Side("old", schemas)
     state: dict[Node, int] = {}  # 1 on the current path, 2 done
-    starts = reachable(side, [side.root(f.name) for f in schemas if only is None or f.name in only])
-    for start in starts:
+    values = _reachable(side, [side.root(f.name) for f in schemas if only is None or f.name in only])
+    for start in values:
         if start in state:
             continue
         state[start] = 1
-        stack: list[tuple[Node, list[tuple[Node, str | None]]]] = [(start, _edges(side, start))]
+        stack: list[tuple[Node, list[tuple[Node, str | None]]]] = [(start, _edges(side, start, values))]
         while stack:
             node, edges = stack[-1]
             if not edges:
@@ -83,13 +86,14 @@ def in_place_cycle(schemas: SchemaSet, only: Collection[str] | None = None) -> I
                                   f.loaded.source, f.loaded.line(where), None, where)
             if st is None:
                 state[child] = 1
-                stack.append((child, _edges(side, child)))
+                stack.append((child, _edges(side, child, values)))
     return None
 
 
-def _edges(side: Side, node: Node) -> list[tuple[Node, str | None]]:
-    """In-place children of ``node``: ``(child, pointer of the $ref that leads there | None)``."""
-    value = side.value(node)
+def _edges(side: Side, node: Node, values: dict[Node, Any]) -> list[tuple[Node, str | None]]:
+    """In-place children of ``node``: ``(child, pointer of the $ref that leads there | None)``
+    (``values``: schema values of the nodes already read)."""
+    value = values[node] if node in values else side.value(node)
     out: list[tuple[Node, str | None]] = []
     if not isinstance(value, dict):
         return out
@@ -116,25 +120,31 @@ def reachable(side: Side, roots: list[Node]) -> list[Node]:
     """Every subschema that validation from ``roots`` can apply: the roots, their subschemas, and
     the targets of their ``$ref`` (transitively). A ``$defs`` entry nothing references is never
     applied, so a loop inside it is no problem (validators never enter it)."""
-    out: list[Node] = []
+    return list(_reachable(side, roots))
+
+
+def _reachable(side: Side, roots: list[Node]) -> dict[Node, Any]:
+    """:func:`reachable` with each node's schema value, in the order met (each subschema's
+    value read from its parent's, not from the document root)."""
+    out: dict[Node, Any] = {}
     seen: set[Node] = set(roots)
-    stack = list(roots)
+    stack = [(n, side.value(n)) for n in roots]
     while stack:
-        node = stack.pop()
-        out.append(node)
-        value = side.value(node)
-        nxt = [Node(node.side, node.file, p) for p, _ in subschemas(value, node.ptr)
-               if not p.startswith(node.ptr + "/$defs/") and not p.startswith(node.ptr + "/definitions/")]
+        node, value = stack.pop()
+        out[node] = value
+        defs = (node.ptr + "/$defs/", node.ptr + "/definitions/")
+        nxt = [(Node(node.side, node.file, p), v) for p, v in subschemas(value, node.ptr) if not p.startswith(defs)]
         ref = value.get("$ref") if isinstance(value, dict) else None
         if isinstance(ref, str):
             try:
-                nxt.append(side.resolve_ref(node, ref))
+                target = side.resolve_ref(node, ref)
+                nxt.append((target, side.value(target)))
             except (Unresolvable, KeyError, ValueError):
                 pass
-        for n in nxt:
+        for n, v in nxt:
             if n not in seen:
                 seen.add(n)
-                stack.append(n)
+                stack.append((n, v))
     return out
 
 

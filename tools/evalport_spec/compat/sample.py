@@ -98,17 +98,19 @@ class Sampler:
 
     # -- one valid instance ------------------------------------------------------------------
     def one(self, c: Canon, depth: int = 0) -> Any:
-        """A valid instance of ``c`` or ``_UNSET`` (see :meth:`found`)."""
-        if c.key in self._one:
-            return self._one[c.key]
-        self._one[c.key] = _UNSET  # recursion guard
+        """A valid instance of ``c`` or ``_UNSET`` (see :meth:`found`); one search per content
+        key (:meth:`~.canon.Canonizer.content_key`: canons written alike share their instance)."""
+        key = self.canon.content_key(c)
+        if key in self._one:
+            return self._one[key]
+        self._one[key] = _UNSET  # recursion guard
         out = _UNSET
         if depth <= self.max_depth:
             for x in self.candidates(c, depth):
                 if self.valid(c, x):
                     out = x
                     break
-        self._one[c.key] = out
+        self._one[key] = out
         return out
 
     @staticmethod

@@ -24,7 +24,7 @@ from typing import Any
 from ..findings import NO_ITEM
 from ..jsonnum import enum_index
 from .arrays import ArrayRules
-from .canon import ANNOTATIONS, Canon, Canonizer, json_equal
+from .canon import ANNOTATIONS, Canon, Canonizer, alike, json_equal
 from .combinators import CombinatorRules, implies
 from .disjoint import DisjointRules
 from .fail import Budget, Fail, located, probing, short
@@ -65,12 +65,20 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.cases = 0
         self.strings = sampler.strings if sampler is not None else StringLangs(canon.side, format_assertion)
         self.memo: dict[tuple, list[Fail]] = {}
+        """Results by pair of canon keys, and by ``("content", content keys)``
+        (:meth:`Canonizer.content_key`): a result serves every pair written the same way
+        (:meth:`_from_twin`)."""
+        self.twin_of: dict[tuple, tuple] = {}
+        """Content key of a compared pair -> ``(its pair of canon keys, A's root, B's root)``
+        (:func:`_root`): where its derivation is recorded, and the nodes its failures' locations
+        are relative to."""
         self.active: set[tuple] = set()
         self.assumed: set[tuple] = set()
         self.eq_memo: dict[tuple[Node, Node], bool] = {}
         self.eq_active: set[tuple[Node, Node]] = set()
         self.eq_assumed: set[tuple[Node, Node]] = set()
         self.disj_memo: dict[tuple, bool] = {}
+        self._alike: bool | None = None
         self._disj_conditional = False
         self._in_negation = False
         self.coinduction_log: list[tuple] = []
@@ -88,6 +96,9 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         hit = self.eq_memo.get(key)
         if hit is not None:
             return hit
+        if a.ptr == b.ptr and a.file == b.file and a.syn is None and b.syn is None and a.side != b.side \
+                and self._sets_alike():
+            return True  # the same place of two sets written alike (annotations aside)
         if key in self.eq_active:  # co-inductive assumption on cycles
             self.eq_assumed.add(key)
             return True
@@ -105,6 +116,21 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             self.eq_assumed.discard(key)
         self.eq_memo[key] = res
         return res
+
+    def _sets_alike(self) -> bool:
+        """Whether the two sides' sets hold the same files (names, URIs) written alike
+        (:func:`.canon.alike`: only pure annotations differ), computed once: then a pointer
+        means the same schema on both sides (every ``$ref`` resolves to the same pointer)."""
+        if self._alike is None:
+            sides = self.canon.sides
+            if "old" not in sides or "new" not in sides:
+                self._alike = False
+                return False
+            (so, do), (sn, dn) = ((sides[n].set, sides[n].dialects) for n in ("old", "new"))
+            self._alike = so.files.keys() == sn.files.keys() and all(
+                so.files[n].uri == sn.files[n].uri and do.get(n) == dn.get(n)
+                and alike(so.files[n].schema, sn.files[n].schema) for n in so.files)
+        return self._alike
 
     def _eq(self, a: Node, va: Any, b: Node, vb: Any) -> bool:
         if isinstance(va, bool) or isinstance(vb, bool):
@@ -195,6 +221,24 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             if parent is not None:
                 self.proofs.children[parent].append(("coinduction", key))
             return []
+        twin = ("content", self.canon.content_key(A), self.canon.content_key(B))
+        known = self.memo.get(twin)
+        if known is not None:  # a pair written the same way elsewhere was compared
+            moved = self._from_twin(known, self.twin_of[twin], A, B)
+            if moved is not None:
+                self.cases += 1  # a reused result counts as a case: a search's budget still binds
+                if self.cases > self.max_cases:
+                    raise Budget()
+                self.memo[key] = moved
+                if not moved:
+                    self.proofs.begin(key)
+                    self.proofs.steps[key].append(Step("same-as-proved", "written like a pair proved elsewhere",
+                                                       proof_where(self.source(located(A))),
+                                                       proof_where(self.source(located(B)))))
+                    self.proofs.children[key].append(self.twin_of[twin][0])
+                    if parent is not None:
+                        self.proofs.children[parent].append(key)
+                return moved
         self.active.add(key)
         mark = len(self.memo)
         out = None
@@ -220,9 +264,39 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                 seen[k] = f
         out = list(seen.values())
         self.memo[key] = out
+        self.memo[twin] = out
+        self.twin_of[twin] = (key, _root(A, self.canon.origin), _root(B, self.canon.origin))
         if not out and parent is not None:
             self.proofs.children[parent].append(key)
         return out
+
+    def _from_twin(self, out: list[Fail], origin: tuple, A: Canon, B: Canon) -> list[Fail] | None:
+        """The result ``out`` of a pair written like ``A ⊆ B`` (the same content key), as the
+        result of ``A ⊆ B``: a proof as it is; failures with their schema locations moved from
+        the twin's subschemas to ``A``'s and ``B``'s (the same keywords below them, so the same
+        reasons and witnesses), which needs each side to be one subschema written in a file or
+        none (:func:`_root`), on two sides; ``None`` when it is not (compare the pair itself)."""
+        if not out:
+            return out
+        _, ta, tb = origin
+        ra, rb = _root(A, self.canon.origin), _root(B, self.canon.origin)
+        if False in (ta, tb, ra, rb) or (ra is not None and rb is not None and ra.side == rb.side):
+            return None
+        moves = [(t, r) for t, r in ((ta, ra), (tb, rb)) if r is not None]
+
+        def moved(loc: tuple[Node, str] | None) -> tuple[Node, str] | None:
+            if loc is None or loc[0].syn is not None:
+                return loc
+            node, ptr = loc
+            for old, new in moves:
+                if node.side == old.side and node.file == old.file and _below(node.ptr, old.ptr):
+                    node = Node(node.side, new.file, new.ptr + node.ptr[len(old.ptr):])
+                    if _below(ptr, old.ptr):
+                        ptr = new.ptr + ptr[len(old.ptr):]
+                    return (node, ptr)
+            return loc
+
+        return [replace(f, a=moved(f.a), b=moved(f.b), cache={}) for f in out]
 
     def prove(self, rule: str, detail: str, a: tuple | None = None, b: tuple | None = None) -> None:
         """Record that ``rule`` (:data:`.proof.RULES`) discharged an obligation of the pair
@@ -420,6 +494,26 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         if A.allows("object"):
             fails.extend(self._objects(A, B))
         return fails
+
+
+def _root(c: Canon, origin: dict) -> Node | None | bool:
+    """What the failures of ``c`` on one side are located in: the one subschema written in a
+    file among its parts (positive, nothing split), ``None`` when no part is written in a file
+    (synthetic ``type`` cases), ``False`` when neither holds (failures not movable). A synthetic
+    part derived from a ``not`` (listed in ``origin``) is located at that ``not``: not movable."""
+    if c.done or any(n.syn is not None and n in origin for _, n in c.parts):
+        return False
+    files = [(neg, n) for neg, n in c.parts if n.syn is None]
+    if not files:
+        return None
+    if len(files) == 1 and not files[0][0]:
+        return files[0][1]
+    return False
+
+
+def _below(ptr: str, root: str) -> bool:
+    """Whether JSON Pointer ``ptr`` is ``root`` or inside it."""
+    return ptr == root or ptr.startswith(root + "/")
 
 
 def _forget_since(memo: dict, mark: int) -> None:
