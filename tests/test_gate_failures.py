@@ -11,6 +11,7 @@ import shutil
 
 import pytest
 
+from evalport_spec.errors import InputError
 from evalport_spec.findings import Location
 from evalport_spec.gate import run_gate
 from evalport_spec.gate.context import GateContext
@@ -231,3 +232,74 @@ def test_a_broken_draft_schema_is_reported_once_by_the_examples_stage(repo):
     found = _errors(run_gate(repo, stages=["examples"]), "examples")
     assert [(f.kind, f.new.file, f.new.line) for f in found] == [
         ("example-unreadable", "spec/schemas/grader.json", 2)]
+
+
+def test_a_bad_draft_schema_is_reported_at_its_keyword(repo):
+    """A draft schema with an invalid keyword, a ``$ref`` to nowhere and another version's
+    ``$id``: one finding each, at the file, the pointer and the line (json.dumps, indent 2:
+    ``$id`` on line 3, ``"type": 5`` on line 7, the ``$ref`` on line 10)."""
+    doc = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+           "$id": "https://evalport.github.io/spec/1.3.0/schemas/zz.json",
+           "type": "object",
+           "properties": {"a": {"type": 5}, "b": {"$ref": "#/$defs/nope"}}}
+    (repo / "spec/schemas/zz.json").write_text(json.dumps(doc, indent=2) + "\n")
+    report = run_gate(repo, stages=["schemas"])
+    found = _errors(report, "schemas")
+    assert sorted((f.kind, f.new.file, f.new.pointer, f.new.line) for f in found) == [
+        ("schema-id-version", "spec/schemas/zz.json", "/$id", 3),
+        ("schema-invalid", "spec/schemas/zz.json", "/properties/a/type", 7),
+        ("schema-ref-unresolved", "spec/schemas/zz.json", "/properties/b/$ref", 10)]
+    (id_version,) = [f for f in found if f.kind == "schema-id-version"]
+    assert id_version.message == ("$id 'https://evalport.github.io/spec/1.3.0/schemas/zz.json' should "
+                                  "contain '/spec/draft/schemas/'")
+    assert report.stage("schemas").summary == "5 version(s)"
+
+
+def test_releases_whose_class_disagrees_with_their_number_or_changelog_are_reported(repo):
+    """1.1.0's own changelog calls it PATCH (it is MINOR); 1.2.0's SPEC.md has no heading for
+    it (the draft's lost its one too, which is not required there); 1.3.0 drops the Error type
+    ``runner_error`` that 1.2.0 allows (MAJOR), so 1.3.0 is a minor bump where 2.0.0 is needed
+    and both changelogs naming it MINOR (1.3.0's line 420, the draft's 554) are wrong."""
+    releases = repo / "spec/releases"
+    md = releases / "1.1.0/SPEC.md"
+    md.write_text(md.read_text().replace("### 1.1.0 — 2026-06-15 — MINOR", "### 1.1.0 — 2026-06-15 — PATCH"))
+    for path in (releases / "1.2.0/SPEC.md", repo / "spec/SPEC.md"):
+        lines = path.read_text().split("\n")
+        path.write_text("\n".join(ln for ln in lines if ln != "### 1.2.0 — 2026-08-24 — MINOR"))
+    edit_json(releases / "1.3.0/schemas/resultset.json",
+              lambda d: d["$defs"]["error"]["properties"]["type"]["enum"].remove("runner_error"))
+    report = run_gate(repo, stages=["releases"])
+    found = _errors(report, "releases")
+    assert report.stage("releases").summary == "1.1.0 MINOR, 1.2.0 MINOR, 1.3.0 MAJOR"
+    told = [(f.kind, f.message, f.new) for f in found if f.kind.startswith(("release-", "changelog-"))]
+    assert told == [
+        ("changelog-class-mismatch", "changelog says 1.1.0 is PATCH but 1.0.0 -> 1.1.0 is MINOR",
+         Location("spec/releases/1.1.0/SPEC.md", None, 373)),
+        ("changelog-entry-missing", "no changelog heading for 1.2.0", Location("spec/releases/1.2.0/SPEC.md")),
+        ("release-version-mismatch", "release 1.3.0 is a minor bump from 1.2.0 but the change since 1.2.0 "
+         "is MAJOR: it needs 2.0.0", Location("spec/releases/1.3.0")),
+        ("changelog-class-mismatch", "changelog says 1.3.0 is MINOR but 1.2.0 -> 1.3.0 is MAJOR",
+         Location("spec/releases/1.3.0/SPEC.md", None, 420)),
+        ("changelog-class-mismatch", "changelog says 1.3.0 is MINOR but 1.2.0 -> 1.3.0 is MAJOR",
+         Location("spec/SPEC.md", None, 554))]
+    # the breaking change itself comes with the mismatch: the enum value lost, in 1.2.0's file
+    (lost,) = [f for f in found if not f.kind.startswith(("release-", "changelog-"))]
+    assert (lost.change_class.name, lost.old.file) == ("MAJOR", "spec/releases/1.2.0/schemas/resultset.json")
+    assert lost.old.pointer.startswith("/$defs/error/properties/type")
+
+
+def test_a_malformed_file_fails_the_stage_reading_it_as_an_input_error(repo):
+    """spec/rules.json with a bare word on line 2: the examples stage, whose validator reads the
+    catalogue, fails with one input-error finding at that file and line; the stage's summary
+    says so and other stages still run."""
+    (repo / "spec/rules.json").write_text('{\n  oops\n}\n')
+    report = run_gate(repo, stages=["manifest", "examples"])
+    rules = report.stage("examples")
+    assert (rules.status, rules.summary) == ("fail", "input error")
+    assert [(f.kind, f.new.file, f.new.line) for f in rules.findings] == [("input-error", "spec/rules.json", 2)]
+    assert report.stage("manifest").status == "ok" and report.exit_code == 1
+
+
+def test_the_base_stage_asked_for_without_a_base_is_a_usage_error(repo):
+    with pytest.raises(InputError, match=r"^stage 'base' needs --base REF$"):
+        run_gate(repo, stages=["base"])

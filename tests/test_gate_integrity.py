@@ -285,6 +285,33 @@ def test_a_release_without_its_changelog_heading_is_hand_made_at_its_spec_md(rep
                      "`evalport-spec release 2.0.0` writes one", Location("spec/releases/2.0.0/SPEC.md"))]
 
 
+def test_a_major_release_names_each_breaking_change_no_rfc_accepted_at_the_base(repo):
+    """main's draft drops the Error type runner_error (MAJOR since 1.3.0); a branch adding
+    release 2.0.0 is held to an RFC, accepted and declared MAJOR at main, accepting that
+    finding by its fingerprint (the one `rfc accept-findings` writes)."""
+    remove_error_types(repo, "runner_error")
+    (runner_error,) = entries_for(repo)
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "runner_error goes")
+    git(repo, "branch", "-f", "main", "HEAD")
+    hand_made_release(repo)
+
+    def not_accepted():
+        stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+        return [(f.message, f.new) for f in stage.errors if f.kind == "release-major-not-accepted"]
+
+    ((message, where),) = not_accepted()
+    assert where == Location("spec/releases/2.0.0")
+    assert message.startswith(f"release 2.0.0 is MAJOR but enum-value-removed [{runner_error['fingerprint']}] (")
+    assert message.endswith(") is accepted by no RFC that was accepted and declared MAJOR at main")
+    git(repo, "stash", "-q", "-u")
+    write_rfc(repo, 98, "accepted", [runner_error])
+    commit_all(repo, "accept RFC 98: runner_error goes")
+    git(repo, "branch", "-f", "main", "HEAD")
+    git(repo, "stash", "pop", "-q")
+    assert not_accepted() == []
+
+
 def add_documented_runner_build(root):
     """The ordinary additive change: an optional field, its SPEC.md row written by `spec sync`."""
     add_optional_runner_field(root)
