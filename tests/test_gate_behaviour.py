@@ -189,3 +189,36 @@ def test_a_tree_whose_package_cannot_load_is_an_input_error(tmp_path):
     (tmp_path / "evalport_spec/__init__.py").write_text("raise RuntimeError('broken tree')\n")
     with pytest.raises(InputError, match="cannot run the rule implementations of broken .*RuntimeError: broken tree"):
         run_program(Program(tmp_path, "broken", "d"), [("suite", {})])
+
+
+def test_behaviour_findings_say_which_side_did_what_where_and_on_which_document():
+    """Messages, severities and extras of the three behaviour findings, for DUPLICATE_ID
+    (entry 0 of 1.3.0's catalogue, guarded by ``/test_cases/*/id`` and ``/graders/*/id``)."""
+    corpus = Corpus([("suite", SUITE), ("suite", DUP_CASES)], ["fixture a.json", "example b.json"], "k")
+    v = REPO.version("1.3.0")
+    main = Side(v, Program(Path("/nowhere"), "main", "old"), "main")
+    branch = Side(v, Program(Path("/nowhere"), "branch", "new"), "this branch")
+    by_digest = {"old": runs({}, {"DUPLICATE_ID": ["/test_cases/1/id"]}), "new": runs({"DUPLICATE_ID": [""]}, {})}
+    tightened, loosened = compare_behaviour(main, branch, corpus, lambda p: by_digest[p.digest])
+    entry = Location("spec/releases/1.3.0/rules.json", "/rules/0", tightened.new.line)
+    assert (tightened.message, tightened.severity, tightened.old, tightened.new, tightened.extra) == (
+        "DUPLICATE_ID: this branch rejects a document main accepts (DUPLICATE_ID at /; document: fixture a.json)",
+        Severity.ERROR, entry, entry,
+        {"violation": {"code": "DUPLICATE_ID", "instance_path": ""}, "old": "main", "new": "this branch",
+         "compared": 2})
+    assert (loosened.message, loosened.severity, loosened.old, loosened.witness, loosened.extra["violation"]) == (
+        "DUPLICATE_ID: this branch accepts a document main rejects with DUPLICATE_ID at /test_cases/1/id "
+        "(document: example b.json)", Severity.INFO, entry, DUP_CASES,
+        {"code": "DUPLICATE_ID", "instance_path": "/test_cases/1/id"})
+    # a firing with no guard location in the document, and two crashes of one rule (the first is named)
+    no_ids = {"version": "1.3.0", "id": "s", "test_cases": [{"input": "a", "graders": ["g"]}]}
+    crashed = ProgramRun({"DUPLICATE_ID": "suite"}, [{}, {"DUPLICATE_ID": [""]}],
+                         [(1, "DUPLICATE_ID", "KeyError: 'id'"), (0, "DUPLICATE_ID", "TypeError: x")])
+    found = guard_findings(v, Corpus([("suite", SUITE), ("suite", no_ids)], ["a", "generated from 1.3.0"], "k"),
+                           crashed, "the working tree's implementation")
+    assert [(f.kind, f.message, f.new, f.witness) for f in found] == [
+        ("rule-guard-contradicted", "DUPLICATE_ID: the working tree's implementation reports / on a document "
+         "with none of its guard locations (/test_cases/*/id, /graders/*/id); the catalogue's guard must name "
+         "a location every firing needs (document: generated from 1.3.0)", entry, no_ids),
+        ("rule-crashed", "DUPLICATE_ID: the working tree's implementation's implementation raised KeyError: 'id' "
+         "(rules must read defensively; document: generated from 1.3.0)", entry, no_ids)]

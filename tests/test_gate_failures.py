@@ -7,6 +7,7 @@ Pointer, line, old location), worked out from the edit itself. Mutation testing 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -303,3 +304,23 @@ def test_a_malformed_file_fails_the_stage_reading_it_as_an_input_error(repo):
 def test_the_base_stage_asked_for_without_a_base_is_a_usage_error(repo):
     with pytest.raises(InputError, match=r"^stage 'base' needs --base REF$"):
         run_gate(repo, stages=["base"])
+
+
+def test_each_stage_says_what_it_checked_and_a_file_added_to_a_release_is_refused(repo):
+    """The summaries of a complete scratch copy (5 examples, 7 RFCs, 4 releases holding 349
+    files, counted with ls and find), then one file added to release 1.3.0 and not committed:
+    judged against HEAD, where 1.3.0 already froze its fixtures, so no backfill excuses it."""
+    stages = ["schemas", "spec-text", "manifest", "history", "rfcs", "examples"]
+    report = run_gate(repo, stages=stages)
+    summaries = {s.name: s.summary for s in report.stages}
+    assert re.fullmatch(r"5 SPEC\.md file\(s\); \d+ normative change\(s\) since 1\.3\.0, all on record",
+                        summaries.pop("spec-text"))
+    assert summaries == {"schemas": "5 version(s)", "manifest": "4 release(s)",
+                         "history": "349 released file(s) as first committed", "rfcs": "7 RFC(s)",
+                         "examples": "5 example(s)"}
+    (repo / "spec/releases/1.3.0/notes.txt").write_text("added later\n")
+    history = run_gate(repo, stages=["history"]).stage("history")
+    assert history.summary == "349 released file(s) as first committed, 1 not committed yet"
+    assert [(f.kind, f.message, f.new, f.extra) for f in history.findings] == [(
+        "released-file-added", "spec/releases/1.3.0 gains spec/releases/1.3.0/notes.txt since HEAD: files are "
+        "never added to a release", Location("spec/releases/1.3.0/notes.txt"), {"paths": ["notes.txt"]})]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -111,6 +112,27 @@ def test_rule_code_tightened_on_a_branch_fails_by_its_code_and_shows_a_witness_w
     assert not [f for f in report.stage("base").findings if f.kind == "rule-behaviour-tightened"]
     assert [f.kind for f in report.stage("base").findings][0] == "toolchain-changed"
     assert report.stage("base").status == "fail"
+
+
+def test_rule_code_loosened_on_a_branch_is_a_warning_naming_the_releases_it_loosens(repo):
+    """DUPLICATE_ID stops comparing grader ids: a corpus Suite with two graders of one id, which
+    every release rejected with its shipped rules, is now accepted (MINOR, forward, a warning)."""
+    edit_rule_code(repo, "validation/rules/suite.py", '    yield from _duplicates(document, "graders", "grader")\n',
+                   "", replace=True)
+    stage = run_gate(repo, stages=["behaviour"]).stage("behaviour")
+    assert stage.status == "warn"
+    assert re.fullmatch(r"\d+ document\(s\); compared with the rules 1\.0\.0, 1\.1\.0, 1\.2\.0, 1\.3\.0 "
+                        r"shipped with", stage.summary)
+    (loose,) = stage.findings
+    graders = [g["id"] for g in loose.witness["graders"]]
+    second = next(i for i, g in enumerate(graders) if g in graders[:i])  # the repeated id
+    assert (loose.kind, loose.code, loose.change_class.name, loose.severity.name, loose.direction) == (
+        "release-rule-loosened", "DUPLICATE_ID", "MINOR", "WARNING", "forward")
+    assert loose.message == (
+        f"DUPLICATE_ID: the working tree's rules accept a document that 1.0.0, 1.1.0, 1.2.0, 1.3.0 rejected "
+        f"(DUPLICATE_ID at /graders/{second}/id) with the rules it shipped with; those releases now accept "
+        "more than they did")
+    assert loose.extra["releases"] == ["1.0.0", "1.1.0", "1.2.0", "1.3.0"]
 
 
 def test_the_gate_of_record_never_executes_the_branchs_rule_code(repo, tmp_path):
@@ -447,7 +469,12 @@ def test_stale_fingerprint_is_reported(repo, capsys):
     stage = run_gate(repo, stages=["draft"]).stage("draft")
     stale = [f for f in stage.findings if f.kind == "acceptance-stale"]
     assert len(stale) == 1 and stale[0].severity.name == "WARNING"
-    assert stale[0].message.startswith(f"RFC 0099 accepts [{accepts[0]['fingerprint']}] (enum-value-removed at")
+    assert stale[0].message == (
+        f"RFC 0099 accepts [{accepts[0]['fingerprint']}] (enum-value-removed at {accepts[0]['location']}) but no "
+        "breaking finding of the draft has that fingerprint: the change is gone or changed shape (run "
+        "`evalport-spec rfc accept-findings 99` again and remove stale entries)")
+    # write_rfc's front matter: `accepts:` follows 15 lines (fences, fields, period, decision date)
+    assert stale[0].new == Location("rfcs/0099-scratch-change-99.md", None, 16)
 
 
 def test_accept_findings_writes_fingerprints_and_refuses_a_minor_rfc(repo, capsys):
