@@ -17,7 +17,7 @@ from evalport_spec.findings import Location
 from evalport_spec.gate import run_gate
 from evalport_spec.gate.context import GateContext
 from evalport_spec.spec import SpecRepo
-from gate_repo import add_optional_runner_field, commit_all, edit_json, git, make_repo
+from gate_repo import REPO, add_optional_runner_field, commit_all, edit_json, git, make_repo
 
 GRADER = "spec/releases/1.1.0/schemas/grader.json"
 """A released file the tests change or remove."""
@@ -324,3 +324,39 @@ def test_each_stage_says_what_it_checked_and_a_file_added_to_a_release_is_refuse
     assert [(f.kind, f.message, f.new, f.extra) for f in history.findings] == [(
         "released-file-added", "spec/releases/1.3.0 gains spec/releases/1.3.0/notes.txt since HEAD: files are "
         "never added to a release", Location("spec/releases/1.3.0/notes.txt"), {"paths": ["notes.txt"]})]
+
+
+def test_stages_with_nothing_to_check_are_skipped_saying_why(repo, tmp_path):
+    for folder in ("spec/releases", "spec/examples", "rfcs"):
+        shutil.rmtree(repo / folder)
+    report = run_gate(repo, stages=["manifest", "history", "releases", "draft", "rfcs", "examples"])
+    assert [(s.name, s.status, s.summary, s.findings) for s in report.stages] == [
+        ("manifest", "skip", "no release yet", []), ("history", "skip", "no release yet", []),
+        ("releases", "skip", "fewer than two releases", []),
+        ("draft", "skip", "no release to compare the draft with", []),
+        ("rfcs", "skip", "no rfcs/ folder", []), ("examples", "skip", "no spec/examples/*.json", [])]
+    assert report.exit_code == 0
+    plain = tmp_path / "plain"  # the same files outside any git work tree
+    shutil.copytree(repo / "spec", plain / "spec")
+    shutil.copytree(REPO / "spec/releases", plain / "spec/releases")
+    history = run_gate(plain, stages=["history"]).stage("history")
+    assert (history.status, history.summary) == (
+        "skip", "not a git repository: released files are checked against SHA256SUMS only")
+
+
+def test_an_unreadable_schema_or_fixture_is_one_finding_and_the_other_versions_are_still_checked(repo):
+    """A bare word on line 2 of a new draft schema, then of a new draft fixture: the draft's
+    schemas (or fixtures) cannot be read, each release's still are (counts as in
+    tests/test_fixture_versions.py)."""
+    (repo / "spec/schemas/zz.json").write_text('{\n  oops\n}\n')
+    report = run_gate(repo, stages=["schemas"])
+    found = _errors(report, "schemas")
+    assert [(f.kind, f.new.file, f.new.line) for f in found] == [("schema-unreadable", "spec/schemas/zz.json", 2)]
+    assert report.stage("schemas").summary == "5 version(s)"
+    (repo / "spec/schemas/zz.json").unlink()
+    (repo / "spec/conformance/fixtures/zz.json").write_text('{\n  oops\n}\n')
+    report = run_gate(repo, stages=["conformance"])
+    found = _errors(report, "conformance")
+    assert [(f.kind, f.new.file, f.new.line) for f in found] == [
+        ("input-error", "spec/conformance/fixtures/zz.json", 2)]
+    assert report.stage("conformance").summary == "fixture(s): 71 1.0.0, 72 1.1.0, 87 1.2.0, 91 1.3.0"
