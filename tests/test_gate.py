@@ -304,6 +304,14 @@ def test_policy_undecided_counts_as_major_and_minor_passes():
     assert rule == "policy-additive" and all(x.severity == Severity.INFO for x in out)
 
 
+def test_a_release_finding_names_five_paths_then_how_many_more():
+    from evalport_spec.gate.releasecheck import _paths
+
+    names = [f"f{i}.json" for i in range(7)]
+    assert _paths(names[:5], "r") == "r/f0.json, r/f1.json, r/f2.json, r/f3.json, r/f4.json"
+    assert _paths(names, "r") == "r/f0.json, r/f1.json, r/f2.json, r/f3.json, r/f4.json and 2 more"
+
+
 def test_version_bumps():
     assert bump_class("1.3.0", "2.0.0") == ChangeClass.MAJOR
     assert bump_class("1.3.0", "1.4.0") == ChangeClass.MINOR
@@ -324,13 +332,15 @@ def test_branch_adding_optional_field_on_closed_object_passes_as_minor(repo):
     stage = report.stage("base")
     assert stage.status == "ok", [f.message for f in stage.errors]
     assert stage.change_class == ChangeClass.MINOR
-    assert "policy-additive" in stage.summary
+    assert stage.summary == "MINOR against main (policy: policy-additive)"
 
 
 def test_branch_removing_enum_value_fails_as_major_with_witness(repo, capsys):
     remove_enum_value(repo)
     stage = run_gate(repo, base="main", stages=["base"]).stage("base")
     assert stage.status == "fail" and stage.change_class == ChangeClass.MAJOR
+    # spec/VERSION still declares 1.4.0: the version rule decides before any RFC is looked for
+    assert stage.summary == "MAJOR against main (policy: policy-major-needs-major-version)"
     major = [f for f in stage.errors if f.change_class == ChangeClass.MAJOR]
     assert major and major[0].witness is not None
     assert major[0].witness["results"][0]["error"]["type"] == "runner_error" or \
