@@ -14,10 +14,18 @@ import pytest
 
 from evalport_spec.errors import InputError
 from evalport_spec.findings import Location
-from evalport_spec.gate import run_gate
+from evalport_spec.gate import change_to_accept, run_gate
 from evalport_spec.gate.context import GateContext
 from evalport_spec.spec import SpecRepo
-from gate_repo import REPO, add_optional_runner_field, commit_all, edit_json, git, make_repo
+from gate_repo import (
+    REPO,
+    add_optional_runner_field,
+    commit_all,
+    edit_json,
+    git,
+    make_repo,
+    remove_error_types,
+)
 
 GRADER = "spec/releases/1.1.0/schemas/grader.json"
 """A released file the tests change or remove."""
@@ -360,3 +368,24 @@ def test_an_unreadable_schema_or_fixture_is_one_finding_and_the_other_versions_a
     assert [(f.kind, f.new.file, f.new.line) for f in found] == [
         ("input-error", "spec/conformance/fixtures/zz.json", 2)]
     assert report.stage("conformance").summary == "fixture(s): 71 1.0.0, 72 1.1.0, 87 1.2.0, 91 1.3.0"
+
+
+def test_progress_sees_every_stage_run_or_replayed_and_no_cache_always_runs(repo):
+    seen = []
+    first = run_gate(repo, stages=["rfcs", "manifest"], progress=lambda r: seen.append((r.name, r.status)))
+    assert [s.name for s in first.stages] == ["manifest", "rfcs"] and "ctx" in first.context
+    assert seen == [(s.name, s.status) for s in first.stages]
+    seen.clear()
+    again = run_gate(repo, stages=["manifest", "rfcs"], progress=lambda r: seen.append((r.name, r.status)))
+    assert again.context == {"replayed": True} and seen == [(s.name, s.status) for s in first.stages]
+    fresh = run_gate(repo, stages=["rfcs", "manifest"], cache=False)
+    assert "ctx" in fresh.context and "replayed" not in fresh.context
+
+
+def test_without_a_base_the_change_to_accept_is_the_drafts_since_the_latest_release(repo):
+    remove_error_types(repo, "runner_error")
+    findings, label = change_to_accept(repo)
+    assert ([(f.kind, f.item) for f in findings], label) == ([("enum-value-removed", "runner_error")], "since 1.3.0")
+    shutil.rmtree(repo / "spec/releases")
+    with pytest.raises(InputError, match=r"^no release to compare the draft with: give --base REF$"):
+        change_to_accept(repo)
