@@ -222,3 +222,78 @@ def test_behaviour_findings_say_which_side_did_what_where_and_on_which_document(
          "a location every firing needs (document: generated from 1.3.0)", entry, no_ids),
         ("rule-crashed", "DUPLICATE_ID: the working tree's implementation's implementation raised KeyError: 'id' "
          "(rules must read defensively; document: generated from 1.3.0)", entry, no_ids)]
+
+
+FAKE_RULES = '''
+class Rule:
+    def __init__(self, document_type, function, parameters=()):
+        self.document_type, self.function, self.parameters = document_type, function, parameters
+
+
+class Violation:
+    code, instance_path = "ALIAS", "/a"
+
+
+def boom(document):
+    raise KeyError("id")
+    yield
+
+
+def fires(document):
+    yield Violation()
+
+
+def plain(document):
+    yield object()
+
+
+def longer_than(document, limit):
+    if len(document) > limit:
+        yield object()
+
+
+def bare(document):
+    yield object()
+
+
+class Called:
+    document_type = "resultset"
+
+    def __call__(self, document):
+        yield Violation()
+
+
+RULES = {"BOOM": Rule("suite", boom), "FIRES": Rule("suite", fires), "PLAIN": Rule("resultset", plain),
+         "LONG": Rule("suite", longer_than, ("limit",)), "UNSET": Rule("suite", longer_than, ("limit",)),
+         "BARE": bare, "CALLED": Called()}
+'''
+
+
+def test_the_rule_program_protocol_over_a_trees_own_rules(tmp_path):
+    """A tree's own registry, run in its process: a violation's own code and location, or the
+    rule's code and "" when it has none; a crash reported, not fatal; a rule run with its
+    parameter, one missing its parameter not run; a bare function (no document type) never run,
+    a callable with a document type run as it is."""
+    from evalport_spec.errors import InputError
+
+    rules = tmp_path / "tools/evalport_spec/validation/rules"
+    rules.mkdir(parents=True)
+    for init in ("evalport_spec", "evalport_spec/validation"):
+        (tmp_path / "tools" / init / "__init__.py").write_text("")
+    (rules / "__init__.py").write_text(FAKE_RULES)
+    got = run_program(Program(tmp_path / "tools", "fake", "d"), [("suite", {"a": 1}), ("resultset", {})],
+                      {"LONG": {"limit": 0}})
+    assert got.rules == {"BOOM": "suite", "FIRES": "suite", "PLAIN": "resultset", "LONG": "suite",
+                         "UNSET": "suite", "BARE": "None", "CALLED": "resultset"}
+    assert got.fired == [{"ALIAS": ["/a"], "LONG": [""]}, {"PLAIN": [""], "ALIAS": ["/a"]}]
+    assert got.crashed == [(0, "BOOM", "KeyError: 'id'")]
+    # an answer that is not the protocol, and a tree without a package of its own
+    (rules / "__init__.py").write_text("import os, sys\nsys.stdout.write('nonsense')\nsys.stdout.flush()\nos._exit(0)\n")
+    with pytest.raises(InputError) as exc:
+        run_program(Program(tmp_path / "tools", "fake", "d"), [("suite", {})])
+    assert exc.value.message == (f"the rule implementations of fake ({tmp_path / 'tools'}) did not answer in "
+                                 "the rule-program protocol")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match=r"^the rule implementations of empty \(.*\): the process imported .*, "
+                                         r"not the tree's own package$"):
+        run_program(Program(tmp_path / "empty", "empty", "d"), [("suite", {})])
