@@ -297,3 +297,50 @@ def test_the_rule_program_protocol_over_a_trees_own_rules(tmp_path):
     with pytest.raises(InputError, match=r"^the rule implementations of empty \(.*\): the process imported .*, "
                                          r"not the tree's own package$"):
         run_program(Program(tmp_path / "empty", "empty", "d"), [("suite", {})])
+
+
+def _with(doc, changes):
+    """A deep copy of ``doc`` with ``changes`` (``{path tuple: value, or DEL}``) applied."""
+    import copy
+
+    out = copy.deepcopy(doc)
+    for path, value in changes.items():
+        node = out
+        for k in path[:-1]:
+            node = node[k]
+        if value is DEL:
+            del node[path[-1]]
+        else:
+            node[path[-1]] = value
+    return out
+
+
+DEL = object()
+
+
+def test_boundary_variants_in_order_for_each_kind_of_value():
+    """Per location read, in order: removed, nulled, nudged (a boolean or null flipped; a number
+    +1, -1 and 0; a string suffixed and emptied; a list emptied and its last item repeated), then
+    each other value the rule reads; then the member set where an object lacks it (the first two
+    values read). Written out by hand for one document."""
+    doc = {"n": 2, "s": "ab", "f": True, "l": [1], "items": [{"k": None}, {}]}
+    rule = RuleEntry("X", "suite", "", ("/n", "/s", "/f", "/l", "/items/*/k"), "1.0.0", False, False)
+    k = ("items", 0, "k")
+    expected = [{("n",): v} for v in (DEL, None, 3, 1, 0, "ab", True, [1], None)]
+    expected += [{("s",): v} for v in (DEL, None, "ab-x", "", 2, True, [1], None)]
+    expected += [{("f",): v} for v in (DEL, None, False, 2, "ab", [1], None)]
+    expected += [{("l",): v} for v in (DEL, None, [], [1, 1], 2, "ab", True, None)]
+    expected += [{k: v} for v in (DEL, None, True, 2, "ab", True, [1])]
+    expected += [{("items", 1, "k"): v} for v in (2, "ab")]
+    assert list(boundary_variants(doc, rule)) == [_with(doc, c) for c in expected]
+    assert doc == {"n": 2, "s": "ab", "f": True, "l": [1], "items": [{"k": None}, {}]}  # never modified
+    # at most three matches of one pattern are varied: 3 x (removed, nulled, 3 nudges, 2 others)
+    xs = RuleEntry("X", "suite", "", ("/xs/*",), "1.0.0", False, False)
+    variants = list(boundary_variants({"xs": [5, 6, 7, 8]}, xs))
+    assert len(variants) == 21 and {"xs": [5, 6, 7, 9]} not in variants
+
+
+def test_guard_locations_are_removed_from_the_last_index_up():
+    guarded = RuleEntry("X", "suite", "", (), "1.0.0", False, False, guard=("/a/*", "/c"))
+    assert without_guard({"a": [1, 2, 3], "b": 0, "c": 1}, guarded) == {"a": [], "b": 0}
+    assert without_guard({"b": 0}, guarded) is None
