@@ -344,3 +344,18 @@ def test_guard_locations_are_removed_from_the_last_index_up():
     guarded = RuleEntry("X", "suite", "", (), "1.0.0", False, False, guard=("/a/*", "/c"))
     assert without_guard({"a": [1, 2, 3], "b": 0, "c": 1}, guarded) == {"a": [], "b": 0}
     assert without_guard({"b": 0}, guarded) is None
+
+
+def test_locations_and_missing_members_follow_json_pointer_escapes():
+    from evalport_spec.gate.rulecorpus import parents_missing
+
+    doc = {"a": [{"b": 1}], "m": {"*": 1}, "a~b": [{}], "c/d": {"k": 0}, "g/h": {}, "e": {}}
+    assert locations(doc, "/a/0/b") == [("a", 0, "b")]
+    assert locations(doc, "/a/1/b") == [] and locations(doc, "/a/x") == []  # past the end; not an index
+    assert locations(doc, "/m/*") == []  # `*` matches array indexes only
+    assert locations(doc, "no-slash") == []  # not a JSON Pointer
+    assert locations(doc, "/c~1d/k") == [("c/d", "k")]
+    assert parents_missing(doc, "/a~0b/*/k") == [(("a~b", 0), "k")]
+    assert parents_missing(doc, "/c~1d/k") == [] and parents_missing(doc, "/g~1h/k") == [(("g/h",), "k")]
+    assert parents_missing(doc, "/e/k") == [(("e",), "k")]
+    assert parents_missing(doc, "/a~0b/*") == [] and parents_missing(doc, "") == []
