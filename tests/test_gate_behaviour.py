@@ -220,7 +220,7 @@ def test_behaviour_findings_say_which_side_did_what_where_and_on_which_document(
         ("rule-guard-contradicted", "DUPLICATE_ID: the working tree's implementation reports / on a document "
          "with none of its guard locations (/test_cases/*/id, /graders/*/id); the catalogue's guard must name "
          "a location every firing needs (document: generated from 1.3.0)", entry, no_ids),
-        ("rule-crashed", "DUPLICATE_ID: the working tree's implementation's implementation raised KeyError: 'id' "
+        ("rule-crashed", "DUPLICATE_ID: the working tree's implementation raised KeyError: 'id' "
          "(rules must read defensively; document: generated from 1.3.0)", entry, no_ids)]
 
 
