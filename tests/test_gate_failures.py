@@ -389,3 +389,27 @@ def test_without_a_base_the_change_to_accept_is_the_drafts_since_the_latest_rele
     shutil.rmtree(repo / "spec/releases")
     with pytest.raises(InputError, match=r"^no release to compare the draft with: give --base REF$"):
         change_to_accept(repo)
+
+
+def test_a_release_whose_schemas_cannot_be_read_is_an_input_error_and_the_other_pairs_are_classified(repo):
+    """A bare word on line 2 of a new schema of release 1.2.0: the pairs 1.1.0 -> 1.2.0 and
+    1.2.0 -> 1.3.0 cannot be classified (one finding each, at that file and line); 1.0.0 -> 1.1.0 is."""
+    (repo / "spec/releases/1.2.0/schemas/zz.json").write_text('{\n  oops\n}\n')
+    report = run_gate(repo, stages=["releases"])
+    found = _errors(report, "releases")
+    assert [(f.kind, f.new.file, f.new.line) for f in found] == [
+        ("input-error", "spec/releases/1.2.0/schemas/zz.json", 2)] * 2
+    assert report.stage("releases").summary == "1.1.0 MINOR"
+
+
+def test_a_rule_the_branch_drops_from_the_catalogue_is_a_loosened_behaviour_against_the_base(repo):
+    """The branch removes DUPLICATE_ID (entry 0) from the draft's catalogue: with the same rule
+    code on both sides, documents with duplicate ids that main's draft rejected are accepted."""
+    edit_json(repo / "spec/rules.json", lambda d: d["rules"].pop(0))
+    commit_all(repo, "DUPLICATE_ID dropped")
+    found = [f for f in run_gate(repo, base="main", stages=["base"]).stage("base").findings
+             if f.kind == "rule-behaviour-loosened"]
+    assert [(f.code, f.change_class.name, f.direction, f.old.file, f.old.pointer, f.new) for f in found] == [
+        ("DUPLICATE_ID", "MINOR", "forward", "main:spec/rules.json", "/rules/0", None)]
+    assert found[0].message.startswith("DUPLICATE_ID: this branch accepts a document main rejects with "
+                                       "DUPLICATE_ID at /")
