@@ -1,8 +1,11 @@
-"""The gate (``evalport-spec check``), end to end in a temporary git repository."""
+"""The gate (``evalport-spec check``), end to end in a temporary git repository, and its pieces
+that need no engine (SPEC.md's structure, the policy and acceptance ledgers, git history, ignore
+entries), each finding with its exact message and location worked out by hand."""
 
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import subprocess
 from pathlib import Path
@@ -10,14 +13,23 @@ from pathlib import Path
 import pytest
 
 from evalport_spec.cli import main
+from evalport_spec.errors import InputError
 from evalport_spec.findings import ChangeClass, Finding, Location, Severity
-from evalport_spec.gate import run_gate
-from evalport_spec.gate.acceptance import BaseLedger, RfcState
+from evalport_spec.gate import history, run_gate
+from evalport_spec.gate.acceptance import (
+    STEP_NOW,
+    BaseLedger,
+    HistoryLedger,
+    Ledger,
+    RfcState,
+    states_at,
+)
+from evalport_spec.gate.ignores import load_check_ignores, stale_entries
 from evalport_spec.gate.output import render
-from evalport_spec.gate.spectext import END_MARKER, check_spec_text
+from evalport_spec.gate.spectext import END_MARKER, REQUIRED_H2, check_spec_text
 from evalport_spec.manifest import verify_manifest
 from evalport_spec.policy import apply_major_rule, bump_class, version_problem
-from gate_repo import add_optional_runner_field, edit_json, git, make_repo
+from gate_repo import add_optional_runner_field, commit_all, edit_json, git, make_repo
 
 
 @pytest.fixture
@@ -292,6 +304,14 @@ def test_policy_undecided_counts_as_major_and_minor_passes():
     assert rule == "policy-additive" and all(x.severity == Severity.INFO for x in out)
 
 
+def test_a_release_finding_names_five_paths_then_how_many_more():
+    from evalport_spec.gate.releasecheck import _paths
+
+    names = [f"f{i}.json" for i in range(7)]
+    assert _paths(names[:5], "r") == "r/f0.json, r/f1.json, r/f2.json, r/f3.json, r/f4.json"
+    assert _paths(names, "r") == "r/f0.json, r/f1.json, r/f2.json, r/f3.json, r/f4.json and 2 more"
+
+
 def test_version_bumps():
     assert bump_class("1.3.0", "2.0.0") == ChangeClass.MAJOR
     assert bump_class("1.3.0", "1.4.0") == ChangeClass.MINOR
@@ -312,13 +332,15 @@ def test_branch_adding_optional_field_on_closed_object_passes_as_minor(repo):
     stage = report.stage("base")
     assert stage.status == "ok", [f.message for f in stage.errors]
     assert stage.change_class == ChangeClass.MINOR
-    assert "policy-additive" in stage.summary
+    assert stage.summary == "MINOR against main (policy: policy-additive)"
 
 
 def test_branch_removing_enum_value_fails_as_major_with_witness(repo, capsys):
     remove_enum_value(repo)
     stage = run_gate(repo, base="main", stages=["base"]).stage("base")
     assert stage.status == "fail" and stage.change_class == ChangeClass.MAJOR
+    # spec/VERSION still declares 1.4.0: the version rule decides before any RFC is looked for
+    assert stage.summary == "MAJOR against main (policy: policy-major-needs-major-version)"
     major = [f for f in stage.errors if f.change_class == ChangeClass.MAJOR]
     assert major and major[0].witness is not None
     assert major[0].witness["results"][0]["error"]["type"] == "runner_error" or \
@@ -347,7 +369,10 @@ def test_change_without_rfc_warns_and_an_applied_proposal_ties_it(repo):
     assert stage.change_class == ChangeClass.MINOR
     warned = [f for f in stage.findings if f.kind == "change-without-rfc"]
     assert len(warned) == 1 and warned[0].severity == Severity.WARNING
-    assert warned[0].message.startswith("the draft is MINOR since 1.3.0 but no RFC is tied")
+    assert (warned[0].message, warned[0].new) == (
+        "the draft is MINOR since 1.3.0 but no RFC is tied to the change (no new catalogue rule cites one, "
+        "and no open or accepted RFC's proposal is applied to the draft); SPEC.md Governance: schema "
+        "changes go through an RFC", Location("spec/schemas"))
     assert stage.status == "warn"
 
     git(repo, "checkout", "-q", "--", "spec")
@@ -362,3 +387,307 @@ def test_change_without_rfc_warns_and_an_applied_proposal_ties_it(repo):
     stage = run_gate(repo, stages=["draft"]).stage("draft")
     assert stage.change_class == ChangeClass.MINOR
     assert not [f for f in stage.findings if f.kind == "change-without-rfc"]
+
+
+# --- SPEC.md's structure: an empty file, a truncated end, the changelog headings -----------------
+
+SECTIONS = "".join(f"## {h}\n\ntext\n\n" for h in REQUIRED_H2)
+"""Every required section, 4 lines each: ``## Changelog`` is line 41, the first line after it 45."""
+
+
+def test_an_empty_or_blank_spec_md_is_one_finding_at_line_1():
+    for text in ("", " \n\n"):
+        assert [(f.kind, f.message, f.new) for f in check_spec_text(text, "spec/SPEC.md")] == [
+            ("spec-md-missing", "SPEC.md is missing or empty", Location("spec/SPEC.md", None, 1))]
+
+
+def test_a_missing_end_marker_is_reported_at_the_last_line():
+    text = SECTIONS + "### 1.1.0 — 2026-01-02 — MINOR\n\n- x\n\n\n"  # lines 45-47, blank 48-49
+    assert [(f.kind, f.message, f.new) for f in check_spec_text(text, "S.md")] == [
+        ("spec-end-marker-missing", f"the last line is not '{END_MARKER}': SPEC.md is truncated",
+         Location("S.md", None, 47))]
+    # the marker (line 50), then blank lines, is complete; words after it (line 51) are not
+    assert check_spec_text(text + END_MARKER + "\n\n", "S.md") == []
+    assert [f.new.line for f in check_spec_text(text + END_MARKER + "\nmore\n", "S.md")] == [51]
+
+
+def test_only_the_drafts_first_changelog_heading_may_be_pending():
+    pending = "### 1.4.0 — unreleased\n\n"
+    dated = "### 1.3.0 — 2026-10-19 — MINOR\n\n"
+    draft_ok = SECTIONS + pending + dated + END_MARKER + "\n"
+    assert check_spec_text(draft_ok, "spec/SPEC.md", draft=True) == []
+    # in a release, the pending heading (line 45) is malformed, without the draft's allowance
+    assert [(f.kind, f.message, f.new) for f in check_spec_text(draft_ok, "R.md")] == [(
+        "changelog-heading-malformed", "changelog heading '### 1.4.0 — unreleased' is not "
+        "'### X.Y.Z — YYYY-MM-DD — PATCH|MINOR|MAJOR|INITIAL'", Location("R.md", None, 45))]
+    # in the draft, a pending heading after a dated one (line 47) is malformed, saying what is allowed
+    late = SECTIONS + dated + pending + END_MARKER + "\n"
+    assert [(f.message, f.new) for f in check_spec_text(late, "spec/SPEC.md", draft=True)] == [(
+        "changelog heading '### 1.4.0 — unreleased' is not '### X.Y.Z — YYYY-MM-DD — PATCH|MINOR|MAJOR|INITIAL'"
+        " (or, first in the draft, '### X.Y.Z — unreleased')", Location("spec/SPEC.md", None, 47))]
+
+
+# --- acceptance dated by the release line's history (HistoryLedger) ------------------------------
+
+EARLY = Finding("enum-value-removed", "runner_error goes", change_class=ChangeClass.MAJOR,
+                new=Location("spec/schemas/resultset.json", "/$defs/error/properties/type/enum"))
+LATE = Finding("required-added", "total is required", change_class=ChangeClass.MAJOR,
+               new=Location("spec/schemas/resultset.json", "/$defs/summary/required"))
+MID = Finding("type-narrowed", "attempt is an integer", change_class=ChangeClass.MAJOR,
+              new=Location("spec/schemas/resultset.json", "/$defs/result/properties/attempt/type"))
+
+
+def _rfc(status: str, accepts: list[Finding]) -> str:
+    lines = ["---", "number: 9", "title: Scratch", f"status: {status}", "declared_class: MAJOR"]
+    if accepts:
+        lines += ["accepts:"] + [f"  - {json.dumps({'fingerprint': f.fingerprint})}" for f in accepts]
+    return "\n".join([*lines, "---", "", "Text.", ""])
+
+
+HISTORY = [("accepted", [LATE]), ("accepted", [EARLY, LATE, MID]), ("accepted", [LATE, MID]),
+           ("accepted", [EARLY, LATE, MID])]
+"""RFC 0009 at commits c0..c3: LATE accepted throughout, MID from c1, EARLY at c1, withdrawn at
+c2, back at c3."""
+BREAKING = [set(), {MID.fingerprint}, {EARLY.fingerprint, MID.fingerprint}, {EARLY.fingerprint, MID.fingerprint}]
+"""The draft's breaking findings at c0..c3: MID from c1, EARLY from c2; LATE only in the tree
+under review."""
+
+
+@pytest.fixture
+def ledger(tmp_path):
+    root = tmp_path / "repo"
+    (root / "rfcs").mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    commits = []
+    for status, accepts in HISTORY:
+        (root / "rfcs/0009-scratch.md").write_text(_rfc(status, accepts))
+        commits.append(commit_all(root, status))
+    now = {9: RfcState(9, "accepted", "MAJOR", frozenset({EARLY.fingerprint, LATE.fingerprint, MID.fingerprint}))}
+    asked: list[str] = []
+
+    def breaking_at(commit):
+        asked.append(commit)
+        return BREAKING[commits.index(commit)]
+
+    return HistoryLedger(now, root, [*commits, STEP_NOW], breaking_at), commits, asked
+
+
+def test_the_rfc_states_at_a_commit_are_read_from_its_tree(ledger):
+    _, commits, _ = ledger
+    assert states_at(ledger[0].root, commits[0]) == {9: RfcState(9, "accepted", "MAJOR", frozenset({LATE.fingerprint}))}
+
+
+def test_a_finding_is_introduced_at_the_first_step_that_has_it(ledger):
+    """EARLY: c3 has it, so a binary search over c0..c3 (mid c1: no; mid c2: yes) gives c2,
+    asking each commit once; MID: c3 and c1 (remembered) have it, c0 not: c1; LATE: c3 lacks
+    it, so the tree under review (step 4) made it."""
+    history, commits, asked = ledger
+    assert history.introduced(EARLY.fingerprint) == 2
+    assert asked == [commits[3], commits[1], commits[2]]
+    assert history.introduced(MID.fingerprint) == 1
+    assert history.introduced(LATE.fingerprint) == 4
+    assert asked == [commits[3], commits[1], commits[2], commits[0]]  # each commit asked once
+
+
+def test_acceptance_counts_from_the_step_after_which_it_always_held(ledger):
+    """EARLY is accepted at c1, withdrawn at c2, accepted again from c3: since step 3, which is
+    after its introduction (2): not before the change. MID is accepted from c1, the step that
+    introduced it: not strictly before. LATE is accepted from c0, before its introduction (4)."""
+    history, _, _ = ledger
+    assert history.accepted_since(9, EARLY.fingerprint) == 3
+    assert history.accepted_since(9, MID.fingerprint) == 1
+    assert history.accepted_since(9, LATE.fingerprint) == 0
+    assert [history.predates(9, f) for f in (EARLY, MID, LATE)] == [False, False, True]
+    assert history.accepted_since(8, LATE.fingerprint) is None  # no such RFC now
+
+
+def test_on_a_one_or_two_step_line_the_first_step_with_the_finding_introduced_it(tmp_path):
+    one = HistoryLedger({}, tmp_path, [STEP_NOW], lambda commit: pytest.fail("nothing to ask"))
+    assert one.introduced(EARLY.fingerprint) == 0 and one.accepted_since(9, EARLY.fingerprint) is None
+    two = HistoryLedger({}, tmp_path, ["c0", STEP_NOW], lambda commit: {EARLY.fingerprint})
+    assert (two.introduced(EARLY.fingerprint), two.introduced(LATE.fingerprint)) == (0, 1)
+
+
+def test_the_rfcs_that_could_accept_are_the_undecided_or_accepted_major_ones():
+    now = {n: RfcState(n, status, declared, frozenset({EARLY.fingerprint}))
+           for n, status, declared in [(1, "draft", "MAJOR"), (2, "comment", "MAJOR"), (3, "accepted", "MAJOR"),
+                                       (4, "rejected", "MAJOR"), (5, "accepted", "MINOR"), (6, "withdrawn", "MAJOR")]}
+    ledger = Ledger(now, "at main")
+    assert ledger.candidates() == [1, 2, 3]
+    assert ledger.accepting(EARLY) == [3] and ledger.accepting(LATE) == []
+    assert ledger.predates(3, EARLY) is False  # outside git nothing can be dated
+
+
+# --- what the gate reads from git history --------------------------------------------------------
+
+@pytest.fixture
+def root(tmp_path):
+    r = tmp_path / "repo"
+    r.mkdir()
+    git(r, "init", "-q", "-b", "main")
+    return r
+
+
+def _write(root, rel, text):
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+
+
+def test_a_file_is_first_added_by_the_oldest_commit_adding_it_and_a_rename_adds_anew(root):
+    _write(root, "spec/releases/1.0.0/a.json", "1")
+    first = commit_all(root, "a")
+    _write(root, "spec/releases/1.0.0/a.json", "2")
+    _write(root, "spec/releases/1.0.0/b.json", "b")
+    second = commit_all(root, "b, a edited")
+    git(root, "rm", "-q", "spec/releases/1.0.0/a.json")
+    commit_all(root, "a gone")
+    _write(root, "spec/releases/1.0.0/a.json", "3")
+    git(root, "mv", "spec/releases/1.0.0/b.json", "spec/releases/1.0.0/c.json")
+    third = commit_all(root, "a back, b renamed to c")
+    _write(root, "other/x.json", "x")
+    commit_all(root, "outside the folder")
+    added = history.first_added(root, "spec/releases")
+    assert {path: (a.commit, a.short) for path, a in added.items()} == {
+        "spec/releases/1.0.0/a.json": (first, first[:12]),
+        "spec/releases/1.0.0/b.json": (second, second[:12]),
+        "spec/releases/1.0.0/c.json": (third, third[:12])}
+    a = added["spec/releases/1.0.0/a.json"]
+    assert a.blob == git(root, "rev-parse", f"{first}:spec/releases/1.0.0/a.json").strip()
+    assert a.date == git(root, "show", "-s", "--format=%cs", first).strip()
+
+
+def test_blob_names_are_gits(root):
+    _write(root, "f.txt", "some bytes\n")
+    assert history.blob_name(root, b"some bytes\n") == git(root, "hash-object", "f.txt").strip()
+
+
+def test_first_parent_steps_are_one_per_merge_and_start_where_the_path_appears(root):
+    _write(root, "README", "r")
+    c0 = commit_all(root, "c0")
+    _write(root, "spec/releases/1.0.0/a.json", "1")
+    c1 = commit_all(root, "release 1.0.0")
+    git(root, "checkout", "-q", "-b", "topic")
+    _write(root, "spec/x", "x")
+    commit_all(root, "topic 1")
+    _write(root, "spec/y", "y")
+    commit_all(root, "topic 2")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-ff", "-m", "merge topic", "topic")
+    merge = git(root, "rev-parse", "HEAD").strip()
+    assert history.first_parent_steps(root, "HEAD") == [c0, c1, merge]
+    assert history.first_parent_steps(root, merge, "spec/releases/1.0.0") == [c1, merge]
+    assert history.first_parent_steps(root, "HEAD", "spec/releases/9.9.9") == [c0, c1, merge]
+    assert history.is_ancestor(root, c1, "HEAD") and not history.is_ancestor(root, merge, c1)
+
+
+def test_a_shallow_boundary_before_the_release_is_refused_with_the_fetch_hint(root, tmp_path):
+    _write(root, "README", "r")
+    commit_all(root, "c0")
+    _write(root, "spec/releases/1.0.0/a.json", "1")
+    commit_all(root, "release")
+    _write(root, "spec/x", "x")
+    tip = commit_all(root, "after")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{root}", str(clone))
+    assert history.shallow_boundaries(clone) == {tip} and history.shallow_boundaries(root) == set()
+    with pytest.raises(InputError) as exc:
+        history.first_parent_steps(clone, "HEAD", "spec/releases/1.0.0")
+    assert exc.value.message == (f"this clone is shallow: the history of HEAD stops at {tip[:12]} before "
+                                 f"spec/releases/1.0.0; {history.UNSHALLOW}")
+    with pytest.raises(InputError) as exc:
+        history.first_added(clone, "spec/releases")
+    assert exc.value.message == (f"this clone is shallow: the commit that added spec/releases/1.0.0/a.json "
+                                 f"is not in it (history stops at {tip[:12]}); {history.UNSHALLOW}")
+
+
+def test_changed_paths_are_tracked_changes_and_new_files_not_ignored_ones(root):
+    _write(root, ".gitignore", "*.tmp\n")
+    _write(root, "spec/a.json", "1")
+    _write(root, "spec/b.json", "1")
+    _write(root, "rfcs/0001-x.md", "x")
+    base = commit_all(root, "base")
+    assert history.changed_paths(root, base, ("spec", "rfcs")) == []
+    _write(root, "spec/b.json", "2")
+    _write(root, "spec/new.json", "n")
+    _write(root, "spec/scratch.tmp", "t")
+    _write(root, "other.json", "o")
+    (root / "rfcs/0001-x.md").unlink()
+    assert history.changed_paths(root, base, ("spec", "rfcs")) == ["rfcs/0001-x.md", "spec/b.json", "spec/new.json"]
+
+
+def test_materialize_writes_the_commits_files_under_the_folders_asked(root, tmp_path):
+    _write(root, "spec/a.json", "old")
+    _write(root, "rfcs/0001-x.md", "x")
+    _write(root, "tools/t.py", "t")
+    commit = commit_all(root, "tree")
+    _write(root, "spec/a.json", "new")
+    dest = tmp_path / "out"
+    dest.mkdir()
+    assert history.materialize(root, commit, dest, ("spec", "rfcs")) == dest
+    assert sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file()) == [
+        "rfcs/0001-x.md", "spec/a.json"]
+    assert (dest / "spec/a.json").read_text() == "old"
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    history.materialize(root, commit, whole)
+    assert (whole / "tools/t.py").read_text() == "t"
+
+
+# --- check --ignore: live entries, and warnings about the others ---------------------------------
+
+OLD = {"kind": "enum-value-added", "reason": "agreed in RFC 0004"}
+EXPIRED = {"kind": "description-changed", "reason": "wording", "expires": "2026-11-30"}
+LAST_DAY = {"kind": "default-changed", "reason": "tuning", "expires": "2026-12-01"}
+TODAY = dt.date(2026, 12, 1)
+
+
+def _write_ignores(path, entries):
+    path.write_text(json.dumps(entries, indent=2) + "\n")
+
+
+def test_an_expired_entry_is_a_warning_and_one_expiring_today_still_applies(tmp_path):
+    path = tmp_path / "ignore.json"
+    _write_ignores(path, [OLD, EXPIRED, LAST_DAY])
+    live, notes = load_check_ignores(tmp_path, path, None, today=TODAY)
+    assert live == [OLD, LAST_DAY]
+    assert notes == [Finding("ignore-entry-expired", f"{path}: the entry for description-changed expired on "
+                             "2026-11-30 and no longer applies (wording)",
+                             severity=Severity.WARNING, new=Location(str(path)))]
+
+
+def test_with_a_base_only_the_entries_the_base_had_apply(tmp_path):
+    """The file inside the repository is the change's own: an entry it gains on the branch is
+    reported at its index (JSON Pointer ``/1``) and not applied; an expired entry the base had
+    is still reported as expired."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    _write_ignores(root / "ignore.json", [OLD, EXPIRED])
+    commit_all(root, "ignore file")
+    _write_ignores(root / "ignore.json", [OLD, LAST_DAY, EXPIRED])
+    live, notes = load_check_ignores(root, root / "ignore.json", "main", today=TODAY)
+    assert live == [OLD]
+    assert [(f.kind, f.message, f.severity, f.new) for f in notes] == [
+        ("ignore-entry-not-at-base", f"{root / 'ignore.json'} entry 1 (default-changed) is not in main's "
+         "ignore.json: an ignore entry added by the change it would excuse is not applied",
+         Severity.WARNING, Location("ignore.json", "/1")),
+        ("ignore-entry-expired", f"{root / 'ignore.json'}: the entry for description-changed expired on "
+         "2026-11-30 and no longer applies (wording)", Severity.WARNING, Location(str(root / "ignore.json")))]
+    # a file the base did not have at all: none of its entries predates the change
+    _write_ignores(root / "new.json", [OLD])
+    live, notes = load_check_ignores(root, root / "new.json", "main", today=TODAY)
+    assert live == [] and [(f.kind, f.new) for f in notes] == [("ignore-entry-not-at-base", Location("new.json", "/0"))]
+    # a file outside the repository is not the change's own: every entry applies
+    outside = tmp_path / "outside.json"
+    _write_ignores(outside, [OLD, LAST_DAY])
+    assert load_check_ignores(root, outside, "main", today=TODAY) == ([OLD, LAST_DAY], [])
+
+
+def test_an_entry_that_matched_nothing_is_stale_named_with_its_fingerprint_when_it_has_one():
+    pinned = {"kind": "required-added", "fingerprint": "0123456789abcdef", "reason": "RFC 0099"}
+    assert stale_entries([OLD, pinned], [OLD], "since 1.3.0") == [Finding(
+        "ignore-entry-stale", "--ignore entry for required-added [0123456789abcdef] matched no finding "
+        "since 1.3.0: remove it (RFC 0099)", severity=Severity.WARNING)]
+    assert [f.message for f in stale_entries([OLD], [], "against main")] == [
+        "--ignore entry for enum-value-added matched no finding against main: remove it (agreed in RFC 0004)"]

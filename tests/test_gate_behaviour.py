@@ -189,3 +189,173 @@ def test_a_tree_whose_package_cannot_load_is_an_input_error(tmp_path):
     (tmp_path / "evalport_spec/__init__.py").write_text("raise RuntimeError('broken tree')\n")
     with pytest.raises(InputError, match="cannot run the rule implementations of broken .*RuntimeError: broken tree"):
         run_program(Program(tmp_path, "broken", "d"), [("suite", {})])
+
+
+def test_behaviour_findings_say_which_side_did_what_where_and_on_which_document():
+    """Messages, severities and extras of the three behaviour findings, for DUPLICATE_ID
+    (entry 0 of 1.3.0's catalogue, guarded by ``/test_cases/*/id`` and ``/graders/*/id``)."""
+    corpus = Corpus([("suite", SUITE), ("suite", DUP_CASES)], ["fixture a.json", "example b.json"], "k")
+    v = REPO.version("1.3.0")
+    main = Side(v, Program(Path("/nowhere"), "main", "old"), "main")
+    branch = Side(v, Program(Path("/nowhere"), "branch", "new"), "this branch")
+    by_digest = {"old": runs({}, {"DUPLICATE_ID": ["/test_cases/1/id"]}), "new": runs({"DUPLICATE_ID": [""]}, {})}
+    tightened, loosened = compare_behaviour(main, branch, corpus, lambda p: by_digest[p.digest])
+    entry = Location("spec/releases/1.3.0/rules.json", "/rules/0", tightened.new.line)
+    assert (tightened.message, tightened.severity, tightened.old, tightened.new, tightened.extra) == (
+        "DUPLICATE_ID: this branch rejects a document main accepts (DUPLICATE_ID at /; document: fixture a.json)",
+        Severity.ERROR, entry, entry,
+        {"violation": {"code": "DUPLICATE_ID", "instance_path": ""}, "old": "main", "new": "this branch",
+         "compared": 2})
+    assert (loosened.message, loosened.severity, loosened.old, loosened.witness, loosened.extra["violation"]) == (
+        "DUPLICATE_ID: this branch accepts a document main rejects with DUPLICATE_ID at /test_cases/1/id "
+        "(document: example b.json)", Severity.INFO, entry, DUP_CASES,
+        {"code": "DUPLICATE_ID", "instance_path": "/test_cases/1/id"})
+    # a firing with no guard location in the document, and two crashes of one rule (the first is named)
+    no_ids = {"version": "1.3.0", "id": "s", "test_cases": [{"input": "a", "graders": ["g"]}]}
+    crashed = ProgramRun({"DUPLICATE_ID": "suite"}, [{}, {"DUPLICATE_ID": [""]}],
+                         [(1, "DUPLICATE_ID", "KeyError: 'id'"), (0, "DUPLICATE_ID", "TypeError: x")])
+    found = guard_findings(v, Corpus([("suite", SUITE), ("suite", no_ids)], ["a", "generated from 1.3.0"], "k"),
+                           crashed, "the working tree's implementation")
+    assert [(f.kind, f.message, f.new, f.witness) for f in found] == [
+        ("rule-guard-contradicted", "DUPLICATE_ID: the working tree's implementation reports / on a document "
+         "with none of its guard locations (/test_cases/*/id, /graders/*/id); the catalogue's guard must name "
+         "a location every firing needs (document: generated from 1.3.0)", entry, no_ids),
+        ("rule-crashed", "DUPLICATE_ID: the working tree's implementation raised KeyError: 'id' "
+         "(rules must read defensively; document: generated from 1.3.0)", entry, no_ids)]
+
+
+FAKE_RULES = '''
+class Rule:
+    def __init__(self, document_type, function, parameters=()):
+        self.document_type, self.function, self.parameters = document_type, function, parameters
+
+
+class Violation:
+    code, instance_path = "ALIAS", "/a"
+
+
+def boom(document):
+    raise KeyError("id")
+    yield
+
+
+def fires(document):
+    yield Violation()
+
+
+def plain(document):
+    yield object()
+
+
+def longer_than(document, limit):
+    if len(document) > limit:
+        yield object()
+
+
+def bare(document):
+    yield object()
+
+
+class Called:
+    document_type = "resultset"
+
+    def __call__(self, document):
+        yield Violation()
+
+
+RULES = {"BOOM": Rule("suite", boom), "FIRES": Rule("suite", fires), "PLAIN": Rule("resultset", plain),
+         "LONG": Rule("suite", longer_than, ("limit",)), "UNSET": Rule("suite", longer_than, ("limit",)),
+         "BARE": bare, "CALLED": Called()}
+'''
+
+
+def test_the_rule_program_protocol_over_a_trees_own_rules(tmp_path):
+    """A tree's own registry, run in its process: a violation's own code and location, or the
+    rule's code and "" when it has none; a crash reported, not fatal; a rule run with its
+    parameter, one missing its parameter not run; a bare function (no document type) never run,
+    a callable with a document type run as it is."""
+    from evalport_spec.errors import InputError
+
+    rules = tmp_path / "tools/evalport_spec/validation/rules"
+    rules.mkdir(parents=True)
+    for init in ("evalport_spec", "evalport_spec/validation"):
+        (tmp_path / "tools" / init / "__init__.py").write_text("")
+    (rules / "__init__.py").write_text(FAKE_RULES)
+    got = run_program(Program(tmp_path / "tools", "fake", "d"), [("suite", {"a": 1}), ("resultset", {})],
+                      {"LONG": {"limit": 0}})
+    assert got.rules == {"BOOM": "suite", "FIRES": "suite", "PLAIN": "resultset", "LONG": "suite",
+                         "UNSET": "suite", "BARE": "None", "CALLED": "resultset"}
+    assert got.fired == [{"ALIAS": ["/a"], "LONG": [""]}, {"PLAIN": [""], "ALIAS": ["/a"]}]
+    assert got.crashed == [(0, "BOOM", "KeyError: 'id'")]
+    # an answer that is not the protocol, and a tree without a package of its own
+    (rules / "__init__.py").write_text("import os, sys\nsys.stdout.write('nonsense')\nsys.stdout.flush()\nos._exit(0)\n")
+    with pytest.raises(InputError) as exc:
+        run_program(Program(tmp_path / "tools", "fake", "d"), [("suite", {})])
+    assert exc.value.message == (f"the rule implementations of fake ({tmp_path / 'tools'}) did not answer in "
+                                 "the rule-program protocol")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match=r"^the rule implementations of empty \(.*\): the process imported .*, "
+                                         r"not the tree's own package$"):
+        run_program(Program(tmp_path / "empty", "empty", "d"), [("suite", {})])
+
+
+def _with(doc, changes):
+    """A deep copy of ``doc`` with ``changes`` (``{path tuple: value, or DEL}``) applied."""
+    import copy
+
+    out = copy.deepcopy(doc)
+    for path, value in changes.items():
+        node = out
+        for k in path[:-1]:
+            node = node[k]
+        if value is DEL:
+            del node[path[-1]]
+        else:
+            node[path[-1]] = value
+    return out
+
+
+DEL = object()
+
+
+def test_boundary_variants_in_order_for_each_kind_of_value():
+    """Per location read, in order: removed, nulled, nudged (a boolean or null flipped; a number
+    +1, -1 and 0; a string suffixed and emptied; a list emptied and its last item repeated), then
+    each other value the rule reads; then the member set where an object lacks it (the first two
+    values read). Written out by hand for one document."""
+    doc = {"n": 2, "s": "ab", "f": True, "l": [1], "items": [{"k": None}, {}]}
+    rule = RuleEntry("X", "suite", "", ("/n", "/s", "/f", "/l", "/items/*/k"), "1.0.0", False, False)
+    k = ("items", 0, "k")
+    expected = [{("n",): v} for v in (DEL, None, 3, 1, 0, "ab", True, [1], None)]
+    expected += [{("s",): v} for v in (DEL, None, "ab-x", "", 2, True, [1], None)]
+    expected += [{("f",): v} for v in (DEL, None, False, 2, "ab", [1], None)]
+    expected += [{("l",): v} for v in (DEL, None, [], [1, 1], 2, "ab", True, None)]
+    expected += [{k: v} for v in (DEL, None, True, 2, "ab", True, [1])]
+    expected += [{("items", 1, "k"): v} for v in (2, "ab")]
+    assert list(boundary_variants(doc, rule)) == [_with(doc, c) for c in expected]
+    assert doc == {"n": 2, "s": "ab", "f": True, "l": [1], "items": [{"k": None}, {}]}  # never modified
+    # at most three matches of one pattern are varied: 3 x (removed, nulled, 3 nudges, 2 others)
+    xs = RuleEntry("X", "suite", "", ("/xs/*",), "1.0.0", False, False)
+    variants = list(boundary_variants({"xs": [5, 6, 7, 8]}, xs))
+    assert len(variants) == 21 and {"xs": [5, 6, 7, 9]} not in variants
+
+
+def test_guard_locations_are_removed_from_the_last_index_up():
+    guarded = RuleEntry("X", "suite", "", (), "1.0.0", False, False, guard=("/a/*", "/c"))
+    assert without_guard({"a": [1, 2, 3], "b": 0, "c": 1}, guarded) == {"a": [], "b": 0}
+    assert without_guard({"b": 0}, guarded) is None
+
+
+def test_locations_and_missing_members_follow_json_pointer_escapes():
+    from evalport_spec.gate.rulecorpus import parents_missing
+
+    doc = {"a": [{"b": 1}], "m": {"*": 1}, "a~b": [{}], "c/d": {"k": 0}, "g/h": {}, "e": {}}
+    assert locations(doc, "/a/0/b") == [("a", 0, "b")]
+    assert locations(doc, "/a/1/b") == [] and locations(doc, "/a/x") == []  # past the end; not an index
+    assert locations(doc, "/m/*") == []  # `*` matches array indexes only
+    assert locations(doc, "no-slash") == []  # not a JSON Pointer
+    assert locations(doc, "/c~1d/k") == [("c/d", "k")]
+    assert parents_missing(doc, "/a~0b/*/k") == [(("a~b", 0), "k")]
+    assert parents_missing(doc, "/c~1d/k") == [] and parents_missing(doc, "/g~1h/k") == [(("g/h",), "k")]
+    assert parents_missing(doc, "/e/k") == [(("e",), "k")]
+    assert parents_missing(doc, "/a~0b/*") == [] and parents_missing(doc, "") == []

@@ -7,15 +7,25 @@ Pointer, line, old location), worked out from the edit itself. Mutation testing 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
 
+from evalport_spec.errors import InputError
 from evalport_spec.findings import Location
-from evalport_spec.gate import run_gate
+from evalport_spec.gate import change_to_accept, run_gate
 from evalport_spec.gate.context import GateContext
 from evalport_spec.spec import SpecRepo
-from gate_repo import add_optional_runner_field, commit_all, edit_json, git, make_repo
+from gate_repo import (
+    REPO,
+    add_optional_runner_field,
+    commit_all,
+    edit_json,
+    git,
+    make_repo,
+    remove_error_types,
+)
 
 GRADER = "spec/releases/1.1.0/schemas/grader.json"
 """A released file the tests change or remove."""
@@ -231,3 +241,175 @@ def test_a_broken_draft_schema_is_reported_once_by_the_examples_stage(repo):
     found = _errors(run_gate(repo, stages=["examples"]), "examples")
     assert [(f.kind, f.new.file, f.new.line) for f in found] == [
         ("example-unreadable", "spec/schemas/grader.json", 2)]
+
+
+def test_a_bad_draft_schema_is_reported_at_its_keyword(repo):
+    """A draft schema with an invalid keyword, a ``$ref`` to nowhere and another version's
+    ``$id``: one finding each, at the file, the pointer and the line (json.dumps, indent 2:
+    ``$id`` on line 3, ``"type": 5`` on line 7, the ``$ref`` on line 10)."""
+    doc = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+           "$id": "https://evalport.github.io/spec/1.3.0/schemas/zz.json",
+           "type": "object",
+           "properties": {"a": {"type": 5}, "b": {"$ref": "#/$defs/nope"}}}
+    (repo / "spec/schemas/zz.json").write_text(json.dumps(doc, indent=2) + "\n")
+    report = run_gate(repo, stages=["schemas"])
+    found = _errors(report, "schemas")
+    assert sorted((f.kind, f.new.file, f.new.pointer, f.new.line) for f in found) == [
+        ("schema-id-version", "spec/schemas/zz.json", "/$id", 3),
+        ("schema-invalid", "spec/schemas/zz.json", "/properties/a/type", 7),
+        ("schema-ref-unresolved", "spec/schemas/zz.json", "/properties/b/$ref", 10)]
+    (id_version,) = [f for f in found if f.kind == "schema-id-version"]
+    assert id_version.message == ("$id 'https://evalport.github.io/spec/1.3.0/schemas/zz.json' should "
+                                  "contain '/spec/draft/schemas/'")
+    assert report.stage("schemas").summary == "5 version(s)"
+
+
+def test_releases_whose_class_disagrees_with_their_number_or_changelog_are_reported(repo):
+    """1.1.0's own changelog calls it PATCH (it is MINOR); 1.2.0's SPEC.md has no heading for
+    it (the draft's lost its one too, which is not required there); 1.3.0 drops the Error type
+    ``runner_error`` that 1.2.0 allows (MAJOR), so 1.3.0 is a minor bump where 2.0.0 is needed
+    and both changelogs naming it MINOR (1.3.0's line 420, the draft's 554) are wrong."""
+    releases = repo / "spec/releases"
+    md = releases / "1.1.0/SPEC.md"
+    md.write_text(md.read_text().replace("### 1.1.0 — 2026-06-15 — MINOR", "### 1.1.0 — 2026-06-15 — PATCH"))
+    for path in (releases / "1.2.0/SPEC.md", repo / "spec/SPEC.md"):
+        lines = path.read_text().split("\n")
+        path.write_text("\n".join(ln for ln in lines if ln != "### 1.2.0 — 2026-08-24 — MINOR"))
+    edit_json(releases / "1.3.0/schemas/resultset.json",
+              lambda d: d["$defs"]["error"]["properties"]["type"]["enum"].remove("runner_error"))
+    report = run_gate(repo, stages=["releases"])
+    found = _errors(report, "releases")
+    assert report.stage("releases").summary == "1.1.0 MINOR, 1.2.0 MINOR, 1.3.0 MAJOR"
+    told = [(f.kind, f.message, f.new) for f in found if f.kind.startswith(("release-", "changelog-"))]
+    assert told == [
+        ("changelog-class-mismatch", "changelog says 1.1.0 is PATCH but 1.0.0 -> 1.1.0 is MINOR",
+         Location("spec/releases/1.1.0/SPEC.md", None, 373)),
+        ("changelog-entry-missing", "no changelog heading for 1.2.0", Location("spec/releases/1.2.0/SPEC.md")),
+        ("release-version-mismatch", "release 1.3.0 is a minor bump from 1.2.0 but the change since 1.2.0 "
+         "is MAJOR: it needs 2.0.0", Location("spec/releases/1.3.0")),
+        ("changelog-class-mismatch", "changelog says 1.3.0 is MINOR but 1.2.0 -> 1.3.0 is MAJOR",
+         Location("spec/releases/1.3.0/SPEC.md", None, 420)),
+        ("changelog-class-mismatch", "changelog says 1.3.0 is MINOR but 1.2.0 -> 1.3.0 is MAJOR",
+         Location("spec/SPEC.md", None, 554))]
+    # the breaking change itself comes with the mismatch: the enum value lost, in 1.2.0's file
+    (lost,) = [f for f in found if not f.kind.startswith(("release-", "changelog-"))]
+    assert (lost.change_class.name, lost.old.file) == ("MAJOR", "spec/releases/1.2.0/schemas/resultset.json")
+    assert lost.old.pointer.startswith("/$defs/error/properties/type")
+
+
+def test_a_malformed_file_fails_the_stage_reading_it_as_an_input_error(repo):
+    """spec/rules.json with a bare word on line 2: the examples stage, whose validator reads the
+    catalogue, fails with one input-error finding at that file and line; the stage's summary
+    says so and other stages still run."""
+    (repo / "spec/rules.json").write_text('{\n  oops\n}\n')
+    report = run_gate(repo, stages=["manifest", "examples"])
+    rules = report.stage("examples")
+    assert (rules.status, rules.summary) == ("fail", "input error")
+    assert [(f.kind, f.new.file, f.new.line) for f in rules.findings] == [("input-error", "spec/rules.json", 2)]
+    assert report.stage("manifest").status == "ok" and report.exit_code == 1
+
+
+def test_the_base_stage_asked_for_without_a_base_is_a_usage_error(repo):
+    with pytest.raises(InputError, match=r"^stage 'base' needs --base REF$"):
+        run_gate(repo, stages=["base"])
+
+
+def test_each_stage_says_what_it_checked_and_a_file_added_to_a_release_is_refused(repo):
+    """The summaries of a complete scratch copy (5 examples, 7 RFCs, 4 releases holding 349
+    files, counted with ls and find), then one file added to release 1.3.0 and not committed:
+    judged against HEAD, where 1.3.0 already froze its fixtures, so no backfill excuses it."""
+    stages = ["schemas", "spec-text", "manifest", "history", "rfcs", "examples"]
+    report = run_gate(repo, stages=stages)
+    summaries = {s.name: s.summary for s in report.stages}
+    assert re.fullmatch(r"5 SPEC\.md file\(s\); \d+ normative change\(s\) since 1\.3\.0, all on record",
+                        summaries.pop("spec-text"))
+    assert summaries == {"schemas": "5 version(s)", "manifest": "4 release(s)",
+                         "history": "349 released file(s) as first committed", "rfcs": "7 RFC(s)",
+                         "examples": "5 example(s)"}
+    (repo / "spec/releases/1.3.0/notes.txt").write_text("added later\n")
+    history = run_gate(repo, stages=["history"]).stage("history")
+    assert history.summary == "349 released file(s) as first committed, 1 not committed yet"
+    assert [(f.kind, f.message, f.new, f.extra) for f in history.findings] == [(
+        "released-file-added", "spec/releases/1.3.0 gains spec/releases/1.3.0/notes.txt since HEAD: files are "
+        "never added to a release", Location("spec/releases/1.3.0/notes.txt"), {"paths": ["notes.txt"]})]
+
+
+def test_stages_with_nothing_to_check_are_skipped_saying_why(repo, tmp_path):
+    for folder in ("spec/releases", "spec/examples", "rfcs"):
+        shutil.rmtree(repo / folder)
+    report = run_gate(repo, stages=["manifest", "history", "releases", "draft", "rfcs", "examples"])
+    assert [(s.name, s.status, s.summary, s.findings) for s in report.stages] == [
+        ("manifest", "skip", "no release yet", []), ("history", "skip", "no release yet", []),
+        ("releases", "skip", "fewer than two releases", []),
+        ("draft", "skip", "no release to compare the draft with", []),
+        ("rfcs", "skip", "no rfcs/ folder", []), ("examples", "skip", "no spec/examples/*.json", [])]
+    assert report.exit_code == 0
+    plain = tmp_path / "plain"  # the same files outside any git work tree
+    shutil.copytree(repo / "spec", plain / "spec")
+    shutil.copytree(REPO / "spec/releases", plain / "spec/releases")
+    history = run_gate(plain, stages=["history"]).stage("history")
+    assert (history.status, history.summary) == (
+        "skip", "not a git repository: released files are checked against SHA256SUMS only")
+
+
+def test_an_unreadable_schema_or_fixture_is_one_finding_and_the_other_versions_are_still_checked(repo):
+    """A bare word on line 2 of a new draft schema, then of a new draft fixture: the draft's
+    schemas (or fixtures) cannot be read, each release's still are (counts as in
+    tests/test_fixture_versions.py)."""
+    (repo / "spec/schemas/zz.json").write_text('{\n  oops\n}\n')
+    report = run_gate(repo, stages=["schemas"])
+    found = _errors(report, "schemas")
+    assert [(f.kind, f.new.file, f.new.line) for f in found] == [("schema-unreadable", "spec/schemas/zz.json", 2)]
+    assert report.stage("schemas").summary == "5 version(s)"
+    (repo / "spec/schemas/zz.json").unlink()
+    (repo / "spec/conformance/fixtures/zz.json").write_text('{\n  oops\n}\n')
+    report = run_gate(repo, stages=["conformance"])
+    found = _errors(report, "conformance")
+    assert [(f.kind, f.new.file, f.new.line) for f in found] == [
+        ("input-error", "spec/conformance/fixtures/zz.json", 2)]
+    assert report.stage("conformance").summary == "fixture(s): 71 1.0.0, 72 1.1.0, 87 1.2.0, 91 1.3.0"
+
+
+def test_progress_sees_every_stage_run_or_replayed_and_no_cache_always_runs(repo):
+    seen = []
+    first = run_gate(repo, stages=["rfcs", "manifest"], progress=lambda r: seen.append((r.name, r.status)))
+    assert [s.name for s in first.stages] == ["manifest", "rfcs"] and "ctx" in first.context
+    assert seen == [(s.name, s.status) for s in first.stages]
+    seen.clear()
+    again = run_gate(repo, stages=["manifest", "rfcs"], progress=lambda r: seen.append((r.name, r.status)))
+    assert again.context == {"replayed": True} and seen == [(s.name, s.status) for s in first.stages]
+    fresh = run_gate(repo, stages=["rfcs", "manifest"], cache=False)
+    assert "ctx" in fresh.context and "replayed" not in fresh.context
+
+
+def test_without_a_base_the_change_to_accept_is_the_drafts_since_the_latest_release(repo):
+    remove_error_types(repo, "runner_error")
+    findings, label = change_to_accept(repo)
+    assert ([(f.kind, f.item) for f in findings], label) == ([("enum-value-removed", "runner_error")], "since 1.3.0")
+    shutil.rmtree(repo / "spec/releases")
+    with pytest.raises(InputError, match=r"^no release to compare the draft with: give --base REF$"):
+        change_to_accept(repo)
+
+
+def test_a_release_whose_schemas_cannot_be_read_is_an_input_error_and_the_other_pairs_are_classified(repo):
+    """A bare word on line 2 of a new schema of release 1.2.0: the pairs 1.1.0 -> 1.2.0 and
+    1.2.0 -> 1.3.0 cannot be classified (one finding each, at that file and line); 1.0.0 -> 1.1.0 is."""
+    (repo / "spec/releases/1.2.0/schemas/zz.json").write_text('{\n  oops\n}\n')
+    report = run_gate(repo, stages=["releases"])
+    found = _errors(report, "releases")
+    assert [(f.kind, f.new.file, f.new.line) for f in found] == [
+        ("input-error", "spec/releases/1.2.0/schemas/zz.json", 2)] * 2
+    assert report.stage("releases").summary == "1.1.0 MINOR"
+
+
+def test_a_rule_the_branch_drops_from_the_catalogue_is_a_loosened_behaviour_against_the_base(repo):
+    """The branch removes DUPLICATE_ID (entry 0) from the draft's catalogue: with the same rule
+    code on both sides, documents with duplicate ids that main's draft rejected are accepted."""
+    edit_json(repo / "spec/rules.json", lambda d: d["rules"].pop(0))
+    commit_all(repo, "DUPLICATE_ID dropped")
+    found = [f for f in run_gate(repo, base="main", stages=["base"]).stage("base").findings
+             if f.kind == "rule-behaviour-loosened"]
+    assert [(f.code, f.change_class.name, f.direction, f.old.file, f.old.pointer, f.new) for f in found] == [
+        ("DUPLICATE_ID", "MINOR", "forward", "main:spec/rules.json", "/rules/0", None)]
+    assert found[0].message.startswith("DUPLICATE_ID: this branch accepts a document main rejects with "
+                                       "DUPLICATE_ID at /")

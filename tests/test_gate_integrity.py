@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -112,6 +113,27 @@ def test_rule_code_tightened_on_a_branch_fails_by_its_code_and_shows_a_witness_w
     assert not [f for f in report.stage("base").findings if f.kind == "rule-behaviour-tightened"]
     assert [f.kind for f in report.stage("base").findings][0] == "toolchain-changed"
     assert report.stage("base").status == "fail"
+
+
+def test_rule_code_loosened_on_a_branch_is_a_warning_naming_the_releases_it_loosens(repo):
+    """DUPLICATE_ID stops comparing grader ids: a corpus Suite with two graders of one id, which
+    every release rejected with its shipped rules, is now accepted (MINOR, forward, a warning)."""
+    edit_rule_code(repo, "validation/rules/suite.py", '    yield from _duplicates(document, "graders", "grader")\n',
+                   "", replace=True)
+    stage = run_gate(repo, stages=["behaviour"]).stage("behaviour")
+    assert stage.status == "warn"
+    assert re.fullmatch(r"\d+ document\(s\); compared with the rules 1\.0\.0, 1\.1\.0, 1\.2\.0, 1\.3\.0 "
+                        r"shipped with", stage.summary)
+    (loose,) = stage.findings
+    graders = [g["id"] for g in loose.witness["graders"]]
+    second = next(i for i, g in enumerate(graders) if g in graders[:i])  # the repeated id
+    assert (loose.kind, loose.code, loose.change_class.name, loose.severity.name, loose.direction) == (
+        "release-rule-loosened", "DUPLICATE_ID", "MINOR", "WARNING", "forward")
+    assert loose.message == (
+        f"DUPLICATE_ID: the working tree's rules accept a document that 1.0.0, 1.1.0, 1.2.0, 1.3.0 rejected "
+        f"(DUPLICATE_ID at /graders/{second}/id) with the rules it shipped with; those releases now accept "
+        "more than they did")
+    assert loose.extra["releases"] == ["1.0.0", "1.1.0", "1.2.0", "1.3.0"]
 
 
 def test_the_gate_of_record_never_executes_the_branchs_rule_code(repo, tmp_path):
@@ -286,6 +308,33 @@ def test_a_release_without_its_changelog_heading_is_hand_made_at_its_spec_md(rep
                      "`evalport-spec release 2.0.0` writes one", Location("spec/releases/2.0.0/SPEC.md"))]
 
 
+def test_a_major_release_names_each_breaking_change_no_rfc_accepted_at_the_base(repo):
+    """main's draft drops the Error type runner_error (MAJOR since 1.3.0); a branch adding
+    release 2.0.0 is held to an RFC, accepted and declared MAJOR at main, accepting that
+    finding by its fingerprint (the one `rfc accept-findings` writes)."""
+    remove_error_types(repo, "runner_error")
+    (runner_error,) = entries_for(repo)
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    commit_all(repo, "runner_error goes")
+    git(repo, "branch", "-f", "main", "HEAD")
+    hand_made_release(repo)
+
+    def not_accepted():
+        stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+        return [(f.message, f.new) for f in stage.errors if f.kind == "release-major-not-accepted"]
+
+    ((message, where),) = not_accepted()
+    assert where == Location("spec/releases/2.0.0")
+    assert message.startswith(f"release 2.0.0 is MAJOR but enum-value-removed [{runner_error['fingerprint']}] (")
+    assert message.endswith(") is accepted by no RFC that was accepted and declared MAJOR at main")
+    git(repo, "stash", "-q", "-u")
+    write_rfc(repo, 98, "accepted", [runner_error])
+    commit_all(repo, "accept RFC 98: runner_error goes")
+    git(repo, "branch", "-f", "main", "HEAD")
+    git(repo, "stash", "pop", "-q")
+    assert not_accepted() == []
+
+
 def add_documented_runner_build(root):
     """The ordinary additive change: an optional field, its SPEC.md row written by `spec sync`."""
     add_optional_runner_field(root)
@@ -421,7 +470,12 @@ def test_stale_fingerprint_is_reported(repo, capsys):
     stage = run_gate(repo, stages=["draft"]).stage("draft")
     stale = [f for f in stage.findings if f.kind == "acceptance-stale"]
     assert len(stale) == 1 and stale[0].severity.name == "WARNING"
-    assert stale[0].message.startswith(f"RFC 0099 accepts [{accepts[0]['fingerprint']}] (enum-value-removed at")
+    assert stale[0].message == (
+        f"RFC 0099 accepts [{accepts[0]['fingerprint']}] (enum-value-removed at {accepts[0]['location']}) but no "
+        "breaking finding of the draft has that fingerprint: the change is gone or changed shape (run "
+        "`evalport-spec rfc accept-findings 99` again and remove stale entries)")
+    # write_rfc's front matter: `accepts:` follows 15 lines (fences, fields, period, decision date)
+    assert stale[0].new == Location("rfcs/0099-scratch-change-99.md", None, 16)
 
 
 def test_accept_findings_writes_fingerprints_and_refuses_a_minor_rfc(repo, capsys):

@@ -199,3 +199,56 @@ def test_an_extension_module_beside_a_source_module_is_what_runs(tmp_path):
     assert new.dynamic and ext in new.code_of("A")  # a binary's imports cannot be read: fail closed
     changed = changed_code(old, new, {"A", "B"})
     assert set(changed) == {"A", "B"} and ext in changed["A"]
+
+
+def test_a_changed_active_rule_is_one_finding_pinning_both_code_digests():
+    """Hand-made rule code: DUPLICATE_ID's module changed, DUPLICATE_ATTEMPT's did not, the
+    validator (no rule's module) did not either. Digest of a rule's code (documented formula):
+    SHA-256 over ``name\\0digest\\1`` of its modules and the unowned ones, sorted, 16 hex digits."""
+    import hashlib
+
+    from evalport_spec.findings import ChangeClass, Finding, Location, Severity
+    from evalport_spec.gate.behaviour import Side
+    from evalport_spec.gate.rulecode import RuleCode, code_findings
+    from evalport_spec.gate.ruleprogram import Program
+    from evalport_spec.spec import SpecRepo
+
+    def code(suite_digest):
+        return RuleCode({"r/suite.py": suite_digest, "r/rs.py": "r", "v.py": "v"},
+                        {"DUPLICATE_ID": "r/suite.py", "DUPLICATE_ATTEMPT": "r/rs.py"},
+                        {"r/suite.py": frozenset({"r/suite.py"}), "r/rs.py": frozenset({"r/rs.py"})}, False)
+
+    def digest(suite_digest):
+        h = hashlib.sha256(f"r/suite.py\0{suite_digest}\1v.py\0v\1".encode())
+        return h.hexdigest()[:16]
+
+    old, new = code("a"), code("b")
+    assert (old.digest("DUPLICATE_ID"), new.digest("DUPLICATE_ID")) == (digest("a"), digest("b"))
+    v = SpecRepo(Path(__file__).resolve().parents[1]).version("1.3.0")
+    main, branch = (Side(v, Program(Path("/nowhere"), n, n), n) for n in ("main", "this branch"))
+    active = {"DUPLICATE_ID": ["1.3.0", "draft"], "DUPLICATE_ATTEMPT": ["1.3.0"]}
+    (found,) = code_findings(main, branch, old, new, active, [], 7)
+    entry = Location("spec/releases/1.3.0/rules.json", "/rules/0", found.new.line)
+    assert (found.kind, found.code, found.change_class, found.severity, found.old, found.new) == (
+        "rule-implementation-changed", "DUPLICATE_ID", ChangeClass.MAJOR, Severity.ERROR, entry, entry)
+    assert (found.undecided, found.witness, found.item) == (
+        True, None, {"rule": "DUPLICATE_ID", "from": digest("a"), "to": digest("b")})
+    assert found.extra == {"modules": ["r/suite.py"], "versions": ["1.3.0", "draft"]}
+    head = ("DUPLICATE_ID: its implementation differs from main's in meaning (r/suite.py changed; the rule "
+            "is active in 1.3.0, draft)")
+    assert found.message == (
+        f"{head}; none of the 7 document(s) compared tells the two apart, so the change is unproven and "
+        "counts as breaking (rule code is judged by its code, not by a sample; an edit reviewers agree "
+        "keeps every verdict is accepted by an entry for this fingerprint in gate-ignore.yml landed before it)")
+    # with the behaviour comparison's witness it is decided MAJOR and says what the witness shows
+    seen = Finding("rule-behaviour-tightened", "DUPLICATE_ID: this branch rejects a document main accepts "
+                   "(DUPLICATE_ID at /x; document: d)", ChangeClass.MAJOR, witness={"w": 1}, code="DUPLICATE_ID",
+                   extra={"violation": {"code": "DUPLICATE_ID", "instance_path": "/x"}})
+    (found,) = code_findings(main, branch, old, new, active, [seen], 7)
+    assert (found.undecided, found.witness) == (False, {"w": 1})
+    assert found.message == f"{head}; this branch rejects a document main accepts (DUPLICATE_ID at /x; document: d)"
+    assert found.extra == {"violation": {"code": "DUPLICATE_ID", "instance_path": "/x"},
+                           "modules": ["r/suite.py"], "versions": ["1.3.0", "draft"]}
+    # the validator changed too: no rule owns it, so it is every rule's code
+    assert changed_code(old, RuleCode({**new.modules, "v.py": "w"}, new.rules, new.imports, False),
+                        set(active)) == {"DUPLICATE_ATTEMPT": ["v.py"], "DUPLICATE_ID": ["r/suite.py", "v.py"]}

@@ -31,3 +31,29 @@ from evalport_spec.gate.toolchain import is_toolchain_path
 ])
 def test_toolchain_paths(path, expected):
     assert is_toolchain_path(path) is expected
+
+
+def test_one_warning_names_the_first_ten_changed_toolchain_paths_then_how_many_more(tmp_path):
+    """Eleven new modules under tools/ and a top-level sitecustomize.py are the toolchain (12
+    paths, sorted); a Python file among the examples and a text file at the root are not."""
+    from evalport_spec import git
+    from evalport_spec.findings import Location, Severity
+    from evalport_spec.gate.context import GateContext
+    from evalport_spec.gate.toolchain import toolchain_findings
+    from evalport_spec.spec import SpecRepo
+    from gate_repo import make_repo
+
+    root = make_repo(tmp_path)
+    ctx = GateContext(SpecRepo(root), "main", git.resolve(root, "main"))
+    assert toolchain_findings(ctx) == []
+    (root / "tools").mkdir()
+    for rel in [f"tools/m{i:02d}.py" for i in range(11)] + ["sitecustomize.py", "spec/examples/x.py", "notes.txt"]:
+        (root / rel).write_text("x = 1\n")
+    paths = ["sitecustomize.py"] + [f"tools/m{i:02d}.py" for i in range(11)]
+    (found,) = toolchain_findings(ctx)
+    assert (found.kind, found.severity, found.new, found.extra) == (
+        "toolchain-changed", Severity.WARNING, Location("sitecustomize.py"), {"paths": paths})
+    assert found.message == (
+        f"the toolchain or CI configuration differs from main: {', '.join(paths[:10])} and 2 more; these "
+        "changes judge nothing until they land (the gate of record is main's), so review them as code "
+        "that will judge every later change")

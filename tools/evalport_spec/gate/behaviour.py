@@ -183,7 +183,7 @@ def guard_findings(version: SpecVersion, corpus: Corpus, run: ProgramRun, label:
         crashed.setdefault(code, (i, message))
     for code, (i, message) in sorted(crashed.items()):
         out.append(Finding(
-            "rule-crashed", f"{code}: {label}'s implementation raised {message} (rules must read "
+            "rule-crashed", f"{code}: {label} raised {message} (rules must read "
             f"defensively; document: {corpus.origins[i]})", new=entry_location(version, code),
             witness=corpus.documents[i][1], code=code))
     return out
