@@ -65,6 +65,12 @@ def test_bad_inputs_exit_2_with_one_line(files, capsys):
     assert main(["diff", str(files / "old.json"), str(files / "bad.json")]) == 2
     (files / "i.yaml").write_text("- kind: x\n")
     assert main(["diff", str(files / "old.json"), str(files / "new.json"), "--ignore", str(files / "i.yaml")]) == 2
+    capsys.readouterr()
+    # an object that is no {"ignore": [...]} (a schema given by mistake) ignores nothing silently: refused
+    assert main(["diff", str(files / "old.json"), str(files / "new.json"), "--ignore", str(files / "old.json")]) == 2
+    assert capsys.readouterr().err == (f"evalport-spec: error: {files / 'old.json'}: an ignore file is a list of "
+                                       "{kind, pointer, fingerprint, reason, expires} entries, or an object whose "
+                                       "'ignore' member is that list\n")
 
 
 def test_git_ref_input(files, capsys):

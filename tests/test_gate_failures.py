@@ -413,3 +413,18 @@ def test_a_rule_the_branch_drops_from_the_catalogue_is_a_loosened_behaviour_agai
         ("DUPLICATE_ID", "MINOR", "forward", "main:spec/rules.json", "/rules/0", None)]
     assert found[0].message.startswith("DUPLICATE_ID: this branch accepts a document main rejects with "
                                        "DUPLICATE_ID at /")
+
+
+def test_a_released_file_replaced_by_a_link_to_the_same_bytes_fails_the_manifest(repo):
+    """A link reads the same bytes today and whatever its target holds tomorrow: a released file
+    must stay the regular file that was released (fresh-user report: the gate passed)."""
+    released = repo / "spec/releases/1.1.0/rules.json"
+    copy = repo / "spec/rules-1.1.0-copy.json"
+    copy.write_bytes(released.read_bytes())
+    released.unlink()
+    released.symlink_to("../../rules-1.1.0-copy.json")
+    found = _errors(run_gate(repo, stages=["manifest"]), "manifest")
+    assert [(f.kind, f.new.file, f.message) for f in found] == [(
+        "released-file-changed", "spec/releases/1.1.0/rules.json",
+        "released file spec/releases/1.1.0/rules.json was replaced by a symbolic link; released files are "
+        "regular files, frozen as released")]

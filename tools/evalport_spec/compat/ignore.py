@@ -43,8 +43,11 @@ def load_ignore(path: str | Path) -> list[dict[str, Any]]:
         mark = getattr(exc, "problem_mark", None)
         raise InputError(f"not YAML/JSON: {getattr(exc, 'problem', exc)}", str(p),
                          mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
-    if isinstance(data, dict):
-        data = data.get("ignore")
+    if isinstance(data, dict):  # {"ignore": [...]}; any other object is no ignore file
+        if "ignore" not in data:
+            raise InputError("an ignore file is a list of {kind, pointer, fingerprint, reason, expires} "
+                             "entries, or an object whose 'ignore' member is that list", str(p))
+        data = data["ignore"]
     if data is None:
         return []
     if not isinstance(data, list):
