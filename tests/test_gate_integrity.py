@@ -683,6 +683,21 @@ def test_a_git_attribute_rewriting_the_spec_on_checkout_is_refused(repo, capsys)
     assert run_gate(repo, base="main", stages=["base"]).stage("base").status != "fail"
 
 
+def test_a_crlf_checkout_of_the_spec_is_refused_in_one_line(repo):
+    # fresh user: with core.autocrlf=true (a Windows contributor's default) every file reads as
+    # changed against the LF blobs git holds: ~700 released-file-changed lines and no word of why
+    git(repo, "config", "core.autocrlf", "true")
+    (repo / "spec/VERSION").unlink()
+    git(repo, "checkout", "--", "spec/VERSION")
+    assert (repo / "spec/VERSION").read_bytes().endswith(b"\r\n")
+    with pytest.raises(InputError, match=r"core.autocrlf=true turned this file's LF line endings into CRLF") as caught:
+        run_gate(repo, stages=["manifest"])
+    assert caught.value.source == "spec/VERSION"
+    # saved with CRLF by its author, no conversion configured: that is what lands, judged as is
+    git(repo, "config", "core.autocrlf", "false")
+    assert run_gate(repo, stages=["manifest"]).stage("manifest").status == "ok"
+
+
 # --- spec/VERSION decides which version validates a document -------------------------------------
 
 def test_a_version_bump_sending_the_drafts_documents_to_an_older_release_is_breaking(repo):

@@ -170,6 +170,34 @@ def refuse_checkout_conversions(root: Path, folders: tuple[str, ...] = ("spec", 
             raise InputError(f"refusing to judge a checkout that differs from its commit: the git "
                              f"attribute `{attr}` ({value}) rewrites this file on checkout; remove it "
                              "from .gitattributes for spec/ and rfcs/", path)
+    _refuse_crlf_checkout(root, folders)
+
+
+def _refuse_crlf_checkout(root: Path, folders: tuple[str, ...]) -> None:
+    """Raise :class:`InputError` naming the first file under ``folders`` that git committed with
+    LF line endings and checked out with CRLF (``git ls-files --eol``: ``i/lf w/crlf``) while a
+    setting converts it so (``core.autocrlf=true``, ``core.eol=crlf`` or the ``eol=crlf``
+    attribute; gitattributes(5), "End-of-line conversion"): what lands is the LF blob, not the
+    bytes on disk, and every released file would read as changed. A file the author saved with
+    CRLF and no conversion configured is what lands, and is judged as it is."""
+    out = git.run(root, "ls-files", "-z", "--eol", "--", *folders).stdout.decode("utf-8", "surrogateescape")
+    converted = []
+    for entry in out.split("\0"):
+        info, _, path = entry.partition("\t")
+        if path and info.split()[:2] == ["i/lf", "w/crlf"]:
+            converted.append(path)
+    if not converted:
+        return
+    settings = {key: git.run(root, "config", "--get", key, check=False).stdout.decode().strip().lower()
+                for key in ("core.autocrlf", "core.eol")}
+    why = [f"{k}={v}" for k, v in settings.items() if (k, v) in (("core.autocrlf", "true"), ("core.eol", "crlf"))]
+    attrs = git.run(root, "check-attr", "-z", "eol", "--", converted[0]).stdout.decode().split("\0")
+    if attrs[2:3] == ["crlf"]:
+        why.append("the eol=crlf attribute")
+    if why:
+        raise InputError(f"refusing to judge a checkout that differs from its commit: {' and '.join(why)} "
+                         "turned this file's LF line endings into CRLF on checkout; check spec/ and rfcs/ out "
+                         "unconverted (`git config core.autocrlf false`, then check them out again)", converted[0])
 
 
 def materialize(root: Path, commit: str, dest: Path, folders: tuple[str, ...] = ("",)) -> Path:
