@@ -433,6 +433,11 @@ CASES = [
          {"oneOf": [{"const": i} for i in range(59)] + [{"const": 59, "type": "string"}]}, MAJOR, lost=59),
     # MAJOR: 7 written twice: it matches two branches, so it fails a oneOf.
     Case("oneOf-of-constants-one-repeated", _consts(range(60)), _consts([*range(60), 7]), MAJOR, lost=7),
+    # MAJOR: a oneOf with a branch that accepts nothing (false, {"not": {}}) is the other
+    # branch alone; 1 is lost. The case of branch 1 holds "not false": true for every value.
+    Case("oneOf-beside-false-enum-narrowed", {"oneOf": [False, {"enum": [1, 2]}]}, {"enum": [2]}, MAJOR, lost=1),
+    Case("oneOf-beside-not-empty-enum-narrowed", {"oneOf": [{"not": {}}, {"enum": [1, 2]}]}, {"enum": [2]}, MAJOR,
+         lost=1),
     # PATCH: the same branches in reverse order (oneOf is order-free).
     Case("oneOf-of-constants-reversed", _consts(range(60)), _consts(range(59, -1, -1)), PATCH),
     # PATCH: every old document has k "a", so the new if (k "b") never holds and its then (z
@@ -499,6 +504,8 @@ def test_classifier(case: Case):
     """``compat.compare`` gives the hand-worked class; a MAJOR with double-checked witnesses."""
     result = classify(case.old, case.new, **case.kw)
     assert result.change_class == case.cls, [(f.kind, f.extra.get("reason")) for f in result.findings]
+    # the engine's own rules decide: the search that backs them up finds nothing they missed
+    assert "counter-example-found" not in {f.kind for f in result.findings}
     if case.cls == MAJOR:
         assert_witnessed(result, case.old, case.new)
     elif case.cls == PATCH:

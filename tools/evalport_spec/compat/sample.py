@@ -78,11 +78,14 @@ class Sampler:
         return True
 
     def _held(self, node: Node, x: Any, key: str) -> bool:
-        """``node``'s verdict on ``x`` (JSON text ``key``): read off the node's canon when it is
-        :attr:`~.canon.Canon.plain` (``type`` and ``enum``/``const`` only: exactly its
-        validity), else validated once and kept."""
+        """``node``'s verdict on ``x`` (JSON text ``key``): ``False`` when the node's canon accepts
+        nothing, read off the canon when it is :attr:`~.canon.Canon.plain` (``type`` and
+        ``enum``/``const`` only: :meth:`~.canon.Canon.admits` is exactly its validity), else
+        validated once and kept."""
         plain = self.canon.nodes(node)
-        if plain.plain:
+        if plain.false:  # accepts nothing (``false``, ``{"not": {}}``, an empty enum after types)
+            return False
+        if plain.plain and not plain.undecided:
             return plain.admits(x)
         memo = self._verdicts
         got = memo.get((node, key))
