@@ -118,18 +118,16 @@ def verify_manifest(releases_dir: Path, label: str = "spec/releases/SHA256SUMS")
             problems.append(Finding("released-file-missing",
                                     f"{rel_label}/{e.path} is listed in {MANIFEST_NAME} but does not exist",
                                     new=Location(label, None, e.line)))
-        elif p.is_symlink():  # the same bytes today, another file's tomorrow
-            problems.append(Finding("released-file-changed",
-                                    f"released file {rel_label}/{e.path} was replaced by a symbolic link; released "
-                                    "files are regular files, frozen as released",
-                                    new=Location(f"{rel_label}/{e.path}", None, None),
-                                    extra={"manifest_line": e.line}))
+            continue
+        if p.is_symlink():  # the same bytes today, another file's tomorrow
+            how = "was replaced by a symbolic link; released files are regular files, frozen as released"
         elif sha256(read_released(p, f"{rel_label}/{e.path}")) != e.digest:
-            problems.append(Finding("released-file-changed",
-                                    f"released file {rel_label}/{e.path} was changed (its SHA-256 no longer "
-                                    f"matches {MANIFEST_NAME} line {e.line}); released files are frozen",
-                                    new=Location(f"{rel_label}/{e.path}", None, None),
-                                    extra={"manifest_line": e.line}))
+            how = (f"was changed (its SHA-256 no longer matches {MANIFEST_NAME} line {e.line}); released "
+                   "files are frozen")
+        else:
+            continue
+        problems.append(Finding("released-file-changed", f"released file {rel_label}/{e.path} {how}",
+                                new=Location(f"{rel_label}/{e.path}", None, None), extra={"manifest_line": e.line}))
     for rel in files:
         if rel not in listed:
             problems.append(Finding("released-file-unlisted",
