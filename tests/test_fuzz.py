@@ -20,6 +20,7 @@ from evalport_spec.jsonload import _SLOW, _fast_loads, loads
 from evalport_spec.spec import DOC_TYPES, SpecRepo
 from evalport_spec.validation import Validator
 from evalport_spec.validation.fast import _reference_datetime, rfc3339_date_time
+from evalport_spec.validation.fast import available as fast_available
 from evalport_spec.validation.violation import Violation
 
 MAIN = Path(__file__).resolve().parents[1]
@@ -146,7 +147,10 @@ def _fixtures() -> list[dict]:
 
 FIXTURES = _fixtures()
 hostile_scalars = scalars | st.sampled_from(["2024-02-30T00:00:00Z", "", "\x00", "x" * 300, -0.0,
-                                              1e308, 2**70, True, None])
+                                              1e308, 2**70, True, None, 1.0, 0.5, -1, 2**53 + 1,
+                                              "2016-12-31T23:59:60Z", "2024-01-01t00:00:00z",
+                                              "2024-01-01T00:00:00+24:00", "\U0001f600" * 3,
+                                              "1.0.0", "1.0.0-rc.1+b", "01.0.0"])
 hostile_values = st.recursive(hostile_scalars, lambda kids: st.lists(kids, max_size=3)
                               | st.dictionaries(st.text(max_size=12) | st.sampled_from(
                                   ["id", "type", "results", "test_case_id", "attempt", "isolation",
@@ -169,10 +173,10 @@ def test_validator_random_documents(validator, doc, doc_type):
         assert any(v.code == "TYPE" and v.instance_path == "" for v in out)
 
 
-@FUZZ
-@given(st.sampled_from(FIXTURES), st.data())
-def test_validator_mutated_fixtures(validator, fixture, data):
-    doc = copy.deepcopy(fixture["document"])
+def _mutated(document, data):
+    """A deep copy of ``document`` with one to four random edits: a node replaced by a hostile
+    value, a member deleted, or an array element repeated (the DUPLICATE_* rules)."""
+    doc = copy.deepcopy(document)
     for _ in range(data.draw(st.integers(1, 4))):
         node, parent, key = doc, None, None
         for _depth in range(data.draw(st.integers(0, 4))):  # walk to a random node
@@ -189,10 +193,34 @@ def test_validator_mutated_fixtures(validator, fixture, data):
         elif data.draw(st.booleans()) and isinstance(parent, dict):
             del parent[key]
         elif isinstance(parent, list) and data.draw(st.booleans()):
-            parent.append(copy.deepcopy(parent[key]))  # a duplicate element (DUPLICATE_* rules)
+            parent.append(copy.deepcopy(parent[key]))
         else:
             parent[key] = new
-    _only_violations(validator, doc, fixture["document_type"])
+    return doc
+
+
+@FUZZ
+@given(st.sampled_from(FIXTURES), st.data())
+def test_validator_mutated_fixtures(validator, fixture, data):
+    _only_violations(validator, _mutated(fixture["document"], data), fixture["document_type"])
+
+
+@pytest.fixture(scope="module")
+def reference_validator() -> Validator:
+    return Validator(SpecRepo.discover(MAIN).version("draft"), fast=False)
+
+
+@pytest.mark.skipif(not fast_available(), reason="jsonschema-rs not installed")
+@FUZZ
+@given(st.sampled_from(FIXTURES), st.data())
+def test_fast_backend_agrees_with_python_jsonschema_on_mutated_fixtures(
+        validator, reference_validator, fixture, data):
+    """Differential: the jsonschema-rs backend (the default) and the python-jsonschema reference
+    give the same violations (codes, instance and schema locations, messages) on each mutated
+    fixture, so a document the reference rejects is never accepted through the fast path."""
+    doc = _mutated(fixture["document"], data)
+    assert validator.validate(doc, fixture["document_type"]) == \
+        reference_validator.validate(doc, fixture["document_type"])
 
 
 def test_validator_unmutated_fixtures_keep_their_verdict(validator):
