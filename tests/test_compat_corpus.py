@@ -133,11 +133,9 @@ def test_a_classifier_that_burns_its_cpu_budget_is_a_timeout_and_one_that_idles_
             pass
 
     monkeypatch.setattr(corpus_run, "classify", spin)
-    started = time.monotonic()
     [rec] = run([_one_pair()], limit=1, search_limit=1)
     assert rec["status"] == "timeout" and rec["detail"] == "no verdict after 1 s of CPU"
-    assert rec["cpu_seconds"] >= 1
-    assert time.monotonic() - started < corpus_run.WALL_FACTOR  # ended by the CPU limit, not the wall
+    assert rec["cpu_seconds"] >= 1  # ended by the CPU limit: the wall's detail names no CPU
 
     monkeypatch.setattr(corpus_run, "classify", lambda *_a, **_k: time.sleep(60))
     monkeypatch.setattr(corpus_run, "WALL_FACTOR", 2)

@@ -440,6 +440,21 @@ CASES = [
          lost=1),
     # PATCH: the same branches in reverse order (oneOf is order-free).
     Case("oneOf-of-constants-reversed", _consts(range(60)), _consts(range(59, -1, -1)), PATCH),
+    # PATCH: each constant respelled (1.0 is 1 in JSON Schema), a description added, order reversed.
+    Case("oneOf-of-constants-respelled", _consts(range(40)),
+         {"oneOf": [{"const": float(i), "description": f"value {i}"} for i in range(39, -1, -1)]}, PATCH),
+    # MAJOR: a branch that is no constant joins the constants: "a1" (and "a10".."a19") now match
+    # two branches. Only the constants' own values are indexed; this branch must still be met.
+    Case("oneOf-of-constants-pattern-branch-added", _consts([f"a{i}" for i in range(30)]),
+         {"oneOf": [{"const": f"a{i}"} for i in range(30)] + [{"type": "string", "pattern": "^a1"}]},
+         MAJOR, lost="a1"),
+    # MAJOR: a type-only branch beside the constants: 5 was an integer matching that branch
+    # alone; with 5 also a constant it matches two.
+    Case("oneOf-of-constants-and-integers-five-added", {"oneOf": [*_consts("abcdefghij")["oneOf"], {"type": "integer"}]},
+         {"oneOf": [*_consts("abcdefghij")["oneOf"], {"type": "integer"}, {"const": 5}]}, MAJOR, lost=5),
+    # MAJOR: a oneOf of two-value enums; the first gains 2, which the second branch holds too.
+    Case("oneOf-of-enums-one-widened-into-the-next", {"oneOf": [{"enum": [2 * i, 2 * i + 1]} for i in range(20)]},
+         {"oneOf": [{"enum": [0, 1, 2]}] + [{"enum": [2 * i, 2 * i + 1]} for i in range(1, 20)]}, MAJOR, lost=2),
     # PATCH: every old document has k "a", so the new if (k "b") never holds and its then (z
     # required, which the old side does not imply) never applies: the same documents.
     Case("conditional-added-whose-if-old-never-meets", _keyed(["a"]), _keyed(["a"], {"const": "b"}, {"required": ["z"]}),

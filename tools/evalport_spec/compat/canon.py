@@ -237,6 +237,9 @@ class Canonizer:
         self.memo: dict[tuple, Canon] = {}
         self._deref: dict[Node, Node] = {}
         self._content_keys: dict[tuple, tuple] = {}
+        self._atoms: dict[Node, list[tuple[str, Any]] | None] = {}
+        self._single: dict[Node, Canon] = {}
+        self._group_branches: dict[tuple[Node, str], tuple[Node, ...]] = {}
         self.origin: dict[Node, tuple[Node, str]] = {}
         """Synthetic node -> the ``not`` (or negated ``if``) it was derived from, for locations."""
 
@@ -293,7 +296,7 @@ class Canonizer:
         n = self.nodes(target)
         if n.false:
             return True  # not false: no constraint
-        atoms = _atoms(n, self._inline)
+        atoms = self._atoms_of(target, n)
         if atoms is None:
             return False
         if not atoms:
@@ -308,8 +311,11 @@ class Canonizer:
 
         if len(atoms) == 1 and atoms[0][0] in ("enum", "pattern"):
             kind, value = atoms[0]
-            if kind == "enum":
-                c.excluded = {**(c.excluded or {}), **value}
+            if kind == "enum":  # merged in place: the n negated constants of a split oneOf case cost n, not n²
+                if c.excluded is None:
+                    c.excluded = dict(value)
+                else:
+                    c.excluded.update(value)
             else:
                 c.neg_patterns.append(Keyword(value, *src))
                 self._add(c, made({"type": "string"}), seen)
@@ -322,6 +328,24 @@ class Canonizer:
         if g.marker not in c.done:
             c.groups.append(g)
         return True
+
+    def _atoms_of(self, target: Node, n: Canon) -> list[tuple[str, Any]] | None:
+        """:func:`_atoms` of ``target``'s canon ``n``, computed once per node (each case of a split
+        ``oneOf`` negates the same other branches); callers must not modify the result."""
+        try:
+            return self._atoms[target]
+        except KeyError:
+            got = self._atoms[target] = _atoms(n, self._inline)
+            return got
+
+    def _branches(self, node: Node, v: dict, k: str) -> tuple[Node, ...]:
+        """The branch nodes of the ``anyOf``/``oneOf`` ``k`` of ``node`` (schema ``v``), made once
+        per node: each case of a split group adds the group's owner again."""
+        try:
+            return self._group_branches[(node, k)]
+        except KeyError:
+            got = self._group_branches[(node, k)] = tuple(child(node, v, k, i) for i in range(len(v[k])))
+            return got
 
     def _inline(self, node: Node) -> Any:
         """The schema at ``node`` as a value a synthetic node can hold with the same meaning
@@ -360,7 +384,13 @@ class Canonizer:
         return n
 
     def nodes(self, *nodes: Node) -> Canon:
-        """Shorthand: the canon of the conjunction of positive ``nodes``."""
+        """Shorthand: the canon of the conjunction of positive ``nodes`` (a single node's kept by
+        node: case splits and validity checks ask for the same node's canon again and again)."""
+        if len(nodes) == 1:
+            c = self._single.get(nodes[0])
+            if c is None:
+                c = self._single[nodes[0]] = self.of(frozenset(((False, nodes[0]),)))
+            return c
         return self.of(frozenset((False, n) for n in nodes))
 
     # -- merging one node -------------------------------------------------------------------
@@ -407,7 +437,7 @@ class Canonizer:
         self._objects(c, node, v, d)
         for k in ("anyOf", "oneOf"):
             if isinstance(v.get(k), list):
-                g = Group(node, k, [child(node, v, k, i) for i in range(len(v[k]))])
+                g = Group(node, k, list(self._branches(node, v, k)))
                 if g.marker not in c.done:
                     c.groups.append(g)
         if "not" in v and accepts_all(v["not"]):

@@ -11,6 +11,7 @@ from ..findings import NO_ITEM
 from ..pointer import join
 from .canon import Canon
 from .fail import Fail, located
+from .groupindex import GroupIndex
 from .nodes import Node, synthetic
 
 
@@ -99,17 +100,21 @@ class CombinatorRules:
             cases = [(None, A)]
         pending = []
         subs: dict[str | None, list[list[Fail]]] = {}
+        index = self._group_index(g, branches)
         for t, case in cases:
             ok = None
-            subs[t] = [[] for _ in branches]
-            for j in self._likely_first(case, g.branches):
+            subs[t] = [[]] * len(branches)  # each filled slot is replaced, never appended to
+            may_overlap: list[int] | None = None
+            for j in self._likely_first(case, g.branches, index):
                 br = branches[j]
                 # a case with disjunctions of its own is compared with them whole: when no
                 # branch covers it so, the caller splits it and each case meets the group again
                 sub = self.check(case, br, split=not (case.groups or case.conds))
                 subs[t][j] = sub
                 if not sub:
-                    overlap = [k for k, other in enumerate(branches) if k != j and not self._case_disjoint(case, other)]
+                    if may_overlap is None:
+                        may_overlap = index.overlap_candidates(self._finite_values(case))
+                    overlap = [k for k in may_overlap if k != j and not self._case_disjoint(case, branches[k])]
                     if g.kind == "oneOf" and overlap:
                         ok = ("overlap", j, overlap)
                         continue
@@ -139,13 +144,41 @@ class CombinatorRules:
             fails.append(f)
         return fails
 
-    def _likely_first(self, case: Canon, branches: list[Node]) -> list[int]:
+    def _group_index(self, g, branches: list[Canon]) -> GroupIndex:
+        """The :class:`~.groupindex.GroupIndex` of group ``g`` (canons ``branches``), built once
+        per group (its owner, kind and branch nodes): every case of a split group meets it."""
+        key = (*g.marker, tuple(g.branches))
+        idx = self.group_index.get(key)
+        if idx is None:
+            idx = self.group_index[key] = GroupIndex.build(g.branches, branches, self._value)
+        return idx
+
+    def _value(self, node: Node) -> Any:
+        return self.canon.side(node).value(node)
+
+    def _likely_first(self, case: Canon, branches: list[Node], index: GroupIndex) -> list[int]:
         """Indexes of ``branches`` in the order to try them against ``case``: first a branch
         written as one of the case's own parts (a case of a split group meets its twin), then
         the rest in order. Only the order of the search changes, never its answer; a split
-        ``oneOf`` of n branches then costs n checks instead of about n²/2."""
-        twins = [j for j, b in enumerate(branches) if any(self.equal(b, p) for p in case.positives)]
-        return twins + [j for j in range(len(branches)) if j not in twins]
+        ``oneOf`` of n branches then costs n checks instead of about n²/2, and the twins are
+        looked for among the candidates ``index`` gives (all that can be twins)."""
+        twins = [j for j in index.twin_candidates(case.positives, self._value)
+                 if any(self.equal(branches[j], p) for p in case.positives)]
+        first = set(twins)
+        return twins + [j for j in range(len(branches)) if j not in first]
+
+    def _finite_values(self, case: Canon) -> list[Any] | None:
+        """The values of ``case``'s smallest finite positive part that the part holds (a superset
+        of the case's values: the case implies each of its parts), or ``None`` when no positive
+        part is finite."""
+        if self.sampler is None:
+            return None
+        best: Canon | None = None
+        for p in case.positives:
+            c = self.canon.nodes(p)
+            if c.enum is not None and (best is None or len(c.enum) < len(best.enum)):
+                best = c
+        return None if best is None else [v for v in best.enum if self.sampler.holds(best, v)]
 
     def _case_disjoint(self, case: Canon, other: Canon) -> bool:
         """Whether ``case`` and ``other`` are disjoint, first through each positive part of

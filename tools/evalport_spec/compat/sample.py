@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..canonjson import canonical
 from ..ecmaregex import NotEcmaRegex, compile_ecma, search
 from ..generate.strings import FORMAT_SAMPLES, too_long_to_sample
 from ..jsontypes import json_type
@@ -43,6 +45,59 @@ def _emit(f: Fraction) -> Any:
     return int(f) if f.denominator == 1 else float(f)
 
 
+_MAX_PLANS = 20_000
+"""Plans :meth:`Sampler.holds` keeps (then starts over): a bound on memory."""
+
+
+@dataclass
+class _HoldsPlan:
+    """How :meth:`Sampler.holds` reads a canon's parts (``(negated, Node)`` pairs).
+
+    Attributes:
+        never: a positive part accepts nothing (``false``): no value holds.
+        finite: canons of the positive parts that are finite and plain (``type`` and
+            ``enum``/``const`` only, :attr:`~.canon.Canon.plain`): each must admit the value.
+        excluded: canonical JSON text -> canons of the negated finite plain parts whose ``enum``
+            holds it: only those can admit a value so spelled, and none may.
+        other: every other part, to be validated (a negated ``false`` part is no constraint and
+            is left out).
+    """
+
+    never: bool = False
+    finite: list[Canon] = field(default_factory=list)
+    excluded: dict[str, list[Canon]] = field(default_factory=dict)
+    other: list[tuple[bool, Node]] = field(default_factory=list)
+
+    def plain_hold(self, x: Any) -> bool:
+        """Whether ``x`` passes every part but :attr:`other` (exact: a finite plain canon's
+        validity is :meth:`~.canon.Canon.admits`)."""
+        if self.never:
+            return False
+        if not self.finite and not self.excluded:
+            return True
+        key = canonical(x)
+        return all(pc.admits(x, key) for pc in self.finite) and not any(
+            pc.admits(x, key) for pc in self.excluded.get(key, ()))
+
+    @classmethod
+    def of(cls, c: Canon, canon_of: Callable[[Node], Canon]) -> _HoldsPlan:
+        """The plan of canon ``c``; ``canon_of`` gives one node's canon."""
+        plan = cls()
+        for neg, node in c.parts:
+            pc = canon_of(node)
+            if pc.false:
+                plan.never = plan.never or not neg
+            elif pc.plain and not pc.undecided and pc.enum_keys is not None:
+                if neg:
+                    for k in pc.enum_keys:
+                        plan.excluded.setdefault(k, []).append(pc)
+                else:
+                    plan.finite.append(pc)
+            else:
+                plan.other.append((neg, node))
+        return plan
+
+
 class Sampler:
     """Proposes and validates instances for canons built by ``canon``.
 
@@ -55,27 +110,46 @@ class Sampler:
         self._one: dict[tuple, Any] = {}
         self._regex: dict[str, list[str]] = {}
         self._verdicts: dict[tuple[Node, str], bool] = {}
+        self._plans: dict[tuple, _HoldsPlan] = {}
         self.strings = StringLangs(canon.side, format_assertion)
 
     # -- validity ----------------------------------------------------------------------------
     def valid(self, c: Canon, x: Any) -> bool:
         """Whether ``x`` satisfies every part of ``c`` (negated parts: is rejected by them), by
         jsonschema-rs where it can tell (fast; for screening candidates and witnesses, which the
-        engine confirms with both validators before reporting)."""
-        for neg, node in c.parts:
+        engine confirms with both validators before reporting); finite plain parts are read off
+        their canons (:class:`_HoldsPlan`)."""
+        plan = self._plan(c)
+        if not plan.plain_hold(x):
+            return False
+        for neg, node in plan.other:
             if self.canon.side(node).quick_valid(node, x) == neg:
                 return False
         return True
 
     def holds(self, c: Canon, x: Any) -> bool:
         """Whether ``x`` satisfies ``c`` as the toolchain validates (a verdict a proof may rest on:
-        :meth:`~.nodes.Side.valid`). Each part's verdict on ``x`` is kept (:meth:`_held`): the
-        case splits of a ``oneOf`` ask the same part about the same value once per case."""
+        :meth:`~.nodes.Side.valid`). Parts that are finite and plain are read off their canons
+        through :class:`_HoldsPlan` (a split ``oneOf`` case negates n constants: one look-up, not
+        n); each other part's verdict on ``x`` is kept (:meth:`_held`): the case splits of a
+        ``oneOf`` ask the same part about the same value once per case."""
+        plan = self._plan(c)
+        if not plan.plain_hold(x):
+            return False
         key = _instance_key(x)
-        for neg, node in c.parts:
+        for neg, node in plan.other:
             if self._held(node, x, key) == neg:
                 return False
         return True
+
+    def _plan(self, c: Canon) -> _HoldsPlan:
+        """The :class:`_HoldsPlan` of ``c``, kept by canon key (bounded by :data:`_MAX_PLANS`)."""
+        plan = self._plans.get(c.key)
+        if plan is None:
+            if len(self._plans) >= _MAX_PLANS:
+                self._plans.clear()
+            plan = self._plans[c.key] = _HoldsPlan.of(c, self.canon.nodes)
+        return plan
 
     def _held(self, node: Node, x: Any, key: str) -> bool:
         """``node``'s verdict on ``x`` (JSON text ``key``): ``False`` when the node's canon accepts

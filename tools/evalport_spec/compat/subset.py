@@ -28,6 +28,7 @@ from .canon import ANNOTATIONS, Canon, Canonizer, alike, json_equal
 from .combinators import CombinatorRules, implies
 from .disjoint import DisjointRules
 from .fail import Budget, Fail, located, probing, short
+from .groupindex import GroupIndex
 from .local_witness import WitnessRules
 from .nodes import Node
 from .objects import ObjectRules
@@ -78,6 +79,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.eq_active: set[tuple[Node, Node]] = set()
         self.eq_assumed: set[tuple[Node, Node]] = set()
         self.disj_memo: dict[tuple, bool] = {}
+        self.group_index: dict[tuple, GroupIndex] = {}
+        """Branch index of each group met (:meth:`~.combinators.CombinatorRules._group_index`)."""
         self._alike: bool | None = None
         self._disj_conditional = False
         self._in_negation = False
