@@ -86,13 +86,19 @@ def build_cases(skip_large: bool) -> tuple[list[Case], list[str]]:
         old, new = shapes.big_enum(size, 1)
         cases.append(Case(f"enum of {size:,} values, one removed", _one(old), _one(new), ("MAJOR",),
                           1.0 if size == 50_000 else None, findings=1))
-    for size in (80, 200):  # an enum written as a oneOf of constants (red team b08: n³ before)
+    for size in (80, 200, 1_000):  # an enum written as a oneOf of constants (red team b08: n³ before)
         consts = [{"const": i} for i in range(size)]
         cases.append(Case(f"oneOf of {size} consts, one added", _one({"oneOf": consts}),
                           _one({"oneOf": [*consts, {"const": "x"}]}), ("MINOR",), 2.0 if size == 80 else None))
         cases.append(Case(f"oneOf of {size} consts, last narrowed", _one({"oneOf": consts}),
                           _one({"oneOf": [*consts[:-1], {"const": size - 1, "type": "string"}]}), ("MAJOR",),
                           2.0 if size == 80 else None))
+    for size in (40, 150):  # objects told apart by a "kind" constant (undecided at 150 before: 3^n cases)
+        tagged = [{"type": "object", "properties": {"kind": {"const": f"k{i}"}, "value": {"type": "string"}},
+                   "required": ["kind"]} for i in range(size)]
+        narrowed = [*tagged[:-1], {**tagged[-1], "required": ["kind", "value"]}]
+        cases.append(Case(f"oneOf of {size} tagged objects, last narrowed", _one({"oneOf": tagged}),
+                          _one({"oneOf": narrowed}), ("MAJOR",), 2.0 if size == 40 else None))
     old, new = shapes.big_enum(5_000, 2_500)
     cases.append(Case("enum of 5,000 values losing 2,500", _one(old), _one(new), ("MAJOR",), 1.0, findings=2_500))
     grader = json.loads((ROOT / "spec" / "schemas" / "grader.json").read_text(encoding="utf-8"))

@@ -51,6 +51,16 @@ def _consts(values: Any) -> dict:
     return {"oneOf": [{"const": v} for v in values]}
 
 
+def _kinds_tagged(n: int, required: list[str] | None = None) -> dict:
+    """A oneOf of ``n`` objects, each tagged by member ``kind`` (constant "k0".."k{n-1}"), with a
+    string ``value``; ``required`` replaces the last branch's required list when given."""
+    branches = [{"type": "object", "properties": {"kind": {"const": f"k{i}"}, "value": {"type": "string"}},
+                 "required": ["kind"]} for i in range(n)]
+    if required is not None:
+        branches[-1] = {**branches[-1], "required": required}
+    return {"oneOf": branches}
+
+
 def _chain(last: dict, length: int = 200) -> dict:
     """``d0`` -> ``d1`` -> ... -> ``d<length>`` = ``last``: a plain alias chain of ``$ref``s."""
     defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(length)}
@@ -453,6 +463,16 @@ CASES = [
     Case("oneOf-of-constants-and-integers-five-added", {"oneOf": [*_consts("abcdefghij")["oneOf"], {"type": "integer"}]},
          {"oneOf": [*_consts("abcdefghij")["oneOf"], {"type": "integer"}, {"const": 5}]}, MAJOR, lost=5),
     # MAJOR: a oneOf of two-value enums; the first gains 2, which the second branch holds too.
+    # A oneOf of forty objects told apart by a "kind" constant (OpenAPI's discriminator): each case
+    # is its own branch (the others are disjoint by their tags, so no negation of theirs is
+    # split). MAJOR: the last now also requires "value", so {"kind": "k39"} matches no branch.
+    Case("oneOf-of-tagged-objects-last-narrowed", _kinds_tagged(40),
+         _kinds_tagged(40, required=["kind", "value"]), MAJOR, lost={"kind": "k39"}),
+    # MINOR: a forty-first kind.
+    Case("oneOf-of-tagged-objects-one-added", _kinds_tagged(40), _kinds_tagged(41), MINOR, gained={"kind": "k40"}),
+    # PATCH: the same branches in reverse order.
+    Case("oneOf-of-tagged-objects-reversed", _kinds_tagged(40),
+         {"oneOf": _kinds_tagged(40)["oneOf"][::-1]}, PATCH),
     Case("oneOf-of-enums-one-widened-into-the-next", {"oneOf": [{"enum": [2 * i, 2 * i + 1]} for i in range(20)]},
          {"oneOf": [{"enum": [0, 1, 2]}] + [{"enum": [2 * i, 2 * i + 1]} for i in range(1, 20)]}, MAJOR, lost=2),
     # PATCH: every old document has k "a", so the new if (k "b") never holds and its then (z

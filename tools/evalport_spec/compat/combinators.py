@@ -5,14 +5,17 @@ for ``oneOf`` the others disjoint from the case), conditionals (``if``/``then``/
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from typing import Any
 
+from ..canonjson import canonical
 from ..findings import NO_ITEM
 from ..pointer import join
 from .canon import Canon
 from .fail import Fail, located
-from .groupindex import GroupIndex
+from .groupindex import GroupIndex, shape
 from .nodes import Node, synthetic
+from .sample import prop_nodes
 
 
 class CombinatorRules:
@@ -113,7 +116,7 @@ class CombinatorRules:
                 subs[t][j] = sub
                 if not sub:
                     if may_overlap is None:
-                        may_overlap = index.overlap_candidates(self._finite_values(case))
+                        may_overlap = self._may_overlap(case, index)
                     overlap = [k for k in may_overlap if k != j and not self._case_disjoint(case, branches[k])]
                     if g.kind == "oneOf" and overlap:
                         ok = ("overlap", j, overlap)
@@ -150,11 +153,20 @@ class CombinatorRules:
         key = (*g.marker, tuple(g.branches))
         idx = self.group_index.get(key)
         if idx is None:
-            idx = self.group_index[key] = GroupIndex.build(g.branches, branches, self._value)
+            idx = self.group_index[key] = GroupIndex.build(g.branches, branches, self._shape, self._tag_keys)
         return idx
 
-    def _value(self, node: Node) -> Any:
-        return self.canon.side(node).value(node)
+    def _shape(self, node: Node) -> Hashable | None:
+        """:func:`~.groupindex.shape` of ``node``'s schema, once per node (``None``: not JSON)."""
+        try:
+            return self.shapes[node]
+        except KeyError:
+            try:
+                got = shape(self.canon.side(node).value(node))
+            except (TypeError, ValueError):
+                got = None
+            self.shapes[node] = got
+            return got
 
     def _likely_first(self, case: Canon, branches: list[Node], index: GroupIndex) -> list[int]:
         """Indexes of ``branches`` in the order to try them against ``case``: first a branch
@@ -162,10 +174,15 @@ class CombinatorRules:
         the rest in order. Only the order of the search changes, never its answer; a split
         ``oneOf`` of n branches then costs n checks instead of about n²/2, and the twins are
         looked for among the candidates ``index`` gives (all that can be twins)."""
-        twins = [j for j in index.twin_candidates(case.positives, self._value)
+        twins = [j for j in index.twin_candidates(case.positives, self._shape)
                  if any(self.equal(branches[j], p) for p in case.positives)]
         first = set(twins)
         return twins + [j for j in range(len(branches)) if j not in first]
+
+    def _may_overlap(self, case: Canon, index: GroupIndex) -> list[int]:
+        """Indexes of the branches of ``index``'s group that can share a document with ``case``
+        (:meth:`~.groupindex.GroupIndex.overlap_candidates`): every other one is disjoint from it."""
+        return index.overlap_candidates(self._finite_values(case), self._tags(case))
 
     def _finite_values(self, case: Canon) -> list[Any] | None:
         """The values of ``case``'s smallest finite positive part that the part holds (a superset
@@ -179,6 +196,33 @@ class CombinatorRules:
             if c.enum is not None and (best is None or len(c.enum) < len(best.enum)):
                 best = c
         return None if best is None else [v for v in best.enum if self.sampler.holds(best, v)]
+
+    def _member_values(self, c: Canon, name: str) -> Canon | None:
+        """The canon of every schema ``c`` applies to its member ``name`` when it is finite."""
+        m = self.canon.nodes(*prop_nodes(c, name)) if c.obj else None
+        return m if m is not None and m.enum is not None else None
+
+    def _tags(self, case: Canon) -> dict[str, list[Any]] | None:
+        """For a ``case`` that accepts only objects: each required member whose schemas allow
+        finitely many values -> those values (held by the member's schemas), else ``None``."""
+        if self.sampler is None or case.types is None or not case.types <= {"object"}:
+            return None
+        out = {}
+        for name in case.required:
+            m = self._member_values(case, name)
+            if m is not None:
+                out[name] = [v for v in m.enum if self.sampler.holds(m, v)]
+        return out
+
+    def _tag_keys(self, c: Canon) -> dict[str, Iterable[str]]:
+        """Each member ``c`` requires whose schemas allow finitely many values -> canonical JSON
+        texts of those values (a superset: the ``enum`` keys before any other keyword)."""
+        out = {}
+        for name in c.required:
+            m = self._member_values(c, name)
+            if m is not None:
+                out[name] = m.enum_keys if m.enum_keys is not None else [canonical(v) for v in m.enum]
+        return out
 
     def _case_disjoint(self, case: Canon, other: Canon) -> bool:
         """Whether ``case`` and ``other`` are disjoint, first through each positive part of

@@ -17,7 +17,7 @@ without further work.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -81,6 +81,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.disj_memo: dict[tuple, bool] = {}
         self.group_index: dict[tuple, GroupIndex] = {}
         """Branch index of each group met (:meth:`~.combinators.CombinatorRules._group_index`)."""
+        self.shapes: dict[Node, Hashable | None] = {}
+        """:func:`~.groupindex.shape` of each node met (:meth:`~.combinators.CombinatorRules._shape`)."""
         self._alike: bool | None = None
         self._disj_conditional = False
         self._in_negation = False
@@ -390,14 +392,22 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             return fails
         return flat
 
-    @staticmethod
-    def _branch_case(group: Any, br: Node) -> frozenset:
+    def _branch_case(self, group: Any, br: Node) -> frozenset:
         """The parts one case of a split ``group`` adds: its branch ``br``, and for a ``oneOf``
         the other branches negated (exactly one branch passes, JSON Schema 2020-12 section
-        10.2.1.3), so the case is exact rather than the ``anyOf`` over-approximation."""
+        10.2.1.3), so the case is exact rather than the ``anyOf`` over-approximation. A branch
+        provably disjoint from ``br`` is left out: ``br`` implies its negation, so the case is
+        the same set of documents, and a ``oneOf`` of n tagged objects (each branch's ``kind``
+        a constant of its own) splits into n cases of one branch each instead of cases carrying
+        n - 1 negations, each an ``anyOf`` of its atoms (3^n sub-cases)."""
         if group.kind != "oneOf":
             return frozenset({(False, br)})
-        return frozenset({(False, br)} | {(True, b) for b in group.branches if b != br})
+        mine = self.canon.nodes(br)
+        canons = [self.canon.nodes(b) for b in group.branches]
+        index = self._group_index(group, canons)
+        others = self._may_overlap(mine, index)
+        return frozenset({(False, br)} | {(True, group.branches[k]) for k in others
+                                          if group.branches[k] != br and not self.disjoint(mine, canons[k])})
 
     def _flat(self, A: Canon, B: Canon) -> list[Fail]:
         """``A ⊆ B`` compared without splitting ``A``'s disjunctions (they only narrow ``A``)."""
