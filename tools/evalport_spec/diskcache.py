@@ -22,13 +22,12 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .findings import ChangeClass, Finding, Location, Severity
+if TYPE_CHECKING:
+    from .findings import Finding
 
 FORMAT = 1
 """Version of the file layout; part of the key."""
@@ -48,18 +47,24 @@ def cache_dir() -> Path | None:
 
 @cache
 def code_digest() -> str:
-    """sha-256 over every ``.py`` file of the package (path and bytes), the interpreter's version
-    (rule programs run under it) and the versions of the validators and libraries the answer
-    depends on."""
+    """sha-256 over every file of the package (path and bytes: the code and its bundled data),
+    the interpreter's version (rule programs run under it) and the name and version of every
+    installed distribution (the ``NAME-VERSION.dist-info`` folders on ``sys.path``: the
+    validators, the dialect meta-schemas of jsonschema-specifications, the format checkers and
+    every other library an answer may depend on). Listing those folders, rather than asking
+    ``importlib.metadata``, keeps a cache hit from importing it."""
     h = hashlib.sha256(f"format {FORMAT}\0{sys.version}".encode())
     root = Path(__file__).resolve().parent
-    for path in sorted(root.rglob("*.py")):
-        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
-    for dist in ("jsonschema", "jsonschema-rs", "referencing", "jsonschema-specifications", "pyformlang"):
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    dists = set()
+    for entry in sys.path:
         try:
-            h.update(f"{dist}={version(dist)}".encode())
-        except PackageNotFoundError:
-            h.update(f"{dist}=none".encode())
+            dists.update(n for n in os.listdir(entry or ".") if n.endswith((".dist-info", ".egg-info")))
+        except OSError:
+            continue
+    h.update("\0".join(sorted(dists)).encode())
     return h.hexdigest()
 
 
@@ -86,6 +91,8 @@ def load(key: str) -> dict[str, Any] | None:
 def store(key: str, data: dict[str, Any]) -> None:
     """Write ``data`` (JSON) under ``key`` atomically; a folder that cannot be written is
     ignored (the cache only saves time)."""
+    import tempfile
+
     path = _path(key)
     if path is None:
         return
@@ -106,7 +113,7 @@ def store(key: str, data: dict[str, Any]) -> None:
 def finding_from_json(d: dict[str, Any]) -> Finding:
     """The :class:`Finding` that :meth:`Finding.to_json` wrote as ``d`` (the fingerprint is
     recomputed from the fields)."""
-    from .findings import NO_ITEM
+    from .findings import NO_ITEM, ChangeClass, Finding, Location, Severity
 
     def loc(x: Any) -> Location | None:
         return Location(**x) if isinstance(x, dict) else None

@@ -7,15 +7,16 @@ file and, where known, the line and column, so the CLI prints exactly one line:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class EvalportError(Exception):
     """Base class of every error raised on purpose by this package."""
 
 
-@dataclass
 class InputError(EvalportError):
     """Bad input: unreadable file, malformed JSON, broken ``$ref``, unknown version, ...
 
@@ -26,14 +27,26 @@ class InputError(EvalportError):
         pointer: JSON Pointer (RFC 6901) of the offending location where known.
     """
 
-    message: str
-    source: str | Path | None = None
-    line: int | None = None
-    column: int | None = None
-    pointer: str | None = None
-
-    def __post_init__(self) -> None:
+    def __init__(self, message: str, source: str | Path | None = None, line: int | None = None,
+                 column: int | None = None, pointer: str | None = None) -> None:
+        # a plain class, not a dataclass: importing dataclasses (and inspect) would cost every
+        # command's start, a cached diff's included
+        self.message, self.source, self.line, self.column, self.pointer = message, source, line, column, pointer
         super().__init__(self.format())
+
+    def _fields(self) -> tuple[object, ...]:
+        return self.message, self.source, self.line, self.column, self.pointer
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value and mutable, as a dataclass
+
+    def __repr__(self) -> str:
+        names = ("message", "source", "line", "column", "pointer")
+        return f"{type(self).__name__}({', '.join(f'{n}={v!r}' for n, v in zip(names, self._fields(), strict=True))})"
 
     def format(self) -> str:
         """Return the one-line ``source:line:col: message`` form used on stderr."""
@@ -52,7 +65,7 @@ class InputError(EvalportError):
             msg = f"{msg} (at the document root)"
         return f"{where}: {msg}" if where else msg
 
-    def __str__(self) -> str:  # dataclass would otherwise override Exception.__str__
+    def __str__(self) -> str:  # the one-line form, whatever ``args`` holds
         return self.format()
 
 

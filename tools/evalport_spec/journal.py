@@ -49,7 +49,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import git
 from .errors import EvalportError, InputError
 from .fsutil import read_limited, repo_lock
 
@@ -231,6 +230,8 @@ def _write_json(path: Path, value: Any) -> None:
 
 
 def _git(root: Path, *args: str) -> tuple[int, str]:
+    from . import git  # lazy: recover() with no journal, before every command, stays light
+
     r = git.run(root, *args, check=False, max_bytes=1 << 20)
     return r.returncode, r.stdout.decode("utf-8", "replace").strip()
 

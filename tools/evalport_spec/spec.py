@@ -27,6 +27,7 @@ from .fixtures import META_SCHEMA_NAME, Fixture, parse_fixtures
 from .fsutil import read_optional
 from .jsonload import MAX_BYTES, Loaded, load, loads
 from .names import DOC_TYPES, DRAFT  # noqa: F401 - re-exported for the engines
+from .repoloc import find_repo_root
 from .semver import SEMVER, parse_semver  # noqa: F401 - SEMVER re-exported for callers of spec
 
 if TYPE_CHECKING:  # imported lazily: jsonschema costs ~130 ms and `--help` needs none of it
@@ -262,9 +263,9 @@ class SpecRepo:
             InputError: no ``spec/schemas`` folder in ``start`` or any parent.
         """
         here = Path(start or Path.cwd()).resolve()
-        for p in (here, *here.parents):
-            if (p / "spec" / "schemas").is_dir():
-                return cls(p)
+        root = find_repo_root(here)
+        if root is not None:
+            return cls(root)
         raise InputError("not inside an EvalPort spec repository (no spec/schemas/ here or above)", str(here))
 
     @property

@@ -12,11 +12,11 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .. import __version__
 from ..errors import EvalportError, InputError, UsageError
 from . import check, conformance, diff, docs, release, rfc, rules, spec, validate
-from .options import repository
 
 COMMANDS = (validate, conformance, diff, check, rules, spec, rfc, release, docs)
 """Command modules, in the order ``--help`` lists them."""
@@ -57,12 +57,13 @@ def _finish_interrupted_write(args: argparse.Namespace) -> None:
     """Before any command reads the repository, complete or discard a multi-file write that was
     interrupted (:func:`evalport_spec.journal.recover`); a note on stderr when one was completed.
     Outside a spec repository there is nothing to do."""
+    from ..repoloc import find_repo_root
+
+    root = find_repo_root(Path(args.repo) if args.repo else None)
+    if root is None:
+        return
     from ..journal import recover
 
-    try:
-        root = repository(args).root
-    except InputError:
-        return
     note = recover(root)
     if note:
         print(f"evalport-spec: note: {note}", file=sys.stderr)

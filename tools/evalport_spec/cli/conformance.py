@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from ..spec import DRAFT, SpecRepo
+from ..names import DRAFT
 from .options import add_format_option, relative
 
 if TYPE_CHECKING:
     from .. import conformance
+    from ..spec import SpecRepo
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

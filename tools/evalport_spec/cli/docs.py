@@ -7,13 +7,14 @@ A thin layer over :mod:`evalport_spec.site`; it hands the site its own parser's 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
-import tempfile
-import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .options import repository
+
+if TYPE_CHECKING:
+    import datetime as dt
 
 
 def _progress(line: str) -> None:
@@ -56,6 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _date(text: str) -> dt.date:
+    import datetime as dt
+
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
@@ -106,6 +109,9 @@ def run_serve(args: argparse.Namespace) -> int:
     """Build into a temporary folder and serve it on 127.0.0.1 until Ctrl-C, under the site's
     path (``/spec/`` for ``site_url: https://evalport.github.io/spec/``), so every schema
     ``$id`` has a local twin: ``http://127.0.0.1:PORT/spec/<version>/schemas/<type>.json``."""
+    import tempfile
+    import threading
+
     from ..site import bind_server, build_site, site_path, site_url, start_server
 
     repo = repository(args)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..names import REPORT_FORMATS
-from ..spec import SpecRepo
+
+if TYPE_CHECKING:
+    from ..spec import SpecRepo
 
 _HELP = {"text": "lines for a terminal", "json": "one object (data/report.schema.json)",
          "markdown": "a PR comment or job summary", "github": "workflow-command annotations "
@@ -32,6 +35,8 @@ def repository(args: argparse.Namespace) -> SpecRepo:
     Raises:
         InputError: no ``spec/schemas`` folder there or in any parent (exit 2).
     """
+    from ..spec import SpecRepo  # lazy: commands that need no repository stay light
+
     return SpecRepo.discover(Path(args.repo) if args.repo else None)
 
 

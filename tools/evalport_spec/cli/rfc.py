@@ -16,15 +16,19 @@ holds ``rfcs/`` and no spec).
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from ..findings import Finding, Severity
 from ..names import CHANGE_CLASSES, RFC_STATUSES, WRITE_FORMATS
 from .options import add_format_option, relative, repository
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from ..findings import Finding
 
 
 def _repo(args: argparse.Namespace) -> Path:
@@ -61,6 +65,7 @@ def _date(value: str | None, flag: str) -> dt.date | None:
 
 
 def _emit(findings: list[Finding], fmt: str, command: str) -> None:
+    from ..findings import Severity
     from ..report import Report, emit
 
     errors = sum(f.severity >= Severity.ERROR for f in findings)
@@ -70,6 +75,8 @@ def _emit(findings: list[Finding], fmt: str, command: str) -> None:
 
 
 def _exit(findings: list[Finding]) -> int:
+    from ..findings import Severity
+
     return 1 if any(f.severity >= Severity.ERROR for f in findings) else 0
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..spec import DOC_TYPES
+from ..names import DOC_TYPES
 from .options import add_format_option
 
 # Registration needs only this value; the engine is imported in run() so that `--help` stays

@@ -16,9 +16,10 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from tqdm import tqdm
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 T = TypeVar("T")
 
@@ -26,10 +27,34 @@ MIN_SECONDS = 0.5
 """A bar appears only once the work has run this long (short work stays silent)."""
 
 
-def _bar(desc: str, total: int | None, unit: str) -> tqdm:
-    # disable=None: tqdm shows the bar only when the stream is a terminal
-    off = True if os.environ.get("EVALPORT_PROGRESS") == "0" else None
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, disable=off,
+class _Off:
+    """The bar when none can be shown: every call does nothing, and tqdm is not imported (a
+    command that shows no bar starts faster)."""
+
+    def __enter__(self) -> _Off:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: float = 1) -> None:
+        return None
+
+    def set_postfix_str(self, s: str = "", refresh: bool = True) -> None:
+        return None
+
+
+def _bar(desc: str, total: int | None, unit: str) -> tqdm | Any:
+    try:
+        shown = sys.stderr.isatty() and os.environ.get("EVALPORT_PROGRESS") != "0"
+    except (AttributeError, ValueError, OSError):  # a closed or stripped-down stream
+        shown = False
+    if not shown:
+        return _Off()
+    from tqdm import tqdm
+
+    # disable=None: tqdm itself still shows the bar only when the stream is a terminal
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, disable=None,
                 delay=MIN_SECONDS, dynamic_ncols=True)
 
 
