@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from evalport_spec.compat.inputs import SIBLING_MAX_BYTES, file_set, resolve_input
+from evalport_spec.compat.inputs import file_set, resolve_input
+from evalport_spec.diffinputs import SIBLING_MAX_BYTES
 from evalport_spec.jsonload import loads
 
 SELF = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://x.test/a.json",

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import urldefrag
 
+from ..diffinputs import folder_files, local_kind, sibling_files
 from ..errors import InputError
 from ..jsonload import Loaded, load, loads
 from ..schemaset import SchemaSet
@@ -98,11 +99,6 @@ def refocus(s: FileSet, name: str) -> FileSet:
     return out
 
 
-SIBLING_MAX_BYTES = 8 << 20
-"""Largest sibling file (8 MiB) read as possible context of a single schema file: schemas are
-kilobytes; a bigger ``.json`` beside it is data, never read for a diff."""
-
-
 def resolve_input(arg: str, repo_root: str | None = None) -> SpecVersion | SchemaSet:
     """The version or schema set ``arg`` names, every schema of it checked against its
     meta-schema (:meth:`~evalport_spec.schemaset.SchemaSet.require_valid`): an invalid schema
@@ -120,16 +116,14 @@ def resolve_input(arg: str, repo_root: str | None = None) -> SpecVersion | Schem
 def _resolve(arg: str, repo_root: str | None) -> SpecVersion | SchemaSet:
     if arg.startswith("-"):
         raise InputError(f"not a schema, folder, version or REF:PATH: {arg!r}")
-    p = Path(arg)
-    if p.is_file() or (os.path.lexists(p) and not p.is_dir()):  # a FIFO or device: load refuses it
-        siblings = {x.name: (lambda x=x: load(x)) for x in p.parent.iterdir()
-                    if x.suffix == ".json" and x.is_file() and not x.is_symlink()
-                    and x.stat().st_size <= SIBLING_MAX_BYTES}
+    p, kind = Path(arg), local_kind(arg)
+    if kind == "file":  # a FIFO or device: load refuses it
+        siblings = {x.name: (lambda x=x: load(x)) for x in sibling_files(p)}
         return file_set(p.name, load(p), siblings, str(p))
-    if p.is_dir():
-        if (p / "schemas").is_dir():
-            return SpecVersion.from_dir(p.name, p)
-        files = sorted(x for x in p.iterdir() if x.is_file() and x.suffix == ".json")
+    if kind == "version":
+        return SpecVersion.from_dir(p.name, p)
+    if kind == "folder":
+        files = folder_files(p)
         if not files:
             raise InputError("no *.json schemas in folder", str(p))
         return SchemaSet.from_loaded({f.name: load(f) for f in files}, str(p))
