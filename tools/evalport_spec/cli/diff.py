@@ -2,15 +2,17 @@
 
 OLD and NEW are each a schema file, a folder of schemas, a release version (``1.2.0``),
 ``draft``, or ``REF:PATH`` at a git revision. Exit 0 when the class (of ``--direction``) is
-below ``--fail-on`` (default MAJOR), 1 at or above it, 2 on bad input.
+below ``--fail-on`` (default MAJOR), 1 at or above it, 2 on bad input. A diff of files and
+folders already compared with the same options replays its report from the disk cache
+(:mod:`evalport_spec.diffcache`; ``--no-cache`` computes afresh).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
-from ..findings import ChangeClass
 from .options import add_format_option
 
 
@@ -33,18 +35,42 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--explain", action="store_true",
                    help="after the report, print the derivation of each proved inclusion: which "
                         "rule discharged each obligation (the json format always carries it)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="compare afresh: neither replay the report of an earlier run on the same "
+                        "files and options nor read or write the disk cache (as EVALPORT_CACHE_DIR=off)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the report and return the exit code: replayed from the disk cache when the same
+    files were compared with the same options before (:mod:`evalport_spec.diffcache`), else
+    computed (and kept)."""
+    from .. import diffcache  # light: a hit never loads the engine
+
+    if args.no_cache:  # every cache of this process reads the variable (evalport_spec.diskcache)
+        os.environ["EVALPORT_CACHE_DIR"] = "off"
+    options = {"format": args.format, "fail_on": args.fail_on, "direction": args.direction,
+               "explain": args.explain, "format_assertion": not args.no_format_assertion,
+               "search_budget": max(args.search_budget, 0), "repo": args.repo}
+
+    def key() -> str | None:
+        return diffcache.key(args.old, args.new, options=options, ignore=args.ignore)
+
+    k = key()
+    code = diffcache.replay(k) if k is not None else None
+    return code if code is not None else diffcache.computed(k, lambda: _compare(args, options), key)
+
+
+def _compare(args: argparse.Namespace, options: dict) -> int:
     """Run the comparison, print the report, return the exit code."""
-    from ..compat.classify import classify  # lazy: `--help` stays light
+    from ..compat.classify import classify  # lazy: `--help` and a cache hit stay light
     from ..compat.inputs import resolve_input
+    from ..findings import ChangeClass
     from ..report import emit
 
-    kw = {"format_assertion": not args.no_format_assertion, "search_budget": max(args.search_budget, 0)}
     result = classify(resolve_input(args.old, args.repo), resolve_input(args.new, args.repo),
-                      ignore=args.ignore, labels=(args.old, args.new), **kw)
+                      ignore=args.ignore, labels=(args.old, args.new),
+                      format_assertion=options["format_assertion"], search_budget=options["search_budget"])
     emit(result, args.format)
     if args.explain and args.format != "json":
         from ..compat.proof import explain_lines
