@@ -8,14 +8,8 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..names import REPORT_FORMATS
-from .github import render_github
-from .jsonout import render_json
-from .junit import render_junit
-from .markdown import render_markdown
-from .model import Report, as_report
-from .sarif import render_sarif
+from .model import as_report
 from .style import use_color
-from .text import render_text
 
 FORMATS = REPORT_FORMATS
 """Every output format, in the order ``--format`` lists them."""
@@ -23,9 +17,25 @@ FORMATS = REPORT_FORMATS
 STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
 """Environment variable naming the file GitHub Actions shows as the job summary."""
 
-_RENDER: dict[str, Callable[[Report], str]] = {
-    "json": render_json, "markdown": render_markdown, "github": render_github,
-    "junit": render_junit, "sarif": render_sarif}
+
+def _renderer(fmt: str) -> Callable[..., str]:
+    """The writer of ``fmt``, imported when first asked for (a command loads only the format
+    it prints: no XML library for a text report)."""
+    if fmt == "text":
+        from .text import render_text as out
+    elif fmt == "json":
+        from .jsonout import render_json as out
+    elif fmt == "markdown":
+        from .markdown import render_markdown as out
+    elif fmt == "github":
+        from .github import render_github as out
+    elif fmt == "junit":
+        from .junit import render_junit as out
+    elif fmt == "sarif":
+        from .sarif import render_sarif as out
+    else:
+        raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    return out
 
 
 def render(obj: Any, fmt: str = "text", *, header: dict[str, Any] | None = None,
@@ -39,10 +49,8 @@ def render(obj: Any, fmt: str = "text", *, header: dict[str, Any] | None = None,
     """
     rep = as_report(obj, header)
     if fmt == "text":
-        return render_text(rep, use_color() if color is None else color)
-    if fmt not in _RENDER:
-        raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
-    return _RENDER[fmt](rep)
+        return _renderer(fmt)(rep, use_color() if color is None else color)
+    return _renderer(fmt)(rep)
 
 
 def write_step_summary(markdown: str, environ: dict[str, str] | None = None) -> bool:
@@ -71,9 +79,10 @@ def emit(obj: Any, fmt: str, *, stream: TextIO | None = None, checks: bool = Tru
     stream = sys.stdout if stream is None else stream
     rep = as_report(obj)
     if fmt == "text":
-        stream.write(render_text(rep, use_color(stream), checks=checks))
+        stream.write(_renderer(fmt)(rep, use_color(stream), checks=checks))
     elif fmt == "github":
-        stream.write(render_github(rep, summary_written=write_step_summary(render_markdown(rep))))
+        markdown = _renderer("markdown")(rep)
+        stream.write(_renderer(fmt)(rep, summary_written=write_step_summary(markdown)))
     else:
         stream.write(render(rep, fmt))
     stream.flush()
