@@ -199,3 +199,15 @@ def test_a_hit_loads_no_engine_and_prints_the_same_bytes(tmp_path):
     assert (replayed.returncode, replayed.stdout, replayed.stderr) == (1, computed.stdout, computed.stderr)
     loaded = sorted(m for m in mods if m.startswith(ENGINE))
     assert loaded == []
+
+
+def test_the_github_format_is_never_replayed(tmp_path, cache, computes, capsys, monkeypatch):
+    """``--format github`` also appends to $GITHUB_STEP_SUMMARY: a replay would skip that."""
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    old, new = _write(tmp_path / "o", "s.json", MAJOR_OLD), _write(tmp_path / "n", "s.json", MAJOR_NEW)
+    sizes = []
+    for _ in range(2):
+        assert _run(capsys, str(old), str(new), "--format", "github")[0] == 1
+        sizes.append(len(summary.read_text()))
+    assert len(computes) == 2 and sizes[0] > 0 and sizes[1] == 2 * sizes[0]  # written by each run
