@@ -6,8 +6,8 @@ that computes it, so the file name is a digest of both: the caller's key (a dige
 input: two versions' bytes and options for a classification, :mod:`evalport_spec.compat.versions`;
 the seed files and catalogues for a rule corpus and a rule program's digest with today's date
 for its run, :mod:`evalport_spec.gate.rulecorpus`,
-:mod:`evalport_spec.gate.runcache`) and :func:`code_digest` (every source file of
-the package and the validators' versions), so an edited file or an upgraded validator never
+:mod:`evalport_spec.gate.runcache`) and :func:`code_digest` (every file of
+the package, data included, and every installed library's version), so an edited file or an upgraded library never
 reads an old answer. Files live in ``$EVALPORT_CACHE_DIR`` or else the user's cache directory
 (``$XDG_CACHE_HOME/evalport-spec/cache``, ``~/.cache/...``; ``%LOCALAPPDATA%`` on Windows); each
 is one JSON file written atomically. The folder is safe to delete at any time, and an unreadable
