@@ -12,7 +12,7 @@ instead of all of them: on a 2-core machine the whole set takes hours. The score
 comes with its 95% Wilson interval. ``--own-tests`` has each mutant run only its own package's
 tests (``tests/test_compat*.py`` for a mutant of ``compat``: tests/conftest.py deselects the
 rest through ``EVALPORT_MUTANT_OWN_TESTS``): a classifier mutant only a gate run notices counts
-as survived, and a classifier mutant costs about half the time.
+as survived, and a classifier mutant costs about a third of the time.
 
 Target (issue 18): at least 80% of ``gate``'s checked mutants killed; exit 1 when missed, 2 when
 mutmut has no results (run ``mutmut run`` first) or judged none of the packages asked for.

@@ -18,7 +18,7 @@
 * With ``EVALPORT_MUTANT_OWN_TESTS=compat`` (benchmarks/mutation_score.py ``--own-tests``), a
   mutant of ``evalport_spec.compat`` runs only its package's own tests, ``tests/test_compat*.py``
   (and so does mutmut's clean run): a classifier mutant must be caught by the classifier's tests,
-  not by a gate run that happens to reach it, and each mutant costs half the time.
+  not by a gate run that happens to reach it, and each mutant costs about a third of the time.
 """
 
 from __future__ import annotations
