@@ -261,6 +261,26 @@ def test_counter_example_search_uses_candidates(monkeypatch):
     assert f.witness == "abcdef"
 
 
+def test_counter_example_search_calls_candidates_given_as_a_function(monkeypatch):
+    """``candidates`` may be a function of the file name (engine.Candidates): it is called once per
+    side with that name, and its documents are searched like a list's."""
+    from evalport_spec.compat import subset
+    old, new = {"type": "string"}, {"type": "string", "maxLength": 3}
+    monkeypatch.setattr(subset.Checker, "_strings", lambda self, A, B: [])  # blind the engine
+    asked: list[str] = []
+
+    def candidates(name):
+        asked.append(name)
+        return ["ab", "abcdef"]
+
+    c = diff(old, new, candidates=candidates, search_budget=0)
+    assert asked == ["s.json", "s.json"]
+    assert c.change_class == MAJOR
+    f = next(f for f in c.findings if f.kind == "counter-example-found")
+    assert f.witness == "abcdef"
+    assert lost(Validators(old), Validators(new), "abcdef")  # python-jsonschema and jsonschema-rs agree
+
+
 def test_to_json_matches_report_schema():
     from importlib.resources import files
 
@@ -380,3 +400,108 @@ def test_versioned_id_move_is_expected_other_id_changes_warn():
     assert c.findings[1].message.endswith(": identity moved with the version (expected for versioned $ids)")
     c = diff({**typed, "$id": "https://a.invalid/x.json"}, {**typed, "$id": "https://b.invalid/x.json"})
     assert c.findings[0].message.endswith("(consumers keyed on the old URL break)")
+
+
+def test_derivation_shows_a_shared_sub_pair_once():
+    """proof.Derivations.tree: a sub-pair relied on twice is expanded the first time only, the
+    second use says "proved above"; a co-inductive reference is marked, never expanded."""
+    from evalport_spec.compat.proof import Derivations, Step
+
+    d = Derivations()
+    for key in ("top", "sub"):
+        d.begin(key)
+    d.steps["top"].append(Step("case-split", "anyOf at /: 2 cases"))
+    d.steps["sub"].append(Step("type-included", "string"))
+    d.children["top"] += ["sub", "sub", ("coinduction", "top")]
+    assert d.tree("top") == [
+        (0, Step("case-split", "anyOf at /: 2 cases")),
+        (1, Step("type-included", "string")),
+        (1, Step("same-subschema", "proved above (shared subschema)")),
+        (1, Step("coinduction", "this pair was being proved further up")),
+    ]
+
+
+def test_explain_lines_name_the_file_only_when_a_step_is_in_another():
+    """proof.explain_lines (``diff --explain``): a location in the heading's file is shown by its
+    pointer, one in another file in full, a missing one as ``-``."""
+    from evalport_spec.compat.proof import explain_lines
+
+    steps = [{"file": "a.json", "direction": "backward", "depth": 0, "rule": "same-subschema",
+              "detail": "the same subschema", "old": "a.json#", "new": "b.json#/$defs/x"},
+             {"file": "a.json", "direction": "forward", "depth": 1, "rule": "new-accepts-anything",
+              "detail": "no constraint", "old": "a.json#/properties/p", "new": None}]
+    assert explain_lines(steps) == [
+        "proof of old ⊆ new for a.json:",
+        "  same-subschema: the same subschema  [old /, new b.json#/$defs/x]",
+        "proof of new ⊆ old for a.json:",
+        "    new-accepts-anything: no constraint  [old /properties/p, new -]",
+    ]
+
+
+def test_proof_of_a_dropped_required_member_cites_its_rules():
+    """The kept proof of old ⊆ new when ``required`` loses a name (worked by hand: both sides
+    accept objects only, and the one name new requires, ``a``, old requires too); every step
+    names a rule of the registry (proof.RULES)."""
+    from evalport_spec.compat.proof import RULES
+
+    c = diff({"type": "object", "required": ["a", "b"]}, {"type": "object", "required": ["a"]},
+             search_budget=0)
+    assert c.change_class == MINOR and kinds(c) == ["required-removed"]
+    assert c.proof == [
+        {"file": "s.json", "direction": "backward", "depth": 0, "rule": "type-included",
+         "detail": "type object", "old": "s.json#/type", "new": "s.json#/type"},
+        {"file": "s.json", "direction": "backward", "depth": 0, "rule": "required-included",
+         "detail": "a", "old": "s.json#", "new": "s.json#"},
+    ]
+    assert all(p["rule"] in RULES for p in c.proof)
+
+
+def test_an_edit_inside_an_unused_definition_is_accounted_for():
+    """edits.unaccounted: a ``$defs`` entry no ``$ref`` reaches changes nothing, so its edit is no
+    silent edit even when the root is not proved the same whole (its maxLength decreased: one
+    finding, at /maxLength on both sides, a string of 4 code points lost); the same kind of edit
+    in a used entry is a finding at its own pointer."""
+    old = {"type": "string", "maxLength": 5, "$defs": {"u": {"type": "integer"}}}
+    new = {"type": "string", "maxLength": 3, "$defs": {"u": {"type": "boolean"}}}
+    c = diff(old, new, search_budget=0)
+    [f] = c.findings
+    assert (c.change_class, f.kind, f.old.pointer, f.new.pointer) == (MAJOR, "max-length-decreased",
+                                                                       "/maxLength", "/maxLength")
+    assert lost(Validators(old), Validators(new), f.witness) and len(f.witness) in (4, 5)
+    assert "unaccounted_edits" not in c.stats
+    old = {"$ref": "#/$defs/u", "$defs": {"u": {"type": ["integer", "string"]}}}
+    new = {"$ref": "#/$defs/u", "$defs": {"u": {"type": "string"}}}
+    used = diff(old, new, search_budget=0)
+    f = next(f for f in used.findings if f.direction == "backward")
+    assert (used.change_class, f.kind, f.new.pointer) == (MAJOR, "type-narrowed", "/$defs/u/type")
+    assert lost(Validators(old), Validators(new), f.witness)
+
+
+def test_max_items_decreased_and_increased():
+    """maxItems 5 -> 3 loses arrays of 4 and 5 items (MAJOR, max-items-decreased at /maxItems
+    on both sides); 3 -> 5 gains them (MINOR, max-items-increased, forward)."""
+    old, new = {"type": "array", "maxItems": 5}, {"type": "array", "maxItems": 3}
+    c = diff(old, new, search_budget=0)
+    [f] = c.findings
+    assert (c.change_class, f.kind, f.direction, f.old.pointer, f.new.pointer) == (
+        MAJOR, "max-items-decreased", "backward", "/maxItems", "/maxItems")
+    assert lost(Validators(old), Validators(new), f.witness) and len(f.witness) in (4, 5)
+    back = diff(new, old, search_budget=0)
+    [g] = back.findings
+    assert (back.change_class, g.kind, g.direction, g.old.pointer, g.new.pointer) == (
+        MINOR, "max-items-increased", "forward", "/maxItems", "/maxItems")
+
+
+def test_a_dynamic_reference_moved_to_an_equal_definition_is_no_silent_edit():
+    """edits.unaccounted: a ``$dynamicRef`` (no ``$dynamicAnchor``: a plain reference) moved from
+    ``a`` to an equal ``b`` is followed wherever its schema is compared, so the edit is accounted
+    for; the root's maxLength 5 -> 3 is the one finding (a string of 4 or 5 code points lost)."""
+    defs = {"a": {"type": "string"}, "b": {"type": "string"}}
+    old = {"$dynamicRef": "#/$defs/a", "maxLength": 5, "$defs": defs}
+    new = {"$dynamicRef": "#/$defs/b", "maxLength": 3, "$defs": defs}
+    c = diff(old, new, search_budget=0)
+    [f] = c.findings
+    assert (c.change_class, f.kind, f.old.pointer, f.new.pointer) == (
+        MAJOR, "max-length-decreased", "/maxLength", "/maxLength")
+    assert lost(Validators(old), Validators(new), f.witness) and len(f.witness) in (4, 5)
+    assert "unaccounted_edits" not in c.stats

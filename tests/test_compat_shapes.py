@@ -24,10 +24,14 @@ import pytest
 
 from compat_corpus.oracle import Validators, classify, witness_of
 from compat_corpus.shapes import anyof_groups, anyof_groups_document
+from evalport_spec.compat.kinds import INFO_KINDS, KINDS
 from evalport_spec.errors import InputError
 from evalport_spec.findings import ChangeClass
 
 MAJOR, MINOR, PATCH = ChangeClass.MAJOR, ChangeClass.MINOR, ChangeClass.PATCH
+REGISTERED_KINDS = {k for pair in KINDS.values() for k in pair} | set(INFO_KINDS)
+"""Every finding kind the classifier documents (compat/kinds.py): an unregistered failure code
+would surface as a kind of its own (kind_name's fallback)."""
 D3 = "http://json-schema.org/draft-03/schema#"
 D4 = "http://json-schema.org/draft-04/schema#"
 D7 = "http://json-schema.org/draft-07/schema#"
@@ -206,6 +210,20 @@ CASES = [
     Case("not-minimum-as-maximum", {"type": "integer", "not": {"minimum": 0}}, {"type": "integer", "maximum": -1},
          PATCH),
     Case("not-added", {"type": "integer"}, {"type": "integer", "not": {"const": 3}}, MAJOR, lost=3),
+    # MAJOR: every value has one of the six types, so the negated schema holds for every
+    # non-string and every string of length >= 3: new accepts only strings of length <= 2.
+    Case("not-every-type-and-min-length", {"type": "string"},
+         {"not": {"type": ["null", "boolean", "number", "string", "array", "object"], "minLength": 3}},
+         MAJOR, lost="abc"),
+    # MAJOR: old's negated schema fails for a string of 2 or more code points starting with
+    # "a" (its inner 'not pattern' fails), so old accepts "abc"; new rejects every string of
+    # length >= 2.
+    Case("not-of-a-negated-pattern", {"not": {"minLength": 2, "not": {"pattern": "^a"}}},
+         {"not": {"type": "string", "minLength": 2}}, MAJOR, lost="abc"),
+    # PATCH: the same set written as a string of at most 2 code points.
+    Case("not-every-type-and-min-length-as-max-length", {"type": "string", "maxLength": 2},
+         {"not": {"type": ["null", "boolean", "number", "string", "array", "object"], "minLength": 3}},
+         PATCH),
     # ---------------------------------------------------------------- if/then/else vs cases
     # PATCH: k present: old needs x, new's first branch needs k and x, the second rejects k;
     # k absent: old needs y, new's first branch fails, the second needs y. The branches are
@@ -541,6 +559,7 @@ def test_classifier(case: Case):
     assert result.change_class == case.cls, [(f.kind, f.extra.get("reason")) for f in result.findings]
     # the engine's own rules decide: the search that backs them up finds nothing they missed
     assert "counter-example-found" not in {f.kind for f in result.findings}
+    assert {f.kind for f in result.findings} <= REGISTERED_KINDS
     if case.cls == MAJOR:
         assert_witnessed(result, case.old, case.new)
     elif case.cls == PATCH:
