@@ -26,7 +26,7 @@ class CombinatorRules:
         for g in B.groups:
             # an A group with the same branches implies g when it is as strong: a oneOf implies
             # the anyOf of its branches, but an anyOf never implies a oneOf (overlapping branches)
-            at = (g.owner, join(g.owner.ptr, g.kind))
+            at = self._group_at(g)
             if any(implies(h.kind, g.kind) and self._same_branches(h.branches, g.branches)
                    for h in [*A.groups, *self._a_groups(A)]):
                 self.prove("group-repeated", f"{g.kind} with the same branches", located(A), at)
@@ -137,15 +137,24 @@ class CombinatorRules:
         for t, case, ok in pending:
             if ok and ok[0] == "overlap":
                 f = Fail("oneOf-overlap", "a document of the {A} schema can match more than one 'oneOf' branch of "
-                         "the {B} schema", located(A), (g.owner, g.owner.ptr + "/oneOf"))
+                         "the {B} schema", located(A), self._group_at(g))
                 f.defer(lambda case=case, ok=ok: self._overlap_witnesses(A, B, g, case, ok[1], ok[2]))
             else:
                 f = Fail(g.kind, f"a document of the {{A}} schema{' of type ' + t if t else ''} matches no '{g.kind}' "
-                         "branch of the {B} schema", located(A), (g.owner, g.owner.ptr + "/" + g.kind),
+                         "branch of the {B} schema", located(A), self._group_at(g),
                          item=t if t else NO_ITEM)
                 f.defer(lambda t=t, case=case: self._uncovered_witnesses(A, B, case, t, branches, subs.get(t, ())))
             fails.append(f)
         return fails
+
+    def _group_at(self, g) -> tuple[Node, str]:
+        """Where group ``g`` is written: its ``anyOf``/``oneOf`` keyword, or for the ``anyOf``
+        the canon made of a negated schema's atoms (:meth:`~.canon.Canonizer._negate`), which no
+        file holds, the ``not`` it was made from (a JSON Pointer into the file, RFC 6901)."""
+        value = self.canon.side(g.owner).value(g.owner)
+        if isinstance(value, dict) and g.kind in value:
+            return (g.owner, join(g.owner.ptr, g.kind))
+        return (g.owner, g.owner.ptr)
 
     def _group_index(self, g, branches: list[Canon]) -> GroupIndex:
         """The :class:`~.groupindex.GroupIndex` of group ``g`` (canons ``branches``), built once
