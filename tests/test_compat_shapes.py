@@ -55,6 +55,11 @@ def _consts(values: Any) -> dict:
     return {"oneOf": [{"const": v} for v in values]}
 
 
+_NOT_TUPLE_STRING_NUMBER = {"not": {"oneOf": [
+    {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "items": False},
+    {"oneOf": [{"type": "string"}]}, {"anyOf": [{"type": "number"}]}]}}
+
+
 def _kinds_tagged(n: int, required: list[str] | None = None) -> dict:
     """A oneOf of ``n`` objects, each tagged by member ``kind`` (constant "k0".."k{n-1}"), with a
     string ``value``; ``required`` replaces the last branch's required list when given."""
@@ -481,6 +486,16 @@ CASES = [
     Case("oneOf-of-constants-and-integers-five-added", {"oneOf": [*_consts("abcdefghij")["oneOf"], {"type": "integer"}]},
          {"oneOf": [*_consts("abcdefghij")["oneOf"], {"type": "integer"}, {"const": 5}]}, MAJOR, lost=5),
     # MAJOR: a oneOf of two-value enums; the first gains 2, which the second branch holds too.
+    # MAJOR (property test): old accepts what matches none (or two) of a two-item tuple, a string
+    # and a number, so every boolean; new rejects booleans. The engine once proved old's side of a
+    # case empty by assuming the very pair it was comparing (an unguarded cycle): PATCH by its rules.
+    Case("not-of-a-oneOf-to-not-boolean", _NOT_TUPLE_STRING_NUMBER, {"not": {"oneOf": [{"type": "boolean"}]}}, MAJOR,
+         lost=True),
+    # MINOR: new's tuple (an integer up to 2, nothing after it) lies inside old's, so new rejects
+    # fewer arrays, and strings (rejected by old) are accepted by new.
+    Case("not-of-a-oneOf-to-not-of-a-narrower-oneOf", _NOT_TUPLE_STRING_NUMBER,
+         {"not": {"oneOf": [{"type": "array", "prefixItems": [{"type": "integer", "maximum": 2}, False], "items": False},
+                            {"allOf": [True, {"type": "number"}]}]}}, MINOR, gained="s"),
     # A oneOf of forty objects told apart by a "kind" constant (OpenAPI's discriminator): each case
     # is its own branch (the others are disjoint by their tags, so no negation of theirs is
     # split). MAJOR: the last now also requires "value", so {"kind": "k39"} matches no branch.

@@ -92,6 +92,9 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.proofs = Derivations()
         self._stack: list[tuple] = []
         self._own_not = False
+        self._sealed: frozenset = frozenset()
+        """Pairs whose co-inductive assumption may not be used (:meth:`_inside_own_not`)."""
+        self._seal_hit = False
 
     # ------------------------------------------------------------------ structural equality
 
@@ -221,6 +224,10 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                 self.proofs.children[parent].append(key)
             return hit
         if key in self.active:  # co-inductive assumption: a pair under comparison holds
+            if key in self._sealed:  # ... but not inside an emptiness proof it encloses
+                self._seal_hit = True
+                why = "a pair under comparison met again inside a proof that its own side is empty"
+                return [Fail("undecided", why, located(A), located(B), undecided=why)]
             self.assumed.add(key)
             self.coinduction_log.append(key)
             if parent is not None:
@@ -450,14 +457,22 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         co-inductive assumption stands in for the proof)."""
         if self._own_not:
             return False
-        self._own_not = True
+        # Pairs being compared outside stay unproved in here: an emptiness that rested on one of
+        # them would be the very inclusion it is used to prove, assumed without descending into
+        # any member or item (an unguarded cycle; property test: old ``not oneOf [tuple, string,
+        # number]`` -> new ``not boolean`` was proved while ``true`` is lost). What was memoised
+        # while such a pair was met is forgotten.
+        self._own_not, self._sealed, self._seal_hit = True, frozenset(self.active), False
+        mark = len(self.memo)
         try:
             for t, _ in A.nots:
                 T = self.canon.nodes(t)
-                if (A.key, T.key) not in self.active and not self.check(A, T):
+                if (A.key, T.key) not in self.active and not self.check(A, T) and not self._seal_hit:
                     return True
         finally:
-            self._own_not = False
+            if self._seal_hit:
+                _forget_since(self.memo, mark)
+            self._own_not, self._sealed, self._seal_hit = False, frozenset(), False
         return False
 
     def _no_objects(self, A: Canon, seen: frozenset = frozenset()) -> bool:
