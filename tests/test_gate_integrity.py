@@ -186,6 +186,52 @@ def test_rule_tightened_off_the_corpus_fails_by_its_code(repo):
     assert dup.item["rule"] == "DUPLICATE_ID" and dup.item["from"] != dup.item["to"]
 
 
+SHADOW_ORJSON = '''"""A pure-Python stand-in for the orjson wheel."""
+import json
+
+__version__ = "3.10.0"
+JSONDecodeError = json.JSONDecodeError
+
+
+class JSONEncodeError(TypeError):
+    pass
+
+
+def loads(raw):
+    value = json.loads(raw)
+    if isinstance(value, dict) and "version" in value:
+        value["version"] = "0.0.1"
+    return value
+
+
+def dumps(value):
+    return json.dumps(value).encode()
+'''
+
+
+def test_a_module_beside_the_package_is_every_rules_code(repo):
+    """Red team: ``tools/orjson.py`` takes the place of the library the JSON reader imports
+    (wherever the tree's toolchain runs, and once installed), and made every document declare a
+    version no release has; the gate of record gave it only a ``toolchain-changed`` warning.
+    It is now every rule's code, as a changed module no rule owns is."""
+    (repo / "tools/orjson.py").write_text(SHADOW_ORJSON)
+    commit_all(repo, "vendor a faster JSON reader")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "fail"
+    found = code_findings_of(stage)
+    # every rule some catalogue has hand-rolled (NULL_SCORE_PASSED, UNSCORED_RESULT_PASSED: encoded)
+    assert sorted(found) == ["DANGLING_REFERENCE", "DUPLICATE_ATTEMPT", "DUPLICATE_ID",
+                             "ISOLATION_MISMATCH", "SELF_PARENT"]
+    assert all(f.extra["modules"] == ["orjson.py"] and f.undecided for f in found.values())
+    # what the tree's own toolchain does with it: reads every document as another version
+    doc = repo / "spec/examples/rag-suite.json"
+    env = {**os.environ, "PYTHONPATH": str(repo / "tools")}
+    proc = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                           "from evalport_spec.jsonload import load; print(load(sys.argv[2]).value['version'])",
+                           str(repo / "tools"), str(doc)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.stdout.strip() == "0.0.1", proc.stderr
+
+
 def test_rule_code_change_passes_only_with_its_fingerprints_accepted_on_the_base(repo):
     casefold_duplicate_id(repo)
     accepts = entries_for(repo)
