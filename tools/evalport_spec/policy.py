@@ -144,7 +144,8 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
         ledger: who accepts what, and since when (a :class:`Ledger`);
             ``None`` when there are no RFCs.
         label: what was compared, for messages (``"since 1.2.0"``, ``"against origin/main"``).
-        ignores: live ``check --ignore`` entries; one with a ``fingerprint`` accepts that finding.
+        ignores: live ``check --ignore`` entries; one with a ``fingerprint`` (and, for a finding
+            bound to its new value, the same ``to``) accepts that finding.
 
     Returns:
         ``(findings, rule)``: the non-breaking findings as information, every breaking finding
