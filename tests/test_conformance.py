@@ -168,6 +168,19 @@ def test_command_bad_output_and_timeout_are_disagreements(tmp_path: Path) -> Non
     assert outcome is None and detail == "no answer: timed out after 0.5 s"
 
 
+def test_a_command_that_never_answers_ends_the_run_after_a_few_time_outs(tmp_path: Path, draft) -> None:
+    """Red team: 91 fixtures of 10 s each kept `conformance --command "sleep 30"` running for
+    15 minutes; after MAX_TIMEOUTS (3) time-outs the rest are disagreements, not runs."""
+    folder = copy_fixtures(tmp_path, "grader-minimal-valid", "grader-missing-type",
+                           "resultset-duplicate-attempt", "resultset-distinct-attempts",
+                           "resultset-started-at-date-only")
+    report = conformance.run(draft, conformance.load_fixtures(folder),
+                             command=command_for(tmp_path, "import time; time.sleep(30)"), timeout=0.5)
+    details = [d.detail for d in report.disagreements]
+    assert details == ["no answer: timed out after 0.5 s"] * 3 + [
+        "not run: the command timed out on 3 fixtures already (0.5 s each)"] * 2
+
+
 def test_command_that_cannot_start_is_an_input_error(tmp_path: Path) -> None:
     [fx] = conformance.load_fixtures(copy_fixtures(tmp_path, "grader-minimal-valid"))
     with pytest.raises(InputError, match="cannot run command"):

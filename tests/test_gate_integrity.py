@@ -186,6 +186,52 @@ def test_rule_tightened_off_the_corpus_fails_by_its_code(repo):
     assert dup.item["rule"] == "DUPLICATE_ID" and dup.item["from"] != dup.item["to"]
 
 
+SHADOW_ORJSON = '''"""A pure-Python stand-in for the orjson wheel."""
+import json
+
+__version__ = "3.10.0"
+JSONDecodeError = json.JSONDecodeError
+
+
+class JSONEncodeError(TypeError):
+    pass
+
+
+def loads(raw):
+    value = json.loads(raw)
+    if isinstance(value, dict) and "version" in value:
+        value["version"] = "0.0.1"
+    return value
+
+
+def dumps(value):
+    return json.dumps(value).encode()
+'''
+
+
+def test_a_module_beside_the_package_is_every_rules_code(repo):
+    """Red team: ``tools/orjson.py`` takes the place of the library the JSON reader imports
+    (wherever the tree's toolchain runs, and once installed), and made every document declare a
+    version no release has; the gate of record gave it only a ``toolchain-changed`` warning.
+    It is now every rule's code, as a changed module no rule owns is."""
+    (repo / "tools/orjson.py").write_text(SHADOW_ORJSON)
+    commit_all(repo, "vendor a faster JSON reader")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "fail"
+    found = code_findings_of(stage)
+    # every rule some catalogue has hand-rolled (NULL_SCORE_PASSED, UNSCORED_RESULT_PASSED: encoded)
+    assert sorted(found) == ["DANGLING_REFERENCE", "DUPLICATE_ATTEMPT", "DUPLICATE_ID",
+                             "ISOLATION_MISMATCH", "SELF_PARENT"]
+    assert all(f.extra["modules"] == ["orjson.py"] and f.undecided for f in found.values())
+    # what the tree's own toolchain does with it: reads every document as another version
+    doc = repo / "spec/examples/rag-suite.json"
+    env = {**os.environ, "PYTHONPATH": str(repo / "tools")}
+    proc = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                           "from evalport_spec.jsonload import load; print(load(sys.argv[2]).value['version'])",
+                           str(repo / "tools"), str(doc)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.stdout.strip() == "0.0.1", proc.stderr
+
+
 def test_rule_code_change_passes_only_with_its_fingerprints_accepted_on_the_base(repo):
     casefold_duplicate_id(repo)
     accepts = entries_for(repo)
@@ -763,3 +809,58 @@ def test_an_acceptance_whose_change_has_landed_accepts_no_further_change_at_its_
     grader = {"id": "g", "type": "exact_match", "weight": 5}
     assert Draft202012Validator(json.loads(git(repo, "show", "main:spec/schemas/grader.json"))).is_valid(grader)
     assert not Draft202012Validator(json.loads((repo / "spec/schemas/grader.json").read_text())).is_valid(grader)
+
+
+# --- an acceptance names the value it accepted, not only the place --------------------------------
+
+def _schema_uri_min_length(root, n):
+    """The draft's ResultSet ``$schema`` minLength (1 on main): raising it is MAJOR, a finding
+    without an item whose fingerprint is the same for every new value."""
+    edit_json(root / "spec/schemas/resultset.json",
+              lambda d: d["properties"]["$schema"].__setitem__("minLength", n))
+
+
+def test_an_rfc_accepting_one_value_does_not_accept_another_at_the_same_place(repo):
+    """Red team: an RFC accepted on the base for ``minLength 1 -> 2`` let a branch through with
+    ``1 -> 50`` (one fingerprint for both); its entry now carries ``to``, the new value's digest."""
+    _schema_uri_min_length(repo, 2)
+    accepts = entries_for(repo)
+    assert [e["kind"] for e in accepts] == ["min-length-increased"]
+    assert re.fullmatch(r"[0-9a-f]{16}", accepts[0]["to"])
+    git(repo, "checkout", "-q", "--", "spec")
+    write_rfc(repo, 99, "accepted", accepts)
+    commit_all(repo, "accept RFC 99")
+    git(repo, "branch", "-f", "main", "HEAD")
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    _schema_uri_min_length(repo, 50)
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    (lost,) = [f for f in stage.errors if f.kind == "min-length-increased"]
+    assert lost.fingerprint == accepts[0]["fingerprint"]
+    assert "RFC 0099 lists fingerprint" in lost.message and "for another value" in lost.message
+    # the value the RFC names passes
+    _schema_uri_min_length(repo, 2)
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "warn", [f.message for f in stage.errors]
+    (ok,) = [f for f in stage.findings if f.kind == "min-length-increased"]
+    assert ok.message.endswith("accepted by RFC 0099")
+
+
+def test_an_ignore_entry_landed_for_one_value_does_not_excuse_another(repo):
+    """Red team: a gate-ignore.yml entry landed for ``minLength 1 -> 2`` (no RFC, no major
+    version) also passed a later ``2 -> 50``; an entry binds the value by ``to``, and an entry
+    without ``to`` accepts no finding that lacks an item."""
+    _schema_uri_min_length(repo, 2)
+    (e,) = entries_for(repo)
+    git(repo, "checkout", "-q", "--", "spec")
+    ignore = repo / "gate-ignore.yml"
+    ignore.write_text(json.dumps([{"kind": e["kind"], "fingerprint": e["fingerprint"], "to": e["to"],
+                                   "reason": "reviewed"},
+                                  {"kind": e["kind"], "fingerprint": e["fingerprint"], "reason": "unbound"}]))
+    commit_all(repo, "ignore entries first")
+    git(repo, "branch", "-f", "main", "HEAD")
+    _schema_uri_min_length(repo, 2)
+    stage = run_gate(repo, base="main", stages=["base"], ignore=ignore).stage("base")
+    assert stage.status == "warn", [f.message for f in stage.errors]
+    _schema_uri_min_length(repo, 50)
+    stage = run_gate(repo, base="main", stages=["base"], ignore=ignore).stage("base")
+    assert "min-length-increased" in {f.kind for f in stage.errors}

@@ -166,3 +166,21 @@ def test_a_code_catalogued_twice_is_undecided() -> None:
     assert [(f.kind, f.change_class, f.undecided) for f in found] == [
         ("rule-catalogued-twice", ChangeClass.MAJOR, True)] * 2
     assert [f.new.pointer for f in found] == [f"/rules/{cat['rules'].index(first)}", f"/rules/{len(cat['rules']) - 1}"]
+
+
+def test_a_guard_the_implementation_contradicts_proves_nothing() -> None:
+    """Red team: the guard is data of the new catalogue. DUPLICATE_ATTEMPT added to 1.2.0's
+    schemas with the guard ``/results/*/zzz`` (a name no ResultSet may hold) was "proved"
+    MINOR by ``diff``, yet the registered code still rejects two Results of one test case
+    without an attempt: the search runs and that document is the MAJOR witness."""
+    base = catalogue("1.2.0")
+    old_cat = {**base, "rules": [r for r in base["rules"] if r["code"] != "DUPLICATE_ATTEMPT"]}
+    new_cat = {**base, "rules": [{**r, "guard": ["/results/*/zzz"]} if r["code"] == "DUPLICATE_ATTEMPT"
+                                 else r for r in base["rules"]]}
+    old, new = variant("1.2.0", old_cat, "old"), variant("1.2.0", new_cat, "new")
+    found = {f.code: f for f in rule_changes(old, new)}
+    f = found["DUPLICATE_ATTEMPT"]
+    assert (f.kind, f.change_class) == ("rule-added-breaking", ChangeClass.MAJOR)
+    # the oracle: old's full validator accepts the witness, new's rejects it with the rule
+    assert Validator(old).validate(f.witness, "resultset") == []
+    assert [v.code for v in Validator(new).validate(f.witness, "resultset")] == ["DUPLICATE_ATTEMPT"]

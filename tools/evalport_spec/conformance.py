@@ -24,7 +24,8 @@ It must exit (any status) after printing one JSON object on standard output::
 
 The output is compared with ``expect.full`` only (an implementation reports one verdict). A
 time-out, unparsable output or a wrong shape is a disagreement for that fixture whose
-``detail`` says what went wrong; a command that cannot be started at all, or that writes more
+``detail`` says what went wrong (after :data:`MAX_TIMEOUTS` time-outs the remaining fixtures
+are not run, each a disagreement saying so, so a command that never answers ends the run); a command that cannot be started at all, or that writes more
 than the output limit (``--command yes``), is an :class:`~evalport_spec.errors.InputError`.
 """
 
@@ -53,6 +54,13 @@ __all__ = ["COMMAND_TIMEOUT", "ConformanceReport", "Disagreement", "Fixture", "O
 
 COMMAND_TIMEOUT = 10.0
 """Seconds one run of an external implementation may take per fixture."""
+
+MAX_TIMEOUTS = 3
+"""Time-outs after which the remaining fixtures are not run: each is a disagreement saying so
+(a command that never answers would otherwise hold a run of 91 fixtures for 15 minutes)."""
+
+TIMED_OUT = "no answer: timed out after"
+"""How the ``detail`` of a fixture the command timed out on begins."""
 
 FILE_PLACEHOLDER = "{file}"
 """Replaced, in ``--command``'s words, by the path of a file holding the fixture's document."""
@@ -167,7 +175,8 @@ def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathL
 # --- running -------------------------------------------------------------------------------------
 
 def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | None = None,
-        command: str | None = None, version: str | None = None) -> ConformanceReport:
+        command: str | None = None, version: str | None = None,
+        timeout: float = COMMAND_TIMEOUT) -> ConformanceReport:
     """Compare an implementation with every fixture that holds for ``version``.
 
     Without ``command``, the in-process ``validator`` (default ``Validator(spec)``) is checked
@@ -177,6 +186,10 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
     ``version``: the semver of ``spec`` (a release's name, or the draft's declared version);
     fixtures that do not apply to it (``since`` newer, or ``until`` reached) are skipped and
     counted. ``None`` runs every fixture.
+    ``timeout``: seconds per fixture for ``command``; once it has timed out on
+    :data:`MAX_TIMEOUTS` fixtures, the remaining ones are not run and each is a disagreement
+    whose ``detail`` says so (the run waits at most ``MAX_TIMEOUTS * timeout`` seconds on a
+    command that does not answer).
 
     Returns:
         a :class:`ConformanceReport` with one :class:`Disagreement` per mismatching path.
@@ -189,7 +202,13 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
     report = ConformanceReport(len(fixtures), skipped=len(every) - len(fixtures))
     if command is None:
         validator = validator or Validator(spec)
+    timeouts = 0
     for fx in fixtures:
+        if command is not None and timeouts >= MAX_TIMEOUTS:
+            report.disagreements.append(Disagreement(
+                fx.id, "full", fx.full, None, f"not run: the command timed out on {timeouts} "
+                f"fixtures already ({timeout:g} s each)"))
+            continue
         if command is None:
             schema = validator.validate_schema_only(fx.document, fx.document_type)
             actual_schema = Outcome(not schema, frozenset(v.key() for v in schema))
@@ -199,7 +218,8 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
             actual: Outcome | None = Outcome(not full, frozenset(v.key() for v in full))
             detail = ""
         else:
-            actual, detail = run_command(command, fx)
+            actual, detail = run_command(command, fx, timeout)
+            timeouts += detail.startswith(TIMED_OUT)
         if actual is None or not _agrees(fx.full, actual):
             report.disagreements.append(Disagreement(fx.id, "full", fx.full, actual, detail))
     return report
@@ -237,7 +257,7 @@ def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
             proc = run_bounded(argv, input=data, env=env, timeout=timeout, max_bytes=MAX_ANSWER_BYTES,
                                label=f"--command {argv[0]!r}")
         except subprocess.TimeoutExpired:
-            return None, f"no answer: timed out after {timeout:g} s"
+            return None, f"{TIMED_OUT} {timeout:g} s"
         except OSError as exc:
             raise InputError(f"cannot run command {argv[0]!r}: {exc.strerror}") from None
     try:

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from .findings import ChangeClass, Finding, Location, Severity
+from .rfc.accept import accepts_entry
 from .spec import parse_semver
 
 RULES = {
@@ -125,7 +126,9 @@ def _shown(f: Finding) -> str:
 
 
 def _ignored(f: Finding, ignores: list[dict[str, Any]]) -> dict[str, Any] | None:
-    return next((e for e in ignores if e.get("fingerprint") == f.fingerprint), None)
+    """The first entry naming ``f`` by fingerprint and, for a finding bound to its new value,
+    by ``to`` (:func:`evalport_spec.rfc.accept.accepts_entry`)."""
+    return next((e for e in ignores if accepts_entry(e, f)), None)
 
 
 def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declared: str | None,
@@ -141,7 +144,8 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
         ledger: who accepts what, and since when (a :class:`Ledger`);
             ``None`` when there are no RFCs.
         label: what was compared, for messages (``"since 1.2.0"``, ``"against origin/main"``).
-        ignores: live ``check --ignore`` entries; one with a ``fingerprint`` accepts that finding.
+        ignores: live ``check --ignore`` entries; one with a ``fingerprint`` (and, for a finding
+            bound to its new value, the same ``to``) accepts that finding.
 
     Returns:
         ``(findings, rule)``: the non-breaking findings as information, every breaking finding
@@ -188,7 +192,14 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
             late.setdefault(n, []).append(f)
         waiting = [] if ledger is None else sorted(
             n for n, st in ledger.now.items() if f.fingerprint in st.fingerprints and not st.accepts_major)
-        if listing and ledger is not None:
+        other = [] if ledger is None else sorted(
+            n for n, st in ledger.now.items() if f.fingerprint in st.fingerprints and st.accepts_major
+            and n not in listing)
+        if other and not listing and ledger is not None:
+            why = ("not accepted: " + ", ".join(f"RFC {n:04d}" for n in other) + f" lists fingerprint "
+                   f"{f.fingerprint} for another value at this location (its `to` names the value it "
+                   "accepted; a fingerprint without an item names the place, not the value)")
+        elif listing and ledger is not None:
             why = (f"not accepted: {', '.join(f'RFC {n:04d}' for n in listing)} lists it but was not "
                    f"accepted with it {ledger.before}")
         elif waiting and ledger is not None:

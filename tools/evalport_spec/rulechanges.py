@@ -16,8 +16,10 @@ entry or a different implementation function):
    describes: "locations at least one of which must be present in a document for the rule to
    be able to fire", :mod:`evalport_spec.catalogue`) cannot fire on an old-valid document, which
    cannot contain a guard field: kind ``rule-added-additive`` (or ``rule-changed-additive``),
-   MINOR, decided without a search; the message ends "(proved: guard field new on a closed
-   object)" and ``extra`` is ``{"proof": "guard field new on a closed object"}``.
+   MINOR; the message ends "(proved: guard field new on a closed object)" and ``extra`` is
+   ``{"proof": "guard field new on a closed object", "searched": N}``. The guard is data of
+   the new catalogue, so the proof holds only when the search of step 2 finds no witness: an
+   old-valid document the rule rejects contradicts the guard, and is the MAJOR witness.
 2. Otherwise **search** for a witness: old-valid documents of the rule's document type are
    documents generated from the old schema (:func:`evalport_spec.generate.generate_valid`) plus
    the given corpus, plus each one's :func:`~evalport_spec.generate.mutate_duplicates`
@@ -141,15 +143,19 @@ def rule_changes(old: SpecVersion, new: SpecVersion, corpus: Mapping[str, list] 
                         code=entry.code))
                 continue
         added = prev is None
-        if _guard_absent(old, entry) and _function(reg_new, entry.code) is _function(
-                RULES, entry.code) and _implemented_for(reg_new, entry):
-            # proof: old-valid documents cannot contain a guard field, and the catalogue's
-            # guard describes the registered implementation: no search needed
-            out.append(_additive(entry, old, new, added, where_old, where_new,
-                                 f" ({PROVED})", {"proof": PROVED}))
-            continue
+        # the search runs even when the guard proof applies: the guard is data of the new
+        # catalogue, and an old-valid document the rule rejects contradicts it (red team: a
+        # DUPLICATE_ATTEMPT added with the guard /results/*/zzz was "proved" MINOR by diff)
         docs = pool(entry.document)
         witness, violation = _witness(v_new, entry, docs)
+        if witness is None and _guard_absent(old, entry) and _function(
+                reg_new, entry.code) is _function(RULES, entry.code) and _implemented_for(reg_new, entry):
+            # proof: old-valid documents cannot contain a guard field, and the catalogue's
+            # guard describes the registered implementation (the gate's behaviour stage checks
+            # it against the implementation: rule-guard-contradicted)
+            out.append(_additive(entry, old, new, added, where_old, where_new,
+                                 f" ({PROVED})", {"proof": PROVED, "searched": len(docs)}))
+            continue
         if witness is not None:
             what = "new rule" if added else (
                 "changed implementation" if impl_changed else "changed rule")

@@ -1,10 +1,12 @@
 """Ignore files for ``diff --ignore``: silence known, accepted findings, with expiry.
 
 Format (YAML or JSON): a list of entries (or ``{"ignore": [...]}``), each
-``{kind, pointer?, fingerprint?, reason, expires?}``. An entry matches a finding of that ``kind``
+``{kind, pointer?, fingerprint?, to?, reason, expires?}``. An entry matches a finding of that ``kind``
 whose old or new JSON Pointer equals ``pointer`` (any pointer when absent) and, when it has a
 ``fingerprint``, whose fingerprint is exactly that one (docs/fingerprints.md: one lost enum value
-is one finding). An entry whose ``expires`` (ISO date) is before today no longer applies and is
+is one finding). ``to`` (16 hex digits) is the value an entry accepts for a breaking finding
+without an item in ``check`` (:func:`evalport_spec.rfc.accept.after_digest`: such a fingerprint
+names a place, not the value written there). An entry whose ``expires`` (ISO date) is before today no longer applies and is
 reported as *expired*; an entry that matched nothing is *stale* (the oasdiff ``--err-ignore``
 idea, with bookkeeping).
 """
@@ -62,6 +64,9 @@ def load_ignore(path: str | Path) -> list[dict[str, Any]]:
         if "fingerprint" in e and not re.fullmatch(r"[0-9a-f]{16}", str(e["fingerprint"])):
             raise InputError(f"entry {i}: 'fingerprint' must be 16 lowercase hex digits", str(p), None,
                              None, f"/{i}/fingerprint")
+        if "to" in e and not re.fullmatch(r"[0-9a-f]{16}", str(e["to"])):
+            raise InputError(f"entry {i}: 'to' must be 16 lowercase hex digits", str(p), None,
+                             None, f"/{i}/to")
         if "expires" in e:
             exp = e["expires"]
             try:

@@ -175,6 +175,7 @@ def change_to_accept(repo: SpecRepo | str | Path, *, base: str | None = None) ->
         InputError: an unknown or unsafe ``base``; no release to compare with; unreadable spec.
     """
     from ..policy import breaking
+    from ..rfc.accept import bind_after
     from .behaviour import Side
     from .context import GateContext
     from .stages import change_findings, released_side
@@ -192,7 +193,7 @@ def change_to_accept(repo: SpecRepo | str | Path, *, base: str | None = None) ->
             if latest is None:
                 raise InputError("no release to compare the draft with: give --base REF")
             old, label = released_side(ctx, latest), f"since {latest}"
-        return breaking(change_findings(ctx, old, new, code=base is not None)[0]), label
+        return bind_after(new.version, breaking(change_findings(ctx, old, new, code=base is not None)[0])), label
     finally:
         ctx.close()
 

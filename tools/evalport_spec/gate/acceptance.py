@@ -30,7 +30,7 @@ from typing import Any
 from .. import gitsource
 from ..errors import InputError
 from ..findings import Finding
-from ..rfc.accept import fingerprints_of
+from ..rfc.accept import AFTER, bindings_of, fingerprints_of
 from ..rfc.frontmatter import parse
 from ..rfc.model import RFC_FILE
 from . import history
@@ -43,27 +43,36 @@ class RfcState:
     Attributes:
         number, status, declared_class: from the file name and front matter.
         fingerprints: the ``accepts`` fingerprints.
+        bindings: ``(fingerprint, to)`` of each entry (:func:`~evalport_spec.rfc.accept.bindings_of`);
+            default: each fingerprint with no ``to``.
     """
 
     number: int
     status: str
     declared_class: str
     fingerprints: frozenset[str]
+    bindings: frozenset[tuple[str, str | None]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.bindings is None:
+            object.__setattr__(self, "bindings", frozenset((fp, None) for fp in self.fingerprints))
 
     @property
     def accepts_major(self) -> bool:
         """Accepted and declaring MAJOR: the only state in which ``accepts`` counts."""
         return self.status == "accepted" and self.declared_class == "MAJOR"
 
-    def accepts(self, fingerprint: str) -> bool:
-        """Whether this state accepts the finding with ``fingerprint``."""
-        return self.accepts_major and fingerprint in self.fingerprints
+    def accepts(self, fingerprint: str, after: str | None = None) -> bool:
+        """Whether this state accepts the finding with ``fingerprint`` whose new value has the
+        digest ``after`` (``extra["after"]``; ``None`` for a finding that names an item): an
+        entry with that fingerprint and ``to`` equal to ``after``."""
+        return self.accepts_major and (fingerprint, after) in (self.bindings or ())
 
 
 def state_of(number: int, meta: dict[str, Any]) -> RfcState:
     """The :class:`RfcState` of front matter ``meta``."""
     return RfcState(number, str(meta.get("status", "")), str(meta.get("declared_class", "")),
-                    fingerprints_of(meta))
+                    fingerprints_of(meta), bindings_of(meta))
 
 
 def states(rfcs: list[Any]) -> dict[int, RfcState]:
@@ -114,7 +123,7 @@ class Ledger:
 
     def accepting(self, f: Finding) -> list[int]:
         """Numbers of the RFCs that accept ``f`` now (accepted, MAJOR, listing its fingerprint)."""
-        return sorted(n for n, s in self.now.items() if s.accepts(f.fingerprint))
+        return sorted(n for n, s in self.now.items() if s.accepts(f.fingerprint, f.extra.get(AFTER)))
 
     def predates(self, number: int, f: Finding) -> bool:
         """Whether RFC ``number``'s acceptance of ``f`` predates the change introducing ``f``;
@@ -161,7 +170,8 @@ class BaseLedger(Ledger):
 
     def predates(self, number: int, f: Finding) -> bool:
         state = self.at_base.get(number)
-        return state is not None and state.accepts(f.fingerprint) and f.fingerprint not in self.spent()
+        return (state is not None and state.accepts(f.fingerprint, f.extra.get(AFTER))
+                and f.fingerprint not in self.spent())
 
 
 STEP_NOW = None
@@ -197,7 +207,7 @@ class HistoryLedger(Ledger):
             self._present[step] = self._breaking_at(step)
         return fingerprint in self._present[step]
 
-    def _accepted(self, i: int, number: int, fingerprint: str) -> bool:
+    def _accepted(self, i: int, number: int, fingerprint: str, after: str | None = None) -> bool:
         step = self.steps[i]
         if step is STEP_NOW:
             state = self.now.get(number)
@@ -205,7 +215,7 @@ class HistoryLedger(Ledger):
             if step not in self._states:
                 self._states[step] = states_at(self.root, step)
             state = self._states[step].get(number)
-        return state is not None and state.accepts(fingerprint)
+        return state is not None and state.accepts(fingerprint, after)
 
     def introduced(self, fingerprint: str) -> int:
         """Index of the earliest step from which on the draft has the finding (binary search:
@@ -222,18 +232,19 @@ class HistoryLedger(Ledger):
                 lo = mid + 1
         return lo
 
-    def accepted_since(self, number: int, fingerprint: str) -> int | None:
-        """Index of the earliest step from which on RFC ``number`` always accepted the finding,
-        or ``None`` when it does not accept it now."""
+    def accepted_since(self, number: int, fingerprint: str, after: str | None = None) -> int | None:
+        """Index of the earliest step from which on RFC ``number`` always accepted the finding
+        (with the new value ``after``, :meth:`RfcState.accepts`), or ``None`` when it does not
+        accept it now."""
         i = len(self.steps) - 1
-        if not self._accepted(i, number, fingerprint):
+        if not self._accepted(i, number, fingerprint, after):
             return None
-        while i > 0 and self._accepted(i - 1, number, fingerprint):
+        while i > 0 and self._accepted(i - 1, number, fingerprint, after):
             i -= 1
         return i
 
     def predates(self, number: int, f: Finding) -> bool:
-        since = self.accepted_since(number, f.fingerprint)
+        since = self.accepted_since(number, f.fingerprint, f.extra.get(AFTER))
         return since is not None and since < self.introduced(f.fingerprint)
 
 

@@ -4,7 +4,9 @@ The file has the format of :mod:`evalport_spec.compat.ignore` (``{kind, pointer?
 reason, expires?}``). In the ``draft`` and ``base`` stages an entry removes the non-breaking
 findings it matches; a **breaking** finding is accepted by an entry only through its exact
 ``fingerprint`` (a kind or a pointer names every value an ``enum`` loses at once, so it accepts
-none of them), and is still listed, as accepted by the ignore file. An expired entry accepts
+none of them) and, for a finding without an item, its ``to``: the digest of the new value it
+accepts (``extra["after"]`` of the finding, :func:`evalport_spec.rfc.accept.after_digest`), and
+is still listed, as accepted by the ignore file. An expired entry accepts
 nothing and is reported; so is an entry that matched nothing in the ``draft`` stage (stale).
 
 With ``--base REF``, an ignore file inside the repository is the change's own file: only the

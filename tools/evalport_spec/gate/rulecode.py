@@ -31,7 +31,10 @@ files and parsed with :mod:`ast` (never imported or executed):
   every file of the package, ``.py`` or not, is every rule's code too; when it reads files
   (:data:`FILE_READERS`), every file of the package that is not Python source (``data/*.json``,
   templates) is. A ``.py`` file read as data is left to the reviewer of the edit that starts
-  reading it: that edit changes a counted module, so it fails closed itself.
+  reading it: that edit changes a counted module, so it fails closed itself. Every importable
+  file of ``tools/`` outside the package (a top-level module or package, which can take the
+  place of a library the validator imports: :func:`.ruleprogram.beside_package`) is every
+  rule's code too.
 
 :func:`code_findings` turns the difference into one error finding ``rule-implementation-changed``
 per rule active in some version: MAJOR with the behaviour comparison's valid -> invalid
@@ -53,7 +56,7 @@ from ..errors import InputError
 from ..findings import ChangeClass, Finding, Severity
 from ..fsutil import read_limited
 from .behaviour import Side, entry_location
-from .ruleprogram import runs_unchecked
+from .ruleprogram import beside_package, runs_unchecked
 
 KIND = "rule-implementation-changed"
 """The finding kind."""
@@ -308,7 +311,19 @@ def rule_code(tools: Path) -> RuleCode:
         data = read_limited(p, max_bytes=MAX_MODULE_BYTES, label=str(p))
         modules[rel] = (normalised_digest(data)[0] if rel.endswith(".py")
                         else hashlib.sha256(data).hexdigest())
+    modules.update(_beside_package(tools))
     return RuleCode(modules, rules, imports, dynamic, reads_files)
+
+
+def _beside_package(tools: Path) -> dict[str, str]:
+    """``{file: digest}`` of :func:`.ruleprogram.beside_package`: modules no rule owns, so each
+    counts for every rule."""
+    out: dict[str, str] = {}
+    for p in beside_package(tools):
+        rel = p.relative_to(tools).as_posix()
+        data = read_limited(p, max_bytes=MAX_MODULE_BYTES, label=str(p))
+        out[rel] = normalised_digest(data)[0] if rel.endswith(".py") else hashlib.sha256(data).hexdigest()
+    return out
 
 
 def changed_code(old: RuleCode, new: RuleCode, codes: set[str]) -> dict[str, list[str]]:

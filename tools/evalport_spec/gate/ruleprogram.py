@@ -36,6 +36,7 @@ import json
 import subprocess
 import sys
 from dataclasses import dataclass
+from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,28 @@ def _digest(package: Path) -> str:
     return h.hexdigest()
 
 
+def beside_package(tools: Path) -> list[Path]:
+    """The importable files of ``tools`` outside the ``evalport_spec`` package, sorted: every
+    module file (source, bytecode, extension) of a top-level module or package, and the
+    hash-based bytecode of its ``__pycache__`` folders that runs unchecked; ``*.egg-info`` and
+    ``*.dist-info`` folders left out. Such a module is importable beside the package wherever
+    the tree's toolchain runs (this program, ``.ci/run``, and setuptools installs every package
+    of ``tools/``), so it takes the place of any library the rules import by that name (red
+    team: a ``tools/orjson.py`` changed how every document is read)."""
+    suffixes = (*EXTENSION_SUFFIXES, *SOURCE_SUFFIXES, *BYTECODE_SUFFIXES)
+    out = []
+    for p in sorted(tools.rglob("*")):
+        parts = p.relative_to(tools).parts
+        if parts[0] == RULES_PACKAGE[0] or parts[0].endswith((".egg-info", ".dist-info")) or not p.is_file():
+            continue
+        if "__pycache__" in parts:
+            if runs_unchecked(p.read_bytes()):
+                out.append(p)
+        elif p.name.endswith(suffixes):
+            out.append(p)
+    return out
+
+
 def installed_program() -> Program:
     """The rules of the toolchain running this process (what a tree without ``tools/`` uses),
     read once per process."""
@@ -130,7 +153,14 @@ def program_for_tree(tree: Path, label: str, origin: str = WORKING_TREE) -> Prog
     when it has a rule registry there, else :func:`installed_program`."""
     tools = tree / "tools"
     if (tools.joinpath(*RULES_PACKAGE) / "__init__.py").is_file():
-        return Program(tools.resolve(), label, _digest(tools / "evalport_spec"), origin)
+        digest = _digest(tools / RULES_PACKAGE[0])
+        beside = beside_package(tools)
+        if beside:  # a module beside the package runs in place of a library: part of the program
+            h = hashlib.sha256(digest.encode())
+            for p in beside:
+                h.update(p.relative_to(tools).as_posix().encode() + b"\0" + p.read_bytes() + b"\1")
+            digest = h.hexdigest()
+        return Program(tools.resolve(), label, digest, origin)
     return installed_program()
 
 

@@ -20,7 +20,7 @@ from ..manifest import verify_manifest
 from ..policy import apply_major_rule, breaking, effective_class, version_problem
 from ..release import rfcs_in_release
 from ..rfc import index_findings, lint_rfcs
-from ..rfc.accept import OPEN_STATUSES, accepts_of
+from ..rfc.accept import OPEN_STATUSES, accepts_of, bind_after
 from ..rulecheck import check_rules
 from ..schemaset import DIALECT_2020_12
 from ..schemawalk import subschemas
@@ -254,8 +254,10 @@ def decide(ctx: GateContext, findings: list[Finding], computed: ChangeClass, lab
            ledger: Ledger | None) -> tuple[list[Finding], str, ChangeClass]:
     """Decide a change under the MAJOR rule with the working tree's declared version, the
     ``ledger``'s acceptances and the live ``--ignore`` entries. Returns ``(findings, summary,
-    effective class)``."""
-    br = breaking(findings)
+    effective class)``. Each breaking finding is bound to its new value in the working tree's
+    draft (``extra["after"]``, :func:`~evalport_spec.rfc.accept.bind_after`): an acceptance of a
+    finding without an item names that value."""
+    br = bind_after(ctx.version(DRAFT), breaking(findings))
     rest, used = drop_ignored([f for f in findings if f not in br], ctx.ignores)
     findings, rule = apply_major_rule(br + rest, latest=ctx.repo.latest_release(), declared=ctx.declared(),
                                       ledger=ledger, label=label, ignores=ctx.ignores)

@@ -7,7 +7,12 @@ Front matter shape (``data/rfc-front-matter.schema.json``)::
 
 Each entry names one finding by its fingerprint (docs/fingerprints.md: kind, code, direction,
 pointers, file names and the item); ``kind``, ``location`` and ``item`` are there for the
-reader. The gate accepts a breaking finding only when an RFC that was already ``accepted`` and
+reader. A fingerprint without an item names a place, not the value written there
+(``min-length-increased`` at ``/properties/x/minLength`` is one fingerprint for ``1 -> 2`` and
+for ``1 -> 50``), so the entry of such a finding also carries ``to``: the digest of the value
+at the finding's new location (:func:`after_digest`), and it accepts that value only (red team:
+an RFC accepted for ``minLength 2`` let a branch through with ``minLength 50``). An entry
+without ``to`` accepts only findings that name an item. The gate accepts a breaking finding only when an RFC that was already ``accepted`` and
 ``declared_class: MAJOR`` before the change lists its fingerprint (docs/how-to/gate-in-ci.md).
 Entries are written one per line as JSON flow mappings (JSON is YAML), so the rest of the file
 is left byte for byte as it was.
@@ -15,21 +20,31 @@ is left byte for byte as it was.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..canonjson import canonical
 from ..errors import InputError
 from ..findings import Finding
 from ..fsutil import atomic_write, repo_lock
-from ..spec import SpecRepo
+from ..jsonload import loads
+from ..pointer import resolve
+from ..spec import SpecRepo, SpecVersion
 from .frontmatter import FENCE, parse
 from .model import find_rfc, repo_root
 
 ACCEPTS = "accepts"
 """The front matter key."""
+
+TO = "to"
+"""The entry key binding a finding without an item to the value it accepts."""
+
+AFTER = "after"
+"""The ``Finding.extra`` key holding :func:`after_digest` of a breaking finding the gate decides."""
 
 OPEN_STATUSES = ("draft", "comment", "accepted")
 """Statuses whose ``accepts`` list may still be written (a decided RFC's record is history)."""
@@ -45,13 +60,57 @@ def location_text(finding: Finding) -> str:
     return f"{name}#{loc.pointer}" if loc.pointer is not None else name
 
 
+def after_digest(version: SpecVersion, finding: Finding) -> str | None:
+    """The first 16 hex digits of SHA-256 over the canonical JSON (RFC 8785,
+    :func:`~evalport_spec.canonjson.canonical`) of ``[file name, pointer, value]``: the value at
+    ``finding``'s new location in ``version`` (a schema file, or ``rules.json``, by file name;
+    ``null`` when the pointer does not resolve there). ``None`` when the fingerprint alone names the change: the finding names
+    an item, or has no new location.
+
+    Raises:
+        InputError: the file cannot be read or parsed.
+    """
+    new = finding.new
+    if finding.has_item or new is None or new.pointer is None:
+        return None
+    name = (new.file or "").rsplit("/", 1)[-1]
+    if name == "rules.json":
+        data = version.catalogue_bytes
+        doc = loads(data, version.path_label(name)).value if data is not None else None
+    else:
+        file = version.schemas.files.get(name)
+        doc = file.schema if file is not None else None
+    value = resolve(doc, new.pointer, None) if doc is not None else None
+    return hashlib.sha256(canonical([name, new.pointer, value]).encode("utf-8")).hexdigest()[:16]
+
+
+def bind_after(version: SpecVersion, findings: Iterable[Finding]) -> list[Finding]:
+    """``findings`` with ``extra["after"]`` set to :func:`after_digest` in ``version`` (the
+    tree under review's draft) where it is not ``None``; the findings are updated in place."""
+    out = list(findings)
+    for f in out:
+        digest_ = after_digest(version, f)
+        if digest_ is not None:
+            f.extra[AFTER] = digest_
+    return out
+
+
 def entry(finding: Finding) -> dict[str, Any]:
-    """The ``accepts`` entry for ``finding``: ``{fingerprint, kind, location, item?}``."""
+    """The ``accepts`` entry for ``finding``: ``{fingerprint, kind, location, item?, to?}``
+    (``to``: the finding's ``extra["after"]``, set by :func:`bind_after`)."""
     out: dict[str, Any] = {"fingerprint": finding.fingerprint, "kind": finding.kind,
                            "location": location_text(finding)}
     if finding.has_item:
         out["item"] = finding.item
+    if finding.extra.get(AFTER) is not None:
+        out[TO] = finding.extra[AFTER]
     return out
+
+
+def accepts_entry(e: dict[str, Any], finding: Finding) -> bool:
+    """Whether the ``accepts`` (or ignore file) entry ``e`` names ``finding``: the same
+    fingerprint, and, for a finding bound to its new value (``extra["after"]``), the same ``to``."""
+    return e.get("fingerprint") == finding.fingerprint and e.get(TO) == finding.extra.get(AFTER)
 
 
 def accepts_of(meta: dict[str, Any]) -> list[dict[str, Any]]:
@@ -66,6 +125,13 @@ def accepts_of(meta: dict[str, Any]) -> list[dict[str, Any]]:
 def fingerprints_of(meta: dict[str, Any]) -> frozenset[str]:
     """The fingerprints an RFC's front matter lists in ``accepts``."""
     return frozenset(e["fingerprint"] for e in accepts_of(meta))
+
+
+def bindings_of(meta: dict[str, Any]) -> frozenset[tuple[str, str | None]]:
+    """``(fingerprint, to)`` of each ``accepts`` entry (``to`` ``None`` when the entry has none,
+    or a non-string one, which binds no value)."""
+    return frozenset((e["fingerprint"], e[TO] if isinstance(e.get(TO), str) else None)
+                     for e in accepts_of(meta))
 
 
 def render_block(entries: list[dict[str, Any]]) -> str:
@@ -99,7 +165,7 @@ def replace_block(text: str, entries: list[dict[str, Any]], source: str) -> str:
 def write_accepts(repo: SpecRepo | str | Path, number: int, findings: Iterable[Finding]
                   ) -> tuple[Path, list[dict[str, Any]], list[dict[str, Any]]]:
     """Add one ``accepts`` entry per finding to RFC ``number`` (entries already listed, by
-    fingerprint, are kept as they are; none is removed). Written atomically under the
+    fingerprint and ``to``, are kept as they are; none is removed). Written atomically under the
     repository lock.
 
     Returns:
@@ -121,12 +187,12 @@ def write_accepts(repo: SpecRepo | str | Path, number: int, findings: Iterable[F
             raise InputError(f"RFC {number:04d} is {status}: its decision record is closed; a new "
                              "breaking change needs a new RFC", rfc.rel, rfc.fm.line("status"))
         current = accepts_of(rfc.meta)
-        listed = {e["fingerprint"] for e in current}
+        listed = {(e["fingerprint"], e.get(TO)) for e in current}
         added: list[dict[str, Any]] = []
         kept: list[dict[str, Any]] = []
         for f in findings:
             e = entry(f)
-            if e["fingerprint"] in listed:
+            if (e["fingerprint"], e.get(TO)) in listed:
                 kept.append(e)
             elif e not in added:
                 added.append(e)
