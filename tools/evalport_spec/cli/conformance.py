@@ -17,9 +17,9 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import InputError
+from ..errors import InputError, UsageError
 from ..spec import DRAFT, SpecRepo
-from .options import add_format_option, relative
+from .options import add_format_option, number_in, relative
 
 if TYPE_CHECKING:
     from .. import conformance
@@ -39,6 +39,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="another implementation: run per fixture with the document on stdin ({file} "
                         "in CMD: the path of a file holding it) and EVALPORT_DOCUMENT_TYPE set; "
                         "prints {\"valid\", \"errors\"}")
+    p.add_argument("--timeout", type=number_in(float, 0, above=True), default=None,
+                   metavar="SECONDS",
+                   help="with --command: seconds one fixture's run may take; a run past it is "
+                        "killed (with every process it started) and reported as a disagreement "
+                        "naming the fixture (default: 10)")
     p.add_argument("--spec-version", default=DRAFT, metavar="V",
                    help="spec version whose schemas, rules and fixtures apply (default: draft)")
     p.add_argument("--compute-since", action="store_true",
@@ -59,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     from ..report import Report, emit
     from ..validation.bundled import find_spec
 
+    if args.timeout is not None and args.command is None:
+        raise UsageError("--timeout applies to --command (the built-in validator has no time limit)")
     repo = find_spec(args.repo)
     if args.compute_since:
         folder = Path(args.fixtures) if args.fixtures else repo.spec_dir / "conformance" / "fixtures"
@@ -73,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
         if not fixtures:
             raise InputError(f"version {args.spec_version} has no conformance fixtures",
                              spec.path_label("conformance/fixtures"))
-    report = conformance.run(spec, fixtures, command=args.command, version=version)
+    timeout = conformance.COMMAND_TIMEOUT if args.timeout is None else args.timeout
+    report = conformance.run(spec, fixtures, command=args.command, version=version, timeout=timeout)
     bad = len({d.fixture_id for d in report.disagreements})
     skipped = f", {report.skipped} skipped (not applying to {version})" if report.skipped else ""
     emit(Report.of([d.to_finding(relative(repo.root, folder)) for d in report.disagreements],
