@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from ..findings import ChangeClass
-from .options import add_format_option
+from .options import add_format_option, number_in
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,8 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ignore", metavar="FILE", help="YAML/JSON list of {kind, pointer, reason, expires}")
     p.add_argument("--no-format-assertion", action="store_true",
                    help="treat 'format' as an annotation (default: asserted, as EvalPort requires)")
-    p.add_argument("--search-budget", type=int, default=60, metavar="N",
-                   help="generated documents per file in the counter-example search")
+    p.add_argument("--search-budget", type=number_in(int, 0), default=60, metavar="N",
+                   help="generated documents per file in the counter-example search (0: none; "
+                        "default 60)")
     p.add_argument("--explain", action="store_true",
                    help="after the report, print the derivation of each proved inclusion: which "
                         "rule discharged each obligation (the json format always carries it)")
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from ..compat.inputs import resolve_input
     from ..report import emit
 
-    kw = {"format_assertion": not args.no_format_assertion, "search_budget": max(args.search_budget, 0)}
+    kw = {"format_assertion": not args.no_format_assertion, "search_budget": args.search_budget}
     result = classify(resolve_input(args.old, args.repo), resolve_input(args.new, args.repo),
                       ignore=args.ignore, labels=(args.old, args.new), **kw)
     emit(result, args.format)
