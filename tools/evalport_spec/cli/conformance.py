@@ -59,7 +59,18 @@ def _semver(repo: SpecRepo, name: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Load the fixtures, run them, print the report; return 0 or 1 (InputError: 2)."""
+    """Load the fixtures, run them, print the report; return 0 or 1 (InputError: 2, reported in
+    a machine ``--format`` too: :func:`~evalport_spec.report.emit_input_error`)."""
+    from ..report import emit_input_error
+
+    try:
+        return _run(args)
+    except InputError as exc:  # main() says it on standard error and exits 2
+        emit_input_error(exc, args.format, command="conformance", title="conformance")
+        raise
+
+
+def _run(args: argparse.Namespace) -> int:
     from .. import conformance
     from ..report import Report, emit
     from ..validation.bundled import find_spec

@@ -2,7 +2,8 @@
 
 OLD and NEW are each a schema file, a folder of schemas, a release version (``1.2.0``),
 ``draft``, or ``REF:PATH`` at a git revision. Exit 0 when the class (of ``--direction``) is
-below ``--fail-on`` (default MAJOR), 1 at or above it, 2 on bad input.
+below ``--fail-on`` (default MAJOR), 1 at or above it, 2 on bad input (with a machine
+``--format``, a report whose one finding is the ``input-error``, as ``validate`` writes).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import InputError
 from ..findings import ChangeClass
 from .options import add_format_option, number_in
 
@@ -41,11 +43,15 @@ def run(args: argparse.Namespace) -> int:
     """Run the comparison, print the report, return the exit code."""
     from ..compat.classify import classify  # lazy: `--help` stays light
     from ..compat.inputs import resolve_input
-    from ..report import emit
+    from ..report import emit, emit_input_error
 
     kw = {"format_assertion": not args.no_format_assertion, "search_budget": args.search_budget}
-    result = classify(resolve_input(args.old, args.repo), resolve_input(args.new, args.repo),
-                      ignore=args.ignore, labels=(args.old, args.new), **kw)
+    try:
+        result = classify(resolve_input(args.old, args.repo), resolve_input(args.new, args.repo),
+                          ignore=args.ignore, labels=(args.old, args.new), **kw)
+    except InputError as exc:  # main() says it on standard error and exits 2
+        emit_input_error(exc, args.format, command="diff", title=f"diff {args.old} -> {args.new}")
+        raise
     emit(result, args.format)
     if args.explain and args.format != "json":
         from ..compat.proof import explain_lines

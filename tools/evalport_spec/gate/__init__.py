@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from .. import git, names
 from ..errors import InputError
-from ..findings import Finding
+from ..findings import Finding, input_finding
 from ..spec import SpecRepo
 from . import runmemo
 from .model import GateReport, StageResult, status_of
@@ -37,7 +37,7 @@ STAGES: tuple[str, ...] = names.STAGES
 
 
 def _run_stage(name: str, ctx: GateContext) -> StageResult:
-    from .context import StageSkipped, input_finding
+    from .context import StageSkipped
     from .stages import STAGE_FUNCS
 
     start = time.perf_counter()

@@ -15,8 +15,7 @@ from .. import gitsource
 from ..cache import ContentMemo
 from ..compat import Classification, compare_versions
 from ..compat.versions import rule_implementations
-from ..errors import InputError
-from ..findings import Finding, Location
+from ..findings import Finding
 from ..rfc import Rfc, load_rfcs
 from ..spec import DRAFT, SpecRepo, SpecVersion
 from . import history
@@ -42,12 +41,6 @@ program this process is, :func:`~evalport_spec.compat.versions.rule_implementati
 
 class StageSkipped(Exception):
     """The stage has nothing to check; the message says why."""
-
-
-def input_finding(exc: InputError, kind: str = "input-error") -> Finding:
-    """An :class:`InputError` met while checking, as an error finding at its file and line."""
-    return Finding(kind, exc.message if exc.pointer is None else f"{exc.message} (at '{exc.pointer}')",
-                   new=Location(str(exc.source) if exc.source else None, exc.pointer, exc.line))
 
 
 @dataclasses.dataclass

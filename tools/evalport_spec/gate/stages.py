@@ -13,7 +13,7 @@ from collections.abc import Callable
 from .. import changelog, gitsource
 from ..conformance import run as run_fixtures
 from ..errors import InputError
-from ..findings import ChangeClass, Finding, Location, Severity
+from ..findings import ChangeClass, Finding, Location, Severity, input_finding
 from ..fsutil import read_optional
 from ..jsonload import MAX_BYTES, load
 from ..manifest import verify_manifest
@@ -30,7 +30,7 @@ from ..validation import Validator
 from . import history
 from .acceptance import HistoryLedger, Ledger, RfcState, metas_at, release_line, states
 from .behaviour import Side, compare_behaviour, merge_with_classification
-from .context import GateContext, StageSkipped, input_finding
+from .context import GateContext, StageSkipped
 from .frozen import stage_behaviour, stage_history
 from .ignores import drop_ignored, stale_entries
 from .metaschema import meta_validator
