@@ -82,6 +82,8 @@ class SpecVersion:
         name: ``"draft"``, a release version such as ``"1.2.0"``, or ``"REF:spec"`` for git.
         label: prefix used in messages for files of this version (a folder path or ``REF:path``).
         root: the folder on disk, or ``None`` when read from git.
+        sources: what messages call a file, by path relative to the version, where that is not
+            ``label/path`` (a version built in memory, :func:`versions_from_mapping`).
     """
 
     name: str
@@ -89,6 +91,7 @@ class SpecVersion:
     root: Path | None
     _read: Reader = field(repr=False)
     _list: Lister = field(repr=False)
+    sources: Mapping[str, str] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_dir(cls, name: str, root: Path, *, within: Path | None = None,
@@ -123,7 +126,7 @@ class SpecVersion:
         data = self._read(rel)
         if data is None:
             return None
-        return loads(data, f"{self.label}/{rel}")
+        return loads(data, self.path_label(rel))
 
     def read(self, rel: str) -> bytes | None:
         """The bytes of ``rel`` inside this version (``None`` when absent), read with the
@@ -132,7 +135,7 @@ class SpecVersion:
 
     def path_label(self, rel: str) -> str:
         """The label used in messages for ``rel`` inside this version."""
-        return f"{self.label}/{rel}"
+        return self.sources.get(rel, f"{self.label}/{rel}")
 
     @cached_property
     def schema_bytes(self) -> dict[str, bytes]:
@@ -330,9 +333,11 @@ def load_json_file(path: Path | str) -> Loaded:
     return load(path)
 
 
-def versions_from_mapping(name: str, files: Mapping[str, bytes], label: str) -> SpecVersion:
+def versions_from_mapping(name: str, files: Mapping[str, bytes], label: str,
+                          sources: Mapping[str, str] | None = None) -> SpecVersion:
     """A version from an in-memory mapping ``{relative path: bytes}`` (used for RFC proposals
-    and git revisions)."""
+    and git revisions). Messages name a file ``label/path``, or ``sources[path]`` when given
+    (the real file a proposal's unchanged schema comes from)."""
 
     def read(rel: str) -> bytes | None:
         return files.get(rel)
@@ -341,4 +346,4 @@ def versions_from_mapping(name: str, files: Mapping[str, bytes], label: str) -> 
         prefix = rel.rstrip("/") + "/"
         return sorted(k[len(prefix):] for k in files if k.startswith(prefix) and "/" not in k[len(prefix):])
 
-    return SpecVersion(name, label, None, read, lst)
+    return SpecVersion(name, label, None, read, lst, dict(sources or {}))
