@@ -428,3 +428,16 @@ def test_a_released_file_replaced_by_a_link_to_the_same_bytes_fails_the_manifest
         "released-file-changed", "spec/releases/1.1.0/rules.json",
         "released file spec/releases/1.1.0/rules.json was replaced by a symbolic link; released files are "
         "regular files, frozen as released")]
+
+
+def test_rules_stage_paths_are_from_the_repository_root_wherever_check_runs(repo, monkeypatch):
+    """``check -C DIR`` run from another folder: the rules stage names ``spec/rules.json`` as
+    every other stage names its files, not the path as seen from the working directory."""
+    def add_rule(d):
+        d["rules"].append({**d["rules"][0], "code": "ZZ_UNIMPLEMENTED"})
+    edit_json(repo / "spec/rules.json", add_rule)
+    for cwd in (repo.parent, repo / "spec", repo):
+        monkeypatch.chdir(cwd)
+        found = _errors(run_gate(repo, stages=["rules"]), "rules")
+        assert {f.new.file for f in found if "ZZ_UNIMPLEMENTED" in (f.code or f.message)} == {
+            "spec/rules.json", "spec/SPEC.md"}, cwd

@@ -310,16 +310,17 @@ class SpecRepo:
                              within=self.root)
         return None if data is None else data.decode("utf-8", "replace").strip()
 
-    def version(self, name: str) -> SpecVersion:
-        """Load ``"draft"`` or a released version.
+    def version(self, name: str, *, label: str | None = None) -> SpecVersion:
+        """Load ``"draft"`` or a released version; ``label`` names its folder in messages
+        (default: the folder as the working directory sees it, :func:`display_path`).
 
         Raises:
             InputError: an unknown version (the message lists the known ones).
         """
         if name == DRAFT:
-            return SpecVersion.from_dir(DRAFT, self.spec_dir, within=self.root)
+            return SpecVersion.from_dir(DRAFT, self.spec_dir, within=self.root, label=label)
         if name in self.releases():
-            return SpecVersion.from_dir(name, self.releases_dir / name, within=self.root)
+            return SpecVersion.from_dir(name, self.releases_dir / name, within=self.root, label=label)
         known = ", ".join(self.releases() + [DRAFT])
         raise InputError(f"unknown spec version {name!r} (known: {known})")
 

@@ -214,8 +214,7 @@ class GateContext:
         """The draft or a release, loaded once, labelled with its repository-relative folder."""
         key = ("version", name)
         if key not in self.cache:
-            v = self.repo.version(name)
-            self.cache[key] = dataclasses.replace(v, label=self.label(name))
+            self.cache[key] = self.repo.version(name, label=self.label(name))
         return self.cache[key]
 
     def classify(self, old: SpecVersion, new: SpecVersion) -> Classification:

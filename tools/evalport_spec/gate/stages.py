@@ -165,8 +165,10 @@ def stage_conformance(ctx: GateContext) -> StageOut:
 
 
 def stage_rules(ctx: GateContext) -> StageOut:
-    """``rulecheck.check_rules``: catalogue vs implementation vs fixtures vs SPEC.md vs raw schema."""
-    out = list(check_rules(ctx.repo))
+    """``rulecheck.check_rules``: catalogue vs implementation vs fixtures vs SPEC.md vs raw schema,
+    on the draft labelled from the repository root (``spec/rules.json``), wherever ``check -C``
+    runs from."""
+    out = list(check_rules(ctx.version(DRAFT)))
     return out, f"{len(ctx.version(DRAFT).catalogue.codes())} catalogued rule(s)", None
 
 
