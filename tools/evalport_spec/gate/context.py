@@ -5,6 +5,7 @@ gate run."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -15,7 +16,8 @@ from .. import gitsource
 from ..cache import ContentMemo
 from ..compat import Classification, compare_versions
 from ..compat.versions import rule_implementations
-from ..findings import Finding
+from ..errors import InputError
+from ..findings import Finding, input_finding
 from ..rfc import Rfc, load_rfcs
 from ..spec import DRAFT, SpecRepo, SpecVersion
 from . import history
@@ -41,6 +43,18 @@ program this process is, :func:`~evalport_spec.compat.versions.rule_implementati
 
 class StageSkipped(Exception):
     """The stage has nothing to check; the message says why."""
+
+
+SCHEMA_FILE = re.compile(r"spec/(?:releases/[^/]+/)?schemas/[^/]+")
+"""A schema file of the draft or of a release, as the gate labels it (from the repository root)."""
+
+
+def stage_input_finding(exc: InputError) -> Finding:
+    """An :class:`InputError` that stopped a check: ``schema-unreadable`` when it lies in a
+    schema file of the draft or a release (the kind the schemas stage gives that same error, so
+    the report shows the one cause once, under every stage it stopped), else ``input-error``."""
+    in_schema = exc.source is not None and SCHEMA_FILE.fullmatch(str(exc.source)) is not None
+    return input_finding(exc, "schema-unreadable" if in_schema else "input-error")
 
 
 @dataclasses.dataclass
