@@ -3,10 +3,14 @@ and the ``--command`` protocol with a small Python script as the other implement
 
 from __future__ import annotations
 
+import io
 import json
 import shlex
 import shutil
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -185,3 +189,93 @@ def test_command_that_cannot_start_is_an_input_error(tmp_path: Path) -> None:
     [fx] = conformance.load_fixtures(copy_fixtures(tmp_path, "grader-minimal-valid"))
     with pytest.raises(InputError, match="cannot run command"):
         conformance.run_command(str(tmp_path / "no-such-program"), fx)
+
+
+# --- time limits, Ctrl-C and progress -----------------------------------------------------------
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (exists and is no zombie), read from /proc (Linux)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _waiting_command(pidfile: Path) -> str:
+    # a shell that starts a child of its own, records the child's pid and waits on it
+    return shlex.join(["sh", "-c", f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; wait"])
+
+
+def _started(pidfile: Path) -> int:
+    deadline = time.monotonic() + 60
+    while not (pidfile.exists() and pidfile.read_text().strip()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return int(pidfile.read_text())
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_timed_out_command_is_killed_with_the_processes_it_started(tmp_path: Path) -> None:
+    [fx] = conformance.load_fixtures(copy_fixtures(tmp_path, "grader-minimal-valid"))
+    pidfile = tmp_path / "pid"
+    outcome, detail = conformance.run_command(_waiting_command(pidfile), fx, timeout=1)
+    assert outcome is None and detail == "no answer: timed out after 1 s"
+    assert not _alive(_started(pidfile))  # the shell's child went with it
+
+
+def test_cli_timeout_reports_each_fixture_and_refuses_nonsense(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    folder = copy_fixtures(tmp_path, "grader-minimal-valid", "grader-missing-type")
+    slow = command_for(tmp_path, "import time; time.sleep(30)")
+    assert main(["-C", str(ROOT), "conformance", "--fixtures", str(folder), "--command", slow,
+                 "--timeout", "0.5", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert [(f["extra"]["fixture"], f["message"].split("; got ")[1]) for f in report["findings"]] == [
+        ("grader-minimal-valid", "no answer: timed out after 0.5 s"),
+        ("grader-missing-type", "no answer: timed out after 0.5 s")]
+    for value in ("0", "-1", "nan", "inf", "ten"):
+        with pytest.raises(SystemExit) as exc:
+            main(["conformance", "--command", slow, "--timeout", value])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert err == f"evalport-spec conformance: error: argument --timeout: must be a number greater than 0, not '{value}'"
+    assert main(["-C", str(ROOT), "conformance", "--timeout", "5"]) == 2
+    assert "--timeout applies to --command" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_ctrl_c_leaves_no_process_behind(tmp_path: Path) -> None:
+    folder = copy_fixtures(tmp_path, "grader-minimal-valid", "grader-missing-type")
+    pidfile = tmp_path / "pid"
+    proc = subprocess.Popen([sys.executable, "-m", "evalport_spec", "-C", str(ROOT), "conformance",
+                             "--fixtures", str(folder), "--command", _waiting_command(pidfile)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        child = _started(pidfile)
+        assert _alive(child)  # the command's shell and its child are running
+        proc.send_signal(signal.SIGINT)  # what Ctrl-C sends to the foreground process
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130 and err.decode().strip() == "evalport-spec: interrupted"
+    assert not _alive(child)
+
+
+def test_progress_counts_fixtures_on_a_terminal(tmp_path: Path, draft, monkeypatch: pytest.MonkeyPatch) -> None:
+    from evalport_spec.report import progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+    monkeypatch.setattr(progress, "MIN_SECONDS", 0)
+    monkeypatch.delenv("EVALPORT_PROGRESS", raising=False)
+    folder = copy_fixtures(tmp_path, "grader-minimal-valid", "grader-missing-type")
+    for stream, shown in ((io.StringIO(), False), (Tty(), True)):
+        monkeypatch.setattr(sys, "stderr", stream)
+        conformance.run(draft, conformance.load_fixtures(folder),
+                        command=command_for(tmp_path, OTHER_IMPL))
+        text = stream.getvalue()
+        # the first frame at least (tqdm may skip later ones: its refresh is rate-limited)
+        assert ("conformance" in text and "/2 " in text and "fixture" in text) is shown, text

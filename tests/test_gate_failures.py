@@ -228,19 +228,63 @@ def test_an_example_that_is_no_evalport_document_is_reported_at_its_file(repo):
         "'type' member")]
 
 
-def test_a_broken_draft_schema_is_reported_once_by_the_examples_stage(repo):
-    """Every grader example is validated with the draft's grader.json: when that file is malformed
-    JSON, the examples stage says so once, at the schema's line, not once per example."""
+def _break_draft_grader(repo) -> int:
+    """Make line 2 of the draft's grader.json malformed JSON; returns the column where the
+    stray word starts (the parser's column)."""
     path = repo / "spec/schemas/grader.json"
     lines = path.read_text().split("\n")
     lines[1] = lines[1] + " oops"  # line 2 of the file
     path.write_text("\n".join(lines))
+    return len(lines[1]) - len("oops") + 1
+
+
+def test_a_broken_draft_schema_is_reported_once_by_the_examples_stage(repo):
+    """Every grader example is validated with the draft's grader.json: when that file is malformed
+    JSON, the examples stage says so once, at the schema's line and column, not once per example,
+    and under the schemas stage's kind (the schema is unreadable, no example is)."""
+    column = _break_draft_grader(repo)
     graders = [p for p in (repo / "spec/examples").glob("*.json") if '"type"' in p.read_text()
                and '"test_cases"' not in p.read_text() and '"results"' not in p.read_text()]
     assert graders  # the repository has grader examples to validate
     found = _errors(run_gate(repo, stages=["examples"]), "examples")
-    assert [(f.kind, f.new.file, f.new.line) for f in found] == [
-        ("example-unreadable", "spec/schemas/grader.json", 2)]
+    assert [(f.kind, f.new.file, f.new.line, f.extra.get("column")) for f in found] == [
+        ("schema-unreadable", "spec/schemas/grader.json", 2, column)]
+
+
+def test_a_broken_draft_schema_is_one_line_in_the_report_under_every_stage_it_stopped(repo, capsys):
+    """The one cause (a malformed draft schema) read by six stages is one line of the text
+    report, with its column, listing the stages; the RFC proposals it stops name the real file."""
+    from evalport_spec.cli import main
+
+    column = _break_draft_grader(repo)
+    stages = ["schemas", "spec-text", "conformance", "rules", "draft", "examples", "rfcs"]
+    assert main(["-C", str(repo), "check", "--format", "text",
+                 *(a for s in stages for a in ("--stage", s))]) == 1
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if "grader.json" in ln]
+    where = f"spec/schemas/grader.json:2:{column}"
+    assert [ln for ln in lines if ln.startswith(where)] == [
+        f"{where}: error schema-unreadable: malformed JSON: Expecting property name enclosed in double "
+        "quotes [schemas, spec-text, conformance, rules, draft, examples]"]
+    others = [ln for ln in lines if not ln.startswith(where)]
+    assert others and all(ln.startswith("rfcs/") and f"proposal cannot be applied: {where}: " in ln
+                          for ln in others), others
+
+
+def test_examples_in_a_subfolder_are_reported_not_skipped(repo):
+    """spec/examples/ holds its documents at the top; a JSON file below (even an invalid one)
+    is named as misplaced, and a folder with only such files is no reason to skip the stage."""
+    nested = repo / "spec/examples/more/deeper"
+    nested.mkdir(parents=True)
+    (nested / "bad.json").write_text('{"id": "x", "type": 5}\n')
+    (nested.parent / "notes.txt").write_text("not JSON, not an example\n")
+    result = run_gate(repo, stages=["examples"]).stage("examples")
+    assert result.status == "fail" and result.summary.endswith(", 1 misplaced")
+    assert [(f.kind, f.new.file) for f in result.findings] == [
+        ("example-misplaced", "spec/examples/more/deeper/bad.json")]
+    for top in (repo / "spec/examples").glob("*.json"):
+        top.unlink()
+    result = run_gate(repo, stages=["examples"]).stage("examples")
+    assert (result.status, result.summary) == ("fail", "0 example(s), 1 misplaced")
 
 
 def test_a_bad_draft_schema_is_reported_at_its_keyword(repo):
@@ -393,12 +437,13 @@ def test_without_a_base_the_change_to_accept_is_the_drafts_since_the_latest_rele
 
 def test_a_release_whose_schemas_cannot_be_read_is_an_input_error_and_the_other_pairs_are_classified(repo):
     """A bare word on line 2 of a new schema of release 1.2.0: the pairs 1.1.0 -> 1.2.0 and
-    1.2.0 -> 1.3.0 cannot be classified (one finding each, at that file and line); 1.0.0 -> 1.1.0 is."""
+    1.2.0 -> 1.3.0 cannot be classified (one finding each, at that file and line, under the
+    schemas stage's kind for an unreadable schema); 1.0.0 -> 1.1.0 is."""
     (repo / "spec/releases/1.2.0/schemas/zz.json").write_text('{\n  oops\n}\n')
     report = run_gate(repo, stages=["releases"])
     found = _errors(report, "releases")
     assert [(f.kind, f.new.file, f.new.line) for f in found] == [
-        ("input-error", "spec/releases/1.2.0/schemas/zz.json", 2)] * 2
+        ("schema-unreadable", "spec/releases/1.2.0/schemas/zz.json", 2)] * 2
     assert report.stage("releases").summary == "1.1.0 MINOR"
 
 
@@ -428,3 +473,16 @@ def test_a_released_file_replaced_by_a_link_to_the_same_bytes_fails_the_manifest
         "released-file-changed", "spec/releases/1.1.0/rules.json",
         "released file spec/releases/1.1.0/rules.json was replaced by a symbolic link; released files are "
         "regular files, frozen as released")]
+
+
+def test_rules_stage_paths_are_from_the_repository_root_wherever_check_runs(repo, monkeypatch):
+    """``check -C DIR`` run from another folder: the rules stage names ``spec/rules.json`` as
+    every other stage names its files, not the path as seen from the working directory."""
+    def add_rule(d):
+        d["rules"].append({**d["rules"][0], "code": "ZZ_UNIMPLEMENTED"})
+    edit_json(repo / "spec/rules.json", add_rule)
+    for cwd in (repo.parent, repo / "spec", repo):
+        monkeypatch.chdir(cwd)
+        found = _errors(run_gate(repo, stages=["rules"]), "rules")
+        assert {f.new.file for f in found if "ZZ_UNIMPLEMENTED" in (f.code or f.message)} == {
+            "spec/rules.json", "spec/SPEC.md"}, cwd

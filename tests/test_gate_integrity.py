@@ -744,6 +744,45 @@ def test_a_crlf_checkout_of_the_spec_is_refused_in_one_line(repo):
     assert run_gate(repo, stages=["manifest"]).stage("manifest").status == "ok"
 
 
+def _checked_out_again(repo, rel: str = "spec/VERSION") -> None:
+    (repo / rel).unlink()
+    git(repo, "checkout", "--", rel)
+
+
+@pytest.mark.parametrize(("setup", "why"), [
+    # core.eol applies to files marked text (gitattributes(5)): text=auto at the root marks them
+    ({"config": {"core.eol": "crlf"}, "root": "* text=auto\n"}, "core.eol=crlf"),
+    # a boolean git spells many ways (git-config(1), "true"): each one converts
+    ({"config": {"core.autocrlf": "yes"}}, "core.autocrlf=true"),
+    ({"config": {"core.autocrlf": "1"}}, "core.autocrlf=true"),
+    # an attribute file of spec/ itself, no configuration at all
+    ({"spec": "* eol=crlf\n"}, "the eol=crlf attribute"),
+    ({"spec": "*.json text eol=crlf\nVERSION text eol=crlf\n"}, "the eol=crlf attribute"),
+], ids=["core.eol", "autocrlf-yes", "autocrlf-1", "spec-gitattributes", "spec-gitattributes-text"])
+def test_every_crlf_conversion_of_a_checkout_is_refused(repo, setup, why):
+    """Each way git is told to write CRLF on checkout (core.autocrlf, core.eol with the text
+    attribute, the eol attribute in a .gitattributes under spec/) is refused, naming it."""
+    config = setup.get("config", {})
+    try:
+        for key, value in config.items():
+            git(repo, "config", key, value)
+        for where, path in (("root", repo / ".gitattributes"), ("spec", repo / "spec/.gitattributes")):
+            if where in setup:
+                path.write_text(setup[where])
+        if "root" in setup or "spec" in setup:
+            commit_all(repo, "line-ending attributes")
+        _checked_out_again(repo)
+        assert (repo / "spec/VERSION").read_bytes().endswith(b"\r\n")  # git did convert it
+        with pytest.raises(InputError, match=re.escape(why) + r" turned this file's LF line endings into CRLF"):
+            run_gate(repo, stages=["manifest"])
+    finally:  # the scratch repository is shared by the module's tests: leave no setting behind
+        for key in config:
+            git(repo, "config", "--unset", key)
+        for path in (repo / ".gitattributes", repo / "spec/.gitattributes"):
+            path.unlink(missing_ok=True)
+        _checked_out_again(repo)
+
+
 # --- spec/VERSION decides which version validates a document -------------------------------------
 
 def test_a_version_bump_sending_the_drafts_documents_to_an_older_release_is_breaking(repo):

@@ -31,7 +31,7 @@ import pytest
 MAIN = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "evalport_spec"]
 """The command line under test: this interpreter's package, whatever ``PATH`` holds (issue 18)."""
-ERROR_LINE = re.compile(r"^evalport-spec(?: [a-z]+)*: error: .+$")
+ERROR_LINE = re.compile(r"^evalport-spec(?: [a-z][a-z-]*)*: error: .+$")
 NO_NET = {"http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9",
           "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
           "NO_COLOR": "1", "GIT_TERMINAL_PROMPT": "0"}
@@ -428,6 +428,23 @@ ARGS = [
      "lone surrogate U+D83D in a string"),
     ("diff-lone-surrogate-pattern", ["diff", "@LONE", "@OBJECT"], "@LONE:1:21", "(at '/version')"),
     ("conformance-not-a-fixture", ["conformance", "--fixtures", "@FIXDIR"], "@FIXDIR/x.json", ""),
+    # numbers that mean nothing: refused by the parser, before any work
+    ("diff-negative-search-budget", ["diff", "--search-budget", "-5", "draft", "draft"], None,
+     "argument --search-budget: must be a whole number from 0 up, not '-5'"),
+    ("diff-nan-search-budget", ["diff", "--search-budget", "nan", "draft", "draft"], None,
+     "argument --search-budget: must be a whole number from 0 up, not 'nan'"),
+    ("conformance-zero-timeout", ["conformance", "--command", "true", "--timeout", "0"], None,
+     "argument --timeout: must be a number greater than 0, not '0'"),
+    ("conformance-nan-timeout", ["conformance", "--command", "true", "--timeout", "nan"], None,
+     "argument --timeout: must be a number greater than 0, not 'nan'"),
+    ("rfc-apply-negative", ["rfc", "apply", "-1"], None,
+     "argument number: must be a whole number from 1 to 9999, not '-1'"),
+    ("rfc-accept-findings-zero", ["rfc", "accept-findings", "0"], None,
+     "argument number: must be a whole number from 1 to 9999, not '0'"),
+    ("rfc-new-number-too-large", ["rfc", "new", "A title", "--number", "10000"], None,
+     "argument --number: must be a whole number from 1 to 9999, not '10000'"),
+    ("rfc-status-by-zero", ["rfc", "status", "1", "superseded", "--by", "0"], None,
+     "argument --by: must be a whole number from 1 to 9999, not '0'"),
 ]
 
 

@@ -336,3 +336,42 @@ def test_progress_is_silent_off_a_terminal_and_shown_on_one(monkeypatch: pytest.
             step(note="a.json")
             step()
         assert ("validating" in stream.getvalue()) is shown, stream.getvalue()
+
+
+# --- input errors in a machine format ------------------------------------------------------------
+
+BAD_JSON = '{"type": "object",\n  "properties": {"a": ]}\n'  # line 2 column 23 (the "]"): a value expected
+
+
+@pytest.mark.parametrize("command", ["diff", "conformance", "check"])
+def test_an_input_error_in_a_machine_format_is_a_report_of_that_error(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from evalport_spec.cli import main
+
+    root = str(Path(__file__).resolve().parents[1])
+    bad = tmp_path / "old.json"
+    bad.write_text(BAD_JSON)
+    args, file, line, column = {
+        "diff": (["diff", str(bad), "draft"], str(bad), 2, 23),
+        "conformance": (["conformance", "--fixtures", str(tmp_path / "none")], str(tmp_path / "none"), None, None),
+        "check": (["check", "--base", "no-such-ref-anywhere"], None, None, None)}[command]
+    for fmt in FORMATS:
+        assert main(["-C", root, *args, "--format", fmt]) == 2
+        out, err = capsys.readouterr()
+        assert len(err.splitlines()) == 1 and err.startswith("evalport-spec: error: "), err
+        if fmt == "text":
+            assert out == ""  # the line on standard error is the whole answer
+            continue
+        assert out.strip(), fmt
+        if fmt == "json":
+            data = json.loads(out)
+            _report_validator().validate(data)
+            [f] = data["findings"]
+            assert (data["command"], f["kind"], f["severity"]) == (command, "input-error", "error")
+            assert (f["new"]["file"], f["new"]["line"], f.get("extra", {}).get("column")) == (file, line, column)
+            assert f["message"] in err
+        elif fmt == "sarif":
+            [result] = json.loads(out)["runs"][0]["results"]
+            assert result["ruleId"] == "input-error" and result["level"] == "error"
+        elif fmt == "junit":
+            assert ET.fromstring(out).find(".//failure").get("type") == "input-error"

@@ -184,3 +184,28 @@ def test_lint_accepts_a_proposal_already_applied_to_the_draft(tmp_path) -> None:
     assert len(applied) == 1
     assert applied[0].message == ("proposal is applied to the draft (draft is MINOR since 1.3.0; "
                                   "declared MINOR)")
+
+
+def test_the_proposed_draft_names_the_real_files(repo):
+    """A message about a file of the proposed draft names a file that exists: the draft's own
+    when the proposal leaves it alone, else the draft's and the proposal file that changes it;
+    never a ``rfcs/NNNN-slug (proposed)/`` folder."""
+    _, proposed, _ = apply_proposal(repo, find_rfc(repo, 6))
+    assert proposed.path_label("schemas/grader.json") == "spec/schemas/grader.json"
+    assert proposed.path_label("schemas/resultset.json") == \
+        "spec/schemas/resultset.json as rfcs/0006-rate-denominators/patch.json changes it"
+    assert proposed.path_label("rules.json") == \
+        "spec/rules.json as rfcs/0006-rate-denominators/rules.json changes it"
+    fixture = sorted((repo / "rfcs/0006-rate-denominators/fixtures").glob("*.json"))[0]
+    assert proposed.path_label(f"conformance/fixtures/{fixture.name}") == \
+        f"rfcs/0006-rate-denominators/fixtures/{fixture.name}"
+    grader = repo / "spec/schemas/grader.json"  # a schema RFC 6 does not patch, broken at line 2
+    lines = grader.read_text().split("\n")
+    lines[1] += " oops"
+    grader.write_text("\n".join(lines))
+    [found] = [f for f in lint_rfcs(repo, [repo / "rfcs/0006-rate-denominators.md"])
+               if f.kind == "rfc-proposal"]
+    column = len(lines[1]) - len("oops") + 1  # where the stray word starts
+    assert found.message.startswith(f"proposal cannot be applied: spec/schemas/grader.json:2:{column}: "
+                                    "malformed JSON"), found.message
+    assert "(proposed)" not in found.message

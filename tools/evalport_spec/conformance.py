@@ -15,8 +15,10 @@ once per fixture, from the current directory, with:
   that reads files, ``other-validator {file}``), removed after the run;
 * environment: the caller's, plus ``EVALPORT_DOCUMENT_TYPE`` = ``suite`` | ``testcase`` |
   ``grader`` | ``resultset``;
-* a time limit of :data:`COMMAND_TIMEOUT` seconds and an output limit of
-  :data:`MAX_ANSWER_BYTES` bytes (standard output and error together).
+* a time limit per fixture (``timeout``, ``--timeout SECONDS``; default :data:`COMMAND_TIMEOUT`)
+  and an output limit of :data:`MAX_ANSWER_BYTES` bytes (standard output and error together);
+* a session and process group of its own: when the run ends, times out or is interrupted
+  (Ctrl-C), every process left in that group is killed, those the command started included.
 
 It must exit (any status) after printing one JSON object on standard output::
 
@@ -24,8 +26,9 @@ It must exit (any status) after printing one JSON object on standard output::
 
 The output is compared with ``expect.full`` only (an implementation reports one verdict). A
 time-out, unparsable output or a wrong shape is a disagreement for that fixture whose
-``detail`` says what went wrong (after :data:`MAX_TIMEOUTS` time-outs the remaining fixtures
-are not run, each a disagreement saying so, so a command that never answers ends the run); a command that cannot be started at all, or that writes more
+``detail`` says what went wrong (``no answer: timed out after 10 s``; after
+:data:`MAX_TIMEOUTS` time-outs the remaining fixtures are not run, each a disagreement saying
+so, so a command that never answers ends the run); a command that cannot be started at all, or that writes more
 than the output limit (``--command yes``), is an :class:`~evalport_spec.errors.InputError`.
 """
 
@@ -46,6 +49,7 @@ from .findings import Finding, Location
 from .fixtures import META_SCHEMA_NAME, Fixture, Outcome, Pair, parse_fixtures
 from .fsutil import run_bounded
 from .jsonload import load
+from .report.progress import task
 from .spec import SpecVersion
 from .validation import Validator
 
@@ -186,10 +190,11 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
     ``version``: the semver of ``spec`` (a release's name, or the draft's declared version);
     fixtures that do not apply to it (``since`` newer, or ``until`` reached) are skipped and
     counted. ``None`` runs every fixture.
-    ``timeout``: seconds per fixture for ``command``; once it has timed out on
-    :data:`MAX_TIMEOUTS` fixtures, the remaining ones are not run and each is a disagreement
-    whose ``detail`` says so (the run waits at most ``MAX_TIMEOUTS * timeout`` seconds on a
-    command that does not answer).
+    ``timeout``: seconds ``command`` may take per fixture (a run past it is a disagreement for
+    that fixture); once it has timed out on :data:`MAX_TIMEOUTS` fixtures, the remaining ones
+    are not run and each is a disagreement whose ``detail`` says so (the run waits at most
+    ``MAX_TIMEOUTS * timeout`` seconds on a command that does not answer). A bar counts the
+    fixtures on a terminal (:mod:`evalport_spec.report.progress`).
 
     Returns:
         a :class:`ConformanceReport` with one :class:`Disagreement` per mismatching path.
@@ -203,25 +208,28 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
     if command is None:
         validator = validator or Validator(spec)
     timeouts = 0
-    for fx in fixtures:
-        if command is not None and timeouts >= MAX_TIMEOUTS:
-            report.disagreements.append(Disagreement(
-                fx.id, "full", fx.full, None, f"not run: the command timed out on {timeouts} "
-                f"fixtures already ({timeout:g} s each)"))
-            continue
-        if command is None:
-            schema = validator.validate_schema_only(fx.document, fx.document_type)
-            actual_schema = Outcome(not schema, frozenset(v.key() for v in schema))
-            if actual_schema.valid != fx.schema.valid:
-                report.disagreements.append(Disagreement(fx.id, "schema", fx.schema, actual_schema))
-            full = validator.validate(fx.document, fx.document_type)
-            actual: Outcome | None = Outcome(not full, frozenset(v.key() for v in full))
-            detail = ""
-        else:
-            actual, detail = run_command(command, fx, timeout)
-            timeouts += detail.startswith(TIMED_OUT)
-        if actual is None or not _agrees(fx.full, actual):
-            report.disagreements.append(Disagreement(fx.id, "full", fx.full, actual, detail))
+    with task("conformance", total=len(fixtures), unit="fixture") as step:
+        for fx in fixtures:
+            if command is not None and timeouts >= MAX_TIMEOUTS:
+                report.disagreements.append(Disagreement(
+                    fx.id, "full", fx.full, None, f"not run: the command timed out on {timeouts} "
+                    f"fixtures already ({timeout:g} s each)"))
+                step(note=fx.id)
+                continue
+            if command is None:
+                schema = validator.validate_schema_only(fx.document, fx.document_type)
+                actual_schema = Outcome(not schema, frozenset(v.key() for v in schema))
+                if actual_schema.valid != fx.schema.valid:
+                    report.disagreements.append(Disagreement(fx.id, "schema", fx.schema, actual_schema))
+                full = validator.validate(fx.document, fx.document_type)
+                actual: Outcome | None = Outcome(not full, frozenset(v.key() for v in full))
+                detail = ""
+            else:
+                actual, detail = run_command(command, fx, timeout)
+                timeouts += detail.startswith(TIMED_OUT)
+            if actual is None or not _agrees(fx.full, actual):
+                report.disagreements.append(Disagreement(fx.id, "full", fx.full, actual, detail))
+            step(note=fx.id)
     return report
 
 
@@ -255,7 +263,7 @@ def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
             argv = [word.replace(FILE_PLACEHOLDER, str(path)) for word in argv]
         try:
             proc = run_bounded(argv, input=data, env=env, timeout=timeout, max_bytes=MAX_ANSWER_BYTES,
-                               label=f"--command {argv[0]!r}")
+                               label=f"--command {argv[0]!r}", own_group=True)
         except subprocess.TimeoutExpired:
             return None, f"{TIMED_OUT} {timeout:g} s"
         except OSError as exc:

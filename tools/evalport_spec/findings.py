@@ -11,9 +11,12 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .canonjson import canonical
+
+if TYPE_CHECKING:
+    from .errors import InputError
 
 
 class _NoItem:
@@ -152,3 +155,13 @@ class Finding:
         if self.has_item:
             out["item"] = self.item
         return out
+
+
+def input_finding(exc: InputError, kind: str = "input-error") -> Finding:
+    """An :class:`~evalport_spec.errors.InputError` met while checking, as an error finding of
+    ``kind``: the message (with ``(at 'POINTER')`` when the error has a pointer), located at the
+    error's file, pointer and line, the column in ``extra["column"]`` (the reporters' place for
+    it) when known."""
+    return Finding(kind, exc.message if exc.pointer is None else f"{exc.message} (at '{exc.pointer}')",
+                   new=Location(str(exc.source) if exc.source else None, exc.pointer, exc.line),
+                   extra={"column": exc.column} if exc.column else {})

@@ -17,6 +17,7 @@ import fcntl
 import os
 import select
 import selectors
+import signal
 import stat
 import subprocess
 import tempfile
@@ -246,14 +247,20 @@ def _os_reason(exc: OSError) -> str:
 
 def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: float | None = None,
                 max_bytes: int, env: Mapping[str, str] | None = None,
-                cwd: str | os.PathLike[str] | None = None, label: str | None = None
-                ) -> subprocess.CompletedProcess[bytes]:
+                cwd: str | os.PathLike[str] | None = None, label: str | None = None,
+                own_group: bool = False) -> subprocess.CompletedProcess[bytes]:
     """Run ``argv`` and capture its output, never more than ``max_bytes`` bytes of it.
 
     ``input`` is written to the child's standard input (standard input is ``/dev/null`` when
     ``None``); standard output and standard error are read as they come and their bytes counted
     together. A child that writes more (``conformance --command yes``) or outlives ``timeout``
     seconds is killed.
+
+    With ``own_group`` the child runs in a session (and process group) of its own, and whatever
+    is left in that group when the call returns or raises (a time-out, Ctrl-C's
+    :class:`KeyboardInterrupt`) is killed with ``SIGKILL``: the processes the child started
+    (``sh -c 'validator; ...'``) included, so a program the user named leaves nothing running.
+    (Off by default: a ``git`` that may prompt for credentials keeps the terminal.)
 
     Returns:
         a :class:`subprocess.CompletedProcess` with ``stdout`` and ``stderr`` as bytes.
@@ -265,7 +272,8 @@ def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: flo
     """
     shown = label or argv[0]
     proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
+                            start_new_session=own_group)
     deadline = None if timeout is None else time.monotonic() + timeout
     out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
     outputs: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
@@ -309,6 +317,10 @@ def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: flo
         except subprocess.TimeoutExpired:
             raise subprocess.TimeoutExpired(list(argv), timeout) from None
     finally:
+        if own_group:
+            # the group outlives its leader while a member lives, so its id cannot be reused yet
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()
             proc.wait()

@@ -34,5 +34,8 @@ RFC_STATUSES = ("draft", "comment", "accepted", "rejected", "deferred", "withdra
 """RFC lifecycle statuses (toolchain.md, "RFCs"; ``deferred`` as in PEP 1: the decision is
 postponed, with a record of why)."""
 
+MAX_RFC_NUMBER = 9999
+"""Highest RFC number: an RFC's file name carries four digits (``rfcs/NNNN-slug.md``)."""
+
 AUTO = "auto"
 """``--spec-version`` / ``--type`` value meaning "decide from the document"."""

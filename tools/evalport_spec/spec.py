@@ -83,6 +83,8 @@ class SpecVersion:
         name: ``"draft"``, a release version such as ``"1.2.0"``, or ``"REF:spec"`` for git.
         label: prefix used in messages for files of this version (a folder path or ``REF:path``).
         root: the folder on disk, or ``None`` when read from git.
+        sources: what messages call a file, by path relative to the version, where that is not
+            ``label/path`` (a version built in memory, :func:`versions_from_mapping`).
     """
 
     name: str
@@ -90,6 +92,7 @@ class SpecVersion:
     root: Path | None
     _read: Reader = field(repr=False)
     _list: Lister = field(repr=False)
+    sources: Mapping[str, str] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_dir(cls, name: str, root: Path, *, within: Path | None = None,
@@ -124,7 +127,7 @@ class SpecVersion:
         data = self._read(rel)
         if data is None:
             return None
-        return loads(data, f"{self.label}/{rel}")
+        return loads(data, self.path_label(rel))
 
     def read(self, rel: str) -> bytes | None:
         """The bytes of ``rel`` inside this version (``None`` when absent), read with the
@@ -133,7 +136,7 @@ class SpecVersion:
 
     def path_label(self, rel: str) -> str:
         """The label used in messages for ``rel`` inside this version."""
-        return f"{self.label}/{rel}"
+        return self.sources.get(rel, f"{self.label}/{rel}")
 
     @cached_property
     def schema_bytes(self) -> dict[str, bytes]:
@@ -308,16 +311,17 @@ class SpecRepo:
                              within=self.root)
         return None if data is None else data.decode("utf-8", "replace").strip()
 
-    def version(self, name: str) -> SpecVersion:
-        """Load ``"draft"`` or a released version.
+    def version(self, name: str, *, label: str | None = None) -> SpecVersion:
+        """Load ``"draft"`` or a released version; ``label`` names its folder in messages
+        (default: the folder as the working directory sees it, :func:`display_path`).
 
         Raises:
             InputError: an unknown version (the message lists the known ones).
         """
         if name == DRAFT:
-            return SpecVersion.from_dir(DRAFT, self.spec_dir, within=self.root)
+            return SpecVersion.from_dir(DRAFT, self.spec_dir, within=self.root, label=label)
         if name in self.releases():
-            return SpecVersion.from_dir(name, self.releases_dir / name, within=self.root)
+            return SpecVersion.from_dir(name, self.releases_dir / name, within=self.root, label=label)
         known = ", ".join(self.releases() + [DRAFT])
         raise InputError(f"unknown spec version {name!r} (known: {known})")
 
@@ -331,9 +335,11 @@ def load_json_file(path: Path | str) -> Loaded:
     return load(path)
 
 
-def versions_from_mapping(name: str, files: Mapping[str, bytes], label: str) -> SpecVersion:
+def versions_from_mapping(name: str, files: Mapping[str, bytes], label: str,
+                          sources: Mapping[str, str] | None = None) -> SpecVersion:
     """A version from an in-memory mapping ``{relative path: bytes}`` (used for RFC proposals
-    and git revisions)."""
+    and git revisions). Messages name a file ``label/path``, or ``sources[path]`` when given
+    (the real file a proposal's unchanged schema comes from)."""
 
     def read(rel: str) -> bytes | None:
         return files.get(rel)
@@ -342,4 +348,4 @@ def versions_from_mapping(name: str, files: Mapping[str, bytes], label: str) -> 
         prefix = rel.rstrip("/") + "/"
         return sorted(k[len(prefix):] for k in files if k.startswith(prefix) and "/" not in k[len(prefix):])
 
-    return SpecVersion(name, label, None, read, lst)
+    return SpecVersion(name, label, None, read, lst, dict(sources or {}))

@@ -17,9 +17,9 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import InputError
+from ..errors import InputError, UsageError
 from ..names import DRAFT
-from .options import add_format_option, relative
+from .options import add_format_option, number_in, relative
 
 if TYPE_CHECKING:
     from .. import conformance
@@ -40,6 +40,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="another implementation: run per fixture with the document on stdin ({file} "
                         "in CMD: the path of a file holding it) and EVALPORT_DOCUMENT_TYPE set; "
                         "prints {\"valid\", \"errors\"}")
+    p.add_argument("--timeout", type=number_in(float, 0, above=True), default=None,
+                   metavar="SECONDS",
+                   help="with --command: seconds one fixture's run may take; a run past it is "
+                        "killed (with every process it started) and reported as a disagreement "
+                        "naming the fixture (default: 10)")
     p.add_argument("--spec-version", default=DRAFT, metavar="V",
                    help="spec version whose schemas, rules and fixtures apply (default: draft)")
     p.add_argument("--compute-since", action="store_true",
@@ -55,11 +60,24 @@ def _semver(repo: SpecRepo, name: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Load the fixtures, run them, print the report; return 0 or 1 (InputError: 2)."""
+    """Load the fixtures, run them, print the report; return 0 or 1 (InputError: 2, reported in
+    a machine ``--format`` too: :func:`~evalport_spec.report.emit_input_error`)."""
+    from ..report import emit_input_error
+
+    try:
+        return _run(args)
+    except InputError as exc:  # main() says it on standard error and exits 2
+        emit_input_error(exc, args.format, command="conformance", title="conformance")
+        raise
+
+
+def _run(args: argparse.Namespace) -> int:
     from .. import conformance
     from ..report import Report, emit
     from ..validation.bundled import find_spec
 
+    if args.timeout is not None and args.command is None:
+        raise UsageError("--timeout applies to --command (the built-in validator has no time limit)")
     repo = find_spec(args.repo)
     if args.compute_since:
         folder = Path(args.fixtures) if args.fixtures else repo.spec_dir / "conformance" / "fixtures"
@@ -74,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         if not fixtures:
             raise InputError(f"version {args.spec_version} has no conformance fixtures",
                              spec.path_label("conformance/fixtures"))
-    report = conformance.run(spec, fixtures, command=args.command, version=version)
+    timeout = conformance.COMMAND_TIMEOUT if args.timeout is None else args.timeout
+    report = conformance.run(spec, fixtures, command=args.command, version=version, timeout=timeout)
     bad = len({d.fixture_id for d in report.disagreements})
     skipped = f", {report.skipped} skipped (not applying to {version})" if report.skipped else ""
     emit(Report.of([d.to_finding(relative(repo.root, folder)) for d in report.disagreements],

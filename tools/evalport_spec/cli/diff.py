@@ -2,9 +2,10 @@
 
 OLD and NEW are each a schema file, a folder of schemas, a release version (``1.2.0``),
 ``draft``, or ``REF:PATH`` at a git revision. Exit 0 when the class (of ``--direction``) is
-below ``--fail-on`` (default MAJOR), 1 at or above it, 2 on bad input. A diff of files and
-folders already compared with the same options replays its report from the disk cache
-(:mod:`evalport_spec.diffcache`; ``--no-cache`` computes afresh).
+below ``--fail-on`` (default MAJOR), 1 at or above it, 2 on bad input (with a machine
+``--format``, a report whose one finding is the ``input-error``, as ``validate`` writes). A
+diff of files and folders already compared with the same options replays its report from the
+disk cache (:mod:`evalport_spec.diffcache`; ``--no-cache`` computes afresh).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import argparse
 import os
 import sys
 
-from .options import add_format_option
+from ..errors import InputError
+from .options import add_format_option, number_in
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,8 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ignore", metavar="FILE", help="YAML/JSON list of {kind, pointer, reason, expires}")
     p.add_argument("--no-format-assertion", action="store_true",
                    help="treat 'format' as an annotation (default: asserted, as EvalPort requires)")
-    p.add_argument("--search-budget", type=int, default=60, metavar="N",
-                   help="generated documents per file in the counter-example search")
+    p.add_argument("--search-budget", type=number_in(int, 0), default=60, metavar="N",
+                   help="generated documents per file in the counter-example search (0: none; "
+                        "default 60)")
     p.add_argument("--explain", action="store_true",
                    help="after the report, print the derivation of each proved inclusion: which "
                         "rule discharged each obligation (the json format always carries it)")
@@ -51,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["EVALPORT_CACHE_DIR"] = "off"
     options = {"format": args.format, "fail_on": args.fail_on, "direction": args.direction,
                "explain": args.explain, "format_assertion": not args.no_format_assertion,
-               "search_budget": max(args.search_budget, 0), "repo": args.repo}
+               "search_budget": args.search_budget, "repo": args.repo}
 
     def key() -> str | None:
         return diffcache.key(args.old, args.new, options=options, ignore=args.ignore)
@@ -66,11 +69,15 @@ def _compare(args: argparse.Namespace, options: dict) -> int:
     from ..compat.classify import classify  # lazy: `--help` and a cache hit stay light
     from ..compat.inputs import resolve_input
     from ..findings import ChangeClass
-    from ..report import emit
+    from ..report import emit, emit_input_error
 
-    result = classify(resolve_input(args.old, args.repo), resolve_input(args.new, args.repo),
-                      ignore=args.ignore, labels=(args.old, args.new),
-                      format_assertion=options["format_assertion"], search_budget=options["search_budget"])
+    try:
+        result = classify(resolve_input(args.old, args.repo), resolve_input(args.new, args.repo),
+                          ignore=args.ignore, labels=(args.old, args.new),
+                          format_assertion=options["format_assertion"], search_budget=options["search_budget"])
+    except InputError as exc:  # main() says it on standard error and exits 2
+        emit_input_error(exc, args.format, command="diff", title=f"diff {args.old} -> {args.new}")
+        raise
     emit(result, args.format)
     if args.explain and args.format != "json":
         from ..compat.proof import explain_lines

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,31 @@ def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str] = 
     parser.add_argument("--format", default="text", choices=tuple(choices), metavar="FORMAT",
                         help="output format: " + "; ".join(f"{c} ({said[c]})" if c in said else c
                                                            for c in choices) + " (default: text)")
+
+
+def number_in(kind: type[int] | type[float], low: float, high: float = math.inf, *,
+              above: bool = False) -> Callable[[str], float]:
+    """An argparse ``type=`` reading an option's text as ``kind`` (``int`` or ``float``) and
+    accepting a finite value from ``low`` to ``high`` (strictly above ``low`` with ``above``), so
+    that ``--search-budget -5`` or ``--timeout nan`` is a usage error (one line, exit 2) before
+    any work starts. The error says the accepted range and repeats the text given."""
+    whole = "a whole number" if kind is int else "a number"
+    if above:
+        span = f"{whole} greater than {low:g}"
+    elif high == math.inf:
+        span = f"{whole} from {low:g} up"
+    else:
+        span = f"{whole} from {low:g} to {high:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and low <= value <= high and not (above and value == low)):
+            raise argparse.ArgumentTypeError(f"must be {span}, not {text!r}")
+        return value
+    return parse
 
 
 def repository(args: argparse.Namespace) -> SpecRepo:

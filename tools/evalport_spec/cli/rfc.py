@@ -22,8 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from ..names import CHANGE_CLASSES, RFC_STATUSES, WRITE_FORMATS
-from .options import add_format_option, relative, repository
+from ..names import CHANGE_CLASSES, MAX_RFC_NUMBER, RFC_STATUSES, WRITE_FORMATS
+from .options import add_format_option, number_in, relative, repository
+
+RFC_NUMBER = number_in(int, 1, MAX_RFC_NUMBER)
+"""An RFC number argument: a usage error (exit 2) outside 1..MAX_RFC_NUMBER."""
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -215,7 +218,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp = add("new", run_new, "create rfcs/NNNN-slug.md (next free number, status draft) from the template")
     sp.add_argument("title")
     sp.add_argument("--author", default=None, help="author name for the front matter")
-    sp.add_argument("--number", type=int, default=None, help="use this number instead of the next free one")
+    sp.add_argument("--number", type=RFC_NUMBER, default=None, help="use this number instead of the next free one")
     sp.add_argument("--class", dest="change_class", choices=CHANGE_CLASSES, default="MINOR",
                     help="declared change class (default MINOR; the proposal's computed class is checked "
                          "against it)")
@@ -235,13 +238,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_option(sp)
 
     sp = add("status", run_status, "move an RFC to a new status (validated transition, dates written)")
-    sp.add_argument("number", type=int)
+    sp.add_argument("number", type=RFC_NUMBER)
     sp.add_argument("status", metavar="STATUS", help=f"one of: {', '.join(RFC_STATUSES)}")
     sp.add_argument("--opens", metavar="DATE", help="comment period start (default: today)")
     sp.add_argument("--closes", metavar="DATE", help="comment period end (default: opens + 14 days)")
     sp.add_argument("--date", metavar="DATE", help="decision date (default: today)")
     sp.add_argument("--release", metavar="X.Y.Z", help="release that implements it (for implemented)")
-    sp.add_argument("--by", type=int, metavar="N", help="superseding RFC (for superseded)")
+    sp.add_argument("--by", type=RFC_NUMBER, metavar="N", help="superseding RFC (for superseded)")
     sp.add_argument("--reason", metavar="TEXT",
                     help="why the comment period is extended (with --closes) or reopened (from deferred)")
     sp.add_argument("--waiting-on", metavar="WHAT",
@@ -257,18 +260,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     sp = add("check", run_check, "judge an RFC's proposal as the gate would judge the draft it produces "
              "(in memory, before or after rfc apply): class, rules, the gate's content stages, examples")
-    sp.add_argument("number", type=int)
+    sp.add_argument("number", type=RFC_NUMBER)
     add_format_option(sp)
 
     sp = add("apply", run_apply, "write an accepted RFC's proposal into the draft: schema patch, rules, "
              "fixtures (since = the draft's version), SPEC.md rows and rule sections, a changelog line; "
              "all files or none; a no-op when already applied")
-    sp.add_argument("number", type=int)
+    sp.add_argument("number", type=RFC_NUMBER)
     add_format_option(sp, WRITE_FORMATS, text="what was written", json="{number, already, written}")
 
     sp = add("accept-findings", run_accept_findings,
              "list the current change's breaking findings, by fingerprint, in the accepts of a MAJOR RFC")
-    sp.add_argument("number", type=int)
+    sp.add_argument("number", type=RFC_NUMBER)
     sp.add_argument("--base", metavar="REF", default=None,
                     help="the change against REF (as `check --base REF` sees it, rule code changes "
                          "(rule-implementation-changed) included); default: the draft since the latest "

@@ -37,7 +37,7 @@ STAGES: tuple[str, ...] = names.STAGES
 
 
 def _run_stage(name: str, ctx: GateContext) -> StageResult:
-    from .context import StageSkipped, input_finding
+    from .context import StageSkipped, stage_input_finding
     from .stages import STAGE_FUNCS
 
     start = time.perf_counter()
@@ -48,7 +48,7 @@ def _run_stage(name: str, ctx: GateContext) -> StageResult:
     except StageSkipped as exc:
         findings, summary, status = [], str(exc), "skip"
     except InputError as exc:
-        findings, summary, status = [input_finding(exc)], "input error", "fail"
+        findings, summary, status = [stage_input_finding(exc)], "input error", "fail"
     except Exception as exc:  # an engine bug fails its stage, never the whole gate with a traceback
         msg = f"stage {name!r} crashed: {type(exc).__name__}: {exc}"
         findings, summary, status = [Finding("stage-crashed", msg)], msg, "fail"

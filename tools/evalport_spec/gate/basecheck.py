@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .. import gitsource
 from ..errors import InputError
-from ..findings import Finding, Location
+from ..findings import Finding, Location, input_finding
 from ..fsutil import read_optional
 from ..jsonload import MAX_BYTES
 from ..manifest import MANIFEST_NAME
@@ -26,7 +26,7 @@ from ..policy import breaking
 from ..spec import DRAFT
 from .acceptance import BaseLedger, states_at
 from .behaviour import Side
-from .context import GateContext, input_finding
+from .context import GateContext
 from .releasecheck import release_findings
 from .toolchain import toolchain_findings
 

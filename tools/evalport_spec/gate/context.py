@@ -5,6 +5,7 @@ gate run."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +17,7 @@ from ..cache import ContentMemo
 from ..compat import Classification, compare_versions
 from ..compat.versions import rule_implementations
 from ..errors import InputError
-from ..findings import Finding, Location
+from ..findings import Finding, input_finding
 from ..rfc import Rfc, load_rfcs
 from ..spec import DRAFT, SpecRepo, SpecVersion
 from . import history
@@ -44,10 +45,16 @@ class StageSkipped(Exception):
     """The stage has nothing to check; the message says why."""
 
 
-def input_finding(exc: InputError, kind: str = "input-error") -> Finding:
-    """An :class:`InputError` met while checking, as an error finding at its file and line."""
-    return Finding(kind, exc.message if exc.pointer is None else f"{exc.message} (at '{exc.pointer}')",
-                   new=Location(str(exc.source) if exc.source else None, exc.pointer, exc.line))
+SCHEMA_FILE = re.compile(r"spec/(?:releases/[^/]+/)?schemas/[^/]+")
+"""A schema file of the draft or of a release, as the gate labels it (from the repository root)."""
+
+
+def stage_input_finding(exc: InputError) -> Finding:
+    """An :class:`InputError` that stopped a check: ``schema-unreadable`` when it lies in a
+    schema file of the draft or a release (the kind the schemas stage gives that same error, so
+    the report shows the one cause once, under every stage it stopped), else ``input-error``."""
+    in_schema = exc.source is not None and SCHEMA_FILE.fullmatch(str(exc.source)) is not None
+    return input_finding(exc, "schema-unreadable" if in_schema else "input-error")
 
 
 @dataclasses.dataclass
@@ -221,8 +228,7 @@ class GateContext:
         """The draft or a release, loaded once, labelled with its repository-relative folder."""
         key = ("version", name)
         if key not in self.cache:
-            v = self.repo.version(name)
-            self.cache[key] = dataclasses.replace(v, label=self.label(name))
+            self.cache[key] = self.repo.version(name, label=self.label(name))
         return self.cache[key]
 
     def classify(self, old: SpecVersion, new: SpecVersion) -> Classification:

@@ -188,9 +188,14 @@ def _refuse_crlf_checkout(root: Path, folders: tuple[str, ...]) -> None:
             converted.append(path)
     if not converted:
         return
-    settings = {key: git.run(root, "config", "--get", key, check=False).stdout.decode().strip().lower()
-                for key in ("core.autocrlf", "core.eol")}
-    why = [f"{k}={v}" for k, v in settings.items() if (k, v) in (("core.autocrlf", "true"), ("core.eol", "crlf"))]
+    why = []
+    # a boolean git spells true, yes, on, 1 or with no value at all (git-config(1)): --type=bool
+    # says "true" for each ("input", the other value core.autocrlf takes, is no boolean: it fails)
+    autocrlf = git.run(root, "config", "--type=bool", "--get", "core.autocrlf", check=False).stdout
+    if autocrlf.decode().strip() == "true":
+        why.append("core.autocrlf=true")
+    if git.run(root, "config", "--get", "core.eol", check=False).stdout.decode().strip().lower() == "crlf":
+        why.append("core.eol=crlf")
     attrs = git.run(root, "check-attr", "-z", "eol", "--", converted[0]).stdout.decode().split("\0")
     if attrs[2:3] == ["crlf"]:
         why.append("the eol=crlf attribute")

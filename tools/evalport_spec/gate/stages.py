@@ -7,13 +7,15 @@ The order and meaning are those of ``evalport-spec check`` (docs/how-to/gate-in-
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from .. import changelog, gitsource
 from ..conformance import run as run_fixtures
 from ..errors import InputError
-from ..findings import ChangeClass, Finding, Location, Severity
+from ..findings import ChangeClass, Finding, Location, Severity, input_finding
 from ..fsutil import read_optional
 from ..jsonload import MAX_BYTES, load
 from ..manifest import verify_manifest
@@ -30,7 +32,7 @@ from ..validation import Validator
 from . import history
 from .acceptance import HistoryLedger, Ledger, RfcState, metas_at, release_line, states
 from .behaviour import Side, compare_behaviour, merge_with_classification
-from .context import GateContext, StageSkipped, input_finding
+from .context import GateContext, StageSkipped, stage_input_finding
 from .frozen import stage_behaviour, stage_history
 from .ignores import drop_ignored, stale_entries
 from .metaschema import meta_validator
@@ -145,7 +147,7 @@ def stage_conformance(ctx: GateContext) -> StageOut:
             fixtures = version.fixtures
             stored = version.stored_fixtures
         except InputError as exc:
-            out.append(input_finding(exc))
+            out.append(stage_input_finding(exc))
             continue
         if name == DRAFT and version.semver is not None:
             out += [Finding("conformance-since-ahead", f"fixture {fx.id}: since {fx.since} is above "
@@ -165,8 +167,10 @@ def stage_conformance(ctx: GateContext) -> StageOut:
 
 
 def stage_rules(ctx: GateContext) -> StageOut:
-    """``rulecheck.check_rules``: catalogue vs implementation vs fixtures vs SPEC.md vs raw schema."""
-    out = list(check_rules(ctx.repo))
+    """``rulecheck.check_rules``: catalogue vs implementation vs fixtures vs SPEC.md vs raw schema,
+    on the draft labelled from the repository root (``spec/rules.json``), wherever ``check -C``
+    runs from."""
+    out = list(check_rules(ctx.version(DRAFT)))
     return out, f"{len(ctx.version(DRAFT).catalogue.codes())} catalogued rule(s)", None
 
 
@@ -191,7 +195,7 @@ def stage_releases(ctx: GateContext) -> StageOut:
         try:
             cls = ctx.classify(ctx.version(old), ctx.version(new))
         except InputError as exc:
-            out.append(input_finding(exc))
+            out.append(stage_input_finding(exc))
             continue
         computed = max(effective_class(cls.change_class, cls.findings), ChangeClass.PATCH)
         parts.append(f"{new} {computed.name}")
@@ -389,13 +393,22 @@ def stage_rfcs(ctx: GateContext) -> StageOut:
 
 def stage_examples(ctx: GateContext) -> StageOut:
     """Every ``spec/examples/*.json`` validates with the draft's full validator (schema pass and
-    cross-field rules)."""
+    cross-field rules). An example folder holds its documents at the top (docs/architecture.md:
+    ``spec/examples/*.json``; the site shows only those): a JSON file in a subfolder would be
+    neither validated nor shown, so each one is an ``example-misplaced`` error, never skipped
+    in silence. A draft schema that cannot be read stops the validation: it is the schemas
+    stage's ``schema-unreadable`` finding (one line for both), not an example's."""
     folder = ctx.repo.spec_dir / "examples"
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
-    if not files:
+    nested = _nested_json(folder)
+    if not files and not nested:
         raise StageSkipped("no spec/examples/*.json")
+    out = [Finding("example-misplaced", "a JSON file in a subfolder of spec/examples/ is neither "
+                   "validated nor shown (examples are spec/examples/*.json): move it up, or out of "
+                   "spec/examples/", new=Location(f"spec/examples/{rel}")) for rel in nested]
+    if not files:
+        return out, f"0 example(s), {len(nested)} misplaced", None
     validator = Validator(ctx.version(DRAFT))
-    out: list[Finding] = []
     missing = validator.unimplemented
     if missing:
         out.append(Finding("rule-unimplemented", f"catalogued rule(s) {', '.join(missing)} have no "
@@ -412,14 +425,26 @@ def stage_examples(ctx: GateContext) -> StageOut:
         try:
             violations = validator.validate(doc.value, doc_type)
         except InputError as exc:  # the draft's schemas, not the example: said once per problem
-            found = input_finding(exc, "example-unreadable")
+            found = stage_input_finding(exc)
             if found not in out:
                 out.append(found)
             continue
         for v in violations:
             out.append(Finding("example-invalid", f"{doc_type}: {v.code}: {v.message}", code=v.code,
                                new=Location(label, v.instance_path, doc.line(v.instance_path))))
-    return out, f"{len(files)} example(s)", None
+    misplaced = f", {len(nested)} misplaced" if nested else ""
+    return out, f"{len(files)} example(s){misplaced}", None
+
+
+def _nested_json(folder: Path) -> list[str]:
+    """``*.json`` files in the subfolders of ``folder`` (paths relative to it, POSIX, sorted);
+    symbolic links to folders are not followed."""
+    found = []
+    for top, dirs, names in os.walk(folder):
+        dirs.sort()
+        if Path(top) != folder:
+            found += [Path(top, n).relative_to(folder).as_posix() for n in names if n.endswith(".json")]
+    return sorted(found)
 
 
 def stage_base(ctx: GateContext) -> StageOut:

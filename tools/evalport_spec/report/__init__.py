@@ -22,9 +22,9 @@ and one module per format.
 from __future__ import annotations
 
 from .arrange import SECTIONS, Entry
-from .core import FORMATS, emit, render, write_step_summary
+from .core import FORMATS, emit, emit_input_error, render, write_step_summary
 from .model import Check, Report, as_report
 from .style import use_color
 
-__all__ = ["FORMATS", "SECTIONS", "Check", "Entry", "Report", "as_report", "emit", "render",
-           "use_color", "write_step_summary"]
+__all__ = ["FORMATS", "SECTIONS", "Check", "Entry", "Report", "as_report", "emit", "emit_input_error",
+           "render", "use_color", "write_step_summary"]

@@ -7,6 +7,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from ..errors import InputError
+from ..findings import input_finding
 from ..names import REPORT_FORMATS
 from .model import as_report
 from .style import use_color
@@ -86,3 +88,15 @@ def emit(obj: Any, fmt: str, *, stream: TextIO | None = None, checks: bool = Tru
     else:
         stream.write(render(rep, fmt))
     stream.flush()
+
+
+def emit_input_error(exc: InputError, fmt: str, *, command: str, title: str,
+                     stream: TextIO | None = None) -> None:
+    """Answer an input error (the command then exits 2) in a machine format as ``validate``
+    does: a report of ``command`` titled ``title`` whose one finding is the error (an
+    ``input-error`` at its file, line, column and pointer: :func:`~evalport_spec.findings.input_finding`),
+    so a consumer of ``--format json|sarif|junit|github|markdown`` reads why instead of an empty
+    output. ``text`` writes nothing: the one line on standard error says it all."""
+    if fmt != "text":
+        emit(Report.of([input_finding(exc)], command=command, title=title, verdict="input error"),
+             fmt, stream=stream)

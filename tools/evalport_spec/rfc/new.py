@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..fsutil import atomic_write, repo_lock
+from ..names import MAX_RFC_NUMBER
 from ..spec import SpecRepo
 from .frontmatter import render
 from .model import repo_root, rfc_paths, rfcs_dir
@@ -125,8 +126,8 @@ def new_rfc(repo: SpecRepo | str | Path, title: str, author: str | None = None,
     root = repo_root(repo)
     with repo_lock(root, "rfc new"):
         n = number if number is not None else next_number(root)
-        if not 1 <= n <= 9999:
-            raise InputError(f"RFC number {n} is out of range 1..9999")
+        if not 1 <= n <= MAX_RFC_NUMBER:
+            raise InputError(f"RFC number {n} is out of range 1..{MAX_RFC_NUMBER}")
         taken = [p.name for p in rfc_paths(root) if p.name.startswith(f"{n:04d}-")]
         if taken:
             raise InputError(f"RFC number {n} is already taken by rfcs/{taken[0]}")

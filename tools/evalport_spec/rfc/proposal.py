@@ -335,16 +335,35 @@ def _plan(root: Path, rfc: Rfc) -> ApplyPlan:
         new["rules.json"] = dump_json(catalogue)
     for fx in proposal.fixtures:
         new[f"{FIXTURES_DIR}/fixtures/{fx.id}.json"] = dump_json(proposal.fixture_json[fx.id])
-    proposed = versions_from_mapping(f"rfc-{rfc.number:04d}", new, f"{proposal.label} (proposed)")
+    proposed = versions_from_mapping(f"rfc-{rfc.number:04d}", new, f"{proposal.label} (proposed)",
+                                     _sources(proposal, files, new))
     writes: dict[str, bytes] = {}
     if "SPEC.md" in files:
         repo, before = SpecRepo(root), files["SPEC.md"].decode("utf-8")
         text = spec_md_with_proposal(before, proposal, draft, proposed, repo)
         new["SPEC.md"] = text.encode("utf-8")
-        proposed = versions_from_mapping(f"rfc-{rfc.number:04d}", new, f"{proposal.label} (proposed)")
+        proposed = versions_from_mapping(f"rfc-{rfc.number:04d}", new, f"{proposal.label} (proposed)",
+                                         _sources(proposal, files, new))
         writes.update(_tie_spec_changes(repo, rfc, draft, before, proposed, text))
     writes.update({f"spec/{rel}": data for rel, data in new.items() if files.get(rel) != data})
     return ApplyPlan(proposal, UNAPPLIED, present, missing, draft, proposed, writes)
+
+
+def _sources(proposal: Proposal, draft: dict[str, bytes], proposed: dict[str, bytes]) -> dict[str, str]:
+    """What messages call each file of the proposed draft: the draft's own file when the
+    proposal leaves it as it is (``spec/schemas/grader.json``), else that file and the proposal
+    file that changes it, so an error is never placed in a folder that does not exist."""
+    out = {}
+    for rel, data in proposed.items():
+        if draft.get(rel) == data:
+            out[rel] = f"spec/{rel}"
+        elif rel.startswith(f"{FIXTURES_DIR}/fixtures/"):
+            out[rel] = f"{proposal.label}/fixtures/{rel.rsplit('/', 1)[1]}"
+        else:  # a schema the patch changes, the catalogue with its rules, SPEC.md with its rows
+            by = {"rules.json": f"{proposal.label}/rules.json", "SPEC.md": proposal.rfc.rel}.get(
+                rel, f"{proposal.label}/patch.json")
+            out[rel] = f"spec/{rel} as {by} changes it"
+    return out
 
 
 def _tie_spec_changes(repo: SpecRepo, rfc: Rfc, draft: SpecVersion, before: str, proposed: SpecVersion,
