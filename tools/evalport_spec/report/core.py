@@ -10,7 +10,7 @@ from typing import Any, TextIO
 from ..errors import InputError
 from ..findings import input_finding
 from ..names import REPORT_FORMATS
-from .model import as_report
+from .model import Report, as_report
 from .style import use_color
 
 FORMATS = REPORT_FORMATS
