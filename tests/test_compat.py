@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonpointer
+
 from compat_corpus.oracle import Validators, lost
 from evalport_spec.compat import compare
 from evalport_spec.findings import ChangeClass
@@ -508,17 +510,13 @@ def test_a_dynamic_reference_moved_to_an_equal_definition_is_no_silent_edit():
     assert "unaccounted_edits" not in c.stats
 
 
+_NOWHERE = object()
+
+
 def _resolves(doc: Any, pointer: str) -> bool:
-    """Whether JSON Pointer ``pointer`` (RFC 6901) names a value inside ``doc``."""
-    for token in pointer.split("/")[1:] if pointer else []:
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(doc, dict) and token in doc:
-            doc = doc[token]
-        elif isinstance(doc, list) and token.isdigit() and int(token) < len(doc):
-            doc = doc[int(token)]
-        else:
-            return False
-    return True
+    """Whether JSON Pointer ``pointer`` (RFC 6901) names a value inside ``doc`` (by the
+    ``jsonpointer`` library, not the toolchain's own reader)."""
+    return jsonpointer.resolve_pointer(doc, pointer, _NOWHERE) is not _NOWHERE
 
 
 def test_a_negated_schema_split_into_atoms_is_located_at_its_not():
