@@ -531,3 +531,15 @@ def test_a_negated_schema_split_into_atoms_is_located_at_its_not():
     for f in c.findings:
         assert f.old is None or _resolves(old, f.old.pointer), f
         assert f.new is None or _resolves(new, f.new.pointer), f
+
+
+def test_items_no_old_array_reaches_are_accounted_for():
+    """Old arrays are empty (prefixItems [false]); new adds items: false. No old array has an
+    item for either to judge, so the inclusion holds, and the added keyword is discharged by a
+    proof step (items-unreached at /items), not left as an unaccounted edit (property test)."""
+    old = {"type": "array", "prefixItems": [False]}
+    new = {"type": "array", "prefixItems": [{"type": "string"}], "items": False}
+    c = diff(old, new)
+    assert (c.change_class, c.forward_class) == (MINOR, MAJOR)  # ["a"] is new; [] is in both
+    assert not c.stats.get("unaccounted_edits"), c.stats["unaccounted_edits"]
+    assert Validators(new).py(["a"]) and not Validators(old).py(["a"])

@@ -52,16 +52,18 @@ class ArrayRules:
             else:
                 fails.append(self._fail("contains", "'contains' of the {B} schema rejects arrays the {A} schema accepts", A, B,
                                         None, (node, ptr), hint))
-        for i in range(max([n] + [len(cl.prefix) for cl in B.arr]) + 1):
-            if a_max is not None and i >= a_max:
-                break
+        last = max([n] + [len(cl.prefix) for cl in B.arr])
+        for i in range(last + 1):
             bn = item_nodes(B, i)
             if not bn:
                 continue
             ai = self.canon.nodes(*item_nodes(A, i))
-            bi = self.canon.nodes(*bn)
-            if ai.false:
+            if (a_max is not None and i >= a_max) or ai.false:
+                # B's item schemas from index i on (its prefixItems, then its items) meet no old array
+                for node in dict.fromkeys(x for j in range(i, last + 1) for x in item_nodes(B, j)):
+                    self.prove("items-unreached", f"index {i} and after", located(A), (node, node.ptr))
                 break
+            bi = self.canon.nodes(*bn)
             for f in self.check(ai, bi):
                 fails.append(self._wrap(f, A, B, i, "item"))
         return fails

@@ -37,6 +37,7 @@ RULES: dict[str, str] = {
     "length-covered": "the old length bounds are at least as tight",
     "unique-implied": "no two items of an old array can be equal (or old asserts uniqueItems)",
     "contains-counted": "counting the items that must (or cannot) match 'contains'",
+    "items-unreached": "no old array is long enough to have an item at that index",
     "required-included": "every name the new side requires, the old side requires",
     "member-names-partitioned": "undeclared member names compared cell by cell of the "
                                 "patternProperties regexes",
