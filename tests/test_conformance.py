@@ -237,7 +237,7 @@ def test_cli_timeout_reports_each_fixture_and_refuses_nonsense(tmp_path: Path,
             main(["conformance", "--command", slow, "--timeout", value])
         assert exc.value.code == 2
         err = capsys.readouterr().err.strip()
-        assert err == f"evalport-spec conformance: error: argument --timeout: must be a number greater than 0, not '{value}'"
+        assert err == f"evalport-spec conformance: error: argument --timeout: must be a number greater than 0 and at most 86400, not '{value}'"
     assert main(["-C", str(ROOT), "conformance", "--timeout", "5"]) == 2
     assert "--timeout applies to --command" in capsys.readouterr().err
 

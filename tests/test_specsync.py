@@ -417,7 +417,8 @@ def test_spec_sync_refuses_malformed_markers_with_one_line(repo: Path, capsys) -
 def test_spec_sync_refuses_a_schema_with_a_broken_ref_and_writes_nothing(repo: Path, capsys) -> None:
     """A field table rendered around a ``$ref`` that resolves nowhere would describe another
     schema (``graders`` items read as "any"): ``spec sync`` refuses, naming the ref and its file,
-    and SPEC.md keeps its bytes; the gate's spec-text stage fails with the same line."""
+    and SPEC.md keeps its bytes; the gate's spec-text stage fails with the same line, as a
+    schema-unreadable finding (the code every stage gives a schema it cannot read)."""
     schema = repo / "spec/schemas/testcase.json"
     text = schema.read_text()
     assert text.count('"$ref": "grader.json"') == 1
@@ -430,7 +431,7 @@ def test_spec_sync_refuses_a_schema_with_a_broken_ref_and_writes_nothing(repo: P
     assert capsys.readouterr().err == f"evalport-spec: error: {message}\n"
     assert md.read_bytes() == before
     found = run_gate(repo, stages=["spec-text"]).stage("spec-text").findings
-    assert [(f.kind, f.new.file) for f in found] == [("input-error", "spec/schemas/testcase.json")]
+    assert [(f.kind, f.new.file) for f in found] == [("schema-unreadable", "spec/schemas/testcase.json")]
     assert found[0].message == message.split(": ", 1)[1]
 
 

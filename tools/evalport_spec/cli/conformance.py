@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from ..spec import SpecRepo
 
 
+MAX_TIMEOUT = 86_400.0
+"""Longest ``--timeout`` accepted (a day per fixture): larger values overflow the operating
+system's wait (``OverflowError`` from ``selectors``), so they are a usage error."""
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``conformance`` sub-command."""
     p = subparsers.add_parser("conformance", help="run the conformance fixtures",
@@ -40,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="another implementation: run per fixture with the document on stdin ({file} "
                         "in CMD: the path of a file holding it) and EVALPORT_DOCUMENT_TYPE set; "
                         "prints {\"valid\", \"errors\"}")
-    p.add_argument("--timeout", type=number_in(float, 0, above=True), default=None,
+    p.add_argument("--timeout", type=number_in(float, 0, MAX_TIMEOUT, above=True), default=None,
                    metavar="SECONDS",
                    help="with --command: seconds one fixture's run may take; a run past it is "
                         "killed (with every process it started) and reported as a disagreement "

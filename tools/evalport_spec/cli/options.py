@@ -37,7 +37,7 @@ def number_in(kind: type[int] | type[float], low: float, high: float = math.inf,
     any work starts. The error says the accepted range and repeats the text given."""
     whole = "a whole number" if kind is int else "a number"
     if above:
-        span = f"{whole} greater than {low:g}"
+        span = f"{whole} greater than {low:g}" + (f" and at most {high:g}" if high != math.inf else "")
     elif high == math.inf:
         span = f"{whole} from {low:g} up"
     else:
