@@ -203,6 +203,18 @@ class Canon:
     undecided: list[tuple[Node, str, str]] = field(default_factory=list)
     positives: list[Node] = field(default_factory=list)
 
+    @property
+    def read_off(self) -> bool:
+        """Whether :meth:`admits` is exactly this canon's validity: :attr:`plain` (``type`` and
+        ``enum``/``const`` only), nothing undecided, and not :attr:`false`."""
+        return self.plain and not self.undecided and not self.false
+
+    @property
+    def finite_plain(self) -> bool:
+        """Whether this canon is :attr:`read_off` with an ``enum``: it accepts a value only when
+        the value's canonical JSON text is one of :attr:`enum_keys`."""
+        return self.read_off and self.enum_keys is not None
+
     def admits(self, x: Any, key: str | None = None) -> bool:
         """Whether value ``x`` (whose canonical JSON text is ``key``, computed when not given)
         satisfies this canon's ``type`` and ``enum``/``const`` (exactly its validity when

@@ -204,7 +204,11 @@ class CombinatorRules:
             c = self.canon.nodes(p)
             if c.enum is not None and (best is None or len(c.enum) < len(best.enum)):
                 best = c
-        return None if best is None else [v for v in best.enum if self.sampler.holds(best, v)]
+        return None if best is None else self._held_values(best)
+
+    def _held_values(self, c: Canon) -> list[Any]:
+        """The values of finite canon ``c``'s ``enum`` that satisfy all of ``c``."""
+        return [v for v in c.enum if self.sampler.holds(c, v)]
 
     def _member_values(self, c: Canon, name: str) -> Canon | None:
         """The canon of every schema ``c`` applies to its member ``name`` when it is finite."""
@@ -220,7 +224,7 @@ class CombinatorRules:
         for name in case.required:
             m = self._member_values(case, name)
             if m is not None:
-                out[name] = [v for v in m.enum if self.sampler.holds(m, v)]
+                out[name] = self._held_values(m)
         return out
 
     def _tag_keys(self, c: Canon) -> dict[str, Iterable[str]]:

@@ -112,7 +112,7 @@ class GroupIndex:
             idx.by_shape.setdefault(shape_of(b), []).append(j)
             if b.syn is None:
                 idx.by_place.setdefault((b.file, b.ptr), []).append(j)
-            if c.plain and not c.undecided and not c.false and c.enum_keys is not None:
+            if c.finite_plain:
                 for k in c.enum_keys:
                     idx.by_value.setdefault(k, []).append(j)
             else:

@@ -87,7 +87,7 @@ class _HoldsPlan:
             pc = canon_of(node)
             if pc.false:
                 plan.never = plan.never or not neg
-            elif pc.plain and not pc.undecided and pc.enum_keys is not None:
+            elif pc.finite_plain:
                 if neg:
                     for k in pc.enum_keys:
                         plan.excluded.setdefault(k, []).append(pc)
@@ -159,7 +159,7 @@ class Sampler:
         plain = self.canon.nodes(node)
         if plain.false:  # accepts nothing (``false``, ``{"not": {}}``, an empty enum after types)
             return False
-        if plain.plain and not plain.undecided:
+        if plain.read_off:
             return plain.admits(x)
         memo = self._verdicts
         got = memo.get((node, key))
