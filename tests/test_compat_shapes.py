@@ -641,3 +641,15 @@ def test_one_enum_value_added_gives_one_minor_finding():
     assert result.change_class == MINOR
     fwd = [f for f in result.findings if f.direction == "forward"]
     assert len(fwd) == 1 and fwd[0].change_class == MINOR and fwd[0].item == "b"
+
+
+def test_a_value_two_overlapping_branches_share_is_no_old_document():
+    """old = oneOf [enum 1, 2; enum 2, 3]: 2 matches both branches, so old accepts exactly 1 and
+    3 (both validators), and new = enum [1, 3] loses nothing: no backward finding. Each old case
+    keeps the other branch negated, and that negation must exclude 2 when values are checked
+    (a check that ignored negated enums called 2 lost)."""
+    old, new = {"oneOf": [{"enum": [1, 2]}, {"enum": [2, 3]}]}, {"enum": [1, 3]}
+    vo = Validators(old)
+    assert [x for x in (1, 2, 3) if vo.py(x) and vo.rs(x)] == [1, 3]
+    result = classify(old, new)
+    assert [f.kind for f in result.findings if f.direction == "backward"] == []
