@@ -11,6 +11,7 @@ means the classifier passed over a keyword without deciding it: a bug, which the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,14 +37,81 @@ class Edit:
 
 
 def structural_edits(old: Any, new: Any) -> list[Edit]:
-    """The structural edits from schema ``old`` to schema ``new`` (JSON values)."""
-    from deepdiff import DeepDiff  # imported here: numpy and all, a third of diff's start-up
-    diff = DeepDiff(old, new, verbose_level=2, view="tree")
-    out: list[Edit] = []
-    for kind, items in diff.items():
-        for item in items:
-            out.append(Edit(kind, join("", *item.path(output_format="list"))))
-    return sorted(set(out), key=lambda e: (e.pointer, e.kind))
+    """The structural edits from schema ``old`` to schema ``new`` (JSON values), as deepdiff
+    reports them on the whole pair (``view="tree"``, its default ``threshold_to_diff_deeper``),
+    sorted by pointer.
+
+    Equal subtrees are pruned first and objects and single values compared here
+    (:func:`_differing`): deepdiff sees only two arrays that differ, each under the pointer
+    where it sits, so an edit of one ``title`` in a 250 KB schema costs a walk of the tree,
+    not a deepdiff of all of it (nor deepdiff's import: numpy and all, when installed). tests/test_compat_edits.py checks on random JSON pairs
+    that the edits are the ones deepdiff finds on the unpruned pair.
+    """
+    edits, pairs = _differing(old, new)
+    out = set(edits)
+    if pairs:
+        from deepdiff import DeepDiff  # imported here: numpy and all, when installed
+        for where, o, n in pairs:
+            for kind, items in DeepDiff(o, n, verbose_level=2, view="tree").items():
+                out.update(Edit(kind, join("", *where, *item.path(output_format="list"))) for item in items)
+    return sorted(out, key=lambda e: (e.pointer, e.kind))
+
+
+DIFF_DEEPER = 0.33
+"""deepdiff's default ``threshold_to_diff_deeper``: two objects sharing fewer than this share of
+their member names (of the union, when it has more than one) are one changed value, not members
+added and removed."""
+
+
+def _differing(old: Any, new: Any) -> tuple[list[Edit], list[tuple[tuple[str | int, ...], Any, Any]]]:
+    """The differences between JSON values ``old`` and ``new`` as ``(edits, pairs)``, named as
+    deepdiff names them: members added or removed below objects it would enter (as
+    :data:`DIFF_DEEPER` decides), a changed value (``values_changed``, or ``type_changes``
+    between JSON types), and ``(path of reference tokens, old array, new array)`` for two
+    differing arrays, whose items deepdiff pairs. Members equal on both sides
+    (:func:`same_json`) are skipped; members that are objects on both sides are entered.
+    Iterative (schemas may nest deeper than Python's recursion limit)."""
+    edits: list[Edit] = []
+    pairs: list[tuple[tuple[str | int, ...], Any, Any]] = []
+    stack: list[tuple[tuple[str | int, ...], Any, Any]] = [((), old, new)]
+    while stack:
+        where, o, n = stack.pop()
+        if same_json(o, n):
+            continue
+        if type(o) is list and type(n) is list:
+            pairs.append((where, o, n))  # items added, removed or changed: deepdiff pairs them
+            continue
+        if type(o) is not dict or type(n) is not dict:
+            edits.append(Edit("values_changed" if type(o) is type(n) else "type_changes", join("", *where)))
+            continue
+        union = len(o.keys() | n.keys())
+        if union > 1 and len(o.keys() & n.keys()) / union < DIFF_DEEPER:
+            edits.append(Edit("values_changed", join("", *where)))  # deepdiff: one changed value
+            continue
+        edits.extend(Edit("dictionary_item_removed", join("", *where, k)) for k in o if k not in n)
+        edits.extend(Edit("dictionary_item_added", join("", *where, k)) for k in n if k not in o)
+        stack.extend(((*where, k), o[k], n[k]) for k in o if k in n)
+    return edits, pairs
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two parsed JSON values are the same JSON text up to member order: Python's ``==``
+    with types kept apart (``true`` is not ``1``, ``1`` is not ``1.0``, as deepdiff reports
+    them as changes). Iterative; ``a != b`` (in C) rejects most differing pairs at once."""
+    if a is b:
+        return True
+    if a != b:
+        return False
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if type(x) is not type(y):
+            return False
+        if type(x) is dict:
+            stack.extend((v, y[k]) for k, v in x.items())
+        elif type(x) is list:
+            stack.extend(zip(x, y))
+    return True
 
 
 WHOLE_RULES = frozenset({"old-accepts-nothing", "new-accepts-anything", "same-subschema", "same-as-proved"})
