@@ -11,7 +11,6 @@ means the classifier passed over a keyword without deciding it: a bug, which the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,7 +109,7 @@ def same_json(a: Any, b: Any) -> bool:
         if type(x) is dict:
             stack.extend((v, y[k]) for k, v in x.items())
         elif type(x) is list:
-            stack.extend(zip(x, y))
+            stack.extend(zip(x, y, strict=True))  # equal lengths: x == y
     return True
 
 
