@@ -2,7 +2,7 @@
 
 The yardstick never trusts the classifier's own validation path: the verdict of a document is
 asked of python-jsonschema (the dialect's validator class as the toolchain's reference pass runs
-it, :func:`evalport_spec.jsonnum.exact_validator`: ``pattern`` read as ECMA-262 by regress, as
+it, :func:`evalport_spec.pyvalidator.exact_validator`: ``pattern`` read as ECMA-262 by regress, as
 JSON Schema 2020-12 says, not by Python's ``re``; format assertion by its ``FORMAT_CHECKER``)
 and of jsonschema-rs (its own format checks, ``offline``), each built here from
 the raw schema values (read with the standard ``json`` module, so integers of any size stay
@@ -23,7 +23,7 @@ import referencing.jsonschema
 
 from evalport_spec.compat import compare
 from evalport_spec.jsonload import loads
-from evalport_spec.jsonnum import exact_validator
+from evalport_spec.pyvalidator import exact_validator
 from evalport_spec.schemaset import SchemaSet
 
 Files = Mapping[str, Any]

@@ -14,20 +14,17 @@ recommends; a pattern that only parses without it (Annex B's identity escapes su
 a lone ``]``) is read without it, as validators and :mod:`evalport_spec.regular.ecma` do.
 A pattern ``regress`` refuses either way is not an ECMA-262 regular expression.
 
-:func:`extend_keywords` gives a python-jsonschema validator class these semantics for
-``pattern``, ``patternProperties``, ``additionalProperties`` (whose "additional" depends on
-``patternProperties``) and the ``regex`` format.
+:mod:`evalport_spec.pyvalidator` gives python-jsonschema these semantics for ``pattern``,
+``patternProperties``, ``additionalProperties`` (whose "additional" depends on
+``patternProperties``) and the ``regex`` format; this module imports neither validator.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
 import regress
-from jsonschema import FormatChecker, ValidationError
-from jsonschema._utils import extras_msg
 
 
 class NotEcmaRegex(ValueError):
@@ -91,47 +88,3 @@ def additional(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
     patterns = schema.get("patternProperties")
     patterns = list(patterns) if isinstance(patterns, dict) else []
     return [k for k in instance if k not in props and not any(search(p, k) for p in patterns)]
-
-
-def _pattern(validator: Any, source: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if validator.is_type(instance, "string") and not search(source, instance):
-        yield ValidationError(f"{instance!r} does not match {source!r}")
-
-
-def _pattern_properties(validator: Any, patterns: dict, instance: Any, schema: Any):
-    if not validator.is_type(instance, "object"):
-        return
-    for source, subschema in patterns.items():
-        for k, v in instance.items():
-            if search(source, k):
-                yield from validator.descend(v, subschema, path=k, schema_path=source)
-
-
-def _additional_properties(validator: Any, aP: Any, instance: Any, schema: Any):
-    if not validator.is_type(instance, "object"):
-        return
-    extras = additional(instance, schema)
-    if validator.is_type(aP, "object"):
-        for extra in extras:
-            yield from validator.descend(instance[extra], aP, path=extra)
-    elif not aP and extras:
-        if "patternProperties" in schema:
-            verb = "does" if len(extras) == 1 else "do"
-            joined = ", ".join(repr(each) for each in sorted(extras))
-            patterns = ", ".join(repr(each) for each in sorted(schema["patternProperties"]))
-            yield ValidationError(f"{joined} {verb} not match any of the regexes: {patterns}")
-        else:
-            names, verb = extras_msg(sorted(extras, key=str))
-            yield ValidationError(f"Additional properties are not allowed ({names} {verb} unexpected)")
-
-
-KEYWORDS = {"pattern": _pattern, "patternProperties": _pattern_properties,
-            "additionalProperties": _additional_properties}
-"""python-jsonschema keyword functions reading patterns as ECMA-262 (messages as the library's)."""
-
-
-def format_checker(base: FormatChecker) -> FormatChecker:
-    """A copy of ``base`` whose ``regex`` format is :func:`is_regex` (the others unchanged)."""
-    checker = FormatChecker(())
-    checker.checkers = {**base.checkers, "regex": (is_regex, ())}
-    return checker

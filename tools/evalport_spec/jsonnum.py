@@ -9,21 +9,15 @@ double nearest to it.
 results in an integer") is decided **exactly on those decimals**: ``0.3`` is a multiple of ``0.1``.
 This is what jsonschema-rs does; python-jsonschema divides doubles (``0.3 / 0.1`` is
 ``2.9999999999999996``, so it says no). The toolchain's fast path trusts jsonschema-rs, the
-classifier reasons with exact rationals, so :func:`exact_validator` gives python-jsonschema the
-same exact check: the validator, the classifier, its sampler and its witness checks all agree.
+classifier reasons with exact rationals, so
+:func:`evalport_spec.pyvalidator.exact_validator` gives python-jsonschema the same exact check: the validator, the classifier, its sampler and its witness checks all agree.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
-from attrs import fields
-from jsonschema import ValidationError, _keywords
-from jsonschema.validators import extend
-
-from . import ecmaregex
 from .canonjson import canonical
 
 
@@ -46,17 +40,6 @@ def is_multiple(x: int | float, m: int | float) -> bool:
     return (exact(x) / exact(m)).denominator == 1
 
 
-def _multiple_of(validator: Any, m: Any, instance: Any, schema: Any):
-    if not validator.is_type(instance, "number") or not validator.is_type(m, "number"):
-        return
-    try:
-        ok = is_multiple(instance, m)
-    except (TypeError, ValueError, ZeroDivisionError):
-        return  # a non-finite value or a zero divisor: the meta-schema's problem
-    if not ok:
-        yield ValidationError(f"{instance!r} is not a multiple of {m}")
-
-
 _ENUM_INDEX: dict[int, tuple[list, dict[str, Any]]] = {}
 
 
@@ -74,43 +57,3 @@ def enum_index(values: list) -> dict[str, Any]:
         _ENUM_INDEX.clear()
     _ENUM_INDEX[id(values)] = (values, index)
     return index
-
-
-def _enum(validator: Any, enums: Any, instance: Any, schema: Any):
-    if not isinstance(enums, list) or len(enums) < 8:
-        yield from _keywords.enum(validator, enums, instance, schema)
-        return
-    try:
-        ok = canonical(instance) in enum_index(enums)
-    except (TypeError, ValueError):  # not a JSON value: the reference check decides
-        yield from _keywords.enum(validator, enums, instance, schema)
-        return
-    if not ok:
-        shown = ", ".join(repr(v) for v in enums[:5])
-        yield ValidationError(f"{instance!r} is not one of [{shown}, ...] ({len(enums)} values)")
-
-
-@cache
-def exact_validator(cls: Any) -> Any:
-    """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals,
-    ``enum`` by hashed canonical JSON (the same equality, linear instead of quadratic), and
-    ``pattern``, ``patternProperties``, ``additionalProperties`` and the ``regex`` format read as
-    ECMA-262 (:mod:`evalport_spec.ecmaregex`, not Python's ``re``); memoised per class; the
-    other formats and everything else are ``cls``'s."""
-    if "multipleOf" not in cls.VALIDATORS:
-        return cls
-    extended = extend(cls, {"multipleOf": _multiple_of, "enum": _enum, **ecmaregex.KEYWORDS},
-                      format_checker=ecmaregex.format_checker(cls.FORMAT_CHECKER))
-    plain_evolve = extended.evolve
-
-    def evolve(self: Any, **changes: Any) -> Any:
-        # python-jsonschema's evolve picks the class by the subschema's "$schema"
-        # (validator_for), so every $ref into a file naming its dialect, and any subschema
-        # naming it, would fall back to ``cls`` and lose the keywords above
-        new = plain_evolve(self, **changes)
-        if type(new) is cls:
-            return extended(**{f.alias: getattr(new, f.name) for f in fields(cls) if f.init})
-        return new
-
-    extended.evolve = evolve
-    return extended

@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urljoin
 
-import jsonschema
 import referencing
 import referencing.exceptions
 import referencing.jsonschema
-from jsonschema.validators import validator_for
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
 from .ecmaregex import NotEcmaRegex, compile_ecma
 from .errors import InputError
 from .jsonload import Loaded
-from .jsonnum import exact_validator
 from .pointer import escape, join
+
+if TYPE_CHECKING:
+    import jsonschema.protocols
 
 DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -152,9 +152,11 @@ class SchemaSet:
             KeyError: no such file in the set. InputError: a schema of the set is invalid
                 against its meta-schema (:meth:`require_valid`).
         """
+        from .pyvalidator import exact_validator, validator_class  # python-jsonschema: only here
+
         self.require_valid()
         f = self.files[name]
-        cls = exact_validator(validator_for(f.schema, default=jsonschema.Draft202012Validator))
+        cls = exact_validator(validator_class(f.schema))
         kwargs: dict[str, Any] = {"registry": self.registry}
         if format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER
@@ -381,7 +383,9 @@ def _meta_valid_fast(schema: Any) -> bool:
 
 
 def _meta_errors(f: SchemaFile, meta_validator: Callable[[Any], Any] | None) -> list[InputError]:
-    cls = validator_for(f.schema, default=jsonschema.Draft202012Validator)
+    from .pyvalidator import validator_class  # python-jsonschema describes what is wrong
+
+    cls = validator_class(f.schema)
     meta = cls(cls.META_SCHEMA) if meta_validator is None else meta_validator(cls)
     problems = []
     found = [(join("", *err.absolute_path), err.message) for err in meta.iter_errors(f.schema)]

@@ -18,10 +18,6 @@ from functools import cache
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin
 
-import jsonschema
-from jsonschema.validators import validator_for
-
-from ..jsonnum import exact_validator
 from ..pointer import escape, resolve
 from ..schemaset import META_SCHEMAS, SchemaSet
 
@@ -122,9 +118,13 @@ def _guarded(fn: Any, instance: Any) -> bool:
     :class:`TooDeep`."""
     try:
         return fn(instance)
-    except jsonschema.exceptions.SchemaError:
-        raise
     except Exception as exc:
+        from jsonschema.exceptions import (
+            SchemaError,  # (loaded already when python-jsonschema raised)
+        )
+
+        if isinstance(exc, SchemaError):
+            raise
         if _too_deep(exc):
             raise TooDeep(str(exc)) from None
         return False  # referencing errors on malformed refs count as "not valid"
@@ -369,12 +369,11 @@ class Side:
         v = self._validators.get(cid)
         if v is not None:
             return v
+        from ..pyvalidator import exact_validator
+
         d = self.dialect(node)
-        uri = {D4: "http://json-schema.org/draft-04/schema#", D6: "http://json-schema.org/draft-06/schema#",
-               D7: "http://json-schema.org/draft-07/schema#",
-               D2019: "https://json-schema.org/draft/2019-09/schema"}.get(
-            d, "https://json-schema.org/draft/2020-12/schema")
-        cls = exact_validator(validator_for({"$schema": uri}, default=jsonschema.Draft202012Validator))
+        uri = DIALECT_URIS.get(d, DIALECT_URIS[D2020])
+        cls = exact_validator(_validator_class(d))
         if node.syn is not None:
             schema: Any = json.loads(node.syn)
             if isinstance(schema, dict):
@@ -501,8 +500,18 @@ def _node_fast_check(side: Side, node: Node) -> Any:
     return check if check is not None and check.compiled else None
 
 
-_VALIDATORS = {D4: jsonschema.Draft4Validator, D6: jsonschema.Draft6Validator, D7: jsonschema.Draft7Validator,
-               D2019: jsonschema.Draft201909Validator, D2020: jsonschema.Draft202012Validator}
+DIALECT_URIS = {D4: "http://json-schema.org/draft-04/schema#", D6: "http://json-schema.org/draft-06/schema#",
+                D7: "http://json-schema.org/draft-07/schema#", D2019: "https://json-schema.org/draft/2019-09/schema",
+                D2020: "https://json-schema.org/draft/2020-12/schema"}
+"""Each dialect's meta-schema URI (its ``$schema``)."""
+
+
+@cache
+def _validator_class(dialect: int) -> Any:
+    """python-jsonschema's validator class for ``dialect`` (2020-12 for any other value)."""
+    from ..pyvalidator import validator_class  # python-jsonschema: loaded once a class is needed
+
+    return validator_class({"$schema": DIALECT_URIS.get(dialect, DIALECT_URIS[D2020])})
 
 
 @cache
@@ -510,7 +519,7 @@ def asserted_formats(dialect: int) -> frozenset[str]:
     """The ``format`` names the validators assert in ``dialect`` (python-jsonschema's format
     checker for that draft: ``uuid`` and ``duration`` from 2019-09 on, ``date`` from draft-07;
     other names are annotations there)."""
-    return frozenset(_VALIDATORS.get(dialect, jsonschema.Draft202012Validator).FORMAT_CHECKER.checkers)
+    return frozenset(_validator_class(dialect).FORMAT_CHECKER.checkers)
 
 
 @cache
@@ -525,8 +534,7 @@ def keywords_of(dialect: int) -> frozenset[str]:
         extra |= {"then", "else"}
     if dialect >= D2019:
         extra |= {"minContains", "maxContains", "$anchor", "$recursiveAnchor", "$vocabulary"}
-    cls = _VALIDATORS.get(dialect, jsonschema.Draft202012Validator)
-    return frozenset(cls.VALIDATORS) | ANNOTATIONS | extra
+    return frozenset(_validator_class(dialect).VALIDATORS) | ANNOTATIONS | extra
 
 
 @cache

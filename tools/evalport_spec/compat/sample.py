@@ -19,7 +19,6 @@ from typing import Any
 
 from ..canonjson import canonical
 from ..ecmaregex import NotEcmaRegex, compile_ecma, search
-from ..generate.strings import FORMAT_SAMPLES, too_long_to_sample
 from ..jsontypes import json_type
 from .canon import Canon, Canonizer
 from .nodes import Node
@@ -289,8 +288,13 @@ class Sampler:
         yield from hint.get("strings", ())
         if self.strings.regular_part(c):  # least members and boundary cases ("", "\n", longest)
             yield from shortest(self.strings.over(c)[0], 6)
-        for f, _, _ in c.formats:
-            yield from FORMAT_SAMPLES.get(f, ())
+        if c.formats:
+            from ..generate.strings import (
+                FORMAT_SAMPLES,  # (the generator's package: python-jsonschema)
+            )
+
+            for f, _, _ in c.formats:
+                yield from FORMAT_SAMPLES.get(f, ())
         for pat, _, _ in c.patterns:
             yield from self.regex_samples(pat, lo, hi)
         lengths = [lo, lo + 1, 1, 3, 0, 10]
@@ -310,6 +314,8 @@ class Sampler:
         key = f"{pattern}\0{lo}\0{hi}\0{reject}"
         if key in self._regex:
             return self._regex[key]
+        from ..generate.strings import regex_sample, too_long_to_sample  # (as FORMAT_SAMPLES)
+
         out: list[str] = []
         if too_long_to_sample(pattern):
             self._regex[key] = out
@@ -329,7 +335,6 @@ class Sampler:
         try:
             import random
 
-            from ..generate.strings import regex_sample  # fast ECMA-262 regex sampler
             for seed in range(12):
                 for extra in (0, 1, 3):
                     s = regex_sample(pattern, random.Random(seed) if seed else None, extra)

@@ -27,7 +27,7 @@ import referencing.exceptions
 import referencing.jsonschema
 
 from ..errors import InputError
-from ..jsonnum import exact_validator
+from ..pyvalidator import exact_validator
 
 # dialect level -> (validator class, referencing specification)
 _LEVELS: dict[int, tuple[Any, Any]] = {

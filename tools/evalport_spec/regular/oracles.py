@@ -16,7 +16,8 @@ from functools import lru_cache
 import jsonschema
 import jsonschema_rs
 
-from ..ecmaregex import NotEcmaRegex, compile_ecma, format_checker
+from ..ecmaregex import NotEcmaRegex, compile_ecma
+from ..pyvalidator import format_checker
 
 Leaf = tuple[str, str]
 """``("pattern", source)`` or ``("format", name)``: a language the validators can be asked about."""
