@@ -18,16 +18,17 @@ value removed (MAJOR), one ``description`` changed (PATCH) and one property adde
 closed object, MAJOR on an open one).
 
 Peer: jsoncompat (``check_compat(old, new, "deserializer")``, i.e. backward) on mergify.json
-against itself, as a whole process, beside ``evalport-spec diff`` as a whole process twice: cold
-(an empty ``$EVALPORT_CACHE_DIR``: the comparison computed and stored) and warm (the stored report
-replayed, :mod:`evalport_spec.diffcache`), CPU seconds, median of 5. jsoncompat
+against itself and against a copy with one ``title`` edited, as a whole process, beside
+``evalport-spec diff`` as a whole process: cold (an empty ``$EVALPORT_CACHE_DIR``: the comparison
+computed and stored) and, on the self pair, warm (the stored report replayed,
+:mod:`evalport_spec.diffcache`), CPU seconds, median of 5. jsoncompat
 needs Python >= 3.12: point ``$EVALPORT_PEER_JSONCOMPAT`` at such a Python with jsoncompat
 installed (default ``/tmp/peer-jsoncompat/bin/python``); the row is skipped, with a note, without it.
 
 Targets (issues 16 and 20): nested ``oneOf`` depth 9 < 1 s; the ``anyOf`` groups < 1 s and
 < 200 MiB; the 50,000-value enum < 1 s; 2,500 findings in < 1 s; grader.json < 2 s; each large
-schema case < 2 s and < 300 MiB with the right verdict; mergify self, warm, no slower than jsoncompat
-(the cold figure is printed beside it).
+schema case < 2 s and < 300 MiB with the right verdict; mergify self, cold and warm, no slower than
+jsoncompat (the edited-title figure is printed beside them).
 """
 
 from __future__ import annotations
@@ -167,11 +168,21 @@ def problems(case: Case, res: dict) -> list[str]:
     return out
 
 
+def titled(schema: dict) -> dict:
+    """``schema`` with the ``title`` of its first ``$defs`` entry (by name) that has one edited:
+    an annotation, so backward and forward PATCH, found by a real comparison (no byte identity)."""
+    out = json.loads(json.dumps(schema))
+    name = next(n for n in sorted(out["$defs"]) if isinstance(out["$defs"][n], dict) and "title" in out["$defs"][n])
+    out["$defs"][name]["title"] += " (edited)"
+    return out
+
+
 def peer_rows(timeout: float) -> tuple[list[list[str]], str | None, dict[str, bool]]:
-    """(rows, note, checks): jsoncompat's process and ``evalport-spec diff``'s on mergify self,
-    CPU seconds (median of 5): ours cold (an empty cache folder each run: the comparison
-    computed and stored) and warm (the report replayed, :mod:`evalport_spec.diffcache`); the
-    check compares the warm figure with jsoncompat."""
+    """(rows, note, checks): jsoncompat's process and ``evalport-spec diff``'s, CPU seconds (median
+    of 5), on mergify.json against itself and against a copy with one ``title`` edited
+    (:func:`titled`). Ours runs cold (an empty cache folder each run: the comparison computed
+    and stored) and, on the self pair, warm (the report replayed,
+    :mod:`evalport_spec.diffcache`). Checks: self, cold and warm, no slower than jsoncompat."""
     py = os.environ.get("EVALPORT_PEER_JSONCOMPAT", PEER_DEFAULT)
     try:
         ok = subprocess.run([py, "-c", "import jsoncompat"], capture_output=True, timeout=60).returncode == 0
@@ -185,26 +196,35 @@ def peer_rows(timeout: float) -> tuple[list[list[str]], str | None, dict[str, bo
         s = vendored("mergify.json")
     except FileNotFoundError as exc:
         return [], str(exc), {}
+    rows, checks = [], {}
     with tempfile.TemporaryDirectory(prefix="bench-shapes-") as tmp:
-        a, b = Path(tmp, "a", "mergify.json"), Path(tmp, "b", "mergify.json")
-        for p in (a, b):
-            p.parent.mkdir()
-            p.write_text(json.dumps(s, indent=1), encoding="utf-8")
-        peer = run_process([py, "-c", PEER_SCRIPT, str(a), str(b)], repeat=5, label="jsoncompat")
-        ours = [sys.executable, "-m", "evalport_spec", "diff", str(a), str(b)]
-        cold = [run_process(ours, repeat=1, env={**PROCESS_ENV, "EVALPORT_CACHE_DIR": str(Path(tmp, f"cold{i}"))})
-                for i in range(5)]
-        warm_env = {**PROCESS_ENV, "EVALPORT_CACHE_DIR": str(Path(tmp, "warm"))}
-        run_process(ours, repeat=1, env=warm_env)  # fills the cache
-        warm = run_process(ours, repeat=5, env=warm_env)
-    cold_cpu = statistics.median(r.cpu for r in cold)
-    peer_text = (f"jsoncompat {peer.cpu:.2f} s, {peer.peak_mib:.0f} MiB, exit {peer.exit_codes[0]} "
-                 f"({'compatible' if peer.exit_codes[0] == 0 else 'incompatible'})")
-    rows = [["mergify.json self, process, cold (empty cache)", "- (figure)", f"{cold_cpu:.2f}",
-             f"{max(r.peak_mib for r in cold):.0f}", f"exit {cold[0].exit_codes[0]}", peer_text],
-            ["mergify.json self, process, warm (cache hit)", "<= jsoncompat", f"{warm.cpu:.2f}",
-             f"{warm.peak_mib:.0f}", f"exit {warm.exit_codes[0]}", peer_text]]
-    return rows, None, {"mergify self process (warm cache) no slower than jsoncompat's": warm.cpu <= peer.cpu}
+        paths = {}
+        for side, value in (("a", s), ("b", s), ("t", titled(s))):
+            paths[side] = Path(tmp, side, "mergify.json")
+            paths[side].parent.mkdir()
+            paths[side].write_text(json.dumps(value, indent=1), encoding="utf-8")
+        for label, new in (("self", paths["b"]), ("one title edited", paths["t"])):
+            a, b = str(paths["a"]), str(new)
+            peer = run_process([py, "-c", PEER_SCRIPT, a, b], repeat=5, label="jsoncompat")
+            peer_text = (f"jsoncompat {peer.cpu:.2f} s, {peer.peak_mib:.0f} MiB, exit {peer.exit_codes[0]} "
+                         f"({'compatible' if peer.exit_codes[0] == 0 else 'incompatible'})")
+            ours = [sys.executable, "-m", "evalport_spec", "diff", a, b]
+            cold = [run_process(ours, repeat=1, env={**PROCESS_ENV, "EVALPORT_CACHE_DIR": str(Path(tmp, f"{label}{i}"))})
+                    for i in range(5)]
+            cold_cpu = statistics.median(r.cpu for r in cold)
+            rows.append([f"mergify.json {label}, process, cold (empty cache)",
+                         "<= jsoncompat" if label == "self" else "- (figure)", f"{cold_cpu:.2f}",
+                         f"{max(r.peak_mib for r in cold):.0f}", f"exit {cold[0].exit_codes[0]}", peer_text])
+            if label != "self":
+                continue
+            checks["mergify self process (cold) no slower than jsoncompat's"] = cold_cpu <= peer.cpu
+            warm_env = {**PROCESS_ENV, "EVALPORT_CACHE_DIR": str(Path(tmp, "warm"))}
+            run_process(ours, repeat=1, env=warm_env)  # fills the cache
+            warm = run_process(ours, repeat=5, env=warm_env)
+            rows.append(["mergify.json self, process, warm (cache hit)", "<= jsoncompat", f"{warm.cpu:.2f}",
+                         f"{warm.peak_mib:.0f}", f"exit {warm.exit_codes[0]}", peer_text])
+            checks["mergify self process (warm cache) no slower than jsoncompat's"] = warm.cpu <= peer.cpu
+    return rows, None, checks
 
 
 def main(argv: list[str] | None = None) -> int:

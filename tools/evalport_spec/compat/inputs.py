@@ -65,12 +65,14 @@ def file_set(name: str, main: Loaded, siblings: Mapping[str, Callable[[], Loaded
                 by_id.setdefault(urldefrag(sid)[0], (other, loaded))
 
     chosen: dict[str, Loaded] = {name: main}
+    alone = None  # the file's own set: the answer when its references stay inside it
     todo = [name]
     while todo:
         current = todo.pop()
         try:
-            refs = SchemaSet.from_loaded({current: chosen[current]}, label).iter_refs()
-            targets = {urldefrag(absolute)[0] for _, _, _, absolute in refs}
+            own = FileSet.from_loaded({current: chosen[current]}, label)
+            alone = own if current == name else alone
+            targets = {urldefrag(absolute)[0] for _, _, _, absolute in own.references()}
         except InputError:
             if current == name:
                 raise
@@ -82,7 +84,7 @@ def file_set(name: str, main: Loaded, siblings: Mapping[str, Callable[[], Loaded
             if hit and hit[0] not in chosen:
                 chosen[hit[0]] = hit[1]
                 todo.append(hit[0])
-    out = FileSet.from_loaded(chosen, label)
+    out = alone if len(chosen) == 1 and alone is not None else FileSet.from_loaded(chosen, label)
     out.focus = name
     return out
 
