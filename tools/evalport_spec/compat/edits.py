@@ -43,8 +43,9 @@ def structural_edits(old: Any, new: Any) -> list[Edit]:
     Equal subtrees are pruned first and objects and single values compared here
     (:func:`_differing`): deepdiff sees only two arrays that differ, each under the pointer
     where it sits, so an edit of one ``title`` in a 250 KB schema costs a walk of the tree,
-    not a deepdiff of all of it (nor deepdiff's import: numpy and all, when installed). tests/test_compat_edits.py checks on random JSON pairs
-    that the edits are the ones deepdiff finds on the unpruned pair.
+    not a deepdiff of all of it (nor deepdiff's import: numpy and all, when installed).
+    tests/test_compat_edits.py checks on random JSON pairs that the edits are the ones
+    deepdiff finds on the unpruned pair.
     """
     edits, pairs = _differing(old, new)
     out = set(edits)

@@ -119,9 +119,8 @@ def _guarded(fn: Any, instance: Any) -> bool:
     try:
         return fn(instance)
     except Exception as exc:
-        from jsonschema.exceptions import (
-            SchemaError,  # (loaded already when python-jsonschema raised)
-        )
+        # (loaded already when python-jsonschema raised it; not before a validator is needed)
+        from jsonschema.exceptions import SchemaError
 
         if isinstance(exc, SchemaError):
             raise

@@ -289,9 +289,8 @@ class Sampler:
         if self.strings.regular_part(c):  # least members and boundary cases ("", "\n", longest)
             yield from shortest(self.strings.over(c)[0], 6)
         if c.formats:
-            from ..generate.strings import (
-                FORMAT_SAMPLES,  # (the generator's package: python-jsonschema)
-            )
+            # here, not at the top: the generator's package loads python-jsonschema
+            from ..generate.strings import FORMAT_SAMPLES
 
             for f, _, _ in c.formats:
                 yield from FORMAT_SAMPLES.get(f, ())
@@ -314,7 +313,7 @@ class Sampler:
         key = f"{pattern}\0{lo}\0{hi}\0{reject}"
         if key in self._regex:
             return self._regex[key]
-        from ..generate.strings import regex_sample, too_long_to_sample  # (as FORMAT_SAMPLES)
+        from ..generate.strings import regex_sample, too_long_to_sample  # (see FORMAT_SAMPLES)
 
         out: list[str] = []
         if too_long_to_sample(pattern):
