@@ -525,6 +525,26 @@ CASES = [
     # PATCH: "duration" is not a draft-07 format: both validators treat it as an annotation there.
     Case("draft07-unknown-format", {"$schema": D7, "type": "string"},
          {"$schema": D7, "type": "string", "format": "duration"}, PATCH),
+    # ---------------------------------------------------------------- enums written other ways
+    # PATCH: 2 is in both oneOf branches, so no value of old matches exactly one branch but 1
+    # and 3: old is the enum [1, 3] (both directions: the same documents).
+    Case("oneof-of-overlapping-enums-is-its-enum", {"oneOf": [{"enum": [1, 2]}, {"enum": [2, 3]}]},
+         {"enum": [1, 3]}, PATCH),
+    # PATCH: keywords no validator reads ("x-doc", "ignoreCase", as azure-pipelines.json writes
+    # them) assert nothing: an anyOf of such annotated constants is the enum of their values.
+    Case("anyof-of-annotated-consts-is-an-enum",
+         {"anyOf": [{"const": "a", "x-doc": "first", "description": "A"}, {"enum": ["b", "c"], "ignoreCase": "value"}]},
+         {"enum": ["a", "b", "c"]}, PATCH),
+    # PATCH: "abc" is longer than the old maxLength (3 code points > 2): never an old document.
+    Case("enum-cut-by-its-own-maxLength", {"enum": ["ab", "abc", 7], "maxLength": 2}, {"enum": ["ab", 7]}, PATCH),
+    # MAJOR: both PowerShell values match the old pattern; the new enum keeps one.
+    Case("enum-and-pattern-narrowed-by-a-value",
+         {"type": "string", "enum": ["PowerShell@2", "PowerShell@1", "Bash@3"], "pattern": "^PowerShell@"},
+         {"type": "string", "enum": ["PowerShell@2"]}, MAJOR, lost="PowerShell@1"),
+    # PATCH: in ECMA-262, a\b needs a word boundary after the a: "a b" has one, "ab" not (a
+    # pattern with \b, which jsonschema-rs reads otherwise, is validated, never read off).
+    Case("enum-with-a-word-boundary-pattern", {"enum": ["a b", "ab"], "pattern": "a\\b"}, {"enum": ["a b"]},
+         PATCH),
 ]
 
 BY_ID = {c.id: c for c in CASES}

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ..canonjson import canonical
+from ..ecmaregex import jsonschema_rs_reads_alike, search
 from ..jsonnum import enum_index, exact
 from ..jsontypes import json_type
 from ..pointer import join
@@ -177,8 +178,11 @@ class Canon:
     neg_patterns: list[Keyword] = field(default_factory=list)
     """Patterns a ``not`` forbids strings to match (their complement languages)."""
     plain: bool = True
-    """Whether every positive part asserts only ``type``/``enum``/``const`` (annotations, ``$ref``
-    and ``allOf`` aside) and nothing is negated: validity of a value is then read off the canon."""
+    """Whether every positive part asserts only ``type``/``enum``/``const`` and the string
+    keywords ``minLength``, ``maxLength`` and ``pattern`` (one jsonschema-rs reads as ECMA-262
+    does: :func:`~evalport_spec.ecmaregex.jsonschema_rs_reads_alike`) — annotations, keywords
+    the validators do not read, ``$ref``, ``allOf`` and groups of such branches aside — and
+    nothing is negated: validity of a value is then read off the canon (:meth:`admits`)."""
     lo: Bound | None = None
     hi: Bound | None = None
     mult: list[tuple[Fraction, Node, str]] = field(default_factory=list)
@@ -205,8 +209,9 @@ class Canon:
 
     @property
     def read_off(self) -> bool:
-        """Whether :meth:`admits` is exactly this canon's validity: :attr:`plain` (``type`` and
-        ``enum``/``const`` only), nothing undecided, and not :attr:`false`."""
+        """Whether :meth:`admits` is exactly this canon's validity: :attr:`plain` (``type``,
+        ``enum``/``const`` and string lengths and patterns only), nothing undecided, and not
+        :attr:`false`."""
         return self.plain and not self.undecided and not self.false
 
     @property
@@ -217,18 +222,30 @@ class Canon:
 
     def admits(self, x: Any, key: str | None = None) -> bool:
         """Whether value ``x`` (whose canonical JSON text is ``key``, computed when not given)
-        satisfies this canon's ``type`` and ``enum``/``const`` (exactly its validity when
-        :attr:`plain`)."""
+        satisfies this canon's ``type``, ``enum``/``const`` and, for a string, its
+        ``minLength``/``maxLength`` (code points) and the ``pattern`` values jsonschema-rs reads
+        as ECMA-262 does (exactly its validity when :attr:`plain`; otherwise a necessary
+        condition)."""
         if self.types is not None:
             t = json_type(x)
             if not self.allows(t):
                 return False
             if self.int_literal and isinstance(x, float) and "number" not in self.types:
                 return False  # draft-04 integer: 1.0 is not one
+        if type(x) is str and (self.min_len or self.max_len or self.patterns) and not self._admits_string(x):
+            return False
         if self.enum_keys is None and self.excluded is None:
             return True
         k = key if key is not None else canonical(x)
         return (self.enum_keys is None or k in self.enum_keys) and (self.excluded is None or k not in self.excluded)
+
+    def _admits_string(self, x: str) -> bool:
+        """Whether string ``x`` meets the lengths (JSON Schema 2020-12 Validation 6.3.1-2: code
+        points) and the patterns read alike by both validators (6.3.3, ECMA-262)."""
+        if (self.min_len is not None and len(x) < self.min_len.value) or (
+                self.max_len is not None and len(x) > self.max_len.value):
+            return False
+        return all(search(p.text, x) for p in self.patterns if jsonschema_rs_reads_alike(p.text))
 
     def allows(self, t: str) -> bool:
         """Whether JSON type ``t`` is allowed by the ``type`` keywords (``integer`` ⊂ ``number``)."""
@@ -252,6 +269,7 @@ class Canonizer:
         self._atoms: dict[Node, list[tuple[str, Any]] | None] = {}
         self._single: dict[Node, Canon] = {}
         self._group_branches: dict[tuple[Node, str], tuple[Node, ...]] = {}
+        self._finite_groups: dict[tuple[Node, str], dict[str, Any] | None] = {}
         self.origin: dict[Node, tuple[Node, str]] = {}
         """Synthetic node -> the ``not`` (or negated ``if``) it was derived from, for locations."""
 
@@ -422,8 +440,9 @@ class Canonizer:
             if v is not True:
                 c.undecided.append((node, p, "a schema must be an object or a boolean"))
             return
-        if c.plain and any(k not in ANNOTATIONS and k not in PLAIN_KEYWORDS for k in v):
-            c.plain = False
+        if c.plain and any(k not in ANNOTATIONS and k in keywords_of(d) and not _reads_off(k, v[k])
+                           and (k not in ("anyOf", "oneOf") or self._finite_group(node, v, k) is None) for k in v):
+            c.plain = False  # (a keyword the validators do not read, such as "x-kind", asserts nothing)
         if "$ref" in v and isinstance(v["$ref"], str):
             try:
                 target = side.resolve_ref(node, v["$ref"])
@@ -449,6 +468,10 @@ class Canonizer:
         self._objects(c, node, v, d)
         for k in ("anyOf", "oneOf"):
             if isinstance(v.get(k), list):
+                values = self._finite_group(node, v, k)
+                if values is not None:  # an enum written as a group of finite branches
+                    self._restrict(c, values, (node, join(p, k)))
+                    continue
                 g = Group(node, k, list(self._branches(node, v, k)))
                 if g.marker not in c.done:
                     c.groups.append(g)
@@ -491,11 +514,42 @@ class Canonizer:
             e = enum_index(v["enum"])
             vals = e if vals is None else {k: x for k, x in vals.items() if k in e}
             src = join(node.ptr, "enum")
-        if vals is None:
-            return
+        if vals is not None:
+            self._restrict(c, vals, (node, src))
+
+    @staticmethod
+    def _restrict(c: Canon, vals: dict[str, Any], src: tuple[Node, str]) -> None:
+        """Intersect ``c``'s values with ``vals`` (canonical JSON text -> value), written at
+        ``src``."""
         c.enum_keys = vals if c.enum_keys is None else {k: x for k, x in c.enum_keys.items() if k in vals}
         c.enum = list(c.enum_keys.values())
-        c.enum_src = (node, src)
+        c.enum_src = src
+
+    def _finite_group(self, node: Node, v: dict, k: str) -> dict[str, Any] | None:
+        """The values (canonical JSON text -> value) that the ``anyOf``/``oneOf`` ``k`` of
+        ``node`` (schema ``v``) accepts when every branch is :attr:`~Canon.finite_plain` (``type``
+        and ``enum``/``const`` only, as an enum written ``{"oneOf": [{"const": 1}, ...]}`` is):
+        an ``anyOf`` accepts each value a branch holds, a ``oneOf`` each value exactly one
+        branch holds (JSON Schema 2020-12 Core 10.2.1.2-3), so the group is that ``enum``
+        exactly. ``None`` for any other group, and for one met again through its own
+        branches (a ``$ref`` cycle). Once per group."""
+        key = (node, k)
+        if key in self._finite_groups:
+            return self._finite_groups[key]
+        self._finite_groups[key] = None  # re-entered through a cycle: not finite
+        branches = [self.nodes(b) for b in self._branches(node, v, k)]
+        got = None
+        if branches and all(b.finite_plain for b in branches):
+            held: dict[str, Any] = {}
+            count: dict[str, int] = {}
+            for b in branches:
+                for text, x in b.enum_keys.items():
+                    if b.admits(x, text):
+                        held.setdefault(text, x)
+                        count[text] = count.get(text, 0) + 1
+            got = {text: x for text, x in held.items() if k == "anyOf" or count[text] == 1}
+        self._finite_groups[key] = got
+        return got
 
     def _numbers(self, c: Canon, node: Node, v: dict, d: int) -> None:
         p = node.ptr
@@ -824,7 +878,17 @@ def accepts_all(schema: Any) -> bool:
     return schema is True or (isinstance(schema, dict) and all(k in ANNOTATIONS for k in schema))
 
 
-PLAIN_KEYWORDS = frozenset({"type", "enum", "const", "$ref", "allOf"})
+PLAIN_KEYWORDS = frozenset({"type", "enum", "const", "$ref", "allOf", "minLength", "maxLength"})
+"""Keywords whose effect :meth:`Canon.admits` reads off the canon exactly (with ``pattern``:
+:func:`_reads_off`)."""
+
+
+def _reads_off(keyword: str, value: Any) -> bool:
+    """Whether ``keyword`` (with ``value``) is read off a canon exactly: one of
+    :data:`PLAIN_KEYWORDS`, or a ``pattern`` both validators read as ECMA-262
+    (:func:`~evalport_spec.ecmaregex.jsonschema_rs_reads_alike`)."""
+    return keyword in PLAIN_KEYWORDS or (keyword == "pattern" and isinstance(value, str)
+                                         and jsonschema_rs_reads_alike(value))
 
 
 def json_equal(a: Any, b: Any) -> bool:

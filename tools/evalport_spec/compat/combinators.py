@@ -115,12 +115,13 @@ class CombinatorRules:
                 sub = self.check(case, br, split=not (case.groups or case.conds))
                 subs[t][j] = sub
                 if not sub:
-                    if may_overlap is None:
-                        may_overlap = self._may_overlap(case, index)
-                    overlap = [k for k in may_overlap if k != j and not self._case_disjoint(case, branches[k])]
-                    if g.kind == "oneOf" and overlap:
-                        ok = ("overlap", j, overlap)
-                        continue
+                    if g.kind == "oneOf":  # (an anyOf branch covering the case is enough)
+                        if may_overlap is None:
+                            may_overlap = self._may_overlap(case, index)
+                        overlap = [k for k in may_overlap if k != j and not self._case_disjoint(case, branches[k])]
+                        if overlap:
+                            ok = ("overlap", j, overlap)
+                            continue
                     ok = ("ok", j)
                     break
             if ok and ok[0] == "ok":
