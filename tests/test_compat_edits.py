@@ -72,3 +72,18 @@ def test_one_edit_deep_in_a_large_schema_is_found_at_its_pointer():
     assert [(e.kind, e.pointer) for e in structural_edits(old, new)] == [
         ("values_changed", "/$defs/D7/properties/x/title"), ("iterable_item_added", "/items/1/enum/2")]
     assert structural_edits(old, json.loads(json.dumps(old))) == []
+
+
+def test_an_edit_inside_a_finitely_enumerated_subschema_is_accounted_for():
+    # both sides accept no document ({} lacks a member, and no member is allowed): the proof
+    # enumerates the old side's candidate documents, each validated against the whole new side,
+    # so the dropped maxProperties is decided (found by the random-pair property test)
+    from compat_corpus.oracle import classify
+
+    main = {"type": "object", "properties": {}, "required": [], "minProperties": 1, "additionalProperties": False}
+    old = {"$defs": {"main": {**main, "maxProperties": 1}}, "$ref": "#/$defs/main"}
+    new = {"$defs": {"main": main}, "$ref": "#/$defs/main"}
+    result = classify(old, new)
+    assert (str(result.change_class), str(result.forward_class)) == ("PATCH", "PATCH")
+    assert "finite-enumeration" in {p["rule"] for p in result.proof}
+    assert not result.stats.get("unaccounted_edits")

@@ -8,7 +8,7 @@ download (toolchain.md, "Resolve $ref ... never fetch anything over the network"
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urljoin
@@ -61,6 +61,15 @@ class SchemaFile:
     name: str
     uri: str
     loaded: Loaded
+    _walk: list[tuple[str, dict[str, Any], str]] | None = field(default=None, repr=False, compare=False)
+
+    def walk(self) -> list[tuple[str, dict[str, Any], str]]:
+        """``(pointer, schema object, base URI)`` of every schema object of the file
+        (:func:`_walk_with_base`), walked once: the references, patterns and identifiers of a
+        large schema are each read from this one list."""
+        if self._walk is None:
+            self._walk = list(_walk_with_base(self.schema, self.uri, id_keyword(self.schema)))
+        return self._walk
 
     @property
     def schema(self) -> Any:
@@ -191,7 +200,7 @@ class SchemaSet:
         if self._checked:
             return
         for f in self:
-            if not _meta_valid_fast(f.schema) or next(pattern_problems(f.schema), None):
+            if not _meta_valid_fast(f.schema) or next(_pattern_problems(f.walk()), None):
                 problems = _meta_errors(f, None)
                 if problems:
                     raise problems[0]
@@ -201,7 +210,7 @@ class SchemaSet:
         """``(file, pointer, source)`` of every ``pattern`` and ``patternProperties`` name of the
         set (:func:`iter_patterns`), computed once."""
         if self._patterns is None:
-            self._patterns = [(f, ptr, src) for f in self for ptr, src in iter_patterns(f.schema)]
+            self._patterns = [(f, ptr, src) for f in self for ptr, src in _patterns_in(f.walk())]
         return self._patterns
 
     def iter_refs(self) -> Iterator[tuple[SchemaFile, str, str, str]]:
@@ -211,7 +220,7 @@ class SchemaSet:
         """
         joined: dict[tuple[str, str], str] = {}  # (base, reference) -> absolute URI, joined once
         for f in self:
-            for ptr, node, base in _walk_with_base(f.schema, f.uri, id_keyword(f.schema)):
+            for ptr, node, base in f.walk():
                 for key in ("$ref", "$dynamicRef"):
                     ref = node.get(key)
                     if isinstance(ref, str):
@@ -302,7 +311,7 @@ def _definitions(f: SchemaFile) -> Iterator[tuple[str, str, str]]:
         yield f.uri, "", id_kw
         return
     yield f.uri, ("/" + id_kw if isinstance(f.schema.get(id_kw), str) else ""), id_kw
-    for ptr, node, base in _walk_with_base(f.schema, f.uri, id_kw):
+    for ptr, node, base in f.walk():
         nid = node.get(id_kw)
         if ptr and isinstance(nid, str):
             # a fragment identifier leaves the base as it was; any other is the new base itself
@@ -337,16 +346,15 @@ def _refuse_redefinitions(f: SchemaFile, seen: dict[str, tuple[SchemaFile, str, 
             f.loaded.source, f.loaded.line(ptr), None, ptr)
 
 
-def _walk_schema(schema: Any) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every schema object inside ``schema`` with its JSON Pointer (see :func:`_walk_with_base`)."""
-    for ptr, node, _ in _walk_with_base(schema, "", "$id"):
-        yield ptr, node
-
-
 def iter_patterns(schema: Any) -> Iterator[tuple[str, str]]:
     """``(pointer, source)`` for every ``pattern`` value and ``patternProperties`` name in
     ``schema`` (the pointer of a name is its member's, ``/patternProperties/NAME``)."""
-    for ptr, node in _walk_schema(schema):
+    return _patterns_in(_walk_with_base(schema, "", "$id"))
+
+
+def _patterns_in(walk: Iterable[tuple[str, dict[str, Any], str]]) -> Iterator[tuple[str, str]]:
+    """:func:`iter_patterns` over a walk (:meth:`SchemaFile.walk`)."""
+    for ptr, node, _ in walk:
         if isinstance(node.get("pattern"), str):
             yield join(ptr, "pattern"), node["pattern"]
         if isinstance(node.get("patternProperties"), dict):
@@ -364,7 +372,12 @@ def pattern_problems(schema: Any) -> Iterator[tuple[str, str]]:
     ECMA-262 (:mod:`evalport_spec.ecmaregex`), so a pattern that is not one would match nothing
     (or fail in the middle of validation): it is refused here instead.
     """
-    for where, source in iter_patterns(schema):
+    return _pattern_problems(_walk_with_base(schema, "", "$id"))
+
+
+def _pattern_problems(walk: Iterable[tuple[str, dict[str, Any], str]]) -> Iterator[tuple[str, str]]:
+    """:func:`pattern_problems` over a walk (:meth:`SchemaFile.walk`)."""
+    for where, source in _patterns_in(walk):
         try:
             compile_ecma(source)
         except NotEcmaRegex as exc:
@@ -389,7 +402,7 @@ def _meta_errors(f: SchemaFile, meta_validator: Callable[[Any], Any] | None) -> 
     meta = cls(cls.META_SCHEMA) if meta_validator is None else meta_validator(cls)
     problems = []
     found = [(join("", *err.absolute_path), err.message) for err in meta.iter_errors(f.schema)]
-    for ptr, message in found + list(pattern_problems(f.schema)):
+    for ptr, message in found + list(_pattern_problems(f.walk())):
         problems.append(InputError(f"not a valid schema: {message}", f.loaded.source,
                                    f.loaded.line(ptr), None, ptr))
     return problems

@@ -114,8 +114,10 @@ def same_json(a: Any, b: Any) -> bool:
     return True
 
 
-WHOLE_RULES = frozenset({"old-accepts-nothing", "new-accepts-anything", "same-subschema", "same-as-proved"})
-"""Derivation rules that settle a whole subschema at once."""
+WHOLE_RULES = frozenset({"old-accepts-nothing", "new-accepts-anything", "same-subschema", "same-as-proved",
+                         "finite-enumeration"})
+"""Derivation rules that settle a whole subschema at once (``finite-enumeration``: every document
+of the old side, each validated against the whole new side)."""
 
 LINKED = ({"contains", "minContains", "maxContains"}, {"minimum", "exclusiveMinimum"},
           {"maximum", "exclusiveMaximum"}, {"items", "prefixItems", "additionalItems"},

@@ -127,12 +127,16 @@ def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
         InputError: a bad ``$ref`` in ``old`` or ``new`` (``file:line: message (at pointer)``).
     """
     t0 = time.perf_counter()
-    check_set(old, only)
-    if not same_sets(old, new, only):  # (identical sets pass the same checks)
-        check_set(new, only)
+    so = Side("old", old, format_assertion=format_assertion, default_dialect=default_dialect)
+    check_set(old, only, so)
+    if same_sets(old, new, only):  # identical sets (which pass the same checks): PATCH by construction
+        stats = {"files": len(old.files) if only is None else len(only), "witnesses_verified": 0,
+                 "documents_searched": 0, "cases": 0, "identical": True, "seconds": round(time.perf_counter() - t0, 3)}
+        return Classification(ChangeClass.PATCH, ChangeClass.PATCH, [], old.label, new.label, stats)
+    sn = Side("new", new, format_assertion=format_assertion, default_dialect=default_dialect)
+    check_set(new, only, sn)
     with _deep():  # deep $ref graphs; still bounded (RecursionError -> undecided)
-        return _compare(old, new, format_assertion, candidates, search_budget, generator,
-                        default_dialect, max_cases, t0, only)
+        return _compare(so, sn, format_assertion, candidates, search_budget, generator, max_cases, t0, only)
 
 
 SAFE_RECURSION_LIMIT = 4000
@@ -153,14 +157,9 @@ def _deep(limit: int = SAFE_RECURSION_LIMIT):
         sys.setrecursionlimit(old)
 
 
-def _compare(old, new, format_assertion, candidates, search_budget, generator, default_dialect,
-             max_cases, t0, only=None) -> Classification:
-    if same_sets(old, new, only):  # identical sets: PATCH by construction, nothing to compare or search
-        stats = {"files": len(old.files) if only is None else len(only), "witnesses_verified": 0, "documents_searched": 0, "cases": 0,
-                 "identical": True, "seconds": round(time.perf_counter() - t0, 3)}
-        return Classification(ChangeClass.PATCH, ChangeClass.PATCH, [], old.label, new.label, stats)
-    so = Side("old", old, format_assertion=format_assertion, default_dialect=default_dialect)
-    sn = Side("new", new, format_assertion=format_assertion, default_dialect=default_dialect)
+def _compare(so: Side, sn: Side, format_assertion, candidates, search_budget, generator, max_cases, t0,
+             only=None) -> Classification:
+    old, new = so.set, sn.set
     canon = Canonizer({"old": so, "new": sn})
     sampler = Sampler(canon, format_assertion=format_assertion)
     checker = Checker(canon, sampler, format_assertion=format_assertion, max_cases=max_cases)

@@ -28,13 +28,15 @@ IN_PLACE_SINGLE = ("not", "if", "then", "else")
 IN_PLACE_LISTS = tuple(k for k in LISTS if k != "prefixItems")
 
 
-def check_set(schemas: SchemaSet, only: Collection[str] | None = None) -> None:
+def check_set(schemas: SchemaSet, only: Collection[str] | None = None, side: Side | None = None) -> None:
     """Raise the first reference problem of ``schemas`` (see the module docstring).
 
     Args:
         schemas: the set to check.
         only: file names whose problems count (default every file); problems in other files
             of the set (context loaded only to resolve references) are ignored.
+        side: a :class:`~.nodes.Side` of ``schemas`` already built (its index of every
+            subschema is reused), else one is built.
 
     Raises:
         InputError: ``file:line: message (at pointer)`` for the first problem found.
@@ -43,7 +45,7 @@ def check_set(schemas: SchemaSet, only: Collection[str] | None = None) -> None:
     for problem in schemas.check_refs():
         if only is None or _file_of(schemas, problem) in only:
             raise problem
-    cycle = in_place_cycle(schemas, only)
+    cycle = in_place_cycle(schemas, only, side)
     if cycle is not None:
         raise cycle
 
@@ -55,14 +57,15 @@ def _file_of(schemas: SchemaSet, problem: InputError) -> str | None:
     return None
 
 
-def in_place_cycle(schemas: SchemaSet, only: Collection[str] | None = None) -> InputError | None:
+def in_place_cycle(schemas: SchemaSet, only: Collection[str] | None = None,
+                   side: Side | None = None) -> InputError | None:
     """An :class:`InputError` at the ``$ref`` closing the first in-place cycle reachable from the
     subschemas of ``only`` (default every file), or ``None`` when there is none. Iterative
     depth-first search (no Python recursion); unresolvable references are skipped (they are
-    :meth:`SchemaSet.check_refs`' problems)."""
+    :meth:`SchemaSet.check_refs`' problems). ``side``: as :func:`check_set`'s."""
     if not schemas.references():
         return None  # without a $ref every in-place edge goes one level down the same file
-    side = Side("old", schemas)
+    side = side if side is not None else Side("old", schemas)
     state: dict[Node, int] = {}  # 1 on the current path, 2 done
     values = _reachable(side, [side.root(f.name) for f in schemas if only is None or f.name in only])
     for start in values:
