@@ -105,3 +105,18 @@ def test_a_set_without_references_has_no_in_place_cycle():
     looped = sset({"$defs": {"d": deep}, "not": {"$ref": "#"}})
     assert [r[1] for r in looped.references()] == ["/not/$ref"]
     assert "never descends into the instance" in str(in_place_cycle(looped))
+
+
+def test_a_cycle_only_inside_an_unreferenced_definition_is_no_error():
+    # the cheap pass (every $ref target) sees the a <-> b cycle; the full search finds that
+    # nothing applies $defs/a or $defs/b (a definition is applied only through a $ref), so the
+    # set is compared; a reference to one of them makes the same cycle an error
+    from evalport_spec.compat.nodes import Side
+    from evalport_spec.compat.refs import _cycle_free, in_place_cycle
+    defs = {"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}}
+    unused = sset({"$defs": defs, "type": "object", "properties": {"x": {"type": "string"}}})
+    assert not _cycle_free(Side("old", unused), unused) and in_place_cycle(unused) is None
+    used = sset({"$defs": defs, "type": "object", "properties": {"x": {"$ref": "#/$defs/a"}}})
+    assert "never descends into the instance" in str(in_place_cycle(used))
+    recursive = sset({"$defs": defs | {"a": {"properties": {"n": {"$ref": "#/$defs/b"}}}}, "$ref": "#/$defs/a"})
+    assert _cycle_free(Side("old", recursive), recursive) and in_place_cycle(recursive) is None

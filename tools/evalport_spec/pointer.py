@@ -21,7 +21,11 @@ def unescape(token: str) -> str:
 
 def join(base: str, *tokens: str | int) -> str:
     """Append reference tokens to a pointer: ``join("/a", "b/c", 0) == "/a/b~1c/0"``."""
-    return base + "".join("/" + escape(t) for t in tokens)
+    out = base
+    for t in tokens:  # (most tokens need no escaping: a keyword, a plain name, an index)
+        t = str(t)
+        out += "/" + (escape(t) if "~" in t or "/" in t else t)
+    return out
 
 
 def from_path(path: Iterable[str | int]) -> str:
