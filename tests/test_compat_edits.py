@@ -87,3 +87,16 @@ def test_an_edit_inside_a_finitely_enumerated_subschema_is_accounted_for():
     assert (str(result.change_class), str(result.forward_class)) == ("PATCH", "PATCH")
     assert "finite-enumeration" in {p["rule"] for p in result.proof}
     assert not result.stats.get("unaccounted_edits")
+
+
+def test_a_keyword_added_at_its_neutral_value_is_accounted_for():
+    # minItems 0 asserts nothing (found by the random-pair property test); minItems 1 does
+    from compat_corpus.oracle import classify
+
+    old = {"$defs": {"main": {"type": "array", "items": {"type": "string"}}}, "$ref": "#/$defs/main"}
+    for extra in ({"minItems": 0}, {"required": [], "uniqueItems": False}):
+        new = {"$defs": {"main": {**old["$defs"]["main"], **extra}}, "$ref": "#/$defs/main"}
+        result = classify(old, new)
+        assert str(result.change_class) == "PATCH" and not result.stats.get("unaccounted_edits"), extra
+    new = {"$defs": {"main": {**old["$defs"]["main"], "minItems": 1}}, "$ref": "#/$defs/main"}
+    assert str(classify(old, new).change_class) == "MAJOR"

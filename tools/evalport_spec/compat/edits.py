@@ -197,6 +197,24 @@ def _no_keyword(side: Side, e: str) -> bool:
     return key not in keywords_of(side.dialects.get(next(iter(side.set.files)), 2020))
 
 
+NEUTRAL = {"minLength": 0, "minItems": 0, "minProperties": 0, "uniqueItems": False, "required": [],
+           "properties": {}, "patternProperties": {}, "dependentRequired": {}, "dependentSchemas": {}}
+"""Keyword values that assert nothing (JSON Schema 2020-12 Validation 6.3-6.5 and Core 10.3.2:
+each is the keyword's behaviour when absent), so adding or removing one changes no verdict."""
+
+
+def _neutral(side: Side, fname: str, e: str) -> bool:
+    """Whether edit ``e`` is a keyword of :data:`NEUTRAL` holding its neutral value in ``side``."""
+    parent, _, key = e.rpartition("/")
+    if key not in NEUTRAL or parent.rsplit("/", 1)[-1] in CONTAINERS:
+        return False
+    try:
+        value = resolve(side.schema_of(fname), e)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return False
+    return same_json(value, NEUTRAL[key])
+
+
 def _unreached(side: Side, fname: str, e: str, reached: set[str]) -> bool:
     """Whether ``e`` lies inside a ``$defs``/``definitions`` entry that no reached subschema is."""
     tokens = e.split("/")[1:]
@@ -273,7 +291,7 @@ def unaccounted(fname: str, so: Side, sn: Side, findings: list[Any], proof: list
         sides = (so,) if e.kind.endswith("removed") else (sn,) if e.kind.endswith("added") else (so, sn)
         if all(_unreached(side, fname, e.pointer, reached[side.name]) for side in sides):
             continue
-        if all(_no_keyword(side, e.pointer) for side in sides):
+        if all(_no_keyword(side, e.pointer) or _neutral(side, fname, e.pointer) for side in sides):
             continue
         if all(_inert(side, fname, e.pointer, lost) for side in sides):
             continue
