@@ -62,12 +62,27 @@ def shape(value: Any) -> Hashable:
     """
     if value is True:
         return frozenset()
+    if not isinstance(value, (dict, list)):
+        return canonical(value)
+    hit = _SHAPES.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
     if isinstance(value, dict):
-        return frozenset((k, "$ref" if k in _REF_KEYWORDS else shape(x))
-                         for k, x in value.items() if k not in ANNOTATIONS)
-    if isinstance(value, list):
-        return frozenset(shape(x) for x in value)
-    return canonical(value)
+        got = frozenset((k, "$ref" if k in _REF_KEYWORDS else shape(x)) for k, x in value.items()
+                        if k not in ANNOTATIONS)
+    else:
+        got = frozenset(shape(x) for x in value)
+    if len(_SHAPES) >= _MAX_SHAPES:
+        _SHAPES.clear()
+    _SHAPES[id(value)] = (value, got)
+    return got
+
+
+_MAX_SHAPES = 100_000
+_SHAPES: dict[int, tuple[Any, Hashable]] = {}
+""":func:`shape` of each object and array met, by identity (the value kept alive beside its key,
+so an identity is never reused while cached; bounded by :data:`_MAX_SHAPES`): a nested schema's
+shape is its members' shapes, each computed once however many enclosing schemas ask."""
 
 
 @dataclass
