@@ -55,6 +55,8 @@ def _consts(values: Any) -> dict:
     return {"oneOf": [{"const": v} for v in values]}
 
 
+_OBJ_P_OLD = {"type": "object", "properties": {"p": {"$ref": "#"}}}
+_ONEOF_NOT_P = {"oneOf": [{"type": "object"}, {"not": {"type": "object", "properties": {"p": {"$ref": "#"}}}}]}
 _NOT_TUPLE_STRING_NUMBER = {"not": {"oneOf": [
     {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "items": False},
     {"oneOf": [{"type": "string"}]}, {"anyOf": [{"type": "number"}]}]}}
@@ -496,6 +498,14 @@ CASES = [
     Case("not-of-a-oneOf-to-not-of-a-narrower-oneOf", _NOT_TUPLE_STRING_NUMBER,
          {"not": {"oneOf": [{"type": "array", "prefixItems": [{"type": "integer", "maximum": 2}, False], "items": False},
                             {"allOf": [True, {"type": "number"}]}]}}, MINOR, gained="s"),
+    # Guarded co-induction in a disjointness proved through a negation. Old: objects whose member
+    # "p" (when present) is again such an object. New: oneOf [object, not (object whose "p" is
+    # again new)], which is every non-object and the objects whose "p" is new. Old ⊆ new needs
+    # old disjoint from the second branch, i.e. old ∧ object ⊆ (object whose "p" is new): true
+    # by assuming old ⊆ new for the member "p", one level down (a guarded cycle, a proof by
+    # induction on the document's depth). MINOR: 1 is gained; the reverse loses it.
+    Case("guarded-cycle-through-a-member-in-a-negation", _OBJ_P_OLD, _ONEOF_NOT_P, MINOR, gained=1),
+    Case("guarded-cycle-through-a-member-in-a-negation-reversed", _ONEOF_NOT_P, _OBJ_P_OLD, MAJOR, lost=1),
     # A oneOf of forty objects told apart by a "kind" constant (OpenAPI's discriminator): each case
     # is its own branch (the others are disjoint by their tags, so no negation of theirs is
     # split). MAJOR: the last now also requires "value", so {"kind": "k39"} matches no branch.
