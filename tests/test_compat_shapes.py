@@ -604,6 +604,45 @@ def test_multipleOf_point_three_to_point_one_is_minor_by_exact_arithmetic():
     assert classify(old, new).change_class == MINOR
 
 
+def _major_witnesses(old, new):
+    return [f for f in classify(old, new).findings if f.change_class == MAJOR and not f.undecided]
+
+
+def test_a_major_witness_is_one_plain_python_jsonschema_confirms_when_one_exists():
+    """maxLength 2 -> pattern ^.{0,2}$: ECMA-262's "." and "$" reject a line terminator, so
+    "\n" is lost by the toolchain's reading (and jsonschema-rs), but Python's "$" also matches
+    before a final newline: plain python-jsonschema accepts "\n" under the new schema. "\na"
+    is lost in both readings (no "$" before a newline that is not the last character); the
+    witness must be one plain python-jsonschema confirms too, with no reading note."""
+    old, new = {"type": "string", "maxLength": 2}, {"type": "string", "pattern": "^.{0,2}$"}
+    assert jsonschema.Draft202012Validator(new).is_valid("\n")  # the disagreement
+    assert (Validators(new).py("\n"), Validators(new).rs("\n")) == (False, False)
+    fs = _major_witnesses(old, new)
+    assert fs
+    for f in fs:
+        assert jsonschema.Draft202012Validator(old).is_valid(f.witness), f.witness
+        assert not jsonschema.Draft202012Validator(new).is_valid(f.witness), f.witness
+        assert Validators(old).both(f.witness) is True and Validators(new).both(f.witness) is False
+        assert "witness_reading" not in f.extra
+
+
+def test_a_witness_only_the_ecma_reading_confirms_says_so():
+    """maxLength 1 -> pattern ^.?$: the lost strings are exactly the four line terminators of
+    one character, and plain python-jsonschema accepts each under the new schema ("." matches
+    "\r", U+2028 and U+2029 in Python; "$" matches before a final "\n"). The change is MAJOR in
+    the ECMA-262 reading both validators of the toolchain follow, and the witness says that it
+    holds in that reading only."""
+    old, new = {"type": "string", "maxLength": 1}, {"type": "string", "pattern": "^.?$"}
+    for s in ("\n", "\r", "\u2028", "\u2029"):
+        assert jsonschema.Draft202012Validator(new).is_valid(s)
+        assert (Validators(new).py(s), Validators(new).rs(s)) == (False, False)
+    fs = _major_witnesses(old, new)
+    assert fs
+    for f in fs:
+        assert f.witness in ("\n", "\r", "\u2028", "\u2029")
+        assert f.extra["witness_reading"] == "ecma-262"
+
+
 def test_draft03_type_schema_is_refused_in_one_line_or_classified():
     """draft-03 ``"type": [schema]``: either one clear InputError line, or the right class
     (MINOR: a string is added to the integers), never another exception."""
