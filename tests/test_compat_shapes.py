@@ -55,6 +55,13 @@ def _consts(values: Any) -> dict:
     return {"oneOf": [{"const": v} for v in values]}
 
 
+_NO_STRING = {"type": "string", "minLength": 2, "maxLength": 1, "pattern": "^a"}
+
+
+def _not_cond(else_: Any) -> dict:
+    return {"not": {"oneOf": [{"if": {"const": "a"}, "then": _NO_STRING, "else": else_}]}}
+
+
 _OBJ_P_OLD = {"type": "object", "properties": {"p": {"$ref": "#"}}}
 _ONEOF_NOT_P = {"oneOf": [{"type": "object"}, {"not": {"type": "object", "properties": {"p": {"$ref": "#"}}}}]}
 _NOT_TUPLE_STRING_NUMBER = {"not": {"oneOf": [
@@ -506,6 +513,13 @@ CASES = [
     # induction on the document's depth). MINOR: 1 is gained; the reverse loses it.
     Case("guarded-cycle-through-a-member-in-a-negation", _OBJ_P_OLD, _ONEOF_NOT_P, MINOR, gained=1),
     Case("guarded-cycle-through-a-member-in-a-negation-reversed", _ONEOF_NOT_P, _OBJ_P_OLD, MAJOR, lost=1),
+    # MINOR (random negation-heavy pair): old's oneOf branch is 1 only ("a" goes to a then no
+    # string satisfies, minLength 2 with maxLength 1), so old is everything but 1; new's branch
+    # accepts nothing (its else is that empty string language too), so new is everything. The
+    # else case's strings (an empty language) lie inside the if's const "a": once an undecided
+    # MAJOR without a witness, now proved (values-cover-language).
+    Case("not-of-a-conditional-whose-else-accepts-no-string", _not_cond({"const": 1}),
+         _not_cond(_NO_STRING), MINOR, gained=1),
     # A oneOf of forty objects told apart by a "kind" constant (OpenAPI's discriminator): each case
     # is its own branch (the others are disjoint by their tags, so no negation of theirs is
     # split). MAJOR: the last now also requires "value", so {"kind": "k39"} matches no branch.
