@@ -101,7 +101,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         """Each pair being compared -> :attr:`_descents` when it was entered."""
         self._sealed: dict[tuple, float] = {}
         """Pairs whose co-inductive assumption may not be used here -> the :attr:`_descents` up to
-        which it stays unusable (:meth:`_unguarded`; :meth:`_inside_own_not`,
+        which it stays unusable (:meth:`sealed`; :meth:`_inside_own_not`,
         :meth:`~.disjoint.DisjointRules._inside_negation`)."""
         self._seal_hit = False
 
