@@ -156,3 +156,60 @@ def test_explain_prints_the_derivation_of_a_minor(tmp_path, capsys):
     proof = json.loads(capsys.readouterr().out)["proof"]
     assert {p["rule"] for p in proof if p["direction"] == "backward"} >= {"type-included", "language-included"}
     assert all(p["direction"] == "backward" for p in proof)  # forward is MAJOR: no proof of it
+
+
+def _diff(tmp_path, capsys, old, new, fmt="json"):
+    (tmp_path / "o.json").write_text(json.dumps(old))
+    (tmp_path / "n.json").write_text(json.dumps(new))
+    code = main(["diff", str(tmp_path / "o.json"), str(tmp_path / "n.json"), "--format", fmt, "--no-cache"])
+    out = capsys.readouterr().out
+    return code, (json.loads(out) if fmt == "json" else out)
+
+
+def test_a_string_const_to_its_anchored_pattern_is_patch_both_ways(tmp_path, capsys):
+    """const "k8" -> pattern "^k8$" among strings: ECMA-262's "$" matches only at the end, so
+    the pattern's language is exactly {"k8"} and neither side accepts a string the other
+    rejects: PATCH both ways, the forward direction proved at /pattern (no unaccounted edit).
+    (Python's "$" would also let "k8\\n" through: the ECMA-262 reading decides, as for every
+    pattern, docs/classifier.md.)"""
+    old, new = {"type": "string", "const": "k8"}, {"type": "string", "pattern": "^k8$"}
+    code, rep = _diff(tmp_path, capsys, old, new)
+    assert code == 0 and (rep["change_class"], rep["forward_class"]) == ("PATCH", "PATCH"), rep["findings"]
+    assert not rep["stats"].get("unaccounted_edits")
+    assert {(p["direction"], p["rule"], p["new"]) for p in rep["proof"]} >= {
+        ("forward", "values-cover-language", "n.json#/pattern")}
+    # a second value the pattern does not reach: "k9" is lost, and nothing is gained
+    code, rep = _diff(tmp_path, capsys, {"type": "string", "enum": ["k8", "k9"]}, new)
+    assert rep["change_class"] == "MAJOR"
+    assert [(f["direction"], f.get("witness")) for f in rep["findings"]] == [("backward", "k9")]
+    # a pattern reaching past the values is no proof: "k80" is gained
+    code, rep = _diff(tmp_path, capsys, old, {"type": "string", "pattern": "^k8"})
+    assert rep["forward_class"] == "MAJOR"
+    gained = [f["witness"] for f in rep["findings"] if f["direction"] == "forward" and "witness" in f]
+    assert gained and all(jsonschema.Draft202012Validator({"pattern": "^k8"}).is_valid(w)
+                          and not jsonschema.Draft202012Validator(old).is_valid(w) for w in gained)
+
+
+def test_a_const_to_a_pattern_on_every_type_shows_each_gained_document(tmp_path, capsys):
+    """const "k8" -> pattern "^k8$" with no type: old accepts only "k8", new every non-string
+    as well. Backward MINOR; forward MAJOR, each forward finding with a document new accepts and
+    old rejects (by python-jsonschema), none unverified; the text output says so per finding."""
+    old, new = {"const": "k8"}, {"pattern": "^k8$"}
+    code, rep = _diff(tmp_path, capsys, old, new)
+    assert (rep["change_class"], rep["forward_class"]) == ("MINOR", "MAJOR")
+    assert not rep["stats"].get("unaccounted_edits")
+    vo, vn = jsonschema.Draft202012Validator(old), jsonschema.Draft202012Validator(new)
+    forward = [f for f in rep["findings"] if f["direction"] == "forward"]
+    assert forward and all(f["extra"].get("proof") != "unverified" for f in forward)
+    for f in forward:
+        w = None if f["extra"].get("witness_is_null") else f["witness"]
+        assert vn.is_valid(w) and not vo.is_valid(w), f
+
+
+def test_text_output_says_a_witness_holds_in_the_ecma_reading_only(tmp_path, capsys):
+    old, new = {"type": "string", "maxLength": 1}, {"type": "string", "pattern": "^.?$"}
+    code, out = _diff(tmp_path, capsys, old, new, fmt="text")
+    assert code == 1
+    assert "witness holds in the ECMA-262 reading of 'pattern' only" in out
+    code, rep = _diff(tmp_path, capsys, old, new)
+    assert {f["extra"].get("witness_reading") for f in rep["findings"] if f["change_class"] == "MAJOR"} == {"ecma-262"}

@@ -55,6 +55,15 @@ def _consts(values: Any) -> dict:
     return {"oneOf": [{"const": v} for v in values]}
 
 
+_NO_STRING = {"type": "string", "minLength": 2, "maxLength": 1, "pattern": "^a"}
+
+
+def _not_cond(else_: Any) -> dict:
+    return {"not": {"oneOf": [{"if": {"const": "a"}, "then": _NO_STRING, "else": else_}]}}
+
+
+_OBJ_P_OLD = {"type": "object", "properties": {"p": {"$ref": "#"}}}
+_ONEOF_NOT_P = {"oneOf": [{"type": "object"}, {"not": {"type": "object", "properties": {"p": {"$ref": "#"}}}}]}
 _NOT_TUPLE_STRING_NUMBER = {"not": {"oneOf": [
     {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "items": False},
     {"oneOf": [{"type": "string"}]}, {"anyOf": [{"type": "number"}]}]}}
@@ -496,6 +505,21 @@ CASES = [
     Case("not-of-a-oneOf-to-not-of-a-narrower-oneOf", _NOT_TUPLE_STRING_NUMBER,
          {"not": {"oneOf": [{"type": "array", "prefixItems": [{"type": "integer", "maximum": 2}, False], "items": False},
                             {"allOf": [True, {"type": "number"}]}]}}, MINOR, gained="s"),
+    # Guarded co-induction in a disjointness proved through a negation. Old: objects whose member
+    # "p" (when present) is again such an object. New: oneOf [object, not (object whose "p" is
+    # again new)], which is every non-object and the objects whose "p" is new. Old ⊆ new needs
+    # old disjoint from the second branch, i.e. old ∧ object ⊆ (object whose "p" is new): true
+    # by assuming old ⊆ new for the member "p", one level down (a guarded cycle, a proof by
+    # induction on the document's depth). MINOR: 1 is gained; the reverse loses it.
+    Case("guarded-cycle-through-a-member-in-a-negation", _OBJ_P_OLD, _ONEOF_NOT_P, MINOR, gained=1),
+    Case("guarded-cycle-through-a-member-in-a-negation-reversed", _ONEOF_NOT_P, _OBJ_P_OLD, MAJOR, lost=1),
+    # MINOR (random negation-heavy pair): old's oneOf branch is 1 only ("a" goes to a then no
+    # string satisfies, minLength 2 with maxLength 1), so old is everything but 1; new's branch
+    # accepts nothing (its else is that empty string language too), so new is everything. The
+    # else case's strings (an empty language) lie inside the if's const "a": once an undecided
+    # MAJOR without a witness, now proved (values-cover-language).
+    Case("not-of-a-conditional-whose-else-accepts-no-string", _not_cond({"const": 1}),
+         _not_cond(_NO_STRING), MINOR, gained=1),
     # A oneOf of forty objects told apart by a "kind" constant (OpenAPI's discriminator): each case
     # is its own branch (the others are disjoint by their tags, so no negation of theirs is
     # split). MAJOR: the last now also requires "value", so {"kind": "k39"} matches no branch.
@@ -612,6 +636,45 @@ def test_multipleOf_point_three_to_point_one_is_minor_by_exact_arithmetic():
     assert not jsonschema.Draft202012Validator(new).is_valid(0.3)
     assert (Validators(new).py(0.3), Validators(new).rs(0.3)) == (True, True)
     assert classify(old, new).change_class == MINOR
+
+
+def _major_witnesses(old, new):
+    return [f for f in classify(old, new).findings if f.change_class == MAJOR and not f.undecided]
+
+
+def test_a_major_witness_is_one_plain_python_jsonschema_confirms_when_one_exists():
+    """maxLength 2 -> pattern ^.{0,2}$: ECMA-262's "." and "$" reject a line terminator, so
+    "\n" is lost by the toolchain's reading (and jsonschema-rs), but Python's "$" also matches
+    before a final newline: plain python-jsonschema accepts "\n" under the new schema. "\na"
+    is lost in both readings (no "$" before a newline that is not the last character); the
+    witness must be one plain python-jsonschema confirms too, with no reading note."""
+    old, new = {"type": "string", "maxLength": 2}, {"type": "string", "pattern": "^.{0,2}$"}
+    assert jsonschema.Draft202012Validator(new).is_valid("\n")  # the disagreement
+    assert (Validators(new).py("\n"), Validators(new).rs("\n")) == (False, False)
+    fs = _major_witnesses(old, new)
+    assert fs
+    for f in fs:
+        assert jsonschema.Draft202012Validator(old).is_valid(f.witness), f.witness
+        assert not jsonschema.Draft202012Validator(new).is_valid(f.witness), f.witness
+        assert Validators(old).both(f.witness) is True and Validators(new).both(f.witness) is False
+        assert "witness_reading" not in f.extra
+
+
+def test_a_witness_only_the_ecma_reading_confirms_says_so():
+    """maxLength 1 -> pattern ^.?$: the lost strings are exactly the four line terminators of
+    one character, and plain python-jsonschema accepts each under the new schema ("." matches
+    "\r", U+2028 and U+2029 in Python; "$" matches before a final "\n"). The change is MAJOR in
+    the ECMA-262 reading both validators of the toolchain follow, and the witness says that it
+    holds in that reading only."""
+    old, new = {"type": "string", "maxLength": 1}, {"type": "string", "pattern": "^.?$"}
+    for s in ("\n", "\r", "\u2028", "\u2029"):
+        assert jsonschema.Draft202012Validator(new).is_valid(s)
+        assert (Validators(new).py(s), Validators(new).rs(s)) == (False, False)
+    fs = _major_witnesses(old, new)
+    assert fs
+    for f in fs:
+        assert f.witness in ("\n", "\r", "\u2028", "\u2029")
+        assert f.extra["witness_reading"] == "ecma-262"
 
 
 def test_draft03_type_schema_is_refused_in_one_line_or_classified():

@@ -375,3 +375,26 @@ def test_an_input_error_in_a_machine_format_is_a_report_of_that_error(
             assert result["ruleId"] == "input-error" and result["level"] == "error"
         elif fmt == "junit":
             assert ET.fromstring(out).find(".//failure").get("type") == "input-error"
+
+
+def test_text_says_when_a_finding_is_unverified_or_its_witness_holds_in_one_reading():
+    """A forward finding no document shows (``extra.proof == "unverified"``) and a witness that
+    only the ECMA-262 reading of ``pattern`` confirms each get a line of their own under the
+    finding: the text output hides neither."""
+    from evalport_spec.report.arrange import Entry
+    from evalport_spec.report.text import entry_lines
+
+    new = Location("n/s.json", "/pattern", 1)
+    unverified = Finding("enum-removed", "an enum/const in the old schema restricts string values the new "
+                         "schema accepts", ChangeClass.MINOR, direction="forward", new=new,
+                         extra={"instance_path": [], "file": "s.json", "proof": "unverified"})
+    lines = entry_lines(Entry(unverified))
+    assert "    proof: unverified (no document shows it; kept, fail closed)" in lines
+    ecma = Finding("pattern-added", "a pattern was added", ChangeClass.MAJOR, new=new, witness="\n",
+                   extra={"instance_path": [], "file": "s.json", "witness_reading": "ecma-262"})
+    lines = entry_lines(Entry(ecma))
+    assert lines[-2:] == ['    witness: "\\n"', "    witness holds in the ECMA-262 reading of 'pattern' only: "
+                          "plain python-jsonschema (Python re) judges it otherwise"]
+    plain = Finding("pattern-added", "a pattern was added", ChangeClass.MAJOR, new=new, witness="\na",
+                    extra={"instance_path": [], "file": "s.json"})
+    assert not any("reading" in x or "unverified" in x for x in entry_lines(Entry(plain)))

@@ -148,14 +148,18 @@ class SchemaSet:
                 return f
         return None
 
-    def validator(self, name: str, *, format_assertion: bool = True) -> jsonschema.protocols.Validator:
+    def validator(self, name: str, *, format_assertion: bool = True,
+                  plain: bool = False) -> jsonschema.protocols.Validator:
         """A validator for the file ``name`` using this set's registry, once every schema of the
         set has passed :meth:`require_valid` (a schema the validator cannot use is refused with
         one clear error instead of a crash or a wrong verdict halfway through a document).
 
         ``format_assertion=True`` turns ``format`` into an assertion (EvalPort asserts
         ``date-time``, SPEC.md "Validation"); otherwise ``format`` is an annotation.
-        ``multipleOf`` is decided on exact decimals (:mod:`evalport_spec.jsonnum`).
+        ``multipleOf`` is decided on exact decimals and ``pattern`` read as ECMA-262
+        (:func:`evalport_spec.pyvalidator.exact_validator`); ``plain=True`` gives python-jsonschema's
+        own class instead (binary doubles, Python ``re``: ``$`` also matches before a final
+        newline), to tell which verdicts depend on that reading.
 
         Raises:
             KeyError: no such file in the set. InputError: a schema of the set is invalid
@@ -165,7 +169,9 @@ class SchemaSet:
 
         self.require_valid()
         f = self.files[name]
-        cls = exact_validator(validator_class(f.schema))
+        cls = validator_class(f.schema)
+        if not plain:
+            cls = exact_validator(cls)
         kwargs: dict[str, Any] = {"registry": self.registry}
         if format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER

@@ -64,7 +64,7 @@ class ArrayRules:
                     self.prove("items-unreached", f"index {i} and after", located(A), (node, node.ptr))
                 break
             bi = self.canon.nodes(*bn)
-            for f in self.check(ai, bi):
+            for f in self.below(ai, bi):
                 fails.append(self._wrap(f, A, B, i, "item"))
         return fails
 
@@ -133,12 +133,12 @@ class ArrayRules:
         items = self._item_canons(A, n)
         ok_min = mn <= 0
         if not ok_min:
-            if all(it.false or not self.check(it, c) for it in items):
+            if all(it.false or not self.below(it, c) for it in items):
                 ok_min = a_lo >= mn  # every item matches
             else:  # the positions every array has
-                must = sum(1 for i in range(a_lo) if not self.check(items[min(i, n)], c))
+                must = sum(1 for i in range(a_lo) if not self.below(items[min(i, n)], c))
                 ok_min = must >= mn
-            ok_min = ok_min or any(amn >= mn and not self.check(self.canon.nodes(an), c) for an, amn, _, _ in A.contains)
+            ok_min = ok_min or any(amn >= mn and not self.below(self.canon.nodes(an), c) for an, amn, _, _ in A.contains)
         if ok_min and mx is None:
             return True
         if not ok_min:
@@ -150,4 +150,4 @@ class ArrayRules:
             can = sum(1 for i in range(n) if not self.disjoint(items[i], c))
             if can <= mx:
                 return True
-        return any(amx is not None and amx <= mx and not self.check(c, self.canon.nodes(an)) for an, _, amx, _ in A.contains)
+        return any(amx is not None and amx <= mx and not self.below(c, self.canon.nodes(an)) for an, _, amx, _ in A.contains)

@@ -60,23 +60,31 @@ class DisjointRules:
         branches of a split ``oneOf`` or a failed ``if``, or a ``not`` keyword the canon kept)
         and ``E' and other`` is included in ``N``: every common instance would both pass and
         fail ``N``. The inclusion is proved by :meth:`check` (the left side keeps the split
-        markers of both, which only widens it); one that rests on a co-inductive assumption of a
-        pair still being compared makes this answer conditional (not memoised)."""
+        markers of both, which only widens it). A pair still being compared outside may be
+        assumed in there only once the proof has descended into a member or item since that pair
+        was entered (guarded co-induction: the assumption then covers smaller instances); met
+        again before, it is undecided (:meth:`~.subset.Checker.sealed`), or the disjointness,
+        used to prove that very pair, would rest on itself. An answer that used such an
+        assumption, or met such a pair, is conditional (not memoised)."""
         if self._in_negation:
             return False  # one level: the checks below do not try this rule again
         negated = [(n, E.parts - {(True, n)}) for neg, n in E.parts if neg] + [(t, E.parts) for t, _ in E.nots]
         self._in_negation = True
         try:
-            for n, rest in negated:
-                N = self.canon.nodes(n)
-                both = self.canon.of(rest | other.parts, E.done | other.done)
-                if N.false or (both.key, N.key) in self.active:
-                    continue
-                mark = len(self.coinduction_log)
-                if not self.check(both, N):
-                    if any(k in self.active for k in self.coinduction_log[mark:]):
+            with self.sealed({k: self._entered[k] for k in self.active}):
+                for n, rest in negated:
+                    N = self.canon.nodes(n)
+                    both = self.canon.of(rest | other.parts, E.done | other.done)
+                    if N.false or (both.key, N.key) in self.active:
+                        continue
+                    mark = len(self.coinduction_log)
+                    proved = not self.check(both, N)
+                    if self._seal_hit:  # "not proved" because a sealed pair was met: not a fact
                         self._disj_conditional = True
-                    return True
+                    if proved:
+                        if any(k in self.active for k in self.coinduction_log[mark:]):
+                            self._disj_conditional = True
+                        return True
         finally:
             self._in_negation = False
         return False

@@ -392,20 +392,24 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
     an, bn = ("old", "new") if direction == "backward" else ("new", "old")
     msg = f.message.replace("{A}", an).replace("{B}", bn) + (f" (instance location {ipath!r})" if f.path else "")
     hit: tuple[Any] | None = None
+    ecma_only: tuple[Any] | None = None  # confirmed, but plain python-jsonschema judges it otherwise
     for careful in (False, True):  # the fast path-only embedding first, then the careful one
         for w in checker.witnesses(f, careful):
-            try:
-                # confirmed by both validators: python-jsonschema and jsonschema-rs
-                ok = (hit is None or w is not None) and sa.file_confirms(name, w) is True \
-                    and sb.file_confirms(name, w) is False
-            except RecursionError:  # TooDeep included: too deep to verify, not a witness
-                ok = False
-            if ok:
-                hit = (w,)
-                if w is not None:  # a null witness is kept only when nothing else verifies
-                    break
+            if not ((hit is None or w is not None) and _confirmed(sa, sb, name, w)):
+                continue
+            if not _plain_agrees(sa, sb, name, w):
+                ecma_only = ecma_only or (w,)
+                w = next((v for v in _newline_variants(w) if _confirmed(sa, sb, name, v)
+                          and _plain_agrees(sa, sb, name, v)), _NONE)
+                if w is _NONE:
+                    continue
+            hit = (w,)
+            if w is not None:  # a null witness is kept only when nothing else verifies
+                break
         if hit or f.via is None:
             break
+    if hit is None and ecma_only is not None:
+        hit = ecma_only
     extra: dict[str, Any] = {"instance_path": list(f.path), "file": name}
     undecided = f.undecided is not None
     if direction == "backward":
@@ -424,12 +428,48 @@ def _to_finding(f: Fail, direction: str, name: str, so: Side, sn: Side, stats: d
             extra["undecided_forward"] = True
         elif not hit:
             extra["proof"] = "unverified"
+    if hit is not None and hit is ecma_only:
+        extra["witness_reading"] = "ecma-262"  # docs/classifier.md "Witnesses and proofs"
     out = Finding(kind_name(f.code, direction) if not f.undecided else "undecided", msg, cls,
                   old=old, new=new, undecided=undecided, direction=direction, item=f.item, extra=extra)
     if hit:
         stats["witnesses_verified"] += 1
         _set_witness(out, hit[0])
     return out
+
+
+_NONE = object()
+
+
+def _confirmed(sa: Side, sb: Side, name: str, w: Any) -> bool:
+    """Whether both validators (python-jsonschema as the toolchain reads it, and jsonschema-rs)
+    accept ``w`` under ``sa``'s file ``name`` and reject it under ``sb``'s."""
+    try:
+        return sa.file_confirms(name, w) is True and sb.file_confirms(name, w) is False
+    except RecursionError:  # TooDeep included: too deep to verify, not a witness
+        return False
+
+
+def _plain_agrees(sa: Side, sb: Side, name: str, w: Any) -> bool:
+    """Whether plain python-jsonschema (:meth:`~.nodes.Side.plain_file_valid`: Python ``re``,
+    binary doubles) also accepts ``w`` under ``sa`` and rejects it under ``sb``."""
+    return sa.plain_file_valid(name, w) is True and sb.plain_file_valid(name, w) is False
+
+
+def _newline_variants(w: Any) -> list[Any]:
+    """``w`` with every string that ends in a newline given one more character (``"\\n"`` ->
+    ``"\\na"``): Python's ``$`` also matches just before a final newline (Python ``re``
+    documentation, ``$``), ECMA-262's only at the end, so such a witness often depends on the
+    reading; the variant, when the validators confirm it too, does not."""
+    if isinstance(w, str):
+        return [w + "a"] if w.endswith("\n") else []
+    if isinstance(w, list):
+        subs = [_newline_variants(x) for x in w]
+        return [[v[0] if v else x for x, v in zip(w, subs, strict=True)]] if any(subs) else []
+    if isinstance(w, dict):
+        subs = {k: _newline_variants(x) for k, x in w.items()}
+        return [{k: (subs[k][0] if subs[k] else x) for k, x in w.items()}] if any(subs.values()) else []
+    return []
 
 
 def has_witness(f: Finding) -> bool:

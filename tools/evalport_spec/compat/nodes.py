@@ -157,6 +157,7 @@ class Side:
         self._by_base: dict[tuple[str, str], Node] = {}
         self._content: dict[Node, Any] = {}
         self._file_validators: dict[str, Any] = {}
+        self._plain_validators: dict[str, Any] = {}
         self._fast: dict[str, Any] = {}
         self.meta: dict[str, Any] = {}  # meta-schema URI -> meta-schema, indexed as extra files
         self.dynamic_anchors: dict[str, list[tuple[str, str]]] = {}  # $dynamicAnchor name -> places
@@ -446,6 +447,19 @@ class Side:
         fast = self._file_fast(fname)
         got = fast.is_valid(instance) if fast is not None else None
         return ref if got is ref else None
+
+    def plain_file_valid(self, fname: str, instance: Any) -> bool | None:
+        """python-jsonschema's verdict on ``instance`` against file ``fname`` as that library
+        ships (:meth:`SchemaSet.validator` with ``plain=True``: Python ``re`` patterns, binary
+        doubles), not the toolchain's ECMA-262 reading; ``None`` when it recurses too deeply."""
+        v = self._plain_validators.get(fname)
+        if v is None:
+            v = self._plain_validators[fname] = self.set.validator(
+                fname, format_assertion=self.format_assertion, plain=True)
+        try:
+            return _guarded(v.is_valid, instance)
+        except RecursionError:
+            return None
 
     def _file_validator(self, fname: str) -> Any:
         v = self._file_validators.get(fname)

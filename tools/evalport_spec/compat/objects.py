@@ -111,7 +111,7 @@ class ObjectRules:
             if not bn or (len(an) == len(bn) and all(self.equal(x, y) for x, y in zip(an, bn, strict=True))):
                 continue
             ac = self.canon.nodes(*an)
-            if ac.false or not self.check(ac, self.canon.nodes(*bn)):
+            if ac.false or not self.below(ac, self.canon.nodes(*bn)):
                 continue
             if name is None:
                 name = self._cell_name(A, cell, pats, declared)
@@ -175,7 +175,7 @@ class ObjectRules:
                        (an[0], an[0].ptr) if an else located(A), (bn[0], bn[0].ptr))
             return []
         bc = self.canon.nodes(*bn)
-        sub = self.check(ac, bc)
+        sub = self.below(ac, bc)
         if not sub:
             return []
         declared_a = A.declared(name)
@@ -228,7 +228,7 @@ class ObjectRules:
                    and not self.sampler.node_valid(pn, n)]
             if not bad:
                 return []
-        elif A.prop_names and not self.check(self.canon.nodes(*A.prop_names), self.canon.nodes(pn)):
+        elif A.prop_names and not self.below(self.canon.nodes(*A.prop_names), self.canon.nodes(pn)):
             return []
         strings = []
         for an in A.prop_names:

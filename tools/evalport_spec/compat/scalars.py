@@ -37,12 +37,27 @@ class ScalarRules:
         if not B.allows(t):
             return self._fail("type", f"type {t} is accepted by the {{A}} schema and rejected by the {{B}} schema", A, B, A.type_src, B.type_src,
                               {"type": hint_t}, item=t, must=lambda w: is_json_type(w, t))
-        if B.enum is not None:
+        if B.enum is not None and not (t == "string" and self._strings_in_values(A, B)):
             return self._fail("enum-new", f"an enum/const in the {{B}} schema restricts {t} values the {{A}} schema accepts", A, B, A.type_src,
                               B.enum_src, {"type": hint_t, "values": B.enum})
         if B.types is not None:
             self.prove("type-included", f"type {t}", A.type_src, B.type_src)
         return None
+
+    def _strings_in_values(self, A: Canon, B: Canon) -> bool:
+        """Whether every string ``A`` accepts is one of ``B``'s ``enum``/``const`` strings: ``A``'s
+        string language (over-approximated, :meth:`.strings.StringLangs.over`) inside the finite
+        language of those values, as ``pattern: "^k8$"`` is inside ``const: "k8"`` (ECMA-262:
+        ``$`` matches only at the end). Only for an ``A`` with a ``pattern`` (a language worth
+        building); records the step ``values-cover-language`` at that ``pattern``."""
+        values = [v for v in B.enum or () if isinstance(v, str)]
+        if not values or not self.strings.regular_part(A):
+            return False
+        if not self.strings.includes(self.strings.over(A)[0], self.strings.finite(values)):
+            return False
+        a_loc = A.patterns[0].at if A.patterns else located(A)
+        self.prove("values-cover-language", f"{len(values)} string value(s)", a_loc, B.enum_src)
+        return True
 
     def _numbers(self, A: Canon, B: Canon) -> list[Fail]:
         ints_only = not A.allows("number") or any(m.denominator == 1 for m, _, _ in A.mult)

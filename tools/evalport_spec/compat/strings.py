@@ -133,6 +133,15 @@ class StringLangs:
             return None
 
     @staticmethod
+    def finite(values: list[str]) -> Lang:
+        """The language holding exactly the strings ``values``."""
+        reg = _regular()
+        lang = reg.Lang.nothing()
+        for v in values:
+            lang = lang | reg.Lang.literal(v)
+        return lang
+
+    @staticmethod
     def includes(a: Lang, b: Lang) -> bool:
         """Whether every string of ``a`` is in ``b`` (``False`` past the automata's budget)."""
         try:

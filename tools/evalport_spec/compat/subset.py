@@ -17,7 +17,9 @@ without further work.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+import math
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -92,8 +94,15 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.proofs = Derivations()
         self._stack: list[tuple] = []
         self._own_not = False
-        self._sealed: frozenset = frozenset()
-        """Pairs whose co-inductive assumption may not be used (:meth:`_inside_own_not`)."""
+        self._descents = 0
+        """Object members, array items and property names descended into on the way here
+        (:meth:`below`): the instance has become that many levels smaller."""
+        self._entered: dict[tuple, int] = {}
+        """Each pair being compared -> :attr:`_descents` when it was entered."""
+        self._sealed: dict[tuple, float] = {}
+        """Pairs whose co-inductive assumption may not be used here -> the :attr:`_descents` up to
+        which it stays unusable (:meth:`sealed`; :meth:`_inside_own_not`,
+        :meth:`~.disjoint.DisjointRules._inside_negation`)."""
         self._seal_hit = False
 
     # ------------------------------------------------------------------ structural equality
@@ -224,9 +233,10 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                 self.proofs.children[parent].append(key)
             return hit
         if key in self.active:  # co-inductive assumption: a pair under comparison holds
-            if key in self._sealed:  # ... but not inside an emptiness proof it encloses
-                self._seal_hit = True
-                why = "a pair under comparison met again inside a proof that its own side is empty"
+            if self._descents <= self._sealed.get(key, -1):  # ... but not in a proof it encloses
+                self._seal_hit = True  # unless guarded: :meth:`sealed`
+                why = ("a pair under comparison met again, no member or item below, inside a proof "
+                       "that would rest on it")
                 return [Fail("undecided", why, located(A), located(B), undecided=why)]
             self.assumed.add(key)
             self.coinduction_log.append(key)
@@ -252,6 +262,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                         self.proofs.children[parent].append(key)
                 return moved
         self.active.add(key)
+        self._entered[key] = self._descents
         mark = len(self.memo)
         out = None
         self._stack.append(key)
@@ -261,6 +272,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         finally:
             self._stack.pop()
             self.active.discard(key)
+            del self._entered[key]
             if out is None or (out and key in self.assumed):
                 # results memoised since this pair became active may rest on its assumption,
                 # which failed (or was never settled): forget them all
@@ -450,6 +462,35 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             return True
         return A.types is not None and A.types <= {"object"} and self._no_objects(A, seen | {A.key})
 
+    def below(self, A: Canon, B: Canon) -> list[Fail]:
+        """:meth:`check` of ``A ⊆ B`` one level down the instance: the value of an object member,
+        an array item or a property name, each smaller than the instance it is part of. A
+        co-inductive cycle through such a step is guarded (the assumption it meets is about
+        smaller instances only, so the proof is an induction on the instance's size)."""
+        self._descents += 1
+        try:
+            return self.check(A, B)
+        finally:
+            self._descents -= 1
+
+    @contextmanager
+    def sealed(self, limits: dict[tuple, float]) -> Iterator[None]:
+        """Within: a pair of ``limits`` met again while being compared is undecided instead of
+        assumed, unless more than ``limits[pair]`` members or items were descended into on the way
+        (:meth:`below`). On exit the enclosing seals come back, and when a sealed pair was met,
+        what was memoised meanwhile is forgotten (it may rest on that undecided answer) and the
+        enclosing seal learns it too (:attr:`_seal_hit`)."""
+        outer, outer_hit = self._sealed, self._seal_hit
+        self._sealed = {**outer, **{k: max(v, outer.get(k, -1)) for k, v in limits.items()}}
+        self._seal_hit = False
+        mark = len(self.memo)
+        try:
+            yield
+        finally:
+            if self._seal_hit:
+                _forget_since(self.memo, mark)
+            self._sealed, self._seal_hit = outer, outer_hit or self._seal_hit
+
     def _inside_own_not(self, A: Canon) -> bool:
         """Whether ``A`` (its ``not`` parts aside) is included in the schema one of its ``not``
         keywords negates, so nothing satisfies both: a proof by :meth:`check` run without this
@@ -462,17 +503,15 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         # any member or item (an unguarded cycle; property test: old ``not oneOf [tuple, string,
         # number]`` -> new ``not boolean`` was proved while ``true`` is lost). What was memoised
         # while such a pair was met is forgotten.
-        self._own_not, self._sealed, self._seal_hit = True, frozenset(self.active), False
-        mark = len(self.memo)
+        self._own_not = True
         try:
-            for t, _ in A.nots:
-                T = self.canon.nodes(t)
-                if (A.key, T.key) not in self.active and not self.check(A, T) and not self._seal_hit:
-                    return True
+            with self.sealed(dict.fromkeys(self.active, math.inf)):
+                for t, _ in A.nots:
+                    T = self.canon.nodes(t)
+                    if (A.key, T.key) not in self.active and not self.check(A, T) and not self._seal_hit:
+                        return True
         finally:
-            if self._seal_hit:
-                _forget_since(self.memo, mark)
-            self._own_not, self._sealed, self._seal_hit = False, frozenset(), False
+            self._own_not = False
         return False
 
     def _no_objects(self, A: Canon, seen: frozenset = frozenset()) -> bool:

@@ -4,8 +4,8 @@ Shape: one line per check (``✓  schemas        0.12s  5 version(s)``, ``ok`` f
 colour; printed first, so a command can print them as they finish); the title and
 ``  label: value`` summary lines; one line per entry,
 ``where: LABEL kind: sentence [stages]``, with indented detail lines (the message under a
-changelog sentence, the location in the old file, decisions, why undecided, the witness); the
-notes; the verdict (or ``no findings``). Colour follows :func:`~.style.use_color`.
+changelog sentence, the location in the old file, decisions, why undecided, the witness, a
+witness that holds in the ECMA-262 reading only, an unverified proof); the notes; the verdict (or ``no findings``). Colour follows :func:`~.style.use_color`.
 """
 
 from __future__ import annotations
@@ -57,6 +57,11 @@ def entry_lines(e: Entry, color: bool = False) -> list[str]:
         details.append(f"undecided: {f.extra['reason']}")
     if f.witness is not None:
         details.append(f"witness: {witness_text(f.witness)}")
+    if f.extra.get("witness_reading") == "ecma-262":
+        details.append("witness holds in the ECMA-262 reading of 'pattern' only: plain python-jsonschema "
+                       "(Python re) judges it otherwise")
+    if f.extra.get("proof") == "unverified":
+        details.append("proof: unverified (no document shows it; kept, fail closed)")
     if isinstance(f.extra.get("diff"), str):  # a unified diff the fix would apply (spec sync)
         details += f.extra["diff"].splitlines()
     return [f"{w}: {head}" if w else head, *(f"    {escape.text(d)}" for d in details)]
