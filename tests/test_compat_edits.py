@@ -100,3 +100,14 @@ def test_a_keyword_added_at_its_neutral_value_is_accounted_for():
         assert str(result.change_class) == "PATCH" and not result.stats.get("unaccounted_edits"), extra
     new = {"$defs": {"main": {**old["$defs"]["main"], "minItems": 1}}, "$ref": "#/$defs/main"}
     assert str(classify(old, new).change_class) == "MAJOR"
+
+
+def test_a_subschema_keyword_added_as_true_is_accounted_for():
+    # items: true beside prefixItems accepts every further item, as no items keyword does
+    from compat_corpus.oracle import classify
+
+    old = {"type": "array", "prefixItems": [{"type": "string"}]}
+    for extra in ({"items": True}, {"items": {}, "additionalProperties": True}):
+        result = classify(old, {**old, **extra})
+        assert str(result.change_class) == "PATCH" and not result.stats.get("unaccounted_edits"), extra
+    assert str(classify(old, {**old, "items": False}).change_class) == "MAJOR"

@@ -202,16 +202,25 @@ NEUTRAL = {"minLength": 0, "minItems": 0, "minProperties": 0, "uniqueItems": Fal
 """Keyword values that assert nothing (JSON Schema 2020-12 Validation 6.3-6.5 and Core 10.3.2:
 each is the keyword's behaviour when absent), so adding or removing one changes no verdict."""
 
+NEUTRAL_SCHEMA = frozenset({"items", "additionalItems", "additionalProperties", "propertyNames",
+                            "unevaluatedItems", "unevaluatedProperties", "then", "else"})
+"""Keywords whose subschema ``true`` (or ``{}``) accepts every value it is applied to, which is
+what the keyword does when absent (Core 10.2.2 and 10.3; ``then``/``else`` without effect either
+way): adding or removing one changes no verdict."""
+
 
 def _neutral(side: Side, fname: str, e: str) -> bool:
-    """Whether edit ``e`` is a keyword of :data:`NEUTRAL` holding its neutral value in ``side``."""
+    """Whether edit ``e`` is a keyword of :data:`NEUTRAL` (or :data:`NEUTRAL_SCHEMA`) holding its
+    neutral value in ``side``."""
     parent, _, key = e.rpartition("/")
-    if key not in NEUTRAL or parent.rsplit("/", 1)[-1] in CONTAINERS:
+    if (key not in NEUTRAL and key not in NEUTRAL_SCHEMA) or parent.rsplit("/", 1)[-1] in CONTAINERS:
         return False
     try:
         value = resolve(side.schema_of(fname), e)
     except (KeyError, IndexError, ValueError, TypeError):
         return False
+    if key in NEUTRAL_SCHEMA:
+        return value is True or same_json(value, {})
     return same_json(value, NEUTRAL[key])
 
 
