@@ -185,9 +185,10 @@ def run_apply(args: argparse.Namespace) -> int:
 
 def run_accept_findings(args: argparse.Namespace) -> int:
     from ..gate import change_to_accept
-    from ..rfc.accept import write_accepts
+    from ..rfc.accept import accepting_rfc, write_accepts
 
     root = _repo(args)
+    accepting_rfc(root, args.number)  # a wrong number is an error even with nothing to accept
     findings, label = change_to_accept(root, base=args.base)
     if not findings:
         print(f"no breaking finding {label}: nothing to accept, nothing written", file=sys.stderr)
