@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shlex
 import shutil
 import signal
@@ -243,7 +244,14 @@ def test_cli_timeout_reports_each_fixture_and_refuses_nonsense(tmp_path: Path,
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_ctrl_c_leaves_no_process_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("signum", "code", "said"), [
+    (signal.SIGINT, 130, "evalport-spec: interrupted"),  # what Ctrl-C sends to the foreground process
+    (signal.SIGTERM, 128 + 15, "evalport-spec: terminated"),  # `kill PID`, a CI runner's cancel
+], ids=["ctrl-c", "sigterm"])
+def test_an_interrupt_leaves_no_process_behind(tmp_path: Path, signum: int, code: int, said: str) -> None:
+    """Ctrl-C and SIGTERM alike: the command's process group is killed, the exit status is 128
+    plus the signal's number (SIGTERM's default action used to end evalport-spec alone, with
+    the command's processes left running)."""
     folder = copy_fixtures(tmp_path, "grader-minimal-valid", "grader-missing-type")
     pidfile = tmp_path / "pid"
     proc = subprocess.Popen([sys.executable, "-m", "evalport_spec", "-C", str(ROOT), "conformance",
@@ -253,14 +261,16 @@ def test_ctrl_c_leaves_no_process_behind(tmp_path: Path) -> None:
     try:
         child = _started(pidfile)
         assert _alive(child)  # the command's shell and its child are running
-        proc.send_signal(signal.SIGINT)  # what Ctrl-C sends to the foreground process
+        proc.send_signal(signum)
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 130 and err.decode().strip() == "evalport-spec: interrupted"
-    assert not _alive(child)
+    alive = _alive(child)
+    if alive:
+        os.kill(child, signal.SIGKILL)
+    assert (proc.returncode, err.decode().strip(), alive) == (code, said, False)
 
 
 def test_progress_counts_fixtures_on_a_terminal(tmp_path: Path, draft, monkeypatch: pytest.MonkeyPatch) -> None:

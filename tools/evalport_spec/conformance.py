@@ -18,7 +18,11 @@ once per fixture, from the current directory, with:
 * a time limit per fixture (``timeout``, ``--timeout SECONDS``; default :data:`COMMAND_TIMEOUT`)
   and an output limit of :data:`MAX_ANSWER_BYTES` bytes (standard output and error together);
 * a session and process group of its own: when the run ends, times out or is interrupted
-  (Ctrl-C), every process left in that group is killed, those the command started included.
+  (Ctrl-C, or SIGTERM to ``evalport-spec``: :mod:`evalport_spec.sigterm`), every process left
+  in that group is killed, those the command started included. A process the command moves
+  into a new session or group of its own (``setsid``, a daemon that double-forks) has left the
+  group and is not killed: no POSIX call finds it again short of a cgroup or a PID namespace,
+  so such a command must stop what it starts itself.
 
 It must exit (any status) after printing one JSON object on standard output::
 
