@@ -173,17 +173,28 @@ def test_command_bad_output_and_timeout_are_disagreements(tmp_path: Path) -> Non
     assert outcome is None and detail == "no answer: timed out after 0.5 s"
 
 
-def test_a_command_that_never_answers_ends_the_run_after_a_few_time_outs(tmp_path: Path, draft) -> None:
+def test_a_command_that_never_answers_ends_the_run_after_a_few_time_outs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Red team: 91 fixtures of 10 s each kept `conformance --command "sleep 30"` running for
-    15 minutes; after MAX_TIMEOUTS (3) time-outs the rest are disagreements, not runs."""
-    folder = copy_fixtures(tmp_path, "grader-minimal-valid", "grader-missing-type",
-                           "resultset-duplicate-attempt", "resultset-distinct-attempts",
-                           "resultset-started-at-date-only")
-    report = conformance.run(draft, conformance.load_fixtures(folder),
-                             command=command_for(tmp_path, "import time; time.sleep(30)"), timeout=0.5)
-    details = [d.detail for d in report.disagreements]
-    assert details == ["no answer: timed out after 0.5 s"] * 3 + [
-        "not run: the command timed out on 3 fixtures already (0.5 s each)"] * 2
+    15 minutes; after MAX_TIMEOUTS (3) time-outs the rest are not run, and counted as not run
+    (they were counted as disagreements: "91 fixtures: 0 agree, 91 disagree")."""
+    names = ["grader-minimal-valid", "grader-missing-type", "resultset-distinct-attempts",
+             "resultset-duplicate-attempt", "resultset-started-at-date-only"]  # the run's order
+    folder = copy_fixtures(tmp_path, *names)
+    slow = command_for(tmp_path, "import time; time.sleep(30)")
+    args = ["-C", str(ROOT), "conformance", "--fixtures", str(folder), "--command", slow, "--timeout", "0.5"]
+    assert main(args) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "5 fixtures: 0 agree, 3 disagree, 2 not run (the command timed out on 3 fixtures, 0.5 s each)")
+    assert main([*args, "--format", "json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert [d["detail"] for d in out["disagreements"]] == ["no answer: timed out after 0.5 s"] * 3
+    assert (out["not_run"], out["agree"]) == (names[3:], False)
+    assert [(f["kind"], f["severity"], f["new"]["file"]) for f in out["findings"]] == [
+        ("conformance-disagreement", "error", f"{folder}/{n}.json") for n in names[:3]] + [
+        ("conformance-not-run", "error", str(folder))]
+    assert out["findings"][-1]["message"] == ("2 fixture(s) not run: the command timed out on 3 "
+                                              "fixtures, 0.5 s each")
 
 
 def test_command_that_cannot_start_is_an_input_error(tmp_path: Path) -> None:

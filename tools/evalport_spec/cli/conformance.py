@@ -89,12 +89,9 @@ def run(args: argparse.Namespace) -> int:
                              spec.path_label("conformance/fixtures"))
     timeout = conformance.COMMAND_TIMEOUT if args.timeout is None else args.timeout
     report = conformance.run(spec, fixtures, command=args.command, version=version, timeout=timeout)
-    bad = len({d.fixture_id for d in report.disagreements})
-    skipped = f", {report.skipped} skipped (not applying to {version})" if report.skipped else ""
-    emit(Report.of([d.to_finding(relative(repo.root, folder)) for d in report.disagreements],
-                   stage="conformance", command="conformance", data=report.to_json(),
-                   verdict=f"{report.fixtures} fixtures: {report.fixtures - bad} agree, "
-                           f"{bad} disagree{skipped}"), args.format)
+    emit(Report.of(report.findings(relative(repo.root, folder)), stage="conformance",
+                   command="conformance", data=report.to_json(), verdict=report.verdict(version)),
+         args.format)
     return 0 if report.ok else 1
 
 
