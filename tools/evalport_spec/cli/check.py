@@ -5,7 +5,8 @@ Text output prints one line per stage as it finishes (``✓  schemas  0.12s`` on
 each once, then the verdict. ``--format github`` writes at most ten annotations (the most severe)
 and, when ``$GITHUB_STEP_SUMMARY`` is set, the full Markdown report there.
 Exit codes: 0 every stage passed, 1 a stage failed, 2 usage or input error (an unknown stage,
-an unsafe or missing ``--base`` revision: the message says what to ``git fetch``).
+an unsafe or missing ``--base`` revision: the message says what to ``git fetch``, or names
+``--base origin/NAME`` when NAME is only a remote-tracking branch here).
 """
 
 from __future__ import annotations
