@@ -111,15 +111,15 @@ def test_two_distinct_findings_sharing_a_fingerprint_in_one_stage_stay_two() -> 
 # --- every format -------------------------------------------------------------------------------
 
 def test_major_pr_first_line_is_the_breaking_finding(major_pr: Report) -> None:
-    md = render(major_pr, "markdown")
-    assert md.splitlines()[0] == ('## MAJOR `enum-value-removed "runner_error"`: Removed enum value '
+    md = render(major_pr, "markdown")  # the item once: the sentence gives it (`what(f, said)`)
+    assert md.splitlines()[0] == ('## MAJOR `enum-value-removed`: Removed enum value '
                                   '"runner_error" from `results[].error.type` in ResultSet')
     gh = render(major_pr, "github").splitlines()
     assert gh[0].startswith(f"::error file={RS},line=272,title=MAJOR enum-value-removed \"runner_error\" "
                             "(draft%2C base)::Removed enum value")
     text_out = render(major_pr, "text", color=False).splitlines()
     first_entry = next(ln for ln in text_out if ln.startswith(RS))
-    assert first_entry.startswith(f"{RS}:272: MAJOR enum-value-removed \"runner_error\": Removed enum value")
+    assert first_entry.startswith(f"{RS}:272: MAJOR enum-value-removed: Removed enum value \"runner_error\"")
     assert first_entry.endswith("[draft, base]")
     assert "    error: policy: MAJOR enum-value-removed since 1.3.0 is not named" in render(major_pr, "text")
 
