@@ -123,6 +123,26 @@ def test_each_dropped_anyof_branch_is_a_finding():
     assert [f for f in c.findings if f.direction == "backward" and f.kind != "anyof-narrowed"] == []
 
 
+def test_a_dropped_oneof_branch_is_located_at_the_branch_and_printed_once(tmp_path, capsys):
+    """Fresh user: a root oneOf of consts whose third branch is narrowed gave `old: old.json:1`
+    (the group's owner, the whole schema) and the branch's JSON twice on the text line. Written
+    with json.dumps(indent=2), old /oneOf/2 opens line 9 and new /oneOf is on line 2."""
+    consts = [{"const": "pass"}, {"const": "fail"}, {"const": "skip"}]
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps({"oneOf": consts}, indent=2))
+    new.write_text(json.dumps({"oneOf": [*consts[:2], {"const": "skip", "type": "integer"}]}, indent=2))
+    assert main(["diff", str(old), str(new), "--no-cache", "--format", "json"]) == 1
+    [f] = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["kind"] == "oneof-narrowed"]
+    assert (f["item"], f["old"], f["new"]) == (
+        {"const": "skip"}, {"file": str(old), "pointer": "/oneOf/2", "line": 9},
+        {"file": str(new), "pointer": "/oneOf", "line": 2})
+    assert main(["diff", str(old), str(new), "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    [line] = [ln for ln in out.splitlines() if "oneof-narrowed" in ln]
+    assert line == f'{new}:2: MAJOR oneof-narrowed: Narrowed oneOf {{"const":"skip"}} in new.json'
+    assert f"    old: {old}:9" in out.splitlines()
+
+
 def test_keyword_findings_name_no_item():
     c = diff({"type": "string"}, {"type": "string", "maxLength": 3})
     (f,) = of(c, "max-length-decreased")

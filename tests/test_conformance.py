@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shlex
 import shutil
 import signal
@@ -172,17 +173,28 @@ def test_command_bad_output_and_timeout_are_disagreements(tmp_path: Path) -> Non
     assert outcome is None and detail == "no answer: timed out after 0.5 s"
 
 
-def test_a_command_that_never_answers_ends_the_run_after_a_few_time_outs(tmp_path: Path, draft) -> None:
+def test_a_command_that_never_answers_ends_the_run_after_a_few_time_outs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Red team: 91 fixtures of 10 s each kept `conformance --command "sleep 30"` running for
-    15 minutes; after MAX_TIMEOUTS (3) time-outs the rest are disagreements, not runs."""
-    folder = copy_fixtures(tmp_path, "grader-minimal-valid", "grader-missing-type",
-                           "resultset-duplicate-attempt", "resultset-distinct-attempts",
-                           "resultset-started-at-date-only")
-    report = conformance.run(draft, conformance.load_fixtures(folder),
-                             command=command_for(tmp_path, "import time; time.sleep(30)"), timeout=0.5)
-    details = [d.detail for d in report.disagreements]
-    assert details == ["no answer: timed out after 0.5 s"] * 3 + [
-        "not run: the command timed out on 3 fixtures already (0.5 s each)"] * 2
+    15 minutes; after MAX_TIMEOUTS (3) time-outs the rest are not run, and counted as not run
+    (they were counted as disagreements: "91 fixtures: 0 agree, 91 disagree")."""
+    names = ["grader-minimal-valid", "grader-missing-type", "resultset-distinct-attempts",
+             "resultset-duplicate-attempt", "resultset-started-at-date-only"]  # the run's order
+    folder = copy_fixtures(tmp_path, *names)
+    slow = command_for(tmp_path, "import time; time.sleep(30)")
+    args = ["-C", str(ROOT), "conformance", "--fixtures", str(folder), "--command", slow, "--timeout", "0.5"]
+    assert main(args) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "5 fixtures: 0 agree, 3 disagree, 2 not run (the command timed out on 3 fixtures, 0.5 s each)")
+    assert main([*args, "--format", "json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert [d["detail"] for d in out["disagreements"]] == ["no answer: timed out after 0.5 s"] * 3
+    assert (out["not_run"], out["agree"]) == (names[3:], False)
+    assert [(f["kind"], f["severity"], f["new"]["file"]) for f in out["findings"]] == [
+        ("conformance-disagreement", "error", f"{folder}/{n}.json") for n in names[:3]] + [
+        ("conformance-not-run", "error", str(folder))]
+    assert out["findings"][-1]["message"] == ("2 fixture(s) not run: the command timed out on 3 "
+                                              "fixtures, 0.5 s each")
 
 
 def test_command_that_cannot_start_is_an_input_error(tmp_path: Path) -> None:
@@ -243,7 +255,14 @@ def test_cli_timeout_reports_each_fixture_and_refuses_nonsense(tmp_path: Path,
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_ctrl_c_leaves_no_process_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("signum", "code", "said"), [
+    (signal.SIGINT, 130, "evalport-spec: interrupted"),  # what Ctrl-C sends to the foreground process
+    (signal.SIGTERM, 128 + 15, "evalport-spec: terminated"),  # `kill PID`, a CI runner's cancel
+], ids=["ctrl-c", "sigterm"])
+def test_an_interrupt_leaves_no_process_behind(tmp_path: Path, signum: int, code: int, said: str) -> None:
+    """Ctrl-C and SIGTERM alike: the command's process group is killed, the exit status is 128
+    plus the signal's number (SIGTERM's default action used to end evalport-spec alone, with
+    the command's processes left running)."""
     folder = copy_fixtures(tmp_path, "grader-minimal-valid", "grader-missing-type")
     pidfile = tmp_path / "pid"
     proc = subprocess.Popen([sys.executable, "-m", "evalport_spec", "-C", str(ROOT), "conformance",
@@ -253,14 +272,16 @@ def test_ctrl_c_leaves_no_process_behind(tmp_path: Path) -> None:
     try:
         child = _started(pidfile)
         assert _alive(child)  # the command's shell and its child are running
-        proc.send_signal(signal.SIGINT)  # what Ctrl-C sends to the foreground process
+        proc.send_signal(signum)
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 130 and err.decode().strip() == "evalport-spec: interrupted"
-    assert not _alive(child)
+    alive = _alive(child)
+    if alive:
+        os.kill(child, signal.SIGKILL)
+    assert (proc.returncode, err.decode().strip(), alive) == (code, said, False)
 
 
 def test_progress_counts_fixtures_on_a_terminal(tmp_path: Path, draft, monkeypatch: pytest.MonkeyPatch) -> None:

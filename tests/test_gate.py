@@ -122,6 +122,22 @@ def test_missing_base_ref_prints_fetch_hint_exit_2(repo, capsys):
     assert "fetch-depth: 0" in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_base_that_is_only_a_remote_tracking_branch_is_named_not_fetched(repo, capsys):
+    """`--base cold` with only origin/cold here: git looks for cold under refs/heads, refs/tags
+    and refs/remotes/cold, never under a remote's name, so a `git fetch` cannot help; the hint
+    names the ref that works (was: "run `git fetch origin cold:refs/remotes/origin/cold` first")."""
+    git(repo, "remote", "add", "origin", "https://example.invalid/spec.git")
+    git(repo, "update-ref", "refs/remotes/origin/cold", "HEAD")
+    rc = main(["-C", str(repo), "check", "--base", "cold", "--stage", "schemas"])
+    assert (rc, capsys.readouterr().err) == (2, (
+        "evalport-spec: error: git revision 'cold' not found in this clone, but the remote-tracking "
+        "branch origin/cold is: use `--base origin/cold`\n"))
+    assert main(["-C", str(repo), "check", "--base", "origin/cold", "--stage", "schemas"]) == 0
+    capsys.readouterr()
+    rc = main(["-C", str(repo), "check", "--base", "warm", "--stage", "schemas"])  # nowhere: fetch it
+    assert rc == 2 and "run `git fetch origin warm:refs/remotes/origin/warm` first" in capsys.readouterr().err
+
+
 def test_option_like_revision_is_refused(repo, capsys):
     rc = main(["-C", str(repo), "check", "--base=--upload-pack=x"])
     err = capsys.readouterr().err
@@ -347,8 +363,9 @@ def test_branch_removing_enum_value_fails_as_major_with_witness(repo, capsys):
         "runner_error" in json.dumps(major[0].witness)
     rc = main(["-C", str(repo), "check", "--base", "main", "--stage", "base", "--format", "markdown"])
     md = capsys.readouterr().out
-    # the headline names the removed value, now each value is its own finding (issue 20)
-    assert rc == 1 and md.startswith('## MAJOR `enum-value-removed "runner_error"`: ') and "<details>" in md
+    # the headline names the removed value, now each value is its own finding (issue 20), once
+    assert rc == 1 and md.startswith('## MAJOR `enum-value-removed`: Removed enum value "runner_error" ')
+    assert "<details>" in md
     assert "- **change class against main**: `MAJOR`" in md
 
 

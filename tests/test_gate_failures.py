@@ -287,6 +287,23 @@ def test_examples_in_a_subfolder_are_reported_not_skipped(repo):
     assert (result.status, result.summary) == ("fail", "0 example(s), 1 misplaced")
 
 
+def test_an_example_whose_extension_is_not_lower_case_is_reported_not_skipped(repo):
+    """spec/examples/Upper.JSON (an invalid document: were it read, example-invalid) was passed
+    over in silence by the gate, the site and the rule corpus; it is named, with the name to
+    give it, as a JSON file in a subfolder is (Sub/x.Json too)."""
+    examples = repo / "spec/examples"
+    (examples / "Upper.JSON").write_text('{"id": "x", "type": 5}\n')
+    (examples / "sub").mkdir()
+    (examples / "sub" / "x.Json").write_text("{}\n")
+    (examples / "notes.txt").write_text("not JSON, not an example\n")
+    shown = len(list(examples.glob("*.json")))
+    result = run_gate(repo, stages=["examples"]).stage("examples")
+    assert (result.status, result.summary) == ("fail", f"{shown} example(s), 1 misnamed, 1 misplaced")
+    assert [(f.kind, f.new.file) for f in result.findings] == [
+        ("example-misnamed", "spec/examples/Upper.JSON"), ("example-misplaced", "spec/examples/sub/x.Json")]
+    assert result.findings[0].message.endswith(": rename it Upper.json")
+
+
 def test_a_bad_draft_schema_is_reported_at_its_keyword(repo):
     """A draft schema with an invalid keyword, a ``$ref`` to nowhere and another version's
     ``$id``: one finding each, at the file, the pointer and the line (json.dumps, indent 2:

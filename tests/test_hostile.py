@@ -415,6 +415,8 @@ ARGS = [
     ("release-not-semver", ["release", "1.4"], None, "'1.4' is not MAJOR.MINOR.PATCH"),
     ("release-bad-date", ["release", "1.4.0", "--date", "2026-13-45", "--dry-run"], None, "2026-13-45"),
     ("rfc-check-missing", ["rfc", "check", "99"], None, "no RFC number 99"),
+    # refused before the change is computed, with or without anything to accept (was exit 0)
+    ("rfc-accept-findings-missing", ["rfc", "accept-findings", "99"], None, "no RFC number 99"),
     ("rfc-status-unknown", ["rfc", "status", "1", "bogus"], None, "unknown status 'bogus'"),
     ("conformance-fixtures-missing", ["conformance", "--fixtures", "/nonexistent-dir"], "/nonexistent-dir",
      "fixtures folder does not exist"),

@@ -111,15 +111,15 @@ def test_two_distinct_findings_sharing_a_fingerprint_in_one_stage_stay_two() -> 
 # --- every format -------------------------------------------------------------------------------
 
 def test_major_pr_first_line_is_the_breaking_finding(major_pr: Report) -> None:
-    md = render(major_pr, "markdown")
-    assert md.splitlines()[0] == ('## MAJOR `enum-value-removed "runner_error"`: Removed enum value '
+    md = render(major_pr, "markdown")  # the item once: the sentence gives it (`what(f, said)`)
+    assert md.splitlines()[0] == ('## MAJOR `enum-value-removed`: Removed enum value '
                                   '"runner_error" from `results[].error.type` in ResultSet')
     gh = render(major_pr, "github").splitlines()
     assert gh[0].startswith(f"::error file={RS},line=272,title=MAJOR enum-value-removed \"runner_error\" "
                             "(draft%2C base)::Removed enum value")
     text_out = render(major_pr, "text", color=False).splitlines()
     first_entry = next(ln for ln in text_out if ln.startswith(RS))
-    assert first_entry.startswith(f"{RS}:272: MAJOR enum-value-removed \"runner_error\": Removed enum value")
+    assert first_entry.startswith(f"{RS}:272: MAJOR enum-value-removed: Removed enum value \"runner_error\"")
     assert first_entry.endswith("[draft, base]")
     assert "    error: policy: MAJOR enum-value-removed since 1.3.0 is not named" in render(major_pr, "text")
 
@@ -343,7 +343,8 @@ def test_progress_is_silent_off_a_terminal_and_shown_on_one(monkeypatch: pytest.
 BAD_JSON = '{"type": "object",\n  "properties": {"a": ]}\n'  # line 2 column 23 (the "]"): a value expected
 
 
-@pytest.mark.parametrize("command", ["diff", "conformance", "check"])
+@pytest.mark.parametrize("command", ["diff", "conformance", "check", "rules check", "rfc lint",
+                                     "rfc index --check", "rfc check"])
 def test_an_input_error_in_a_machine_format_is_a_report_of_that_error(
         command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from evalport_spec.cli import main
@@ -351,10 +352,20 @@ def test_an_input_error_in_a_machine_format_is_a_report_of_that_error(
     root = str(Path(__file__).resolve().parents[1])
     bad = tmp_path / "old.json"
     bad.write_text(BAD_JSON)
+    rfcs = tmp_path / "rfcs-only"
+    (rfcs / "rfcs").mkdir(parents=True)  # front matter whose YAML flow list never closes: 3:1
+    (rfcs / "rfcs" / "0001-bad.md").write_text("---\ntitle: [oops\n---\n# RFC 0001: x\n")
+    empty = tmp_path / "empty"  # no spec/schemas here or above
+    empty.mkdir()
     args, file, line, column = {
         "diff": (["diff", str(bad), "draft"], str(bad), 2, 23),
         "conformance": (["conformance", "--fixtures", str(tmp_path / "none")], str(tmp_path / "none"), None, None),
-        "check": (["check", "--base", "no-such-ref-anywhere"], None, None, None)}[command]
+        "check": (["check", "--base", "no-such-ref-anywhere"], None, None, None),
+        "rules check": (["rules", "check", "-C", str(empty)], str(empty), None, None),
+        "rfc lint": (["rfc", "lint", "--rfcs-only", "-C", str(rfcs)], "rfcs/0001-bad.md", 3, 1),
+        "rfc index --check": (["rfc", "index", "--check", "--rfcs-only", "-C", str(rfcs)],
+                              "rfcs/0001-bad.md", 3, 1),
+        "rfc check": (["rfc", "check", "9999"], f"{root}/rfcs", None, None)}[command]
     for fmt in FORMATS:
         assert main(["-C", root, *args, "--format", fmt]) == 2
         out, err = capsys.readouterr()

@@ -18,7 +18,11 @@ once per fixture, from the current directory, with:
 * a time limit per fixture (``timeout``, ``--timeout SECONDS``; default :data:`COMMAND_TIMEOUT`)
   and an output limit of :data:`MAX_ANSWER_BYTES` bytes (standard output and error together);
 * a session and process group of its own: when the run ends, times out or is interrupted
-  (Ctrl-C), every process left in that group is killed, those the command started included.
+  (Ctrl-C, or SIGTERM to ``evalport-spec``: :mod:`evalport_spec.sigterm`), every process left
+  in that group is killed, those the command started included. A process the command moves
+  into a new session or group of its own (``setsid``, a daemon that double-forks) has left the
+  group and is not killed: no POSIX call finds it again short of a cgroup or a PID namespace,
+  so such a command must stop what it starts itself.
 
 It must exit (any status) after printing one JSON object on standard output::
 
@@ -27,8 +31,9 @@ It must exit (any status) after printing one JSON object on standard output::
 The output is compared with ``expect.full`` only (an implementation reports one verdict). A
 time-out, unparsable output or a wrong shape is a disagreement for that fixture whose
 ``detail`` says what went wrong (``no answer: timed out after 10 s``; after
-:data:`MAX_TIMEOUTS` time-outs the remaining fixtures are not run, each a disagreement saying
-so, so a command that never answers ends the run); a command that cannot be started at all, or that writes more
+:data:`MAX_TIMEOUTS` time-outs the remaining fixtures are not run, so a command that never
+answers ends the run: they are counted as not run, neither agreeing nor disagreeing, and the
+run fails); a command that cannot be started at all, or that writes more
 than the output limit (``--command yes``), is an :class:`~evalport_spec.errors.InputError`.
 """
 
@@ -60,8 +65,8 @@ COMMAND_TIMEOUT = 10.0
 """Seconds one run of an external implementation may take per fixture."""
 
 MAX_TIMEOUTS = 3
-"""Time-outs after which the remaining fixtures are not run: each is a disagreement saying so
-(a command that never answers would otherwise hold a run of 91 fixtures for 15 minutes)."""
+"""Time-outs after which the remaining fixtures are not run (:attr:`ConformanceReport.not_run`;
+a command that never answers would otherwise hold a run of 91 fixtures for 15 minutes)."""
 
 TIMED_OUT = "no answer: timed out after"
 """How the ``detail`` of a fixture the command timed out on begins."""
@@ -115,26 +120,57 @@ def _show(outcome: Outcome) -> str:
 
 @dataclass
 class ConformanceReport:
-    """The result of :func:`run`: how many fixtures ran, how many were skipped (they do not
-    apply to the version run), and every disagreement (fixture order)."""
+    """The result of :func:`run`: how many fixtures apply to the version run, how many were
+    skipped (they do not), every disagreement (fixture order), and the fixtures not run because
+    the command stopped answering (``not_run``, fixture order; ``stopped`` says why)."""
 
     fixtures: int
     disagreements: list[Disagreement] = field(default_factory=list)
     skipped: int = 0
+    not_run: list[str] = field(default_factory=list)
+    stopped: str = ""
 
     @property
     def ok(self) -> bool:
-        """``True`` when the implementation agrees with every fixture."""
-        return not self.disagreements
+        """``True`` when the implementation agrees with every fixture (each one ran)."""
+        return not self.disagreements and not self.not_run
+
+    @property
+    def disagreeing(self) -> int:
+        """How many fixtures disagree (on either path)."""
+        return len({d.fixture_id for d in self.disagreements})
+
+    def verdict(self, version: str | None = None) -> str:
+        """The closing line: ``N fixtures: A agree, D disagree`` with ``, R not run (why)`` and
+        ``, S skipped (not applying to VERSION)`` when there are such; ``A + D + R == N``."""
+        agree = self.fixtures - self.disagreeing - len(self.not_run)
+        line = f"{self.fixtures} fixtures: {agree} agree, {self.disagreeing} disagree"
+        if self.not_run:
+            line += f", {len(self.not_run)} not run ({self.stopped})"
+        if self.skipped:
+            line += f", {self.skipped} skipped (not applying to {version})"
+        return line
+
+    def findings(self, folder: str) -> list[Finding]:
+        """One finding per disagreement (:meth:`Disagreement.to_finding`) and, when fixtures
+        were not run, one ``conformance-not-run`` error at ``folder`` saying how many and why
+        (``extra["fixtures"]``: their ids)."""
+        out = [d.to_finding(folder) for d in self.disagreements]
+        if self.not_run:
+            out.append(Finding("conformance-not-run", f"{len(self.not_run)} fixture(s) not run: "
+                               f"{self.stopped}", new=Location(folder),
+                               extra={"fixtures": list(self.not_run)}))
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """``{"fixtures": N, "skipped": S, "agree": bool, "disagreements": [{"fixture", "path",
-        "expected", "actual", "detail"}]}``."""
+        "expected", "actual", "detail"}], "not_run": [fixture id], "stopped": why}``
+        (``agree``: :attr:`ok`)."""
         return {"fixtures": self.fixtures, "skipped": self.skipped, "agree": self.ok,
                 "disagreements": [
             {"fixture": d.fixture_id, "path": d.path, "expected": d.expected.to_json(),
              "actual": d.actual.to_json() if d.actual else None, "detail": d.detail}
-            for d in self.disagreements]}
+            for d in self.disagreements], "not_run": list(self.not_run), "stopped": self.stopped}
 
 
 # --- loading -------------------------------------------------------------------------------------
@@ -192,7 +228,7 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
     counted. ``None`` runs every fixture.
     ``timeout``: seconds ``command`` may take per fixture (a run past it is a disagreement for
     that fixture); once it has timed out on :data:`MAX_TIMEOUTS` fixtures, the remaining ones
-    are not run and each is a disagreement whose ``detail`` says so (the run waits at most
+    are not run: listed in ``not_run``, ``stopped`` saying why (the run waits at most
     ``MAX_TIMEOUTS * timeout`` seconds on a command that does not answer). A bar counts the
     fixtures on a terminal (:mod:`evalport_spec.report.progress`).
 
@@ -211,9 +247,8 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
     with task("conformance", total=len(fixtures), unit="fixture") as step:
         for fx in fixtures:
             if command is not None and timeouts >= MAX_TIMEOUTS:
-                report.disagreements.append(Disagreement(
-                    fx.id, "full", fx.full, None, f"not run: the command timed out on {timeouts} "
-                    f"fixtures already ({timeout:g} s each)"))
+                report.not_run.append(fx.id)
+                report.stopped = f"the command timed out on {timeouts} fixtures, {timeout:g} s each"
                 step(note=fx.id)
                 continue
             if command is None:

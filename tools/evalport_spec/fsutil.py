@@ -258,8 +258,10 @@ def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: flo
 
     With ``own_group`` the child runs in a session (and process group) of its own, and whatever
     is left in that group when the call returns or raises (a time-out, Ctrl-C's
-    :class:`KeyboardInterrupt`) is killed with ``SIGKILL``: the processes the child started
-    (``sh -c 'validator; ...'``) included, so a program the user named leaves nothing running.
+    :class:`KeyboardInterrupt`, SIGTERM's :class:`~evalport_spec.sigterm.Terminated` under
+    :func:`~evalport_spec.sigterm.sigterm_raises`) is killed with ``SIGKILL``: the processes the
+    child started (``sh -c 'validator; ...'``) included, so a program the user named leaves
+    nothing running (except what it moved out of the group itself, with ``setsid``).
     (Off by default: a ``git`` that may prompt for credentials keeps the terminal.)
 
     Returns:

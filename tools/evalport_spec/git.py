@@ -167,16 +167,20 @@ def _remotes(root: Path) -> list[str]:
     return names or ["origin"]
 
 
-def resolve(root: str | os.PathLike[str], ref: str) -> str:
+def resolve(root: str | os.PathLike[str], ref: str, *, option: str | None = None) -> str:
     """The full commit id ``ref`` names in the repository at ``root``.
 
     Runs ``git rev-parse --verify --quiet --end-of-options REF^{commit}`` after :func:`check_ref`.
+    ``option``: how the user gave ``ref`` (``--base``), for the message of a name that is only
+    a remote-tracking branch here.
 
     Raises:
-        InputError: unsafe revision; not a git repository; revision unknown here (the message
-            carries the :func:`fetch_hint`, e.g. "not found in this clone (a shallow CI clone
-            fetches only the pull request): run `git fetch --depth=1 origin main:refs/remotes/
-            origin/main`").
+        InputError: unsafe revision; not a git repository; revision unknown here: when a remote's
+            tracking branch has that name (``cold`` with only ``origin/cold`` here), the message
+            says to use that one ("use `--base origin/cold`": git does not look under a remote's
+            name, and fetching would not change that); else it carries the :func:`fetch_hint`,
+            e.g. "not found in this clone (a shallow CI clone fetches only the pull request):
+            run `git fetch --depth=1 origin main:refs/remotes/origin/main`".
     """
     root = Path(root)
     check_ref(ref)
@@ -188,7 +192,15 @@ def resolve(root: str | os.PathLike[str], ref: str) -> str:
                 check=False)
     sha = proc.stdout.decode("ascii", "replace").strip()
     if proc.returncode != 0 or not re.fullmatch(r"[0-9a-f]{40,64}", sha):
-        hint = fetch_hint(ref, _remotes(root))
+        remotes = _remotes(root)
+        name = re.split(r"[~^]", ref, maxsplit=1)[0]  # a branch name, not HEAD or a full ref name
+        tracking = [f"{r}/{ref}" for r in remotes if name != "HEAD" and not name.startswith("refs/")
+                    and run(root, "rev-parse", "--verify", "--quiet", "--end-of-options",
+                            f"refs/remotes/{r}/{ref}^{{commit}}", check=False).returncode == 0]
+        if tracking:
+            use = " or ".join(f"`{option + ' ' if option else ''}{t}`" for t in tracking)
+            raise InputError(f"git revision {ref!r} not found in this clone, but the remote-tracking "
+                             f"branch {tracking[0]} is: use {use}")
         raise InputError(f"git revision {ref!r} not found in this clone (a shallow CI clone "
-                         f"fetches only the pull request head): run `{hint}` first")
+                         f"fetches only the pull request head): run `{fetch_hint(ref, remotes)}` first")
     return sha

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import EvalportError, InputError, UsageError
+from ..sigterm import EXIT_STATUS as TERMINATED
+from ..sigterm import Terminated, sigterm_raises
 from . import check, conformance, diff, docs, release, rfc, rules, spec, validate
 
 COMMANDS = (validate, conformance, diff, check, rules, spec, rfc, release, docs)
@@ -70,7 +72,8 @@ def _finish_interrupted_write(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point. Returns (and, as a script, exits with) 0, 1 or 2."""
+    """Entry point. Returns (and, as a script, exits with) 0, 1 or 2; 130 after Ctrl-C, 143
+    after SIGTERM (:mod:`evalport_spec.sigterm`), once the command has cleaned up."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -81,11 +84,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"evalport-spec: error: {what}: {args.repo} (-C)", file=sys.stderr)
         return EXIT_ERROR
     try:
-        _finish_interrupted_write(args)
-        return int(args.func(args))
+        with sigterm_raises():  # SIGTERM cleans up as Ctrl-C does (the processes a command started)
+            _finish_interrupted_write(args)
+            return int(args.func(args))
     except (InputError, UsageError, EvalportError) as exc:
         print(f"evalport-spec: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    except Terminated:
+        print("evalport-spec: terminated", file=sys.stderr)
+        return TERMINATED
     except KeyboardInterrupt as exc:
         detail = f" ({exc})" if str(exc) else ""
         print(f"evalport-spec: interrupted{detail}", file=sys.stderr)

@@ -5,7 +5,8 @@ Text output prints one line per stage as it finishes (``✓  schemas  0.12s`` on
 each once, then the verdict. ``--format github`` writes at most ten annotations (the most severe)
 and, when ``$GITHUB_STEP_SUMMARY`` is set, the full Markdown report there.
 Exit codes: 0 every stage passed, 1 a stage failed, 2 usage or input error (an unknown stage,
-an unsafe or missing ``--base`` revision: the message says what to ``git fetch``).
+an unsafe or missing ``--base`` revision: the message says what to ``git fetch``, or names
+``--base origin/NAME`` when NAME is only a remote-tracking branch here).
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ import argparse
 import os
 import sys
 
-from ..errors import InputError
 from ..names import STAGES
-from .options import add_format_option, repository
+from .options import add_format_option, reports_input_error, repository
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,11 +41,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+@reports_input_error("check", "EvalPort spec gate: input error")
 def run(args: argparse.Namespace) -> int:
-    """Run the gate and print its report. Returns 0 or 1; raises InputError (exit 2)."""
+    """Run the gate and print its report. Returns 0 or 1; raises InputError (exit 2): no gate
+    run (no spec repository, an unknown --base, an unreadable --ignore)."""
     from ..gate import run_gate
     from ..gate.output import gate_report, to_check
-    from ..report import emit, emit_input_error, use_color
+    from ..report import emit, use_color
     from ..report.text import check_line
 
     if args.no_cache:  # every cache of this process reads the variable (evalport_spec.diskcache)
@@ -58,11 +60,7 @@ def run(args: argparse.Namespace) -> int:
         def progress(stage):  # each stage's line as soon as it is done
             print(check_line(to_check(stage), color), flush=True)
 
-    try:
-        report = run_gate(repo, base=args.base, stages=args.stages, progress=progress, ignore=args.ignore)
-    except InputError as exc:  # no gate run (an unknown --base, an unreadable --ignore): exit 2
-        emit_input_error(exc, args.format, command="check", title="EvalPort spec gate: input error")
-        raise
+    report = run_gate(repo, base=args.base, stages=args.stages, progress=progress, ignore=args.ignore)
     emit(gate_report(report), args.format, checks=progress is None)
     if report.context.get("replayed") and args.format == "text":
         print("(replayed: every file, listing and git answer the last run read is unchanged; "

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError, UsageError
 from ..names import DRAFT
-from .options import add_format_option, number_in, relative
+from .options import add_format_option, number_in, relative, reports_input_error
 
 if TYPE_CHECKING:
     from .. import conformance
@@ -63,19 +63,10 @@ def _semver(repo: SpecRepo, name: str) -> str | None:
     return repo.declared_draft_version() if name == DRAFT else name
 
 
+@reports_input_error("conformance")
 def run(args: argparse.Namespace) -> int:
     """Load the fixtures, run them, print the report; return 0 or 1 (InputError: 2, reported in
-    a machine ``--format`` too: :func:`~evalport_spec.report.emit_input_error`)."""
-    from ..report import emit_input_error
-
-    try:
-        return _run(args)
-    except InputError as exc:  # main() says it on standard error and exits 2
-        emit_input_error(exc, args.format, command="conformance", title="conformance")
-        raise
-
-
-def _run(args: argparse.Namespace) -> int:
+    a machine ``--format`` too: :func:`~evalport_spec.cli.options.reports_input_error`)."""
     from .. import conformance
     from ..report import Report, emit
     from ..validation.bundled import find_spec
@@ -98,12 +89,9 @@ def _run(args: argparse.Namespace) -> int:
                              spec.path_label("conformance/fixtures"))
     timeout = conformance.COMMAND_TIMEOUT if args.timeout is None else args.timeout
     report = conformance.run(spec, fixtures, command=args.command, version=version, timeout=timeout)
-    bad = len({d.fixture_id for d in report.disagreements})
-    skipped = f", {report.skipped} skipped (not applying to {version})" if report.skipped else ""
-    emit(Report.of([d.to_finding(relative(repo.root, folder)) for d in report.disagreements],
-                   stage="conformance", command="conformance", data=report.to_json(),
-                   verdict=f"{report.fixtures} fixtures: {report.fixtures - bad} agree, "
-                           f"{bad} disagree{skipped}"), args.format)
+    emit(Report.of(report.findings(relative(repo.root, folder)), stage="conformance",
+                   command="conformance", data=report.to_json(), verdict=report.verdict(version)),
+         args.format)
     return 0 if report.ok else 1
 
 

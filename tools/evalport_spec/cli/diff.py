@@ -14,8 +14,7 @@ import argparse
 import os
 import sys
 
-from ..errors import InputError
-from .options import add_format_option, number_in
+from .options import add_format_option, number_in, reports_input_error
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+@reports_input_error("diff", lambda args: f"diff {args.old} -> {args.new}")
 def run(args: argparse.Namespace) -> int:
     """Print the report and return the exit code: replayed from the disk cache when the same
     files were compared with the same options before (:mod:`evalport_spec.diffcache`), else
@@ -69,15 +69,11 @@ def _compare(args: argparse.Namespace, options: dict) -> int:
     from ..compat.classify import classify  # lazy: `--help` and a cache hit stay light
     from ..compat.inputs import resolve_input
     from ..findings import ChangeClass
-    from ..report import emit, emit_input_error
+    from ..report import emit
 
-    try:
-        result = classify(resolve_input(args.old, args.repo), resolve_input(args.new, args.repo),
-                          ignore=args.ignore, labels=(args.old, args.new),
-                          format_assertion=options["format_assertion"], search_budget=options["search_budget"])
-    except InputError as exc:  # main() says it on standard error and exits 2
-        emit_input_error(exc, args.format, command="diff", title=f"diff {args.old} -> {args.new}")
-        raise
+    result = classify(resolve_input(args.old, args.repo), resolve_input(args.new, args.repo),
+                      ignore=args.ignore, labels=(args.old, args.new),
+                      format_assertion=options["format_assertion"], search_budget=options["search_budget"])
     emit(result, args.format)
     if args.explain and args.format != "json":
         from ..compat.proof import explain_lines

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import InputError
 from ..names import REPORT_FORMATS
 
 if TYPE_CHECKING:
@@ -27,6 +29,29 @@ def add_format_option(parser: argparse.ArgumentParser, choices: Sequence[str] = 
     parser.add_argument("--format", default="text", choices=tuple(choices), metavar="FORMAT",
                         help="output format: " + "; ".join(f"{c} ({said[c]})" if c in said else c
                                                            for c in choices) + " (default: text)")
+
+
+def reports_input_error(command: str, title: str | Callable[[argparse.Namespace], str] | None = None
+                        ) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
+    """Decorate a command's ``run(args) -> int`` whose ``--format`` is a report format so that an
+    :class:`~evalport_spec.errors.InputError` it raises is also answered on standard output in a
+    machine format (:func:`~evalport_spec.report.emit_input_error`: a report of ``command``, titled
+    ``title`` (given ``args`` when callable; default ``command``), whose one finding is the ``input-error``) before
+    :func:`evalport_spec.cli.main` says it on standard error and exits 2. ``text`` writes nothing
+    more than that line."""
+    def decorate(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+        @functools.wraps(run)
+        def wrapped(args: argparse.Namespace) -> int:
+            try:
+                return run(args)
+            except InputError as exc:
+                from ..report import emit_input_error  # lazy: `--help` stays light
+
+                said = title(args) if callable(title) else title or command
+                emit_input_error(exc, args.format, command=command, title=said)
+                raise
+        return wrapped
+    return decorate
 
 
 def number_in(kind: type[int] | type[float], low: float, high: float = math.inf, *,

@@ -2,7 +2,8 @@
 :mod:`evalport_spec.rfc` (``accept-findings`` asks :func:`evalport_spec.gate.change_to_accept`
 for the change's breaking findings and writes them with :mod:`evalport_spec.rfc.accept`).
 
-``lint``, ``index --check`` and ``check`` print findings in any report format (``--format``);
+``lint``, ``index --check`` and ``check`` print findings in any report format (``--format``;
+an input error, exit 2, is then a report whose one finding is the ``input-error``);
 ``new``, ``index``, ``status`` and ``apply`` print what they wrote (``--format text|json``; JSON:
 ``{"path", ...}`` with repository-relative paths). ``rfc new`` warns on stderr (and in JSON
 ``warnings``) when another RFC already uses the new file's slug.
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..names import CHANGE_CLASSES, MAX_RFC_NUMBER, RFC_STATUSES, WRITE_FORMATS
-from .options import add_format_option, number_in, relative, repository
+from .options import add_format_option, number_in, relative, reports_input_error, repository
 
 RFC_NUMBER = number_in(int, 1, MAX_RFC_NUMBER)
 """An RFC number argument: a usage error (exit 2) outside 1..MAX_RFC_NUMBER."""
@@ -105,6 +106,7 @@ def run_new(args: argparse.Namespace) -> int:
     return 0
 
 
+@reports_input_error("rfc lint")
 def run_lint(args: argparse.Namespace) -> int:
     from ..rfc import lint_rfcs
 
@@ -113,14 +115,21 @@ def run_lint(args: argparse.Namespace) -> int:
     return _exit(findings)
 
 
-def run_index(args: argparse.Namespace) -> int:
-    from ..rfc import index_findings, write_index
+@reports_input_error("rfc index --check")
+def _index_check(args: argparse.Namespace) -> int:
+    from ..rfc import index_findings
 
-    root = _repo(args)
+    findings = index_findings(_repo(args))
+    _emit(findings, args.format, "rfc index --check")
+    return _exit(findings)
+
+
+def run_index(args: argparse.Namespace) -> int:
+    from ..rfc import write_index
+
     if args.check:
-        findings = index_findings(root)
-        _emit(findings, args.format, "rfc index --check")
-        return _exit(findings)
+        return _index_check(args)
+    root = _repo(args)
     path = write_index(root)
     if args.format == "json":
         print(json.dumps({"path": relative(root, path)}, indent=2))
@@ -148,6 +157,7 @@ def run_status(args: argparse.Namespace) -> int:
     return 0
 
 
+@reports_input_error("rfc check", lambda args: f"rfc check {args.number}")
 def run_check(args: argparse.Namespace) -> int:
     from ..workflow import check_rfc
 
@@ -175,9 +185,10 @@ def run_apply(args: argparse.Namespace) -> int:
 
 def run_accept_findings(args: argparse.Namespace) -> int:
     from ..gate import change_to_accept
-    from ..rfc.accept import write_accepts
+    from ..rfc.accept import accepting_rfc, write_accepts
 
     root = _repo(args)
+    accepting_rfc(root, args.number)  # a wrong number is an error even with nothing to accept
     findings, label = change_to_accept(root, base=args.base)
     if not findings:
         print(f"no breaking finding {label}: nothing to accept, nothing written", file=sys.stderr)

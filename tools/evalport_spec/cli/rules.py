@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from ..names import RULES_FORMATS
-from .options import add_format_option, repository, require_subcommand
+from .options import add_format_option, reports_input_error, repository, require_subcommand
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,8 +37,10 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
+@reports_input_error("rules check")
 def run_check(args: argparse.Namespace) -> int:
-    """Print the findings (errors first) and a count line; 1 if any is an error."""
+    """Print the findings (errors first) and a count line; 1 if any is an error (InputError:
+    2, reported in a machine ``--format`` too)."""
     from ..report import Report, emit
     from ..rulecheck import check_rules
     from ..rulecheck.check import errors_in

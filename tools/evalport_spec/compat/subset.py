@@ -397,7 +397,9 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                 sub = self.canon.of(A.parts | self._branch_case(group, br), A.done | {group.marker})
                 for f in self.check(sub, B):
                     if f.code in ("anyOf", "oneOf") and f.item is NO_ITEM and not f.path:
-                        f = replace(f, item=side.value(br))  # the A branch no B branch covers
+                        # the A branch no B branch covers: the item, and where A has it (not the
+                        # group's owner: the whole schema, line 1, for a root oneOf)
+                        f = replace(f, item=side.value(br), a=(br, br.ptr))
                     fails.append(f)
             return fails
         if cond is not None:

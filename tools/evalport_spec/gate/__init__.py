@@ -71,7 +71,7 @@ def _resolve_base(root: Path, base: str) -> str:
     """The base's commit. The gate reads the base's history too, so the fetch it asks for
     brings the whole history (``--unshallow`` in a shallow clone), never ``--depth=1``."""
     try:
-        return git.resolve(root, base)
+        return git.resolve(root, base, option="--base")
     except InputError as exc:
         if "git fetch --depth=1 " not in exc.message:
             raise
@@ -185,7 +185,7 @@ def change_to_accept(repo: SpecRepo | str | Path, *, base: str | None = None) ->
     try:
         new = Side(ctx.version("draft"), ctx.program(None, "the working tree"), "the working tree")
         if base is not None:
-            ctx.base_sha = git.resolve(repo.root, base)
+            ctx.base_sha = git.resolve(repo.root, base, option="--base")
             old = Side(ctx.base_version(), ctx.program(ctx.base_sha, base), base)
             label = f"against {base}"
         else:

@@ -396,18 +396,27 @@ def stage_examples(ctx: GateContext) -> StageOut:
     cross-field rules). An example folder holds its documents at the top (docs/architecture.md:
     ``spec/examples/*.json``; the site shows only those): a JSON file in a subfolder would be
     neither validated nor shown, so each one is an ``example-misplaced`` error, never skipped
-    in silence. A draft schema that cannot be read stops the validation: it is the schemas
+    in silence. Likewise a file at the top whose extension is ``.json`` in another case
+    (``Upper.JSON``) is an ``example-misnamed`` error: the site, the rule-behaviour corpus and
+    ``*.json`` on a case-sensitive file system all pass it over, so it is named rather than read
+    here alone. A draft schema that cannot be read stops the validation: it is the schemas
     stage's ``schema-unreadable`` finding (one line for both), not an example's."""
     folder = ctx.repo.spec_dir / "examples"
-    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    files = sorted(p for p in folder.glob("*.json") if p.name.endswith(".json")) if folder.is_dir() else []
+    misnamed = sorted(p.name for p in folder.iterdir() if _json_in_another_case(p.name)) if folder.is_dir() else []
     nested = _nested_json(folder)
-    if not files and not nested:
+    if not files and not nested and not misnamed:
         raise StageSkipped("no spec/examples/*.json")
-    out = [Finding("example-misplaced", "a JSON file in a subfolder of spec/examples/ is neither "
-                   "validated nor shown (examples are spec/examples/*.json): move it up, or out of "
-                   "spec/examples/", new=Location(f"spec/examples/{rel}")) for rel in nested]
+    out = [Finding("example-misnamed", f"the extension is not lower-case .json, so the file is "
+                   f"neither validated nor shown (examples are spec/examples/*.json): rename it "
+                   f"{name[:-5]}.json", new=Location(f"spec/examples/{name}")) for name in misnamed]
+    out += [Finding("example-misplaced", "a JSON file in a subfolder of spec/examples/ is neither "
+                    "validated nor shown (examples are spec/examples/*.json): move it up, or out of "
+                    "spec/examples/", new=Location(f"spec/examples/{rel}")) for rel in nested]
+    astray = "".join(f", {len(names)} {what}" for what, names in (("misnamed", misnamed), ("misplaced", nested))
+                     if names)
     if not files:
-        return out, f"0 example(s), {len(nested)} misplaced", None
+        return out, f"0 example(s){astray}", None
     validator = Validator(ctx.version(DRAFT))
     missing = validator.unimplemented
     if missing:
@@ -432,18 +441,22 @@ def stage_examples(ctx: GateContext) -> StageOut:
         for v in violations:
             out.append(Finding("example-invalid", f"{doc_type}: {v.code}: {v.message}", code=v.code,
                                new=Location(label, v.instance_path, doc.line(v.instance_path))))
-    misplaced = f", {len(nested)} misplaced" if nested else ""
-    return out, f"{len(files)} example(s){misplaced}", None
+    return out, f"{len(files)} example(s){astray}", None
+
+
+def _json_in_another_case(name: str) -> bool:
+    """Whether file ``name`` ends in ``.json`` in any case but lower case (``Upper.JSON``)."""
+    return name.lower().endswith(".json") and not name.endswith(".json")
 
 
 def _nested_json(folder: Path) -> list[str]:
-    """``*.json`` files in the subfolders of ``folder`` (paths relative to it, POSIX, sorted);
-    symbolic links to folders are not followed."""
+    """``*.json`` files, the extension in any case, in the subfolders of ``folder`` (paths
+    relative to it, POSIX, sorted); symbolic links to folders are not followed."""
     found = []
     for top, dirs, names in os.walk(folder):
         dirs.sort()
         if Path(top) != folder:
-            found += [Path(top, n).relative_to(folder).as_posix() for n in names if n.endswith(".json")]
+            found += [Path(top, n).relative_to(folder).as_posix() for n in names if n.lower().endswith(".json")]
     return sorted(found)
 
 

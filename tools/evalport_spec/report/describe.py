@@ -70,10 +70,15 @@ def item_text(f: Finding) -> str | None:
     return canonical(f.item) if f.has_item else None
 
 
-def what(f: Finding) -> str:
+def what(f: Finding, beside: str = "") -> str:
     """The kind, then the code and the item when the finding has them:
-    ``document-invalid REQUIRED``, ``enum-value-removed "x"``."""
-    return " ".join(x for x in (f.kind, f.code, item_text(f)) if x is not None)
+    ``document-invalid REQUIRED``, ``enum-value-removed "x"``. The item is left out when
+    ``beside``, the text shown right after (the changelog sentence), already gives it, so a
+    dropped ``oneOf`` branch is not printed twice on one line."""
+    item = item_text(f)
+    if item is not None and item in beside:
+        item = None
+    return " ".join(x for x in (f.kind, f.code, item) if x is not None)
 
 
 def is_breaking(f: Finding) -> bool:

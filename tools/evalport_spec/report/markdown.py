@@ -28,7 +28,8 @@ COLLAPSE_ROWS = 10
 
 def _finding_cell(e: Entry) -> str:
     f = e.finding
-    lines = [f"{md_code(what(f))}: {e.change}" if e.change else f"{md_code(what(f))}: {body(f)}"]
+    said = e.change or body(f)
+    lines = [f"{md_code(what(f, said))}: {said}"]
     if e.change:
         lines.append(body(f))
     lines += [f"{label(d)}: {body(d)}" for d in e.decisions]
@@ -77,7 +78,8 @@ def render_markdown(rep: Report) -> str:
     top = rep.breaking
     if top is not None:
         f = top.finding
-        out.append(f"## {label(f)} {md_code(what(f))}: {md_cell(top.change or body(f))}")
+        said = top.change or body(f)
+        out.append(f"## {label(f)} {md_code(what(f, said))}: {md_cell(said)}")
         out.append("")
         if rep.title:
             out += [f"**{md_cell(rep.title)}**", ""]

@@ -42,7 +42,8 @@ def entry_lines(e: Entry, color: bool = False) -> list[str]:
     """The lines of one entry (module docstring)."""
     f = e.finding
     lab = label(f)
-    text = escape.text(f"{what(f)}: {e.change or body(f)}")
+    said = e.change or body(f)
+    text = escape.text(f"{what(f, said)}: {said}")
     if e.stages:
         text += f" [{', '.join(e.stages)}]"
     w = escape.text(where(f))

@@ -35,7 +35,7 @@ from ..jsonload import loads
 from ..pointer import resolve
 from ..spec import SpecRepo, SpecVersion
 from .frontmatter import FENCE, parse
-from .model import find_rfc, repo_root
+from .model import Rfc, find_rfc, repo_root
 
 ACCEPTS = "accepts"
 """The front matter key."""
@@ -162,6 +162,28 @@ def replace_block(text: str, entries: list[dict[str, Any]], source: str) -> str:
     return out
 
 
+def accepting_rfc(repo: SpecRepo | str | Path, number: int) -> Rfc:
+    """RFC ``number`` if it may list breaking findings in its ``accepts``: it exists, declares
+    MAJOR and its status is open (draft, comment, accepted: the decision record is not closed).
+    ``rfc accept-findings`` asks this before computing the change, so a wrong number is an error
+    whether or not there is anything to accept.
+
+    Raises:
+        InputError: no such RFC (naming the ``rfcs/`` folder); it does not declare MAJOR; its
+            status is decided (implemented, rejected, withdrawn, superseded).
+    """
+    rfc = find_rfc(repo_root(repo), number)
+    status, cls = rfc.meta.get("status"), rfc.meta.get("declared_class")
+    if cls != "MAJOR":
+        raise InputError(f"RFC {number:04d} declares {cls or 'no class'}: only an RFC declaring "
+                         "MAJOR accepts breaking findings (set declared_class: MAJOR first)",
+                         rfc.rel, rfc.fm.line("declared_class"))
+    if status not in OPEN_STATUSES:
+        raise InputError(f"RFC {number:04d} is {status}: its decision record is closed; a new "
+                         "breaking change needs a new RFC", rfc.rel, rfc.fm.line("status"))
+    return rfc
+
+
 def write_accepts(repo: SpecRepo | str | Path, number: int, findings: Iterable[Finding]
                   ) -> tuple[Path, list[dict[str, Any]], list[dict[str, Any]]]:
     """Add one ``accepts`` entry per finding to RFC ``number`` (entries already listed, by
@@ -177,15 +199,7 @@ def write_accepts(repo: SpecRepo | str | Path, number: int, findings: Iterable[F
     """
     root = repo_root(repo)
     with repo_lock(root, "rfc accept-findings"):
-        rfc = find_rfc(root, number)
-        status, cls = rfc.meta.get("status"), rfc.meta.get("declared_class")
-        if cls != "MAJOR":
-            raise InputError(f"RFC {number:04d} declares {cls or 'no class'}: only an RFC declaring "
-                             "MAJOR accepts breaking findings (set declared_class: MAJOR first)",
-                             rfc.rel, rfc.fm.line("declared_class"))
-        if status not in OPEN_STATUSES:
-            raise InputError(f"RFC {number:04d} is {status}: its decision record is closed; a new "
-                             "breaking change needs a new RFC", rfc.rel, rfc.fm.line("status"))
+        rfc = accepting_rfc(root, number)
         current = accepts_of(rfc.meta)
         listed = {(e["fingerprint"], e.get(TO)) for e in current}
         added: list[dict[str, Any]] = []
