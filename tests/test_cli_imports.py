@@ -111,19 +111,23 @@ def test_the_repository_option_is_taken_before_or_after_the_command(tmp_path):
     assert parse(["-C", "a", "rules", "list"]).repo == "a"
 
 
+def _modules_after_diff(tmp_path, old: dict, new: dict) -> set[str]:
+    """The modules loaded by ``diff --no-cache OLD NEW`` (exit 0) on two schema files."""
+    for side, schema in (("old", old), ("new", new)):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "s.json").write_text(json.dumps(schema))
+    return _modules_after("from evalport_spec.cli import main\n"
+                          f"rc = main(['diff', '--no-cache', {str(tmp_path / 'old' / 's.json')!r}, "
+                          f"{str(tmp_path / 'new' / 's.json')!r}])\nassert rc == 0, rc\n")
+
+
 def test_diff_of_identical_schemas_loads_no_python_jsonschema(tmp_path):
     # identical sets are PATCH by construction once both are checked (meta-schema by
     # jsonschema-rs, references by referencing): python-jsonschema (and every format library
     # its import loads) is for validators, and none is built
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"n": {"type": "integer"}},
               "type": "object", "properties": {"a": {"$ref": "#/$defs/n"}, "b": {"pattern": "^x"}}}
-    for side in ("old", "new"):
-        (tmp_path / side).mkdir()
-        (tmp_path / side / "s.json").write_text(json.dumps(schema))
-    code = ("from evalport_spec.cli import main\n"
-            f"rc = main(['diff', '--no-cache', {str(tmp_path / 'old' / 's.json')!r}, "
-            f"{str(tmp_path / 'new' / 's.json')!r}])\nassert rc == 0, rc\n")
-    mods = _modules_after(code)
+    mods = _modules_after_diff(tmp_path, schema, schema)
     assert "evalport_spec.compat.engine" in mods  # it did compare
     assert not {"jsonschema", "deepdiff", "evalport_spec.pyvalidator"} & mods
 
@@ -132,12 +136,5 @@ def test_diff_of_an_edited_annotation_loads_no_deepdiff(tmp_path):
     # an edit outside any array is found without deepdiff (compat/edits.py compares objects and
     # values itself); deepdiff pairs array items only
     old = {"type": "object", "title": "before", "properties": {"a": {"enum": [1, 2]}}}
-    new = {**old, "title": "after"}
-    for side, schema in (("old", old), ("new", new)):
-        (tmp_path / side).mkdir()
-        (tmp_path / side / "s.json").write_text(json.dumps(schema))
-    code = ("from evalport_spec.cli import main\n"
-            f"rc = main(['diff', '--no-cache', {str(tmp_path / 'old' / 's.json')!r}, "
-            f"{str(tmp_path / 'new' / 's.json')!r}])\nassert rc == 0, rc\n")
-    mods = _modules_after(code)
+    mods = _modules_after_diff(tmp_path, old, {**old, "title": "after"})
     assert "evalport_spec.compat.edits" in mods and "deepdiff" not in mods

@@ -15,7 +15,7 @@ Either problem is an :class:`~evalport_spec.errors.InputError` naming file, line
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from ..canonjson import canonical
@@ -68,31 +68,16 @@ def in_place_cycle(schemas: SchemaSet, only: Collection[str] | None = None,
     side = side if side is not None else Side("old", schemas)
     if _cycle_free(side, schemas):
         return None
-    state: dict[Node, int] = {}  # 1 on the current path, 2 done
     values = _reachable(side, [side.root(f.name) for f in schemas if only is None or f.name in only])
-    for start in values:
-        if start in state:
-            continue
-        state[start] = 1
-        stack: list[tuple[Node, list[tuple[Node, str | None]]]] = [(start, _edges(side, start, values))]
-        while stack:
-            node, edges = stack[-1]
-            if not edges:
-                state[node] = 2
-                stack.pop()
-                continue
-            child, via = edges.pop()
-            st = state.get(child)
-            if st == 1:
-                f = schemas.files[node.file]
-                where = via if via is not None else node.ptr
-                return InputError("$ref cycle that never descends into the instance (validation "
-                                  "would never end; JSON Schema 2020-12 Core 9.4.1)",
-                                  f.loaded.source, f.loaded.line(where), None, where)
-            if st is None:
-                state[child] = 1
-                stack.append((child, _edges(side, child, values)))
-    return None
+    closing = _first_cycle(side, values, values)
+    if closing is None:
+        return None
+    node, via = closing
+    f = schemas.files[node.file]
+    where = via if via is not None else node.ptr
+    return InputError("$ref cycle that never descends into the instance (validation "
+                      "would never end; JSON Schema 2020-12 Core 9.4.1)",
+                      f.loaded.source, f.loaded.line(where), None, where)
 
 
 def _cycle_free(side: Side, schemas: SchemaSet) -> bool:
@@ -111,26 +96,34 @@ def _cycle_free(side: Side, schemas: SchemaSet) -> bool:
                 starts[side.resolve_ref(Node(side.name, f.name, ptr[: -len("/$ref")]), ref)] = None
             except (Unresolvable, KeyError, ValueError):
                 pass  # (check_refs reports it)
+    return _first_cycle(side, starts, {}) is None
+
+
+def _first_cycle(side: Side, starts: Iterable[Node], values: dict[Node, Any]) -> tuple[Node, str | None] | None:
+    """The first in-place edge that closes a cycle, in an iterative depth-first search of the
+    in-place edges from each of ``starts`` in turn (``values``: schema values already read, see
+    :func:`_edges`): ``(the node it leaves, pointer of the $ref it follows | None)``, or ``None``
+    when no cycle is met."""
     state: dict[Node, int] = {}  # 1 on the current path, 2 done
     for start in starts:
         if start in state:
             continue
         state[start] = 1
-        stack = [(start, _edges(side, start, {}))]
+        stack: list[tuple[Node, list[tuple[Node, str | None]]]] = [(start, _edges(side, start, values))]
         while stack:
             node, edges = stack[-1]
             if not edges:
                 state[node] = 2
                 stack.pop()
                 continue
-            child = edges.pop()[0]
+            child, via = edges.pop()
             st = state.get(child)
             if st == 1:
-                return False
+                return node, via
             if st is None:
                 state[child] = 1
-                stack.append((child, _edges(side, child, {})))
-    return True
+                stack.append((child, _edges(side, child, values)))
+    return None
 
 
 def _edges(side: Side, node: Node, values: dict[Node, Any]) -> list[tuple[Node, str | None]]:
