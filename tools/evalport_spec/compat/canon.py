@@ -527,8 +527,8 @@ class Canonizer:
 
     def _finite_group(self, node: Node, v: dict, k: str) -> dict[str, Any] | None:
         """The values (canonical JSON text -> value) that the ``anyOf``/``oneOf`` ``k`` of
-        ``node`` (schema ``v``) accepts when every branch is :attr:`~Canon.finite_plain` (``type``
-        and ``enum``/``const`` only, as an enum written ``{"oneOf": [{"const": 1}, ...]}`` is):
+        ``node`` (schema ``v``) accepts when every branch is :attr:`~Canon.finite_plain` (read
+        off, with an ``enum``: as in an enum written ``{"oneOf": [{"const": 1}, ...]}``):
         an ``anyOf`` accepts each value a branch holds, a ``oneOf`` each value exactly one
         branch holds (JSON Schema 2020-12 Core 10.2.1.2-3), so the group is that ``enum``
         exactly. ``None`` for any other group, and for one met again through its own
