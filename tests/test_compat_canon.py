@@ -11,7 +11,8 @@ from evalport_spec.compat.nodes import Node, Side
 DEFS = {"s": {"type": "string", "pattern": "^a", "minLength": 2, "maxLength": 3},
         "w": {"pattern": "a\\b"},
         "g": {"oneOf": [{"enum": [1, 2], "x-doc": "ignored"}, {"const": 2}, {"const": "z", "ignoreCase": "all"}]},
-        "h": {"anyOf": [{"const": 1}, {"type": "string", "maxLength": 1}]}}
+        "h": {"anyOf": [{"const": 1}, {"type": "string", "maxLength": 1}]},
+        "f": {"oneOf": [{"const": "z"}, {"const": 5, "type": "string"}, False]}}
 VALUES = ["", "a", "ab", "abc", "abcd", "ba", "a b", 1, 2, "z", 5, None]
 
 
@@ -40,3 +41,5 @@ def test_a_group_of_finite_branches_is_the_enum_it_accepts():
     reference = jsonschema.Draft202012Validator(DEFS["g"])
     assert [x for x in VALUES if g.admits(x)] == [x for x in VALUES if reference.is_valid(x)]
     assert not canons["h"].finite_plain and canons["h"].groups  # a branch with infinitely many values
+    f = canons["f"]  # branches accepting nothing hold no value
+    assert f.finite_plain and f.enum == ["z"] and not f.groups

@@ -124,23 +124,37 @@ def test_each_dropped_anyof_branch_is_a_finding():
 
 
 def test_a_dropped_oneof_branch_is_located_at_the_branch_and_printed_once(tmp_path, capsys):
-    """Fresh user: a root oneOf of consts whose third branch is narrowed gave `old: old.json:1`
-    (the group's owner, the whole schema) and the branch's JSON twice on the text line. Written
-    with json.dumps(indent=2), old /oneOf/2 opens line 9 and new /oneOf is on line 2."""
+    """Fresh user: a root oneOf whose third branch is narrowed gave `old: old.json:1` (the
+    group's owner, the whole schema) and the branch's JSON twice on the text line. Written with
+    json.dumps(indent=2), old /oneOf/2 opens line 9 and new /oneOf is on line 2."""
+    branches = [{"type": "string"}, {"type": "integer"}, {"type": "boolean"}]
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps({"oneOf": branches}, indent=2))
+    new.write_text(json.dumps({"oneOf": [*branches[:2], {"type": "boolean", "const": True}]}, indent=2))
+    assert main(["diff", str(old), str(new), "--no-cache", "--format", "json"]) == 1
+    [f] = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["kind"] == "oneof-narrowed"]
+    assert (f["item"], f["old"], f["new"]) == (
+        {"type": "boolean"}, {"file": str(old), "pointer": "/oneOf/2", "line": 9},
+        {"file": str(new), "pointer": "/oneOf", "line": 2})
+    assert main(["diff", str(old), str(new), "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    [line] = [ln for ln in out.splitlines() if "oneof-narrowed" in ln]
+    assert line == f'{new}:2: MAJOR oneof-narrowed: Narrowed oneOf {{"type":"boolean"}} in new.json'
+    assert f"    old: {old}:9" in out.splitlines()
+
+
+def test_a_oneof_of_constants_is_compared_as_the_enum_it_is(tmp_path, capsys):
+    """A oneOf of constants accepts exactly its values (compat/canon.py, finite groups): the
+    third constant made an integer accepts nothing, so "skip" is one removed enum value,
+    located at each side's oneOf (line 2), printed once."""
     consts = [{"const": "pass"}, {"const": "fail"}, {"const": "skip"}]
     old, new = tmp_path / "old.json", tmp_path / "new.json"
     old.write_text(json.dumps({"oneOf": consts}, indent=2))
     new.write_text(json.dumps({"oneOf": [*consts[:2], {"const": "skip", "type": "integer"}]}, indent=2))
     assert main(["diff", str(old), str(new), "--no-cache", "--format", "json"]) == 1
-    [f] = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["kind"] == "oneof-narrowed"]
-    assert (f["item"], f["old"], f["new"]) == (
-        {"const": "skip"}, {"file": str(old), "pointer": "/oneOf/2", "line": 9},
-        {"file": str(new), "pointer": "/oneOf", "line": 2})
-    assert main(["diff", str(old), str(new), "--no-cache"]) == 1
-    out = capsys.readouterr().out
-    [line] = [ln for ln in out.splitlines() if "oneof-narrowed" in ln]
-    assert line == f'{new}:2: MAJOR oneof-narrowed: Narrowed oneOf {{"const":"skip"}} in new.json'
-    assert f"    old: {old}:9" in out.splitlines()
+    [f] = json.loads(capsys.readouterr().out)["findings"]
+    assert (f["kind"], f["item"], f["old"]["line"], f["new"]["line"], f["witness"]) == (
+        "enum-value-removed", "skip", 2, 2, "skip")
 
 
 def test_keyword_findings_name_no_item():

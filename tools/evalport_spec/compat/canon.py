@@ -531,19 +531,20 @@ class Canonizer:
         off, with an ``enum``: as in an enum written ``{"oneOf": [{"const": 1}, ...]}``):
         an ``anyOf`` accepts each value a branch holds, a ``oneOf`` each value exactly one
         branch holds (JSON Schema 2020-12 Core 10.2.1.2-3), so the group is that ``enum``
-        exactly. ``None`` for any other group, and for one met again through its own
-        branches (a ``$ref`` cycle). Once per group."""
+        exactly; a branch that accepts nothing (``false``, or a constant its own ``type``
+        rejects) holds no value. ``None`` for any other group, and for one met again through
+        its own branches (a ``$ref`` cycle). Once per group."""
         key = (node, k)
         if key in self._finite_groups:
             return self._finite_groups[key]
         self._finite_groups[key] = None  # re-entered through a cycle: not finite
         branches = [self.nodes(b) for b in self._branches(node, v, k)]
         got = None
-        if branches and all(b.finite_plain for b in branches):
+        if branches and all(b.finite_plain or (b.false and not b.undecided) for b in branches):
             held: dict[str, Any] = {}
             count: dict[str, int] = {}
-            for b in branches:
-                for text, x in b.enum_keys.items():
+            for b in branches:  # (a branch accepting nothing holds no value)
+                for text, x in (b.enum_keys or {}).items() if not b.false else ():
                     if b.admits(x, text):
                         held.setdefault(text, x)
                         count[text] = count.get(text, 0) + 1
