@@ -96,6 +96,7 @@ class SchemaSet:
     _checked: bool = field(default=False, repr=False, compare=False)
     _patterns: list[tuple[SchemaFile, str, str]] | None = field(default=None, repr=False, compare=False)
     _refs: list[tuple[SchemaFile, str, str, str]] | None = field(default=None, repr=False, compare=False)
+    _plain_differs: bool | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_loaded(cls, loaded: Mapping[str, Loaded], label: str = "") -> SchemaSet:
@@ -218,6 +219,17 @@ class SchemaSet:
         if self._patterns is None:
             self._patterns = [(f, ptr, src) for f in self for ptr, src in _patterns_in(f.walk())]
         return self._patterns
+
+    def plain_reading_differs(self) -> bool:
+        """Whether python-jsonschema as shipped (``validator(plain=True)``) could judge an
+        instance otherwise than the toolchain's reading (:mod:`evalport_spec.pyvalidator`): only
+        through a ``pattern`` or ``patternProperties`` (Python ``re`` against ECMA-262), a
+        ``multipleOf`` (binary doubles against exact decimals) or ``format: regex``; ``enum`` is
+        the same equality either way. Computed once."""
+        if self._plain_differs is None:
+            self._plain_differs = bool(self.patterns()) or any(
+                "multipleOf" in node or node.get("format") == "regex" for f in self for _, node, _ in f.walk())
+        return self._plain_differs
 
     def iter_refs(self) -> Iterator[tuple[SchemaFile, str, str, str]]:
         """Yield ``(file, pointer of the $ref, the $ref value, its absolute URI)`` for each ``$ref``.
