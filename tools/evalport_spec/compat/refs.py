@@ -90,8 +90,10 @@ def _cycle_free(side: Side, schemas: SchemaSet) -> bool:
     large schema) meets every cycle there is. ``False`` sends the set to the full search, which
     decides whether a cycle is reachable and which one to report."""
     starts: dict[Node, None] = {}
-    for f, ptr, ref, _ in schemas.references():
-        if ptr.endswith("/$ref"):
+    targets: set[tuple[str, str]] = set()  # (file, absolute URI): a large schema repeats a few
+    for f, ptr, ref, absolute in schemas.references():
+        if ptr.endswith("/$ref") and (f.name, absolute) not in targets:
+            targets.add((f.name, absolute))
             try:
                 starts[side.resolve_ref(Node(side.name, f.name, ptr[: -len("/$ref")]), ref)] = None
             except (Unresolvable, KeyError, ValueError):
