@@ -180,7 +180,7 @@ class SchemaSet:
 
     def check_meta(self, meta_validator: Callable[[Any], Any] | None = None) -> list[InputError]:
         """Check each schema against its dialect's meta-schema, and each ``pattern`` and
-        ``patternProperties`` name as a regular expression (:func:`pattern_problems`). Returns
+        ``patternProperties`` name as a regular expression (:func:`_pattern_problems`). Returns
         one error per problem.
 
         ``meta_validator(cls)`` may supply the validator of ``cls.META_SCHEMA`` (default
@@ -215,7 +215,7 @@ class SchemaSet:
 
     def patterns(self) -> list[tuple[SchemaFile, str, str]]:
         """``(file, pointer, source)`` of every ``pattern`` and ``patternProperties`` name of the
-        set (:func:`iter_patterns`), computed once."""
+        set (:func:`_patterns_in`), computed once."""
         if self._patterns is None:
             self._patterns = [(f, ptr, src) for f in self for ptr, src in _patterns_in(f.walk())]
         return self._patterns
@@ -364,14 +364,13 @@ def _refuse_redefinitions(f: SchemaFile, seen: dict[str, tuple[SchemaFile, str, 
             f.loaded.source, f.loaded.line(ptr), None, ptr)
 
 
-def iter_patterns(schema: Any) -> Iterator[tuple[str, str]]:
-    """``(pointer, source)`` for every ``pattern`` value and ``patternProperties`` name in
-    ``schema`` (the pointer of a name is its member's, ``/patternProperties/NAME``)."""
-    return _patterns_in(_walk_with_base(schema, "", "$id"))
+_Walk = Iterable[tuple[str, dict[str, Any], str]]
+"""A walk of one file's schema objects: ``(pointer, schema object, base URI)`` (:meth:`SchemaFile.walk`)."""
 
 
-def _patterns_in(walk: Iterable[tuple[str, dict[str, Any], str]]) -> Iterator[tuple[str, str]]:
-    """:func:`iter_patterns` over a walk (:meth:`SchemaFile.walk`)."""
+def _patterns_in(walk: _Walk) -> Iterator[tuple[str, str]]:
+    """``(pointer, source)`` for every ``pattern`` value and ``patternProperties`` name met in
+    ``walk`` (the pointer of a name is its member's, ``/patternProperties/NAME``)."""
     for ptr, node, _ in walk:
         if isinstance(node.get("pattern"), str):
             yield join(ptr, "pattern"), node["pattern"]
@@ -380,9 +379,9 @@ def _patterns_in(walk: Iterable[tuple[str, dict[str, Any], str]]) -> Iterator[tu
                 yield join(ptr, "patternProperties", k), k
 
 
-def pattern_problems(schema: Any) -> Iterator[tuple[str, str]]:
-    """``(pointer, message)`` for every ``pattern`` value and ``patternProperties`` name in
-    ``schema`` that is not an ECMA-262 regular expression.
+def _pattern_problems(walk: _Walk) -> Iterator[tuple[str, str]]:
+    """``(pointer, message)`` for every ``pattern`` value and ``patternProperties`` name met in
+    ``walk`` that is not an ECMA-262 regular expression.
 
     The meta-schemas declare ``"format": "regex"`` there (JSON Schema 2020-12 Validation,
     section 6.3.3: the value SHOULD be a valid ECMA-262 regular expression), but a format is
@@ -390,11 +389,6 @@ def pattern_problems(schema: Any) -> Iterator[tuple[str, str]]:
     ECMA-262 (:mod:`evalport_spec.ecmaregex`), so a pattern that is not one would match nothing
     (or fail in the middle of validation): it is refused here instead.
     """
-    return _pattern_problems(_walk_with_base(schema, "", "$id"))
-
-
-def _pattern_problems(walk: Iterable[tuple[str, dict[str, Any], str]]) -> Iterator[tuple[str, str]]:
-    """:func:`pattern_problems` over a walk (:meth:`SchemaFile.walk`)."""
     for where, source in _patterns_in(walk):
         try:
             compile_ecma(source)
