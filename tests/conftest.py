@@ -111,6 +111,19 @@ def _private_cache(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def _environment_kept():
+    """A test (or the code it calls in-process, such as ``main([..., "--no-cache"])``) leaves the
+    process environment as it found it: a variable set for good would change every later test
+    of a one-process run (CI's), while a sharded run would not show it."""
+    before = dict(os.environ)
+    yield
+    after = dict(os.environ)
+    changed = sorted(k for k in before.keys() | after.keys()
+                     if before.get(k) != after.get(k) and k != "PYTEST_CURRENT_TEST")
+    assert not changed, f"the test changed the process environment: {changed}"
+
+
+@pytest.fixture(autouse=True)
 def _no_stage_crashes(request, monkeypatch):
     if request.node.get_closest_marker("stage_crash"):
         yield

@@ -150,6 +150,10 @@ def test_no_cache_neither_reads_nor_writes(tmp_path, cache, computes, capsys, mo
         entry.unlink()
     assert _run(capsys, *argv)[0] == 1 and _run(capsys, *argv)[0] == 1
     assert len(computes) == 3 and list(cache.glob("*.json")) == []
+    if off == "flag":  # the flag holds for its own run: the next plain run in this process stores
+        assert os.environ["EVALPORT_CACHE_DIR"] == str(cache)
+        assert _run(capsys, str(old), str(new))[0] == 1
+        assert len(computes) == 4 and len(list(cache.glob("*.json"))) == 1
 
 
 def test_an_input_changed_during_the_diff_is_not_stored(tmp_path, cache, monkeypatch, capsys):

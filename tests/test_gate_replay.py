@@ -140,6 +140,10 @@ def test_no_cache_always_runs(root, monkeypatch, capsys):
     assert "replayed" in capsys.readouterr().err
     assert main([*argv, "--no-cache"]) == 0
     assert "replayed" not in capsys.readouterr().err
+    # --no-cache holds for its own run only: the process's cache folder is back, and the next
+    # run in the same process replays again
+    assert os.environ["EVALPORT_CACHE_DIR"] == str(root.parent / "cache")
+    assert main(argv) == 0 and "replayed" in capsys.readouterr().err
 
 
 def test_cache_off_records_nothing_and_reports_the_same(root, monkeypatch):

@@ -22,6 +22,8 @@ import hashlib
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +45,26 @@ def cache_dir() -> Path | None:
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return base / "evalport-spec" / "cache"
+
+
+@contextmanager
+def switched_off(off: bool = True) -> Iterator[None]:
+    """Within the block, when ``off``, caching is off for this process and the processes it
+    starts (``EVALPORT_CACHE_DIR=off``, what ``--no-cache`` means); on leaving, the variable is
+    what it was, so one ``--no-cache`` run inside a longer-lived process (a test run, a caller of
+    :func:`evalport_spec.cli.main`) does not turn the cache off for everything after it."""
+    if not off:
+        yield
+        return
+    before = os.environ.get("EVALPORT_CACHE_DIR")
+    os.environ["EVALPORT_CACHE_DIR"] = "off"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("EVALPORT_CACHE_DIR", None)
+        else:
+            os.environ["EVALPORT_CACHE_DIR"] = before
 
 
 @cache

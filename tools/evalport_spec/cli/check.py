@@ -12,7 +12,6 @@ an unsafe or missing ``--base`` revision: the message says what to ``git fetch``
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..names import STAGES
@@ -45,13 +44,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the gate and print its report. Returns 0 or 1; raises InputError (exit 2): no gate
     run (no spec repository, an unknown --base, an unreadable --ignore)."""
+    from ..diskcache import switched_off
+
+    with switched_off(args.no_cache):  # every cache of this process reads the variable
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from ..gate import run_gate
     from ..gate.output import gate_report, to_check
     from ..report import emit, use_color
     from ..report.text import check_line
 
-    if args.no_cache:  # every cache of this process reads the variable (evalport_spec.diskcache)
-        os.environ["EVALPORT_CACHE_DIR"] = "off"
     repo = repository(args)
     progress = None
     if args.format == "text":

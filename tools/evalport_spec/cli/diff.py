@@ -11,7 +11,6 @@ disk cache (:mod:`evalport_spec.diffcache`; ``--no-cache`` computes afresh).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from .options import add_format_option, number_in, reports_input_error
@@ -48,10 +47,15 @@ def run(args: argparse.Namespace) -> int:
     """Print the report and return the exit code: replayed from the disk cache when the same
     files were compared with the same options before (:mod:`evalport_spec.diffcache`), else
     computed (and kept)."""
+    from ..diskcache import switched_off
+
+    with switched_off(args.no_cache):  # every cache of this process reads the variable
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from .. import diffcache  # light: a hit never loads the engine
 
-    if args.no_cache:  # every cache of this process reads the variable (evalport_spec.diskcache)
-        os.environ["EVALPORT_CACHE_DIR"] = "off"
     options = {"format": args.format, "fail_on": args.fail_on, "direction": args.direction,
                "explain": args.explain, "format_assertion": not args.no_format_assertion,
                "search_budget": args.search_budget, "repo": args.repo}
