@@ -11,6 +11,7 @@ import referencing.jsonschema
 
 from ..errors import InputError
 from .engine import NOTHING, Engine, canonical
+from .local import LocalValidity
 from .walk import Exhausted, Node, dialect_level, specification, validator_class
 
 MAX_STEPS = 40000
@@ -62,6 +63,7 @@ class Target:
         except Exception as exc:  # malformed $id / $anchor
             raise InputError(f"cannot generate: cannot index the schema: {exc}") from None
         self.format_checker = cls.FORMAT_CHECKER if format_assertion else None
+        self.local = LocalValidity(reg, self.format_checker)
         self.root = Node(schema, resolver, level)
         self.validator = cls(schema, format_checker=self.format_checker, _resolver=resolver)
 
@@ -74,7 +76,7 @@ class Target:
 
     def engine(self, mode: str, seed: Any = 0, rotate: int | None = None, steps: int = MAX_STEPS) -> Engine:
         """A fresh :class:`Engine` over this schema."""
-        return Engine(self.format_checker, mode, random.Random(seed), rotate, steps)
+        return Engine(self.format_checker, mode, random.Random(seed), rotate, steps, self.local)
 
 
 def schema_kwargs(schema_set: Any, name: str) -> dict[str, Any]:

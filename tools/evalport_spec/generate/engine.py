@@ -220,8 +220,8 @@ class Engine(Walker):
         return [t for t in ALL_TYPES if t in allowed]
 
     def _type_order(self, facets: list[Node], allowed: list[str]) -> list[str]:
-        hinted = [t for t in ("string", "integer", "array", "object")
-                  if any(k in f.schema for f in facets for k in _HINTS[t])]
+        present = {k for f in facets for k in f.schema}
+        hinted = [t for t in ("string", "integer", "array", "object") if not present.isdisjoint(_HINTS[t])]
         if "integer" in hinted:
             hinted.append("number")
         first = [t for t in hinted if t in allowed]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag
 
 import jsonschema
@@ -28,6 +28,9 @@ import referencing.jsonschema
 
 from ..errors import InputError
 from ..pyvalidator import exact_validator
+
+if TYPE_CHECKING:
+    from .local import LocalValidity
 
 # dialect level -> (validator class, referencing specification)
 _LEVELS: dict[int, tuple[Any, Any]] = {
@@ -96,11 +99,14 @@ class Walker:
         rotate: when not ``None``, ordered choices are rotated by this amount instead of shuffled,
             so that consecutive instances cover each enum value / branch / type in turn.
         steps: the step budget; :class:`Exhausted` is raised when it runs out.
+        local: a :class:`~.local.LocalValidity` of the registry, asked before the reference
+            validator in :meth:`valid` (``None``: the reference answers every call).
     """
 
     def __init__(self, format_checker: Any, mode: str = "min", rng: random.Random | None = None,
-                 rotate: int | None = None, steps: int = 20000) -> None:
+                 rotate: int | None = None, steps: int = 20000, local: LocalValidity | None = None) -> None:
         self.format_checker = format_checker
+        self.local = local
         self.mode = mode
         self.rng = rng or random.Random(0)
         self.rotate = rotate
@@ -129,12 +135,24 @@ class Walker:
         """``True`` if ``value`` is valid under ``node`` (the real validator, in the node's context).
 
         A schema the validator cannot evaluate (unresolvable reference, endless ``$ref`` loop)
-        counts as not valid.
+        counts as not valid. Asked of :attr:`local` first where it can answer (it reads the
+        schemas alike: :mod:`.local`).
         """
         if node.schema is True:
             return True
         if node.schema is False:
             return False
+        if self.local is not None:
+            fast = self.local.is_valid(value, node.schema)
+            if fast is not None:
+                return fast
+        return self.reference_valid(value, node)
+
+    def reference_valid(self, value: Any, node: Node) -> bool:
+        """:meth:`valid` as the reference validator (python-jsonschema, the node's dialect and
+        resolver) answers it; the same on boolean schemas."""
+        if isinstance(node.schema, bool):
+            return node.schema
         cls = validator_class(node.level)
         try:
             v = cls(node.schema, format_checker=self.format_checker, _resolver=node.resolver)

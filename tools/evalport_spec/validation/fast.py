@@ -37,7 +37,9 @@ def available() -> bool:
     return jsonschema_rs is not None
 
 
-def _no_retrieve(uri: str) -> Any:
+def no_retrieve(uri: str) -> Any:
+    """The ``retriever`` of every jsonschema-rs validator here: nothing is fetched, a reference
+    outside the registered set fails to compile. Raises ``LookupError``."""
     raise LookupError(f"{uri}: references resolve offline, within the schema set only")
 
 
@@ -110,6 +112,16 @@ def _callback(func: Any, raises: Any) -> Any:
     return conforms
 
 
+def rs_formats(format_checker: FormatChecker) -> dict[str, Any]:
+    """The ``formats=`` of a jsonschema-rs validator that asserts ``format`` exactly as
+    ``format_checker`` (the reference's) does: every format it knows, as a callback into its own
+    check (``date-time`` as :func:`rfc3339_date_time` when it is the reference's own)."""
+    reference_dt = _reference_datetime()
+    return {fmt: (rfc3339_date_time if fmt == "date-time" and func is reference_dt
+                  else _callback(func, raises))
+            for fmt, (func, raises) in format_checker.checkers.items()}
+
+
 def rs_registry(schemas: SchemaSet) -> Any:
     """A ``jsonschema_rs`` registry of every file of ``schemas`` by its ``$id`` (offline); share it
     between the :class:`FastCheck` of many subschemas of one set (``registry=``).
@@ -117,7 +129,7 @@ def rs_registry(schemas: SchemaSet) -> Any:
     Raises:
         Exception: whatever ``jsonschema_rs`` raises on a set it cannot register.
     """
-    return jsonschema_rs.Registry([(f.uri, f.schema) for f in schemas], retriever=_no_retrieve)
+    return jsonschema_rs.Registry([(f.uri, f.schema) for f in schemas], retriever=no_retrieve)
 
 
 class FastCheck:
@@ -138,17 +150,12 @@ class FastCheck:
         if jsonschema_rs is None or not all(
                 jsonschema_rs_reads_alike(src) for _, _, src in schemas.patterns()):
             return  # undecided: the reference pass reads patterns as ECMA-262
-        formats = None
-        if format_checker is not None:
-            reference_dt = _reference_datetime()
-            formats = {fmt: (rfc3339_date_time if fmt == "date-time" and func is reference_dt
-                             else _callback(func, raises))
-                       for fmt, (func, raises) in format_checker.checkers.items()}
+        formats = rs_formats(format_checker) if format_checker is not None else None
         try:
             if registry is None:
                 registry = rs_registry(schemas)
             self._validator = jsonschema_rs.validator_for(
-                schemas.files[name].schema if schema is None else schema, registry=registry, retriever=_no_retrieve,
+                schemas.files[name].schema if schema is None else schema, registry=registry, retriever=no_retrieve,
                 validate_formats=format_checker is not None, formats=formats)
         except Exception:  # noqa: BLE001 - any failure means "undecided": use the reference
             self._validator = None
