@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from evalport_spec import jsonload
 from evalport_spec.errors import InputError
 from evalport_spec.jsonload import _SLOW, _fast_loads, loads
+from evalport_spec.rsvalidator import _reference_datetime, rfc3339_date_time
+from evalport_spec.rsvalidator import available as fast_available
 from evalport_spec.spec import DOC_TYPES, SpecRepo
 from evalport_spec.validation import Validator
-from evalport_spec.validation.fast import _reference_datetime, rfc3339_date_time
-from evalport_spec.validation.fast import available as fast_available
 from evalport_spec.validation.violation import Violation
 
 MAIN = Path(__file__).resolve().parents[1]
@@ -330,9 +330,9 @@ def test_fast_datetime_equals_reference_generated(value):
 def test_fast_check_uses_the_fast_datetime():
     """The jsonschema-rs path uses the proven-equal function for date-time, the reference's
     callback for every other format (checked on the compiled draft schema's formats)."""
-    from evalport_spec.validation import fast
+    from evalport_spec import rsvalidator
     v = Validator(SpecRepo.discover(MAIN).version("draft"))
     checker = v.spec.schemas.validator("resultset.json").format_checker
     assert checker.checkers["date-time"][0] is REFERENCE_DT
-    assert fast.rfc3339_date_time("2024-02-30T00:00:00Z") is False
+    assert rsvalidator.rfc3339_date_time("2024-02-30T00:00:00Z") is False
     assert jsonload.MAX_DEPTH == 256

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 import referencing
+from jsonschema_specifications import REGISTRY as META_SCHEMAS
 
 from evalport_spec.generate import api, generate_candidates, generate_valid, schema_kwargs
 from evalport_spec.generate.local import LocalValidity
 from evalport_spec.generate.walk import Node, Walker
-from evalport_spec.schemaset import META_SCHEMAS
 from evalport_spec.spec import SpecRepo
 
 REPO = SpecRepo(Path(__file__).resolve().parents[1])

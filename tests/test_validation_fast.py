@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from evalport_spec import conformance
+from evalport_spec.rsvalidator import available
 from evalport_spec.spec import SpecRepo
 from evalport_spec.validation import Validator
-from evalport_spec.validation.fast import FastCheck, available
+from evalport_spec.validation.fast import FastCheck
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = conformance.load_fixtures(ROOT / "spec" / "conformance" / "fixtures")

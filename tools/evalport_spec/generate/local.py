@@ -22,7 +22,7 @@ wherever the two could read a schema differently:
   ``{"not": ...}`` of a ``oneOf`` branch not taken), or an exception from the backend.
 
 ``format`` is asserted through the reference's own checks (the callbacks of
-:func:`evalport_spec.validation.fast.rs_formats`), so both read every format alike.
+:func:`evalport_spec.rsvalidator.rs_formats`), so both read every format alike.
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ from typing import Any
 from urllib.parse import unquote
 
 import referencing
+from jsonschema_specifications import REGISTRY as META_SCHEMAS
 
 from ..ecmaregex import jsonschema_rs_reads_alike
-from ..validation.fast import jsonschema_rs, no_retrieve, rs_formats
+from ..rsvalidator import jsonschema_rs, no_retrieve, rs_formats
 
 _ANONYMOUS = "urn:evalport-spec:generate:root"
 """The base URI a resource without one is compiled under (its own ``#...`` references resolve
@@ -84,8 +85,8 @@ class LocalValidity:
     """jsonschema-rs verdicts for the subschemas of a registry's own resources.
 
     Args:
-        registry: the ``referencing.Registry`` of the generation (crawled); resources that are
-            dialect meta-schemas (``referencing.jsonschema`` specifications) are not indexed.
+        registry: the ``referencing.Registry`` of the generation (crawled); the dialect
+            meta-schemas it holds (``jsonschema-specifications``) are not indexed.
         format_checker: the reference's ``jsonschema.FormatChecker`` when ``format`` asserts,
             else ``None``.
 
@@ -97,8 +98,6 @@ class LocalValidity:
         self._by_id: dict[int, tuple[Any, Any]] = {}  # id(subschema) -> (subschema, validator)
         if jsonschema_rs is None:
             return
-        from ..schemaset import META_SCHEMAS
-
         roots: dict[int, tuple[str, Any]] = {}  # a resource by identity, once (with and without "#")
         for uri in registry:
             if uri not in META_SCHEMAS:
