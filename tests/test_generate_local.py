@@ -15,7 +15,7 @@ import pytest
 import referencing
 from jsonschema_specifications import REGISTRY as META_SCHEMAS
 
-from evalport_spec.generate import api, generate_candidates, generate_valid, schema_kwargs
+from evalport_spec.generate import api, generate_candidates, generate_valid, local, schema_kwargs
 from evalport_spec.generate.local import LocalValidity
 from evalport_spec.generate.walk import Node, Walker
 from evalport_spec.spec import SpecRepo
@@ -100,6 +100,15 @@ def _subschemas(schema):
 def test_sets_read_differently_are_left_to_the_reference(schema):
     local, _ = _local(schema)
     assert local.is_valid("word", schema) is None and local.is_valid({}, schema) is None
+
+
+def test_a_registry_beyond_the_object_budget_is_left_to_the_reference(monkeypatch):
+    # 32 JSON objects: the schema, its "properties" member and the 30 property schemas
+    schema = {"type": "object", "properties": {f"p{i}": {"type": "integer"} for i in range(30)}}
+    monkeypatch.setattr(local, "MAX_OBJECTS", 32)
+    assert _local(schema)[0].is_valid({"p0": 1}, schema) is True
+    monkeypatch.setattr(local, "MAX_OBJECTS", 31)
+    assert _local(schema)[0].is_valid({"p0": 1}, schema) is None
 
 
 def test_a_schema_the_walk_built_or_an_equal_copy_is_left_to_the_reference():
