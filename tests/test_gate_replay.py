@@ -100,6 +100,20 @@ def test_new_file_no_stage_opened_reruns(root):
     assert not replayed(run_gate(root, stages=["examples"]))
 
 
+def test_a_virtual_environment_in_the_tree_is_not_an_input_but_a_folder_like_it_is(root):
+    """A package installed into the repository's ``.venv`` (the quick start's) is no change to
+    the spec; a new file in a folder that only looks like one (no ``pyvenv.cfg``) is."""
+    venv = root / ".venv"
+    (venv / "lib").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (root / "env" / "lib").mkdir(parents=True)
+    primed(root, ["examples"])
+    (venv / "lib" / "installed.py").write_text("x = 1\n", encoding="utf-8")
+    assert replayed(run_gate(root, stages=["examples"]))
+    (root / "env" / "lib" / "installed.py").write_text("x = 1\n", encoding="utf-8")
+    assert not replayed(run_gate(root, stages=["examples"]))
+
+
 def test_new_head_reruns(root):
     primed(root, ["history"])
     commit_git(root, "commit", "-q", "--allow-empty", "-m", "another")
