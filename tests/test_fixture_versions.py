@@ -259,3 +259,16 @@ def test_conformance_from_an_installed_wheel_outside_the_repository(tmp_path):
             f"{sys.executable + ' ' + str(adapter) + ' {file}'!r}]))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=outside, capture_output=True, text=True, timeout=600)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "91 fixtures: 91 agree, 0 disagree\n", "")
+
+
+def test_a_fixture_meta_schema_that_is_no_schema_is_refused_each_time_it_is_read():
+    """The meta-schema check is kept per content (fixtures.parse_fixtures): a broken one is
+    refused on every read, with the validator's message, and a valid one still parses."""
+    from evalport_spec.fixtures import parse_fixtures
+
+    for _ in range(2):
+        with pytest.raises(InputError) as err:
+            parse_fixtures([], {"type": 5}, "meta/fixture.schema.json")
+        assert "not a valid schema (JSON Schema 2020-12): 5 is not valid under any of the given schemas" \
+            in str(err.value) and "meta/fixture.schema.json" in str(err.value)
+    assert parse_fixtures([], {"type": "object"}) == []

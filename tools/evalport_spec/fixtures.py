@@ -27,8 +27,10 @@ This module reads no files: :class:`evalport_spec.spec.SpecVersion` hands it a v
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .errors import InputError
@@ -119,6 +121,20 @@ def _parse_one(loaded: Loaded, checker: Any, stem: str) -> Fixture:
                    tuple(value.get("rules", ())), loaded.source, since, until)
 
 
+@lru_cache(maxsize=8)
+def _meta_schema_problem(meta_text: str) -> str | None:
+    """Why the fixture meta-schema (canonical JSON text) is not a valid JSON Schema 2020-12 (the
+    first error's message, at most 160 characters), or ``None``; once per content and process
+    (every version's fixtures are parsed against the same one, several times in one gate run)."""
+    import jsonschema
+
+    try:
+        jsonschema.Draft202012Validator.check_schema(json.loads(meta_text))
+    except jsonschema.SchemaError as exc:
+        return exc.message[:160]
+    return None
+
+
 def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any],
                    meta_source: str = META_SCHEMA_NAME) -> list[Fixture]:
     """Fixtures from ``(file stem, parsed file)`` pairs, in the order given.
@@ -136,11 +152,10 @@ def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any],
     """
     import jsonschema  # here, not at import: the spec model stays cheap to import
 
-    try:
-        jsonschema.Draft202012Validator.check_schema(meta)
-    except jsonschema.SchemaError as exc:
-        raise InputError(f"the fixture meta-schema is not a valid schema (JSON Schema 2020-12): {exc.message[:160]}",
-                         meta_source) from None
+    problem = _meta_schema_problem(json.dumps(meta, sort_keys=True))
+    if problem is not None:
+        raise InputError(f"the fixture meta-schema is not a valid schema (JSON Schema 2020-12): {problem}",
+                         meta_source)
     checker = jsonschema.Draft202012Validator(meta)
     out: list[Fixture] = []
     seen: dict[str, str] = {}
