@@ -188,6 +188,30 @@ def test_recorder_logs_reads_writes_and_git(root, tmp_path):
     assert log.tainted is None
 
 
+def test_recorder_logs_each_kind_of_event_and_ignores_the_rest(root, tmp_path):
+    """Every audit event the recorder acts on, one by one (inputlog._EVENTS), and a flood of
+    the ones it does not (``builtins.id`` from ``deepcopy``) logging nothing."""
+    import copy
+    import shutil
+    import tempfile
+
+    listed, scanned = root / "spec", root / "rfcs"
+    with inputlog.recording() as log:
+        copy.deepcopy({"a": [{"b": 1}] * 50})
+        os.listdir(listed)
+        with os.scandir(scanned) as entries:
+            list(entries)
+        fd, written = tempfile.mkstemp(dir=tmp_path)
+        os.close(fd)
+        scratch = tempfile.mkdtemp(dir=tmp_path)
+        os.mkdir(os.path.join(scratch, "inner"))
+        shutil.rmtree(scratch)
+    # shutil.rmtree opens the temporary folder itself, which the snapshot leaves out as a temp
+    assert log.dirs == {str(listed), str(scanned)} and log.files - log.temps == set()
+    assert log.written == {written} and log.temps == {scratch}
+    assert log.tainted is None and getattr(inputlog._doors, "removing", None) is None
+
+
 def test_a_size_decision_is_noted_and_a_change_refuses_the_snapshot(root, tmp_path):
     big = root / "big.json"
     big.write_text("[]")

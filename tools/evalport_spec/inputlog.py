@@ -38,6 +38,10 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 _TAINTING = {"os.system": "os.system", "os.fork": "a fork", "os.forkpty": "a fork",
              "os.posix_spawn": "os.posix_spawn", "os.spawn": "os.spawn", "os.exec": "os.exec",
              "socket.connect": "a network connection", "sqlite3.connect": "a database"}
+_EVENTS = frozenset({"open", "os.listdir", "os.scandir", "os.rmdir", "shutil.rmtree", "tempfile.mkdtemp",
+                     "tempfile.mkstemp", "subprocess.Popen", *_TAINTING})
+"""The audit events :func:`_hook` acts on; every other one (``builtins.id``, raised by each
+``id()`` call, ``copy.deepcopy``'s among them; ``import``, ``exec``, ...) returns at once."""
 _TOOL_STATE = frozenset({".git", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache", ".nox"})
 """Folders left out of the tree listing: git's own store (git facts are logged as commands) and
 the caches tools write while they run (bytecode, test and lint caches)."""
@@ -115,7 +119,7 @@ def _relative(event: str, args: tuple[Any, ...]) -> bool:
 
 def _hook(event: str, args: tuple[Any, ...]) -> None:
     log = _active
-    if log is None:
+    if log is None or event not in _EVENTS:
         return
     removing = getattr(_doors, "removing", None)
     if removing is not None and _relative(event, args):
