@@ -3,6 +3,7 @@ witness for every MAJOR one; plus the schema walk that decides "reads only new f
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,17 @@ def test_changed_implementation_is_tightened() -> None:
         ("DUPLICATE_ATTEMPT", "rule-tightened", ChangeClass.MAJOR)]
     assert found[0].old is not None and found[0].old.pointer == found[0].new.pointer
     assert Validator(v).validate(found[0].witness, "resultset") == []
+
+
+def test_a_witness_is_the_finding_s_own_copy_of_the_shared_pool_document() -> None:
+    """Pools and generated documents are kept without copies (rulechanges._POOLS): a caller
+    editing a finding's witness must not change what the next comparison searches."""
+    v = REPO.version("1.2.0")
+    first = rule_changes(v, v, rules_new=SCRATCH, n=10)[0]
+    kept = copy.deepcopy(first.witness)
+    first.witness.clear()
+    again = rule_changes(v, v, rules_new=SCRATCH, n=10)[0]
+    assert again.witness == kept and again.witness is not first.witness
 
 
 def test_new_rule_on_existing_fields_is_major() -> None:

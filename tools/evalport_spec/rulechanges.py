@@ -47,6 +47,7 @@ be accepted).
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -66,13 +67,15 @@ MUTATIONS_PER_DOCUMENT = 40
 PROVED = "proved: guard field new on a closed object"
 """How a rule decided by the guard proof (step 1 of the module docstring) is marked."""
 
-_GENERATED = ContentMemo(maxsize=16)
+_GENERATED = ContentMemo(maxsize=16, copies=False)
 """Generated documents per (schema set content, file, n, seed): generation is deterministic and
-costly, and several version pairs share an old version."""
+costly, and several version pairs share an old version. Read only (:func:`_build_pool` keeps
+them as they are and :func:`~evalport_spec.generate.mutate_duplicates` copies)."""
 
-_POOLS = ContentMemo(maxsize=16)
+_POOLS = ContentMemo(maxsize=16, copies=False)
 """Old-valid document pools per (schema set content, document type, old catalogue entries and
-implementations of that type, corpus, n, seed)."""
+implementations of that type, corpus, n, seed). Read only: the validators read each document,
+and the one a finding carries as its witness is a copy (:func:`_witness`)."""
 
 _MEANING = ("document", "reads", "guard", "reported_at", "expressible", "encoded", "parameters")
 
@@ -290,4 +293,4 @@ def _witness(validator: Any, entry: RuleEntry, docs: list[Any]
                 best = (size, doc, hits[0].key())
     if best is None:
         return None, (None, None)
-    return best[1], best[2]
+    return copy.deepcopy(best[1]), best[2]
