@@ -225,15 +225,19 @@ def change_findings(ctx: GateContext, old: Side, new: Side, *,
     merged with the rule behaviour findings of the two sides' programs
     (:func:`~evalport_spec.gate.behaviour.merge_with_classification`), and the effective class.
     With ``code`` (base against branch), every rule whose code differs in meaning is a
-    ``rule-implementation-changed`` finding (:mod:`evalport_spec.gate.rulecode`) that takes
-    the place of that rule's ``rule-behaviour-tightened``, and a ``spec/VERSION`` that sends the
+    ``rule-implementation-changed`` finding (:mod:`evalport_spec.gate.rulecode`; the packaging
+    that decides what the installed command runs counts as every rule's code,
+    :mod:`evalport_spec.gate.packaging`) that takes the place of that rule's
+    ``rule-behaviour-tightened``, and a ``spec/VERSION`` that sends the
     base draft's documents to a release rejecting some of them is a ``draft-version-rerouted``
     finding (:mod:`evalport_spec.gate.reroute`)."""
     cls = ctx.classify(old.version, new.version)
     behaviour = compare_behaviour(old, new, ctx.corpus(), ctx.run)
     if code:
-        changed = code_findings(old, new, ctx.rule_code(old.program), ctx.rule_code(new.program),
-                                _active_in(ctx, old), behaviour, len(ctx.corpus().documents))
+        old_code, new_code = (ctx.rule_code(side.program).with_modules(ctx.packaging(side.program))
+                              for side in (old, new))
+        changed = code_findings(old, new, old_code, new_code, _active_in(ctx, old), behaviour,
+                                len(ctx.corpus().documents))
         done = {f.code for f in changed}
         behaviour = [f for f in behaviour if not (f.kind == "rule-behaviour-tightened" and f.code in done)] + changed
     findings = merge_with_classification(cls.findings, behaviour)
