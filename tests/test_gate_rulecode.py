@@ -320,3 +320,18 @@ def test_packaging_counted_with_the_rule_code_is_every_rules_code(tmp_path):
     assert changed_code(old, new, {"A", "B"}) == {c: ["pyproject.toml [project]"] for c in ("A", "B")}
     assert old.digest("A") != new.digest("A") and old.digest("B") != new.digest("B")
     assert changed_code(old, code.with_modules(packaging_of({"pyproject.toml": PYPROJECT})), {"A", "B"}) == {}
+
+
+def test_a_file_setuptools_takes_dependencies_or_entry_points_from_is_counted_with_its_table():
+    dynamic = PYPROJECT.replace(b'package-dir = { "" = "tools" }', b'package-dir = { "" = "tools" }\n\n'
+                                b'[tool.setuptools.dynamic]\ndependencies = { file = ["requirements.txt"] }\n'
+                                b'entry-points = { file = "scripts.txt" }\n')
+    files = {"pyproject.toml": dynamic, "requirements.txt": b"jsonschema>=4.23\n", "scripts.txt": b""}
+    base = packaging_of(files)
+    deps, scripts = ("pyproject.toml [tool.setuptools.dynamic] requirements.txt",
+                     "pyproject.toml [tool.setuptools.dynamic] scripts.txt")
+    assert deps in base and scripts in base
+    pinned = packaging_of({**files, "requirements.txt": b"jsonschema==4.0.0\n"})
+    assert sorted(k for k in base if base[k] != pinned[k]) == [deps]
+    gone = packaging_of({k: v for k, v in files.items() if k != "scripts.txt"})
+    assert sorted(k for k in base if base[k] != gone[k]) == [scripts]

@@ -15,8 +15,9 @@ So each of :data:`PACKAGING_FILES` is read (never run) and digested into entries
 :attr:`.rulecode.RuleCode.modules` that no rule owns, so a change to any of them is every
 rule's code (fail closed, as for the validator itself): ``pyproject.toml`` per table
 (``[build-system]``, ``[project]`` without its descriptive keys :data:`DESCRIPTIVE`, and
-``[tool.setuptools]``; other ``[tool.*]`` tables configure pytest, ruff and the like, which
-install nothing), ``setup.py`` as its syntax tree without docstrings (as a module), the others
+``[tool.setuptools]``, with the files its ``dynamic`` table takes dependencies or entry points
+from; other ``[tool.*]`` tables configure pytest, ruff and the like, which install nothing),
+``setup.py`` as its syntax tree without docstrings (as a module), the others
 as bytes. A file that does not parse digests as its bytes.
 """
 
@@ -53,15 +54,36 @@ def _table(doc: dict, path: tuple[str, ...]) -> object:
     return value
 
 
-def pyproject_digests(data: bytes) -> dict[str, str]:
+def dynamic_files(doc: dict) -> list[str]:
+    """The files ``[tool.setuptools.dynamic]`` of a parsed ``pyproject.toml`` takes metadata from
+    (``dependencies = {file = ["requirements.txt"]}``, ``entry-points = {file = ...}``), in the
+    order written: their contents are the dependencies and console scripts, so they count as
+    the table naming them does."""
+    dynamic = _table(doc, ("tool", "setuptools", "dynamic"))
+    out: list[str] = []
+    for spec in dynamic.values() if isinstance(dynamic, dict) else ():
+        files = spec.get("file") if isinstance(spec, dict) else None
+        for name in [files] if isinstance(files, str) else files if isinstance(files, list) else []:
+            if isinstance(name, str) and name not in out:
+                out.append(name)
+    return out
+
+
+def pyproject_digests(data: bytes, read: Callable[[str], bytes | None] | None = None) -> dict[str, str]:
     """``{"pyproject.toml [TABLE]": digest}`` for each of :data:`COUNTED_TABLES` present in
-    ``data`` (``[project]`` without :data:`DESCRIPTIVE`); ``{"pyproject.toml": digest of the
-    bytes}`` when ``data`` is not TOML."""
+    ``data`` (``[project]`` without :data:`DESCRIPTIVE`), and with ``read`` (bytes of a file at
+    the tree's root, ``None`` when absent) ``{"pyproject.toml [tool.setuptools.dynamic] FILE":
+    digest}`` for each of :func:`dynamic_files` (an absent one digests as absent);
+    ``{"pyproject.toml": digest of the bytes}`` when ``data`` is not TOML."""
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
         return {PYPROJECT: "bytes:" + _bytes_digest(data)}
     out = {}
+    for name in dynamic_files(doc) if read is not None else ():
+        content = read(name)
+        out[f"{PYPROJECT} [tool.setuptools.dynamic] {name}"] = (
+            "absent" if content is None else _bytes_digest(content))
     for path in COUNTED_TABLES:
         value = _table(doc, path)
         if value is None:
@@ -87,7 +109,7 @@ def packaging_digests(read: Callable[[str], bytes | None]) -> dict[str, str]:
         if data is None:
             continue
         if name == PYPROJECT:
-            out.update(pyproject_digests(data))
+            out.update(pyproject_digests(data, read))
         elif name.endswith(".py"):
             out[name] = normalised_digest(data)[0]
         else:
