@@ -293,6 +293,39 @@ def test_the_packaging_of_the_installed_command_is_every_rules_code(repo, tmp_pa
     assert "toolchain-changed" in [f.kind for f in stage.findings]
 
 
+def test_a_second_spec_root_below_the_repository_root_fails_the_schemas_stage(repo, tmp_path):
+    """Red team (session 29): ``spec/spec/`` (the draft copied, Grader ``weight`` ``minimum`` 1)
+    passed the gate of record with no finding, and ``validate`` run inside ``spec/`` took it for
+    the repository (the nearest folder holding ``spec/schemas``): a Grader of weight 0, valid
+    under the draft, was rejected as "spec draft (1.4.0)"."""
+    decoy = repo / "spec/spec"
+    shutil.copytree(repo / "spec/schemas", decoy / "schemas")
+    shutil.copy2(repo / "spec/VERSION", decoy / "VERSION")
+    edit_json(decoy / "schemas/grader.json", lambda g: g["properties"]["weight"].update(minimum=1))
+    commit_all(repo, "a copy of the draft")
+    grader = tmp_path / "g.json"
+    grader.write_text('{"id": "g1", "type": "exact_match", "weight": 0}')
+    env = {**os.environ, "PYTHONPATH": str(repo / "tools")}
+
+    def validate(cwd):
+        return subprocess.run([sys.executable, "-m", "evalport_spec", "validate", str(grader)], cwd=cwd,
+                              capture_output=True, text=True, env=env, timeout=120).returncode
+    assert (validate(repo), validate(repo / "spec")) == (0, 1)  # what the decoy does
+    report = run_gate(repo, base="main", stages=["schemas", "base"])
+    stage = report.stage("schemas")
+    assert stage.status == "fail"
+    assert [(f.kind, f.new.file) for f in stage.findings] == [("spec-root-nested", "spec/spec/schemas")]
+    assert report.stage("base").status != "fail"  # the decoy changes nothing the base stage reads
+
+    # a link to a copy elsewhere is the same decoy (the commands follow links)
+    reset(repo, git(repo, "rev-parse", "main").strip())
+    shutil.copytree(repo / "spec/schemas", repo / "docs/copy/spec/schemas")
+    (repo / "rfcs/spec").symlink_to("../docs/copy/spec")
+    commit_all(repo, "a linked copy")
+    found = errors(run_gate(repo, stages=["schemas"]), "schemas")
+    assert sorted(f.new.file for f in found) == ["docs/copy/spec/schemas", "rfcs/spec/schemas"]
+
+
 def test_rule_code_change_passes_only_with_its_fingerprints_accepted_on_the_base(repo):
     casefold_duplicate_id(repo)
     accepts = entries_for(repo)

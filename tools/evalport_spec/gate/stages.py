@@ -35,6 +35,7 @@ from .behaviour import Side, compare_behaviour, merge_with_classification
 from .context import GateContext, StageSkipped, stage_input_finding
 from .frozen import stage_behaviour, stage_history
 from .ignores import drop_ignored, stale_entries
+from .layout import layout_findings
 from .metaschema import meta_validator
 from .reroute import rerouted_findings
 from .rulecode import KIND as CODE_KIND
@@ -62,7 +63,11 @@ def stage_schemas(ctx: GateContext) -> StageOut:
     checker and keyword semantics of the root schema it is checked against (a TestCase inside a
     Suite by Suite's), while the classifier reads each file in its own dialect; a file switched
     to draft-07 could make a 2020-12-only ``format`` look like an annotation to the classifier
-    yet be asserted inside a Suite (red team, draft-07 ``uuid``)."""
+    yet be asserted inside a Suite (red team, draft-07 ``uuid``).
+
+    In a git checkout, no folder below the root holds a ``spec/schemas`` folder of its own
+    (error ``spec-root-nested``, :mod:`evalport_spec.gate.layout`): a command run inside it
+    would take it for the spec repository."""
     out: list[Finding] = []
     names = _versions(ctx)
     for name in names:
@@ -89,6 +94,8 @@ def stage_schemas(ctx: GateContext) -> StageOut:
             if not m or m.group(1) != name:
                 out.append(Finding("schema-id-version", f"$id {f.uri!r} should contain '/spec/{name}/schemas/'",
                                    new=Location(f.loaded.source, "/$id", f.loaded.line("/$id"))))
+    if ctx.is_git():
+        out += layout_findings(ctx.root)
     return out, f"{len(names)} version(s)", None
 
 
