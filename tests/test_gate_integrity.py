@@ -326,6 +326,21 @@ def test_a_second_spec_root_below_the_repository_root_fails_the_schemas_stage(re
     assert sorted(f.new.file for f in found) == ["docs/copy/spec/schemas", "rfcs/spec/schemas"]
 
 
+def test_paths_naming_one_file_on_a_case_insensitive_file_system_fail_the_schemas_stage(repo):
+    """Red team (session 29): ``spec/version`` beside ``spec/VERSION``. Git writes index entries
+    in byte order, capitals first, so a checkout on macOS or Windows keeps the name ``VERSION``
+    with the content of ``version``: there the draft declares another version (documents naming
+    1.4.0 go to 1.3.0), while the gate, on a case-sensitive file system, reads the other file."""
+    from evalport_spec.gate.layout import colliding_paths
+    assert colliding_paths(["spec/VERSION", "spec/version", "spec/schemas/a.json", "Spec/x", "b/caf\u00e9",
+                            "b/cafe\u0301", "b/c"]) == [["Spec", "spec"], ["b/cafe\u0301", "b/caf\u00e9"],
+                                                        ["spec/VERSION", "spec/version"]]
+    (repo / "spec/version").write_text("2.0.0\n")
+    commit_all(repo, "spec/version")
+    found = errors(run_gate(repo, base="main", stages=["schemas"]), "schemas")
+    assert [(f.kind, f.extra["paths"]) for f in found] == [("path-case-collision", ["spec/VERSION", "spec/version"])]
+
+
 def test_rule_code_change_passes_only_with_its_fingerprints_accepted_on_the_base(repo):
     casefold_duplicate_id(repo)
     accepts = entries_for(repo)

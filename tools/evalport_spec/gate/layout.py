@@ -1,4 +1,4 @@
-"""One spec root per repository: no folder below the root may itself look like a spec repository.
+"""One spec root per repository, one file per name: what a checkout elsewhere would read differently.
 
 Every command finds the repository it works on as the nearest of the working directory and its
 parents that holds a ``spec/schemas`` folder (:func:`evalport_spec.repoloc.find_repo_root`). A
@@ -11,11 +11,13 @@ rejected a Grader of weight 0 that the draft accepts, reporting it as "spec draf
 
 :func:`nested_spec_roots` lists them from git's view of the checkout (files tracked, or new and
 not ignored, so a virtual environment or a nox session holding a bundled copy of the spec is not
-one), following links as the commands do.
+one), following links as the commands do. The same reading refuses paths that name one file on
+a case-insensitive file system (:data:`COLLISION`).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -23,7 +25,14 @@ from .. import git
 from ..findings import Finding, Location
 
 KIND = "spec-root-nested"
-"""The finding kind."""
+"""The finding kind of a second spec root."""
+
+COLLISION = "path-case-collision"
+"""The finding kind of paths that name one file where case (or Unicode normalisation) does not
+count: git checks both out to that file there, the content of the one written last (of
+``spec/VERSION`` and an added ``spec/version``, the latter: index order puts capitals first),
+so a checkout on macOS or Windows would read a draft version, schema or rule module other than
+the one the gate judged on a case-sensitive file system."""
 
 
 def folders_of(paths: Iterable[str]) -> set[str]:
@@ -53,10 +62,37 @@ def checkout_paths(root: Path) -> list[str]:
     return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
+def folded(path: str) -> str:
+    """``path`` as a case-insensitive, normalisation-insensitive file system names it (macOS
+    APFS and HFS+, Windows NTFS by default): NFC, then case-folded."""
+    return unicodedata.normalize("NFC", path).casefold()
+
+
+def colliding_paths(paths: Iterable[str]) -> list[list[str]]:
+    """Groups (each sorted, the groups sorted) of ``paths`` that differ but name one file, or a
+    file inside one folder, on such a file system: two paths collide when their :func:`folded`
+    forms are equal, or one's folded folder is the other's folded name."""
+    by_name: dict[str, set[str]] = {}
+    for path in paths:
+        parts = path.split("/")
+        for i in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:i])
+            by_name.setdefault(folded(prefix), set()).add(prefix)
+    return sorted(sorted(names) for names in by_name.values() if len(names) > 1)
+
+
 def layout_findings(root: Path) -> list[Finding]:
-    """One :data:`KIND` error per nested spec root of the checkout at ``root`` (a git work tree)."""
-    return [Finding(KIND, f"{d}/spec/schemas: a command run inside {d}/ (validate, conformance, check) "
-                    f"would take {d}/ for the spec repository, since the nearest folder holding "
-                    "spec/schemas is the repository; a repository has one spec/ folder, at its root",
-                    new=Location(f"{d}/spec/schemas"))
-            for d in nested_spec_roots(root, checkout_paths(root))]
+    """One :data:`KIND` error per nested spec root of the checkout at ``root`` (a git work tree),
+    and one :data:`COLLISION` error per group of :func:`colliding_paths`."""
+    paths = checkout_paths(root)
+    out = [Finding(KIND, f"{d}/spec/schemas: a command run inside {d}/ (validate, conformance, check) "
+                   f"would take {d}/ for the spec repository, since the nearest folder holding "
+                   "spec/schemas is the repository; a repository has one spec/ folder, at its root",
+                   new=Location(f"{d}/spec/schemas"))
+           for d in nested_spec_roots(root, paths)]
+    out += [Finding(COLLISION, f"{', '.join(group)} name one file on a case-insensitive file system "
+                    "(macOS, Windows): a checkout there keeps one name with the content git writes last, "
+                    "not the files judged here; rename all but one",
+                    new=Location(group[0]), extra={"paths": group})
+            for group in colliding_paths(paths)]
+    return out
