@@ -232,6 +232,115 @@ def test_a_module_beside_the_package_is_every_rules_code(repo):
     assert proc.stdout.strip() == "0.0.1", proc.stderr
 
 
+LAUNCHER = '''"""Console entry point: refuses graders of weight 0, then runs the CLI."""
+import sys
+
+
+def main():
+    if sys.argv[1:2] == ["validate"] and any('"weight": 0' in open(a).read() for a in sys.argv[2:]):
+        sys.exit(1)
+    from evalport_spec.cli import main as cli_main
+    cli_main()
+'''
+
+ALL_RULES = ["DANGLING_REFERENCE", "DUPLICATE_ATTEMPT", "DUPLICATE_ID", "ISOLATION_MISMATCH", "SELF_PARENT"]
+
+
+def test_the_packaging_of_the_installed_command_is_every_rules_code(repo, tmp_path):
+    """Red team (session 29): the installed ``evalport-spec`` runs what ``[project.scripts]``
+    names, and ``validate`` outside a repository reads the spec ``setup.py`` bundles into the
+    wheel. A branch pointing the script at a new module no counted module imports, or bundling a
+    1.3.0 ``grader.json`` with ``minimum`` raised to 1, got only a ``toolchain-changed`` warning
+    from the gate of record; each is now every hand-rolled rule's code changed, unproven."""
+    (repo / "tools/evalport_spec/site/launch.py").write_text(LAUNCHER)
+    pyproject = repo / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('"evalport_spec.cli:main"', '"evalport_spec.site.launch:main"'))
+    commit_all(repo, "a launcher for the console script")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "fail"
+    found = code_findings_of(stage)
+    assert sorted(found) == ALL_RULES
+    assert all(f.extra["modules"] == ["pyproject.toml [project]"] and f.undecided for f in found.values())
+
+    reset(repo, git(repo, "rev-parse", "main").strip())
+    setup = repo / "setup.py"
+    anchor = "            shutil.copyfile(src, target)\n"
+    assert anchor in setup.read_text()
+    setup.write_text(setup.read_text().replace(anchor, anchor + (
+        "            if target.name == 'grader.json':\n"
+        "                target.write_text(target.read_text().replace('\"minimum\": 0,', '\"minimum\": 1,', 1))\n")))
+    commit_all(repo, "bundle the spec")
+    # what it ships: the wheel's 1.3.0 grader rejects the weights 0 <= w < 1 that 1.3.0 accepts
+    namespace = {"__name__": "branch_setup", "__file__": str(setup)}
+    exec(compile(setup.read_text(), str(setup), "exec"), namespace)
+    namespace["bundle_spec"](repo / "spec", tmp_path / "bundled")
+    bundled = json.loads((tmp_path / "bundled/releases/1.3.0/schemas/grader.json").read_text())
+    assert bundled["properties"]["weight"]["minimum"] == 1
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "fail"
+    found = code_findings_of(stage)
+    assert sorted(found) == ALL_RULES and all(f.extra["modules"] == ["setup.py"] for f in found.values())
+
+    # the toolchain's version, its description and pytest's options install nothing that runs
+    reset(repo, git(repo, "rev-parse", "main").strip())
+    text = pyproject.read_text()
+    assert 'version = "0.1.0"' in text and 'addopts = "-ra"' in text
+    pyproject.write_text(text.replace('version = "0.1.0"', 'version = "0.1.1"').replace('addopts = "-ra"', 'addopts = "-ra -q"'))
+    commit_all(repo, "toolchain 0.1.1")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.status == "warn" and not code_findings_of(stage)
+    assert not [f for f in stage.findings if f.severity.name == "ERROR"]
+    assert "toolchain-changed" in [f.kind for f in stage.findings]
+
+
+def test_a_second_spec_root_below_the_repository_root_fails_the_schemas_stage(repo, tmp_path):
+    """Red team (session 29): ``spec/spec/`` (the draft copied, Grader ``weight`` ``minimum`` 1)
+    passed the gate of record with no finding, and ``validate`` run inside ``spec/`` took it for
+    the repository (the nearest folder holding ``spec/schemas``): a Grader of weight 0, valid
+    under the draft, was rejected as "spec draft (1.4.0)"."""
+    decoy = repo / "spec/spec"
+    shutil.copytree(repo / "spec/schemas", decoy / "schemas")
+    shutil.copy2(repo / "spec/VERSION", decoy / "VERSION")
+    edit_json(decoy / "schemas/grader.json", lambda g: g["properties"]["weight"].update(minimum=1))
+    commit_all(repo, "a copy of the draft")
+    grader = tmp_path / "g.json"
+    grader.write_text('{"id": "g1", "type": "exact_match", "weight": 0}')
+    env = {**os.environ, "PYTHONPATH": str(repo / "tools")}
+
+    def validate(cwd):
+        return subprocess.run([sys.executable, "-m", "evalport_spec", "validate", str(grader)], cwd=cwd,
+                              capture_output=True, text=True, env=env, timeout=120).returncode
+    assert (validate(repo), validate(repo / "spec")) == (0, 1)  # what the decoy does
+    report = run_gate(repo, base="main", stages=["schemas", "base"])
+    stage = report.stage("schemas")
+    assert stage.status == "fail"
+    assert [(f.kind, f.new.file) for f in stage.findings] == [("spec-root-nested", "spec/spec/schemas")]
+    assert report.stage("base").status != "fail"  # the decoy changes nothing the base stage reads
+
+    # a link to a copy elsewhere is the same decoy (the commands follow links)
+    reset(repo, git(repo, "rev-parse", "main").strip())
+    shutil.copytree(repo / "spec/schemas", repo / "docs/copy/spec/schemas")
+    (repo / "rfcs/spec").symlink_to("../docs/copy/spec")
+    commit_all(repo, "a linked copy")
+    found = errors(run_gate(repo, stages=["schemas"]), "schemas")
+    assert sorted(f.new.file for f in found) == ["docs/copy/spec/schemas", "rfcs/spec/schemas"]
+
+
+def test_paths_naming_one_file_on_a_case_insensitive_file_system_fail_the_schemas_stage(repo):
+    """Red team (session 29): ``spec/version`` beside ``spec/VERSION``. Git writes index entries
+    in byte order, capitals first, so a checkout on macOS or Windows keeps the name ``VERSION``
+    with the content of ``version``: there the draft declares another version (documents naming
+    1.4.0 go to 1.3.0), while the gate, on a case-sensitive file system, reads the other file."""
+    from evalport_spec.gate.layout import colliding_paths
+    assert colliding_paths(["spec/VERSION", "spec/version", "spec/schemas/a.json", "Spec/x", "b/caf\u00e9",
+                            "b/cafe\u0301", "b/c"]) == [["Spec", "spec"], ["b/cafe\u0301", "b/caf\u00e9"],
+                                                        ["spec/VERSION", "spec/version"]]
+    (repo / "spec/version").write_text("2.0.0\n")
+    commit_all(repo, "spec/version")
+    found = errors(run_gate(repo, base="main", stages=["schemas"]), "schemas")
+    assert [(f.kind, f.extra["paths"]) for f in found] == [("path-case-collision", ["spec/VERSION", "spec/version"])]
+
+
 def test_rule_code_change_passes_only_with_its_fingerprints_accepted_on_the_base(repo):
     casefold_duplicate_id(repo)
     accepts = entries_for(repo)

@@ -252,3 +252,86 @@ def test_a_changed_active_rule_is_one_finding_pinning_both_code_digests():
     # the validator changed too: no rule owns it, so it is every rule's code
     assert changed_code(old, RuleCode({**new.modules, "v.py": "w"}, new.rules, new.imports, False),
                         set(active)) == {"DUPLICATE_ATTEMPT": ["v.py"], "DUPLICATE_ID": ["r/suite.py", "v.py"]}
+
+
+PYPROJECT = b'''[build-system]
+requires = ["setuptools>=68"]
+
+[project]
+name = "evalport-spec"
+version = "0.1.0"
+description = "toolchain"
+dependencies = ["jsonschema>=4.23"]
+
+[project.scripts]
+evalport-spec = "evalport_spec.cli:main"
+
+[tool.setuptools]
+package-dir = { "" = "tools" }
+
+[tool.pytest.ini_options]
+addopts = "-ra"
+'''
+
+
+def packaging_of(files: dict[str, bytes]) -> dict[str, str]:
+    from evalport_spec.gate.packaging import packaging_digests
+    return packaging_digests(files.get)
+
+
+def test_the_packaging_that_decides_what_the_installed_command_runs_is_counted_table_by_table():
+    """Red team: ``[project.scripts]`` pointed at a new module no counted module imports, and a
+    ``setup.py`` bundling an edited release schema into the wheel, changed what the installed
+    ``validate`` rejects. Each counted table and file is its own entry, so the changed one is named;
+    descriptive keys of ``[project]``, other tools' tables and setup.py's layout do not count."""
+    base = packaging_of({"pyproject.toml": PYPROJECT, "setup.py": b"setup()\n", "MANIFEST.in": b"include spec/VERSION\n"})
+    assert sorted(base) == ["MANIFEST.in", "pyproject.toml [build-system]", "pyproject.toml [project]",
+                            "pyproject.toml [tool.setuptools]", "setup.py"]
+
+    def changed(**files: bytes) -> list[str]:
+        other = packaging_of({"pyproject.toml": PYPROJECT, "setup.py": b"setup()\n",
+                              "MANIFEST.in": b"include spec/VERSION\n", **files})
+        return sorted(k for k in base.keys() | other.keys() if base.get(k) != other.get(k))
+
+    script = PYPROJECT.replace(b'"evalport_spec.cli:main"', b'"evalport_spec.site.launch:main"')
+    assert changed(**{"pyproject.toml": script}) == ["pyproject.toml [project]"]
+    pinned = PYPROJECT.replace(b'"jsonschema>=4.23"', b'"jsonschema==4.0.0"')
+    assert changed(**{"pyproject.toml": pinned}) == ["pyproject.toml [project]"]
+    data = PYPROJECT.replace(b'package-dir = { "" = "tools" }', b'package-dir = { "" = "tools" }\ndata-files = { "" = ["x.pth"] }')
+    assert changed(**{"pyproject.toml": data}) == ["pyproject.toml [tool.setuptools]"]
+    assert changed(**{"setup.py": b"import shutil\nsetup()\n"}) == ["setup.py"]
+    assert changed(**{"setup.cfg": b"[options.entry_points]\n"}) == ["setup.cfg"]  # added
+    assert changed(**{"MANIFEST.in": b"include spec/VERSION spec/rules.json\n"}) == ["MANIFEST.in"]
+    # what installs and runs nothing else
+    described = PYPROJECT.replace(b'version = "0.1.0"', b'version = "0.2.0"').replace(
+        b'description = "toolchain"', b'description = "the toolchain"')
+    other_tool = PYPROJECT.replace(b'addopts = "-ra"', b'addopts = "-ra -q"')
+    assert changed(**{"pyproject.toml": described}) == changed(**{"pyproject.toml": other_tool}) == []
+    assert changed(**{"setup.py": b"# build hook\nsetup(\n)\n"}) == []
+    # a pyproject.toml that is not TOML digests as its bytes
+    assert list(packaging_of({"pyproject.toml": b"[project\n"})) == ["pyproject.toml"]
+
+
+def test_packaging_counted_with_the_rule_code_is_every_rules_code(tmp_path):
+    code = rule_code(tree(tmp_path / "t"))
+    old = code.with_modules(packaging_of({"pyproject.toml": PYPROJECT}))
+    script = PYPROJECT.replace(b'"evalport_spec.cli:main"', b'"evalport_spec.site.launch:main"')
+    new = code.with_modules(packaging_of({"pyproject.toml": script}))
+    assert changed_code(old, new, {"A", "B"}) == {c: ["pyproject.toml [project]"] for c in ("A", "B")}
+    assert old.digest("A") != new.digest("A") and old.digest("B") != new.digest("B")
+    assert changed_code(old, code.with_modules(packaging_of({"pyproject.toml": PYPROJECT})), {"A", "B"}) == {}
+
+
+def test_a_file_setuptools_takes_dependencies_or_entry_points_from_is_counted_with_its_table():
+    dynamic = PYPROJECT.replace(b'package-dir = { "" = "tools" }', b'package-dir = { "" = "tools" }\n\n'
+                                b'[tool.setuptools.dynamic]\ndependencies = { file = ["requirements.txt"] }\n'
+                                b'entry-points = { file = "scripts.txt" }\n')
+    files = {"pyproject.toml": dynamic, "requirements.txt": b"jsonschema>=4.23\n", "scripts.txt": b""}
+    base = packaging_of(files)
+    deps, scripts = ("pyproject.toml [tool.setuptools.dynamic] requirements.txt",
+                     "pyproject.toml [tool.setuptools.dynamic] scripts.txt")
+    assert deps in base and scripts in base
+    pinned = packaging_of({**files, "requirements.txt": b"jsonschema==4.0.0\n"})
+    assert sorted(k for k in base if base[k] != pinned[k]) == [deps]
+    gone = packaging_of({k: v for k, v in files.items() if k != "scripts.txt"})
+    assert sorted(k for k in base if base[k] != gone[k]) == [scripts]

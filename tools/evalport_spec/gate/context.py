@@ -18,10 +18,12 @@ from ..compat import Classification, compare_versions
 from ..compat.versions import rule_implementations
 from ..errors import InputError
 from ..findings import Finding, input_finding
+from ..fsutil import read_optional
 from ..rfc import Rfc, load_rfcs
 from ..spec import DRAFT, SpecRepo, SpecVersion
 from . import history
-from .rulecode import RuleCode, rule_code_of
+from .packaging import packaging_digests
+from .rulecode import MAX_MODULE_BYTES, RuleCode, rule_code_of
 from .rulecorpus import Corpus, build_corpus
 from .ruleprogram import (
     INSTALLED,
@@ -154,6 +156,25 @@ class GateContext:
             InputError: a module of it cannot be read.
         """
         return self._memo(("rule-code", program.digest), lambda: rule_code_of(program.tools, program.label))
+
+    def packaging(self, program: Program) -> dict[str, str]:
+        """The digests of the packaging of ``program``'s tree (:mod:`.packaging`): the working
+        tree's files, a commit's from git; none for the installed toolchain (a tree without
+        ``tools/evalport_spec``), whose packaging is not in the repository.
+
+        Raises:
+            InputError: a packaging file of the working tree is not a readable regular file
+                inside the checkout.
+        """
+        if program.origin == INSTALLED:
+            return {}
+        if program.origin == WORKING_TREE:
+            def read(name: str) -> bytes | None:
+                return read_optional(self.root / name, max_bytes=MAX_MODULE_BYTES, label=name, within=self.root)
+        else:
+            def read(name: str) -> bytes | None:
+                return gitsource.read_file(self.root, program.origin, name)
+        return self._memo(("packaging", program.origin), lambda: packaging_digests(read))
 
     def base_version(self) -> SpecVersion:
         """The draft as it is at the base revision (read from git, never checked out)."""

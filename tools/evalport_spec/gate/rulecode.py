@@ -34,7 +34,9 @@ files and parsed with :mod:`ast` (never imported or executed):
   reading it: that edit changes a counted module, so it fails closed itself. Every importable
   file of ``tools/`` outside the package (a top-level module or package, which can take the
   place of a library the validator imports: :func:`.ruleprogram.beside_package`) is every
-  rule's code too.
+  rule's code too, and so is the packaging that decides what the installed command runs
+  (``pyproject.toml``, ``setup.py`` ...: :mod:`.packaging`, added by the base stage with
+  :meth:`RuleCode.with_modules`).
 
 :func:`code_findings` turns the difference into one error finding ``rule-implementation-changed``
 per rule active in some version: MAJOR with the behaviour comparison's valid -> invalid
@@ -48,7 +50,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES
 from pathlib import Path
 
@@ -126,6 +128,11 @@ class RuleCode:
     imports: dict[str, frozenset[str]]
     dynamic: bool
     reads_files: bool = False
+
+    def with_modules(self, extra: dict[str, str]) -> RuleCode:
+        """This rule code with ``extra`` (``{name: digest}``) counted as modules no rule owns,
+        so that a change to any of them is every rule's (:mod:`.packaging`)."""
+        return replace(self, modules={**self.modules, **extra})
 
     def code_of(self, code: str) -> frozenset[str]:
         """The modules that are rule ``code``'s code (every module when its registration is

@@ -35,6 +35,7 @@ from .behaviour import Side, compare_behaviour, merge_with_classification
 from .context import GateContext, StageSkipped, stage_input_finding
 from .frozen import stage_behaviour, stage_history
 from .ignores import drop_ignored, stale_entries
+from .layout import layout_findings
 from .metaschema import meta_validator
 from .reroute import rerouted_findings
 from .rulecode import KIND as CODE_KIND
@@ -62,7 +63,11 @@ def stage_schemas(ctx: GateContext) -> StageOut:
     checker and keyword semantics of the root schema it is checked against (a TestCase inside a
     Suite by Suite's), while the classifier reads each file in its own dialect; a file switched
     to draft-07 could make a 2020-12-only ``format`` look like an annotation to the classifier
-    yet be asserted inside a Suite (red team, draft-07 ``uuid``)."""
+    yet be asserted inside a Suite (red team, draft-07 ``uuid``).
+
+    In a git checkout, no folder below the root holds a ``spec/schemas`` folder of its own
+    (error ``spec-root-nested``, :mod:`evalport_spec.gate.layout`): a command run inside it
+    would take it for the spec repository."""
     out: list[Finding] = []
     names = _versions(ctx)
     for name in names:
@@ -89,6 +94,8 @@ def stage_schemas(ctx: GateContext) -> StageOut:
             if not m or m.group(1) != name:
                 out.append(Finding("schema-id-version", f"$id {f.uri!r} should contain '/spec/{name}/schemas/'",
                                    new=Location(f.loaded.source, "/$id", f.loaded.line("/$id"))))
+    if ctx.is_git():
+        out += layout_findings(ctx.root)
     return out, f"{len(names)} version(s)", None
 
 
@@ -225,15 +232,19 @@ def change_findings(ctx: GateContext, old: Side, new: Side, *,
     merged with the rule behaviour findings of the two sides' programs
     (:func:`~evalport_spec.gate.behaviour.merge_with_classification`), and the effective class.
     With ``code`` (base against branch), every rule whose code differs in meaning is a
-    ``rule-implementation-changed`` finding (:mod:`evalport_spec.gate.rulecode`) that takes
-    the place of that rule's ``rule-behaviour-tightened``, and a ``spec/VERSION`` that sends the
+    ``rule-implementation-changed`` finding (:mod:`evalport_spec.gate.rulecode`; the packaging
+    that decides what the installed command runs counts as every rule's code,
+    :mod:`evalport_spec.gate.packaging`) that takes the place of that rule's
+    ``rule-behaviour-tightened``, and a ``spec/VERSION`` that sends the
     base draft's documents to a release rejecting some of them is a ``draft-version-rerouted``
     finding (:mod:`evalport_spec.gate.reroute`)."""
     cls = ctx.classify(old.version, new.version)
     behaviour = compare_behaviour(old, new, ctx.corpus(), ctx.run)
     if code:
-        changed = code_findings(old, new, ctx.rule_code(old.program), ctx.rule_code(new.program),
-                                _active_in(ctx, old), behaviour, len(ctx.corpus().documents))
+        old_code, new_code = (ctx.rule_code(side.program).with_modules(ctx.packaging(side.program))
+                              for side in (old, new))
+        changed = code_findings(old, new, old_code, new_code, _active_in(ctx, old), behaviour,
+                                len(ctx.corpus().documents))
         done = {f.code for f in changed}
         behaviour = [f for f in behaviour if not (f.kind == "rule-behaviour-tightened" and f.code in done)] + changed
     findings = merge_with_classification(cls.findings, behaviour)
