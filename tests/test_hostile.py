@@ -517,6 +517,46 @@ def test_concurrent_rfc_new_do_not_corrupt(repo):
     assert leftovers == []
 
 
+@pytest.mark.parametrize("command", ["new", "status"])
+def test_rfc_write_and_index_share_one_lock(repo, monkeypatch, capsys, command):
+    """``rfc new`` and ``rfc status`` rewrite ``rfcs/README.md`` without letting go of the
+    repository lock they wrote the RFC under: when the index is written, another opener of the
+    lock file is still refused. (Released in between, a concurrent ``rfc new`` took the lock
+    there and the first command failed, exit 2, with its RFC written but not indexed: CI stop 27.)"""
+    import fcntl
+
+    import evalport_spec.rfc as rfc_api
+    from evalport_spec.cli import main
+
+    lock_file = repo / ".git" / "evalport-spec.lock"
+    real = rfc_api.write_index
+    seen = []
+
+    def probing_write_index(root):
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            seen.append("held")
+        else:
+            seen.append("free")
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+        return real(root)
+
+    if command == "status":
+        assert main(["-C", str(repo), "rfc", "new", "Lock probe", "--author", "t",
+                     "--today", "2026-11-01"]) == 0
+        number = int(Path(capsys.readouterr().out.strip()).name[:4])
+        args = ["rfc", "status", str(number), "withdrawn", "--today", "2026-11-02"]
+    else:
+        args = ["rfc", "new", "Lock probe", "--author", "t", "--today", "2026-11-01"]
+    monkeypatch.setattr(rfc_api, "write_index", probing_write_index)
+    assert main(["-C", str(repo), *args]) == 0, capsys.readouterr().err
+    assert seen == ["held"]
+
+
 # --- 8. inputs that never end: FIFOs, devices, endless pipes and commands (issue 14) -----------
 
 

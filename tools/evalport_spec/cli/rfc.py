@@ -85,13 +85,17 @@ def _exit(findings: list[Finding]) -> int:
 
 
 def run_new(args: argparse.Namespace) -> int:
+    from ..fsutil import repo_lock
     from ..rfc import new_rfc, same_slug, write_index
 
     root = _repo(args)
     documents = [d for part in args.documents for d in part.split(",") if d] if args.documents else None
-    path = new_rfc(root, args.title, args.author, _today(args), number=args.number,
-                   declared_class=args.change_class, documents=documents)
-    index = write_index(root)
+    # one hold of the lock for the RFC and the index it joins: released in between, a concurrent
+    # `rfc new` could take it there, and this one would fail with its RFC written but unlisted
+    with repo_lock(root, "rfc new"):
+        path = new_rfc(root, args.title, args.author, _today(args), number=args.number,
+                       declared_class=args.change_class, documents=documents)
+        index = write_index(root)
     rel = relative(root, path)
     warnings = [f"{relative(root, other)} already uses the slug {path.name[5:-3]!r}; {rel} was created "
                 "beside it under its own number (nothing was overwritten); consider a more specific title"
@@ -139,6 +143,7 @@ def run_index(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
+    from ..fsutil import repo_lock
     from ..rfc import Change, set_status, write_index
 
     root = _repo(args)
@@ -147,8 +152,9 @@ def run_status(args: argparse.Namespace) -> int:
                     date=_date(args.date, "--date"), release=args.release, by=args.by, reason=args.reason,
                     waiting_on=args.waiting_on, resolution=args.resolution, option=args.option,
                     approvers=approvers)
-    path = set_status(root, args.number, args.status, change, today=_today(args))
-    index = write_index(root)
+    with repo_lock(root, "rfc status"):  # the RFC and the index in one hold (see run_new)
+        path = set_status(root, args.number, args.status, change, today=_today(args))
+        index = write_index(root)
     if args.format == "json":
         print(json.dumps({"path": relative(root, path), "number": args.number, "status": args.status,
                           "index": relative(root, index)}, indent=2))
