@@ -317,11 +317,17 @@ class _Pool:
     def search(self, direction: str, path: list | None) -> tuple[Any] | None:
         """``(document,)`` for the first document valid under the ``direction``'s source side and
         invalid under its target, whose target error lies at or below instance ``path`` when
-        given; ``None`` when there is none (a tuple, because ``null`` is a document too)."""
+        given; ``None`` when there is none (a tuple, because ``null`` is a document too).
+
+        The screen (:meth:`_valid`) trusts jsonschema-rs where it says valid; a document it
+        passes is returned only when both validators agree on both sides (:func:`_confirmed`),
+        as every other witness is (docs/classifier.md, "Witnesses and proofs")."""
         a, b = (1, 2) if direction == "backward" else (2, 1)
-        target = self.sn if b == 2 else self.so
+        source, target = (self.so, self.sn) if b == 2 else (self.sn, self.so)
         for entry in self.docs:
             if not self._valid(entry, a) or self._valid(entry, b):
+                continue
+            if not _confirmed(source, target, self.name, entry[0]):
                 continue
             if path is None:
                 return (entry[0],)

@@ -159,6 +159,7 @@ class Side:
         self._file_validators: dict[str, Any] = {}
         self._plain_validators: dict[str, Any] = {}
         self._fast: dict[str, Any] = {}
+        self._second: dict[str, Any] = {}
         self.meta: dict[str, Any] = {}  # meta-schema URI -> meta-schema, indexed as extra files
         self.dynamic_anchors: dict[str, list[tuple[str, str]]] = {}  # $dynamicAnchor name -> places
         self.recursive_anchors: list[tuple[str, str]] = []  # resources with "$recursiveAnchor": true
@@ -445,6 +446,8 @@ class Side:
         v = self._file_validator(fname)
         ref = _guarded(v.is_valid, instance)
         fast = self._file_fast(fname)
+        if fast is None or not fast.compiled:
+            fast = self._file_second(fname)
         got = fast.is_valid(instance) if fast is not None else None
         return ref if got is ref else None
 
@@ -475,6 +478,19 @@ class Side:
                                                    registry=self.rs_registry())
         return fast
 
+    def _file_second(self, fname: str) -> Any:
+        """A second-opinion fast check of file ``fname`` for :meth:`file_confirms` where the
+        trusted one (:meth:`_file_fast`) does not compile because a ``pattern`` may read
+        otherwise in jsonschema-rs (a lookaround, say): compared with the reference, never
+        trusted (:class:`~evalport_spec.validation.fast.FastCheck`, ``second_opinion``)."""
+        second = self._second.get(fname, False)
+        if second is False:
+            v = self._file_validator(fname)
+            second = self._second[fname] = _fast_check(
+                self.set, fname, v.format_checker if self.format_assertion else None,
+                registry=self.rs_registry(), second_opinion=True)
+        return second
+
     def rs_registry(self) -> Any:
         """The set's ``jsonschema_rs`` registry, built once (``None`` without the backend)."""
         if self._rs_registry is False:
@@ -487,16 +503,18 @@ class Side:
 
 
 def _fast_check(schemas: SchemaSet, fname: str, format_checker: Any, schema: Any = None,
-                registry: Any = None) -> Any:
+                registry: Any = None, *, second_opinion: bool = False) -> Any:
     """A :class:`~evalport_spec.validation.fast.FastCheck` for ``fname`` (or for ``schema`` in
-    its set), or ``None`` when the fast backend is not importable or has no registry."""
+    its set; ``second_opinion`` as there), or ``None`` when the fast backend is not importable
+    or has no registry."""
     try:
         from ..validation.fast import FastCheck
     except Exception:  # noqa: BLE001 - no fast backend: the reference validator decides
         return None
     if registry is None:
         return None
-    return FastCheck(schemas, fname, format_checker, schema=schema, registry=registry)
+    return FastCheck(schemas, fname, format_checker, schema=schema, registry=registry,
+                     second_opinion=second_opinion)
 
 
 def _node_fast_check(side: Side, node: Node) -> Any:

@@ -47,13 +47,18 @@ class FastCheck:
         schema: check against this schema instead of the file's own (e.g. ``{"$ref": URI}``
             of one of its subschemas; relative references resolve in the set only if absolute).
         registry: a prebuilt :func:`rs_registry` of ``schemas`` (built here when ``None``).
+        second_opinion: compile even when a ``pattern`` of the set may read differently in
+            ``jsonschema_rs`` than as ECMA-262 (:func:`jsonschema_rs_reads_alike` false). Such a
+            check is only ever compared with the reference validator (a witness is confirmed
+            when both agree, ``compat.nodes.Side.file_confirms``), never trusted alone: where
+            the two readings differ they disagree, and the document is not confirmed.
     """
 
     def __init__(self, schemas: SchemaSet, name: str, format_checker: FormatChecker | None,
-                 schema: Any = None, registry: Any = None) -> None:
+                 schema: Any = None, registry: Any = None, *, second_opinion: bool = False) -> None:
         self._validator = None
-        if jsonschema_rs is None or not all(
-                jsonschema_rs_reads_alike(src) for _, _, src in schemas.patterns()):
+        if jsonschema_rs is None or not (second_opinion or all(
+                jsonschema_rs_reads_alike(src) for _, _, src in schemas.patterns())):
             return  # undecided: the reference pass reads patterns as ECMA-262
         formats = rs_formats(format_checker) if format_checker is not None else None
         try:
