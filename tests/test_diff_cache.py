@@ -215,3 +215,22 @@ def test_the_github_format_is_never_replayed(tmp_path, cache, computes, capsys, 
         assert _run(capsys, str(old), str(new), "--format", "github")[0] == 1
         sizes.append(len(summary.read_text()))
     assert len(computes) == 2 and sizes[0] > 0 and sizes[1] == 2 * sizes[0]  # written by each run
+
+
+@pytest.mark.parametrize("before", [None, "", "/some/cache"])
+def test_switched_off_puts_the_variable_back_as_it_was(monkeypatch, before):
+    # --no-cache inside a longer-lived process: off within the block, then unset, empty or the
+    # old folder again, whether the block returns or raises
+    from evalport_spec.diskcache import switched_off
+
+    if before is None:
+        monkeypatch.delenv("EVALPORT_CACHE_DIR", raising=False)
+    else:
+        monkeypatch.setenv("EVALPORT_CACHE_DIR", before)
+    with pytest.raises(KeyError):
+        with switched_off():
+            assert os.environ["EVALPORT_CACHE_DIR"] == "off"
+            raise KeyError
+    assert os.environ.get("EVALPORT_CACHE_DIR") == before
+    with switched_off(False):
+        assert os.environ.get("EVALPORT_CACHE_DIR") == before

@@ -28,6 +28,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .environ import setting
+
 if TYPE_CHECKING:
     from .findings import Finding
 
@@ -56,15 +58,8 @@ def switched_off(off: bool = True) -> Iterator[None]:
     if not off:
         yield
         return
-    before = os.environ.get("EVALPORT_CACHE_DIR")
-    os.environ["EVALPORT_CACHE_DIR"] = "off"
-    try:
+    with setting("EVALPORT_CACHE_DIR", "off"):
         yield
-    finally:
-        if before is None:
-            os.environ.pop("EVALPORT_CACHE_DIR", None)
-        else:
-            os.environ["EVALPORT_CACHE_DIR"] = before
 
 
 @cache

@@ -9,24 +9,9 @@ prints. The parser comes in as an argument: the library never imports the comman
 from __future__ import annotations
 
 import argparse
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 
+from ..environ import setting
 from ..report.escape import md_cell
-
-
-@contextmanager
-def _columns(n: int) -> Iterator[None]:
-    old = os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = str(n)
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("COLUMNS", None)
-        else:
-            os.environ["COLUMNS"] = old
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:
@@ -91,7 +76,7 @@ def cli_reference(parser: argparse.ArgumentParser) -> str:
     lines = ["# CLI reference", "",
              "Generated from the command-line parser of `evalport-spec` (the same text as `--help`).",
              "Exit codes: 0 ok, 1 findings, 2 usage or input error.", ""]
-    with _columns(100):
+    with setting("COLUMNS", str(100)):
         top = _subcommands(parser)
         lines += ["| command | what it does |", "| --- | --- |"]
         lines += [f"| [`{name}`](#{_anchor(sub.prog)}) | {md_cell(h)} |" for name, h, sub in top]
