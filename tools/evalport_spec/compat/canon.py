@@ -38,6 +38,7 @@ from .nodes import (
     Side,
     Unresolvable,
     asserted_formats,
+    dynamic_ref_keywords,
     keywords_of,
     synthetic,
 )
@@ -452,7 +453,7 @@ class Canonizer:
                 self._add(c, target, seen)
             if d < D2019:
                 return  # draft-07 and older: siblings of $ref are ignored
-        for k in ("$dynamicRef", "$recursiveRef"):
+        for k in dynamic_ref_keywords(d):
             if isinstance(v.get(k), str) and node.syn is None:
                 try:
                     self._add(c, side.resolve_dynamic(node, k, v[k]), seen)

@@ -553,6 +553,17 @@ def asserted_formats(dialect: int) -> frozenset[str]:
     return frozenset(_validator_class(dialect).FORMAT_CHECKER.checkers)
 
 
+def dynamic_ref_keywords(dialect: int) -> tuple[str, ...]:
+    """The dynamic reference keyword ``dialect`` reads: ``$dynamicRef`` in 2020-12 (Core 8.2.3.2),
+    ``$recursiveRef`` in 2019-09 (Core 8.2.4.2), none before; elsewhere either is an unknown
+    keyword that validators ignore (python-jsonschema's ``VALIDATORS`` per draft agree)."""
+    if dialect >= D2020:
+        return ("$dynamicRef",)
+    if dialect == D2019:
+        return ("$recursiveRef",)
+    return ()
+
+
 @cache
 def keywords_of(dialect: int) -> frozenset[str]:
     """Every keyword the validators read in ``dialect`` (assertions, applicators, identifiers,
