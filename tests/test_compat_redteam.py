@@ -9,6 +9,7 @@ import pytest
 
 from compat_pair import sset
 from evalport_spec.compat import compare
+from evalport_spec.errors import InputError
 from evalport_spec.findings import ChangeClass
 
 D4 = "http://json-schema.org/draft-04/schema#"
@@ -38,3 +39,31 @@ def test_dynamic_reference_of_another_dialect_is_ignored(dialect, keyword, defs)
     new = {**head, "type": "string"}
     assert lost(old, new, 1)  # the keyword asserts nothing: 1 was valid
     assert classify(old, new) is ChangeClass.MAJOR
+
+
+@pytest.mark.parametrize("schema", [
+    {"$schema": D7, "dependencies": {"a": {"$ref": "#"}}},                    # draft-07 dependencies
+    {"$schema": D4, "dependencies": {"a": {"not": {"$ref": "#"}}}},
+    {"$dynamicAnchor": "n", "$dynamicRef": "#n"},                             # 2020-12
+    {"$schema": D2019, "$recursiveAnchor": True, "allOf": [{"$recursiveRef": "#"}]},  # 2019-09
+])
+@pytest.mark.parametrize("side", ["old", "new"])
+def test_in_place_cycle_through_dependencies_or_dynamic_reference_is_refused(schema, side):
+    # python-jsonschema never finishes such a schema on {"a": ...}: RecursionError
+    cls = jsonschema.validators.validator_for(schema)
+    with pytest.raises(RecursionError):
+        cls(schema).is_valid({"a": {"a": 1}})
+    plain = {"type": "object"}
+    old, new = (schema, plain) if side == "old" else (plain, schema)
+    with pytest.raises(InputError, match="cycle"):
+        classify(old, new)
+
+
+@pytest.mark.parametrize("schema", [
+    {"dependencies": {"a": {"$ref": "#"}}, "maxProperties": 3},   # 2020-12: not a keyword
+    {"$recursiveRef": "#", "maxProperties": 3},                     # 2020-12: not a keyword
+    {"$schema": D7, "$dynamicRef": "#", "maxProperties": 3},        # draft-07: not a keyword
+])
+def test_reference_of_another_dialect_is_no_cycle(schema):
+    assert jsonschema.validators.validator_for(schema)(schema).is_valid({"a": 1})
+    assert classify(schema, {}) is ChangeClass.MINOR

@@ -234,12 +234,13 @@ class SchemaSet:
     def iter_refs(self) -> Iterator[tuple[SchemaFile, str, str, str]]:
         """Yield ``(file, pointer of the $ref, the $ref value, its absolute URI)`` for each ``$ref``.
 
-        ``$dynamicRef`` is yielded as well. The base URI accounts for nested ``$id``.
+        ``$dynamicRef`` and ``$recursiveRef`` are yielded as well. The base URI accounts for
+        nested ``$id``.
         """
         joined: dict[tuple[str, str], str] = {}  # (base, reference) -> absolute URI, joined once
         for f in self:
             for ptr, node, base in f.walk():
-                for key in ("$ref", "$dynamicRef"):
+                for key in ("$ref", "$dynamicRef", "$recursiveRef"):
                     ref = node.get(key)
                     if isinstance(ref, str):
                         absolute = joined.get((base, ref))

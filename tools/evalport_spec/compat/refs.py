@@ -6,7 +6,7 @@ Two checks, both before any comparison starts:
   ``file:``, escaping or dangling reference; no pure ``$ref`` chain that comes back to itself);
 * no *in-place cycle*: a subschema that reaches itself through keywords applying to the same
   instance location (``$ref``, ``allOf``/``anyOf``/``oneOf``, ``not``, ``if``/``then``/``else``,
-  ``dependentSchemas``) without descending into the instance, e.g. ``{"not": {"$ref": "#"}}``.
+  ``dependentSchemas``, draft-07's ``dependencies``, the dynamic references) without descending into the instance, e.g. ``{"not": {"$ref": "#"}}``.
   JSON Schema 2020-12 Core section 9.4.1 ("Guarding Against Infinite Recursion") leaves such
   schemas' behaviour undefined: a validator applying them never finishes.
 
@@ -22,7 +22,7 @@ from ..canonjson import canonical
 from ..errors import InputError
 from ..pointer import join
 from ..schemaset import SchemaSet
-from .nodes import LISTS, Node, Side, Unresolvable, subschemas
+from .nodes import D2019, LISTS, Node, Side, Unresolvable, dynamic_ref_keywords, subschemas
 
 IN_PLACE_SINGLE = ("not", "if", "then", "else")
 IN_PLACE_LISTS = tuple(k for k in LISTS if k != "prefixItems")
@@ -92,13 +92,37 @@ def _cycle_free(side: Side, schemas: SchemaSet) -> bool:
     starts: dict[Node, None] = {}
     targets: set[tuple[str, str]] = set()  # (file, absolute URI): a large schema repeats a few
     for f, ptr, ref, absolute in schemas.references():
-        if ptr.endswith("/$ref") and (f.name, absolute) not in targets:
-            targets.add((f.name, absolute))
-            try:
-                starts[side.resolve_ref(Node(side.name, f.name, ptr[: -len("/$ref")]), ref)] = None
-            except (Unresolvable, KeyError, ValueError):
-                pass  # (check_refs reports it)
+        keyword = ptr.rsplit("/", 1)[1]
+        if (f.name, absolute, keyword) not in targets:
+            targets.add((f.name, absolute, keyword))
+            node = Node(side.name, f.name, ptr[: -len(keyword) - 1])
+            starts.update((t, None) for t, _ in _ref_targets(side, node, {keyword: ref}))
     return _first_cycle(side, starts, {}) is None
+
+
+def _ref_targets(side: Side, node: Node, value: dict[str, Any]) -> list[tuple[Node, str]]:
+    """Every place a reference written in ``value`` (the schema object at ``node``) may lead:
+    ``(target, pointer of the reference)``. ``$ref`` has one target; a dynamic reference the
+    node's dialect reads (:func:`~.nodes.dynamic_ref_keywords`) leads to its static target and
+    to every place carrying the anchor it names (the dynamic scope picks one at run time,
+    Core 8.2.3.2, 2019-09 8.2.4.2), so a cycle through any of them is met. Unresolvable
+    references are skipped (:meth:`SchemaSet.check_refs` reports them)."""
+    out: list[tuple[Node, str]] = []
+    for keyword in ("$ref", *dynamic_ref_keywords(side.dialect(node))):
+        ref = value.get(keyword)
+        if not isinstance(ref, str):
+            continue
+        via = join(node.ptr, keyword)
+        try:
+            out.append((side.resolve_ref(node, ref), via))
+        except (Unresolvable, KeyError, ValueError):
+            continue
+        if keyword == "$dynamicRef" and "#" in ref:
+            places = side.dynamic_anchors.get(ref.split("#", 1)[1], [])
+        else:
+            places = side.recursive_anchors if keyword == "$recursiveRef" else []
+        out.extend((Node(side.name, *place), via) for place in places)
+    return out
 
 
 def _first_cycle(side: Side, starts: Iterable[Node], values: dict[Node, Any]) -> tuple[Node, str | None] | None:
@@ -135,12 +159,7 @@ def _edges(side: Side, node: Node, values: dict[Node, Any]) -> list[tuple[Node, 
     out: list[tuple[Node, str | None]] = []
     if not isinstance(value, dict):
         return out
-    ref = value.get("$ref")
-    if isinstance(ref, str):
-        try:
-            out.append((side.resolve_ref(node, ref), join(node.ptr, "$ref")))
-        except (Unresolvable, KeyError, ValueError):
-            pass
+    out.extend(_ref_targets(side, node, value))
     for k in IN_PLACE_SINGLE:
         if isinstance(value.get(k), (dict, bool)):
             out.append((Node(node.side, node.file, join(node.ptr, k)), None))
@@ -148,9 +167,10 @@ def _edges(side: Side, node: Node, values: dict[Node, Any]) -> list[tuple[Node, 
         if isinstance(value.get(k), list):
             out.extend((Node(node.side, node.file, join(node.ptr, k, i)), None)
                        for i, s in enumerate(value[k]) if isinstance(s, (dict, bool)))
-    if isinstance(value.get("dependentSchemas"), dict):
-        out.extend((Node(node.side, node.file, join(node.ptr, "dependentSchemas", n)), None)
-                   for n, s in value["dependentSchemas"].items() if isinstance(s, (dict, bool)))
+    for k in ("dependentSchemas", "dependencies"):  # (draft-07 and older: "dependencies")
+        if isinstance(value.get(k), dict) and (k == "dependentSchemas") == (side.dialect(node) >= D2019):
+            out.extend((Node(node.side, node.file, join(node.ptr, k, n)), None)
+                       for n, s in value[k].items() if isinstance(s, (dict, bool)))
     return out
 
 
@@ -172,13 +192,8 @@ def _reachable(side: Side, roots: list[Node]) -> dict[Node, Any]:
         out[node] = value
         defs = (node.ptr + "/$defs/", node.ptr + "/definitions/")
         nxt = [(Node(node.side, node.file, p), v) for p, v in subschemas(value, node.ptr) if not p.startswith(defs)]
-        ref = value.get("$ref") if isinstance(value, dict) else None
-        if isinstance(ref, str):
-            try:
-                target = side.resolve_ref(node, ref)
-                nxt.append((target, side.value(target)))
-            except (Unresolvable, KeyError, ValueError):
-                pass
+        if isinstance(value, dict):
+            nxt.extend((t, side.value(t)) for t, _ in _ref_targets(side, node, value))
         for n, v in nxt:
             if n not in seen:
                 seen.add(n)
