@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import jsonschema
 import pytest
+import referencing.exceptions
 
 from compat_pair import sset
 from evalport_spec.compat import compare
@@ -67,3 +68,27 @@ def test_in_place_cycle_through_dependencies_or_dynamic_reference_is_refused(sch
 def test_reference_of_another_dialect_is_no_cycle(schema):
     assert jsonschema.validators.validator_for(schema)(schema).is_valid({"a": 1})
     assert classify(schema, {}) is ChangeClass.MINOR
+
+
+@pytest.mark.parametrize(("dialect", "id_kw"), [(D7, "$id"), ("http://json-schema.org/draft-06/schema#", "$id"),
+                                                (D4, "id")])
+def test_id_beside_ref_sets_no_base_in_draft_07_and_older(dialect, id_kw):
+    # the sibling id is ignored: "a.json" resolves against the root, to the string schema
+    old = {"$schema": dialect, id_kw: "http://x.test/root.json",
+           "properties": {"p": {id_kw: "http://x.test/other/sub.json", "$ref": "a.json"}},
+           "definitions": {"a": {id_kw: "http://x.test/a.json", "type": "string"},
+                           "b": {id_kw: "http://x.test/other/a.json", "type": "integer"}}}
+    new = {"$schema": dialect, id_kw: "http://x.test/root.json", "properties": {"p": {"type": "integer"}}}
+    registry_free = jsonschema.validators.validator_for(old)
+    assert registry_free(old).is_valid({"p": "a"}) and not registry_free(new).is_valid({"p": "a"})
+    assert classify(old, new) is ChangeClass.MAJOR
+
+
+def test_root_id_beside_ref_is_no_base_in_draft_07():
+    # python-jsonschema cannot resolve "a.json" (no base): the set is refused, not compared
+    old = {"$schema": D7, "$id": "http://x.test/other/root.json", "$ref": "a.json",
+           "definitions": {"a": {"$id": "http://x.test/other/a.json", "type": "integer"}}}
+    with pytest.raises(referencing.exceptions.Unresolvable):
+        jsonschema.Draft7Validator(old).is_valid(1)
+    with pytest.raises(InputError, match="unresolvable"):
+        classify(old, {"$schema": D7, "type": "integer"})

@@ -48,6 +48,23 @@ def id_keyword(schema: Any) -> str:
     return "id" if isinstance(d, str) and ("draft-04" in d or "draft-03" in d) else "$id"
 
 
+def identifier(node: dict[str, Any], id_kw: str, legacy: bool) -> str | None:
+    """The identifier ``node`` declares in ``id_kw``, or ``None``. In draft-07 and older
+    (``legacy``) every sibling of ``$ref`` is ignored (draft-07 Core 8.3), so an ``$id``/``id``
+    beside ``$ref`` sets no base URI; one that is only a fragment (``"#name"``) still names the
+    location, as python-jsonschema's ``referencing`` reads it."""
+    nid = node.get(id_kw)
+    if not isinstance(nid, str) or (legacy and "$ref" in node and not nid.startswith("#")):
+        return None
+    return nid
+
+
+def legacy_dialect(schema: Any) -> bool:
+    """Whether ``schema`` (a file's root) names draft-07 or an older dialect in ``$schema``."""
+    d = schema.get("$schema") if isinstance(schema, dict) else None
+    return isinstance(d, str) and any(f"draft-0{n}/" in d for n in range(3, 8))
+
+
 @dataclass
 class SchemaFile:
     """One schema file of a set.
@@ -68,7 +85,8 @@ class SchemaFile:
         (:func:`_walk_with_base`), walked once: the references, patterns and identifiers of a
         large schema are each read from this one list."""
         if self._walk is None:
-            self._walk = list(_walk_with_base(self.schema, self.uri, id_keyword(self.schema)))
+            self._walk = list(_walk_with_base(self.schema, self.uri, id_keyword(self.schema),
+                                              legacy_dialect(self.schema)))
         return self._walk
 
     @property
@@ -117,6 +135,8 @@ class SchemaSet:
                 raise InputError("a JSON Schema must be an object or a boolean", doc.source, 1, 1)
             id_kw = id_keyword(value)
             uri = value.get(id_kw) if isinstance(value, dict) else None
+            if isinstance(uri, str) and identifier(value, id_kw, legacy_dialect(value)) is None:
+                uri = None  # beside a draft-07 $ref: ignored
             if uri is not None and not isinstance(uri, str):
                 raise InputError(f"'{id_kw}' must be a string", doc.source, doc.line("/" + id_kw), None,
                                  "/" + id_kw)
@@ -297,18 +317,19 @@ class SchemaSet:
             return False
 
 
-def _walk_with_base(schema: Any, uri: str, id_kw: str) -> Iterator[tuple[str, dict[str, Any], str]]:
+def _walk_with_base(schema: Any, uri: str, id_kw: str,
+                    legacy: bool = False) -> Iterator[tuple[str, dict[str, Any], str]]:
     """``(pointer, schema object, base URI)`` for every schema object of a file whose own URI is
     ``uri``: the base is the URI of the innermost enclosing ``id_kw`` (``$id``, or ``id`` in
     draft-04) resolved against its parent's base (RFC 3986 section 5.2; 2020-12 Core 8.2.1); an
     identifier with a fragment (draft-07's ``"$id": "#name"``) names a location, not a base.
     Values of ``enum``, ``const``, ``examples`` and ``default`` are data, not schemas, and are
-    not entered."""
+    not entered. ``legacy``: a draft-07 or older file (:func:`identifier`)."""
     stack: list[tuple[Any, str, str]] = [(schema, "", uri)]
     while stack:
         node, ptr, base = stack.pop()
         if isinstance(node, dict):
-            nid = node.get(id_kw)
+            nid = identifier(node, id_kw, legacy)
             if ptr and isinstance(nid, str):
                 target, fragment = urldefrag(urljoin(base, nid))
                 base = base if fragment else target
@@ -329,9 +350,10 @@ def _definitions(f: SchemaFile) -> Iterator[tuple[str, str, str]]:
     if not isinstance(f.schema, dict):
         yield f.uri, "", id_kw
         return
-    yield f.uri, ("/" + id_kw if isinstance(f.schema.get(id_kw), str) else ""), id_kw
+    legacy = legacy_dialect(f.schema)
+    yield f.uri, ("/" + id_kw if identifier(f.schema, id_kw, legacy) is not None else ""), id_kw
     for ptr, node, base in f.walk():
-        nid = node.get(id_kw)
+        nid = identifier(node, id_kw, legacy)
         if ptr and isinstance(nid, str):
             # a fragment identifier leaves the base as it was; any other is the new base itself
             yield urljoin(base, nid) if urldefrag(nid)[1] else base, join(ptr, id_kw), id_kw

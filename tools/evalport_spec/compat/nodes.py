@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin
 
 from ..pointer import escape, resolve
-from ..schemaset import META_SCHEMAS, SchemaSet
+from ..schemaset import META_SCHEMAS, SchemaSet, identifier
 
 D4, D6, D7, D2019, D2020 = 4, 6, 7, 2019, 2020
 _UNBUILT = object()
@@ -186,7 +186,7 @@ class Side:
             ptr, value, base = stack.pop()
             if not isinstance(value, dict):
                 continue
-            sid = value.get(id_kw)
+            sid = identifier(value, id_kw, d < D2019)
             if isinstance(sid, str) and ptr:
                 doc, frag = urldefrag(urljoin(base, sid))
                 if doc:
