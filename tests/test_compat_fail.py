@@ -66,3 +66,24 @@ def test_absorb_appends_the_other_failures_witnesses_up_to_the_limit():
     h, h_calls = _counted([[9]])
     full.absorb(h)
     assert full.witness == [1, 2, 3] and h_calls == [0]  # already at the limit: h not searched
+
+
+def test_a_long_chain_of_absorbed_failures_reads_without_recursion():
+    # a shared subschema reached many ways absorbs many failures: reading their witnesses
+    # walked one nested closure per absorb (RecursionError past ~1000)
+    f, _ = _counted([[]])
+    for i in range(5000):
+        g, _ = _counted([[i] if i >= 4998 else []])
+        f.absorb(g)
+    assert f.witness == [4998, 4999]
+
+
+def test_absorbed_witnesses_read_under_probing_do_not_replace_the_own_full_search():
+    # inside a probe the own search answers [] (provisional) and the absorbed one answers:
+    # the own full search must still run outside the probe, ahead of the absorbed witnesses
+    f, calls = _counted([[], ["own"]])
+    g, _ = _counted([["other"]])
+    f.absorb(g)
+    with probing():
+        assert f.witness == ["other"]
+    assert f.witness == ["own", "other"] and calls == [2]

@@ -35,6 +35,9 @@ class Fail:
     member, a ``required`` name, a dropped branch): each is its own failure (issue 20)."""
     later: Callable[[], list[Any]] | None = field(default=None, repr=False, compare=False)
     """Builds :attr:`found` on first use (:meth:`defer`)."""
+    absorbed: list[Fail] = field(default_factory=list, repr=False, compare=False)
+    """Failures found equal to this one (:meth:`absorb`) whose witnesses follow this one's."""
+    absorb_limit: int = field(default=3, repr=False, compare=False)
     _key: tuple | None = field(default=None, init=False, repr=False, compare=False)
     """:meth:`key`, computed once (not an init field: ``dataclasses.replace`` recomputes it)."""
 
@@ -45,6 +48,23 @@ class Fail:
         tested for existence, costs no witness search. Witnesses found by a short search
         (:func:`probing`) are kept; an empty answer of one is not (the full search runs on the
         next read outside it)."""
+        own = self._own()
+        if not self.absorbed or len(own) >= self.absorb_limit:
+            return own
+        # an explicit breadth-first walk over the absorbed failures and theirs (no closure
+        # nesting: a chain of thousands of absorbs reads in a loop, not a recursion)
+        ws, walk, i = list(own), list(self.absorbed), 0
+        while i < len(walk) and len(ws) < self.absorb_limit:
+            g = walk[i]
+            i += 1
+            ws.extend(g._own()[:self.absorb_limit - len(ws)])
+            walk.extend(g.absorbed)
+        if not _PROBE[0]:  # every answer read is final (inside a probe, empty ones are not)
+            self.found, self.absorbed = ws, []
+        return ws
+
+    def _own(self) -> list[Any]:
+        """This failure's own witnesses, without those it absorbed (built on first read)."""
         if self.later is not None:
             found = self.later()
             if found or not _PROBE[0]:
@@ -55,6 +75,7 @@ class Fail:
     @witness.setter
     def witness(self, values: list[Any]) -> None:
         self.later = None
+        self.absorbed = []
         self.found = values
 
     def defer(self, make: Callable[[], list[Any]]) -> None:
@@ -63,13 +84,10 @@ class Fail:
 
     def absorb(self, other: Fail, limit: int = 3) -> None:
         """Add ``other``'s witnesses (the same failure reached another way) after this one's,
-        up to ``limit`` in all, when they are read."""
-        def merged(mine: Callable[[], list[Any]] = self.later or (lambda ws=self.found: ws)) -> list[Any]:
-            ws = list(mine())
-            if len(ws) < limit:
-                ws.extend(other.witness[:limit - len(ws)])
-            return ws
-        self.defer(merged)
+        up to ``limit`` in all, when they are read (``other``'s own absorbed failures follow,
+        breadth first)."""
+        self.absorbed.append(other)
+        self.absorb_limit = limit
 
     def key(self) -> tuple:
         """Identity of the failure by schema locations and item (not instance path): the same
