@@ -62,16 +62,54 @@ def search(source: str, text: str) -> bool:
     return not isinstance(got, NotEcmaRegex) and got.find(text) is not None
 
 
+_ALIKE_ESCAPES = frozenset("dDwWsS.\\/-^$*+?()[]{}|ntrfv")
+"""Escapes read alike by both: the class escapes, the line escapes and escaped syntax."""
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
 def jsonschema_rs_reads_alike(source: str) -> bool:
     """Whether jsonschema-rs (the validator's fast pass) reads ``source`` as ECMA-262 does.
 
     Checked against regress by ``tests/test_regular_differential.py`` over line terminators,
     Unicode digits, letters and spaces: its ``\\d``, ``\\w``, ``\\s``, ``.``, ``^`` and ``$``
-    agree, but its ``\\b``/``\\B`` are Unicode word boundaries (``a\\b`` does not match
-    ``"aé"``; in ECMA-262 it does). A pattern with either (or an escaped backslash before a
-    ``b``, which costs only speed) is left to the reference pass.
+    agree. Anything else is read alike only when known to be: its ``\\b``/``\\B`` are
+    Unicode word boundaries (``a\\b`` does not match ``"aé"``; in ECMA-262 it does); it reads
+    ``\\A``, ``\\z`` and ``\\x{41}`` as Rust regex syntax (an anchor, a code point) where
+    ECMA-262 without the ``u`` flag reads Annex B identity escapes (``"A"``, ``"z"``, 41
+    ``x``); inside a class, ``[``, ``&&``, ``--`` and ``~~`` are its nesting and set
+    operations, plain characters in ECMA-262; groups other than ``(?:``, backreferences,
+    ``\\p{..}``, ``\\c`` and octal escapes are left out too. So only a pattern made of
+    literals, ``.``, anchors, quantifiers, alternation, ``(``/``(?:`` groups, flat classes and
+    the escapes of :data:`_ALIKE_ESCAPES`, ``\\uXXXX`` and ``\\xHH`` counts; any other is left
+    to the reference pass, which costs only speed.
     """
-    return "\\b" not in source and "\\B" not in source
+    i, n, in_class = 0, len(source), False
+    while i < n:
+        c = source[i]
+        if c == "\\":
+            nxt = source[i + 1] if i + 1 < n else ""
+            if nxt == "u" and all(h in _HEX for h in source[i + 2:i + 6]) and i + 6 <= n:
+                i += 6
+                continue
+            if nxt == "x" and all(h in _HEX for h in source[i + 2:i + 4]) and i + 4 <= n:
+                i += 4
+                continue
+            if nxt not in _ALIKE_ESCAPES:
+                return False
+            i += 2
+            continue
+        if in_class:
+            if c == "[" or source[i:i + 2] in ("&&", "--", "~~"):
+                return False
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if source[i + 1:i + 2] == "]" or source[i + 1:i + 3] == "^]":
+                return False  # "[]" / "[^]": ECMA-262's empty and full classes
+        elif c == "(" and source[i + 1:i + 2] == "?" and source[i + 2:i + 3] != ":":
+            return False
+        i += 1
+    return True
 
 
 def is_regex(instance: object) -> bool:

@@ -1,0 +1,61 @@
+"""``jsonschema_rs_reads_alike``: a pattern counts as read alike by jsonschema-rs and ECMA-262
+only when it is; the fast pass trusts jsonschema-rs's "valid" for such patterns (``validate``,
+``compat.nodes.Side.valid``), so a false "alike" accepts documents ECMA-262 rejects."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema_rs
+import pytest
+import regress
+
+from evalport_spec.ecmaregex import jsonschema_rs_reads_alike, search
+from evalport_spec.jsonload import loads
+from evalport_spec.schemaset import SchemaSet
+from evalport_spec.validation.fast import FastCheck
+
+
+def _ecma(pattern: str, text: str) -> bool:
+    """ECMA-262's answer, straight from regress (``u`` flag, else Annex B)."""
+    try:
+        rx = regress.Regex(pattern, "u")
+    except regress.RegressError:
+        rx = regress.Regex(pattern)
+    return rx.find(text) is not None
+
+
+# (pattern, a string on which jsonschema-rs and ECMA-262 disagree)
+DIFFER = [
+    ("\\Aa", "a"),            # Rust: start anchor; Annex B: the letter A
+    ("a\\z", "a"),            # Rust: end anchor; Annex B: the letter z
+    ("^\\x{41}$", "A"),       # Rust: a code point; Annex B: "x" 41 times
+    ("a\\b", "aé"),           # word boundaries: Unicode in Rust, ASCII in ECMA-262
+]
+
+
+@pytest.mark.parametrize(("pattern", "text"), DIFFER)
+def test_a_pattern_the_two_read_otherwise_is_not_alike(pattern, text):
+    rs = jsonschema_rs.validator_for({"pattern": pattern}).is_valid(text)
+    assert rs != _ecma(pattern, text)  # the two readings really differ here
+    assert not jsonschema_rs_reads_alike(pattern)
+
+
+@pytest.mark.parametrize("pattern", ["^(?=a)", "(a)\\1", "^(?<n>a)\\k<n>$", "^\\p{L}$", "[]", "[^]",
+                                     "^(?!a)", "\\ca", "\\0",
+                                     "^[a&&b]$", "^[[a]$"])  # (Rust set syntax: left out, to be safe)
+def test_lookaround_backreferences_and_other_non_plain_syntax_are_not_alike(pattern):
+    assert not jsonschema_rs_reads_alike(pattern)
+
+
+@pytest.mark.parametrize("pattern", ["^[a-z0-9_-]+$", "^\\d{2,3}\\.\\w+$", "^(?:ab|c)*$", "^\\u0041\\x41$",
+                                     "^[\\]-]$", "^2[0-9]{3}-[01][0-9]$"])
+def test_plain_patterns_stay_alike(pattern):
+    assert jsonschema_rs_reads_alike(pattern)
+
+
+def test_the_fast_pass_does_not_accept_what_ecma_262_rejects():
+    schema = {"type": "string", "pattern": "\\Aa"}
+    assert not search("\\Aa", "a")  # ECMA-262 (Annex B): "a" holds no "Aa"
+    s = SchemaSet.from_loaded({"s.json": loads(json.dumps(schema), "s.json")}, "x")
+    assert FastCheck(s, "s.json", None).is_valid("a") is not True
