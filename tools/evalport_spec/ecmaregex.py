@@ -21,6 +21,7 @@ A pattern ``regress`` refuses either way is not an ECMA-262 regular expression.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -55,16 +56,44 @@ def compile_ecma(source: str) -> regress.Regex:
     return got
 
 
+_LONE = re.compile("[\ud800-\udfff]")
+_STAND_IN = "\ue000"
+"""What a lone surrogate is matched as: the code point just after the surrogate block."""
+_NEAR = r"(?:[dD][89a-fA-F][0-9a-fA-F]{2}|[eE]000)"
+_NEAR_SURROGATES = re.compile(rf"\\[pP]|\\u{_NEAR}|\\u\{{0*{_NEAR}\}}|\ue000")
+
+
 def search(source: str, text: str) -> bool:
     """Whether ``text`` contains a match of ECMA-262 ``source`` (patterns are not anchored,
-    Validation 6.3.3). A source that is not a regular expression matches nothing."""
+    Validation 6.3.3). A source that is not a regular expression matches nothing.
+
+    A lone surrogate in ``text`` (possible in a Python string, not in UTF-8, so not in
+    regress's input) is one code point to ECMA-262 with the ``u`` flag; it is matched as
+    U+E000, which every pattern treats alike unless it names a code point from U+D800 to
+    U+E000 (``\\uD800``..``\\uE000``, ``\\u{..}``, a literal U+E000) or a Unicode property
+    (``\\p``/``\\P``: the two differ in general category): ``.``, ``\\s``, ``\\w``, ``\\d``,
+    negated classes and ranges between other code points cover both or neither.
+
+    Raises:
+        ValueError: ``text`` holds a lone surrogate and ``source`` one of those constructs or a
+            lone surrogate itself (the answer cannot be computed; never a wrong one).
+    """
     got = _compiled(source)
-    return not isinstance(got, NotEcmaRegex) and got.find(text) is not None
+    if isinstance(got, NotEcmaRegex):
+        return False
+    if _LONE.search(text):
+        if _NEAR_SURROGATES.search(source) or _LONE.search(source):
+            raise ValueError(f"cannot match {source!r} on a string holding a lone surrogate")
+        text = _LONE.sub(_STAND_IN, text)
+    return got.find(text) is not None
 
 
 _ALIKE_ESCAPES = frozenset("dDwWsS.\\/-^$*+?()[]{}|ntrfv")
 """Escapes read alike by both: the class escapes, the line escapes and escaped syntax."""
 _HEX = frozenset("0123456789abcdefABCDEF")
+_GENERAL_CATEGORY = re.compile(r"\{(?:L[ultmo]?|M[nce]?|N[dlo]?|P[cdseifo]?|S[mcko]?|Z[slp]?|C[cfson]?)\}")
+"""``\\p{..}`` of a short General_Category name: one reading in both (other names, such as a
+bare script name, are an ECMA-262 syntax error with the ``u`` flag and literal text without)."""
 
 
 def jsonschema_rs_reads_alike(source: str) -> bool:
@@ -78,7 +107,8 @@ def jsonschema_rs_reads_alike(source: str) -> bool:
     ECMA-262 without the ``u`` flag reads Annex B identity escapes (``"A"``, ``"z"``, 41
     ``x``); inside a class, ``[``, ``&&``, ``--`` and ``~~`` are its nesting and set
     operations, plain characters in ECMA-262; groups other than ``(?:``, backreferences,
-    ``\\p{..}``, ``\\c`` and octal escapes are left out too. So only a pattern made of
+    ``\\p{..}`` other than a short General_Category name, ``\\c`` and octal escapes are left
+    out too. So only a pattern made of
     literals, ``.``, anchors, quantifiers, alternation, ``(``/``(?:`` groups, flat classes and
     the escapes of :data:`_ALIKE_ESCAPES`, ``\\uXXXX`` and ``\\xHH`` counts; any other is left
     to the reference pass, which costs only speed.
@@ -93,6 +123,12 @@ def jsonschema_rs_reads_alike(source: str) -> bool:
                 continue
             if nxt == "x" and all(h in _HEX for h in source[i + 2:i + 4]) and i + 4 <= n:
                 i += 4
+                continue
+            if nxt in "pP":
+                m = _GENERAL_CATEGORY.match(source, i + 2)
+                if m is None:
+                    return False
+                i = m.end()
                 continue
             if nxt not in _ALIKE_ESCAPES:
                 return False
@@ -114,8 +150,11 @@ def jsonschema_rs_reads_alike(source: str) -> bool:
 
 def is_regex(instance: object) -> bool:
     """``format: regex`` (Validation 7.3.8): a string is an ECMA-262 regular expression;
-    non-strings conform."""
-    return not isinstance(instance, str) or not isinstance(_compiled(instance), NotEcmaRegex)
+    non-strings conform. A lone surrogate in the string is read as a pattern character."""
+    if not isinstance(instance, str):
+        return True
+    # a lone surrogate is a pattern character like U+E000 (the syntax is the same either way)
+    return not isinstance(_compiled(_LONE.sub(_STAND_IN, instance)), NotEcmaRegex)
 
 
 def additional(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
