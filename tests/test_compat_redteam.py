@@ -4,6 +4,8 @@ python-jsonschema's own verdict on a witness document, never from the classifier
 
 from __future__ import annotations
 
+import json
+
 import jsonschema
 import pytest
 import referencing.exceptions
@@ -92,3 +94,36 @@ def test_root_id_beside_ref_is_no_base_in_draft_07():
         jsonschema.Draft7Validator(old).is_valid(1)
     with pytest.raises(InputError, match="unresolvable"):
         classify(old, {"$schema": D7, "type": "integer"})
+
+
+@pytest.mark.parametrize(("inner", "doc"), [
+    ({"$schema": D4, "type": "integer"}, {"p": 1.0}),  # draft-04 integer: 1.0 is not one
+    ({"$schema": D7, "$id": "http://x.test/e", "$dynamicRef": "#/definitions/s",
+      "definitions": {"s": {"type": "string"}}}, {"p": 1}),  # draft-07: $dynamicRef ignored
+])
+def test_a_subschema_naming_another_dialect_is_refused(inner, doc):
+    # python-jsonschema reads the subschema in the dialect its $schema names: the doc is lost
+    old = {"properties": {"p": inner}}
+    new = {"properties": {"p": {"type": "integer" if "type" in inner else "string"}}}
+    assert lost(new, old, doc) if "type" in inner else lost(old, new, doc)
+    for a, b in ((old, new), (new, old)):
+        with pytest.raises(InputError, match="another dialect"):
+            classify(a, b)
+
+
+def _two_files(a: dict, b: dict):
+    from evalport_spec.jsonload import loads
+    from evalport_spec.schemaset import SchemaSet
+    return SchemaSet.from_loaded({n: loads(json.dumps(v).encode(), f"x/{n}") for n, v in (("a.json", a), ("b.json", b))}, "x")
+
+
+def test_a_reference_into_a_file_of_another_dialect_is_refused():
+    # b.json (2020-12) is entered from draft-07 a.json at a place without $schema: python-
+    # jsonschema reads it as draft-07, where $dynamicRef is no keyword, so {"p": 1} is valid
+    b = {"$id": "http://x.test/b", "$defs": {"i": {"$dynamicRef": "#/$defs/s"}, "s": {"type": "string"}}}
+    a_old = {"$schema": D7, "$id": "http://x.test/a", "properties": {"p": {"$ref": "http://x.test/b#/$defs/i"}}}
+    a_new = {"$schema": D7, "$id": "http://x.test/a", "properties": {"p": {"type": "string"}}}
+    old, new = _two_files(a_old, b), _two_files(a_new, b)
+    assert old.validator("a.json").is_valid({"p": 1}) and not new.validator("a.json").is_valid({"p": 1})
+    with pytest.raises(InputError, match="another dialect"):
+        compare(old, new, search_budget=0)

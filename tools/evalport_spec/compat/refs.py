@@ -22,7 +22,16 @@ from ..canonjson import canonical
 from ..errors import InputError
 from ..pointer import join
 from ..schemaset import SchemaSet
-from .nodes import D2019, LISTS, Node, Side, Unresolvable, dynamic_ref_keywords, subschemas
+from .nodes import (
+    D2019,
+    LISTS,
+    Node,
+    Side,
+    Unresolvable,
+    dialect_of,
+    dynamic_ref_keywords,
+    subschemas,
+)
 
 IN_PLACE_SINGLE = ("not", "if", "then", "else")
 IN_PLACE_LISTS = tuple(k for k in LISTS if k != "prefixItems")
@@ -45,9 +54,57 @@ def check_set(schemas: SchemaSet, only: Collection[str] | None = None, side: Sid
     for problem in schemas.check_refs():
         if only is None or _file_of(schemas, problem) in only:
             raise problem
+    side = side if side is not None else Side("old", schemas)
+    mixed = mixed_dialect(schemas, side, only)
+    if mixed is not None:
+        raise mixed
     cycle = in_place_cycle(schemas, only, side)
     if cycle is not None:
         raise cycle
+
+
+def mixed_dialect(schemas: SchemaSet, side: Side, only: Collection[str] | None = None) -> InputError | None:
+    """An :class:`InputError` where python-jsonschema may read a subschema in another dialect
+    than the one of its file (the classifier's reading, :meth:`~.nodes.Side.dialect`), or
+    ``None``. Its validator takes the dialect of a subschema from the subschema's own
+    ``$schema``, and without one keeps the dialect of the schema it came from, across a
+    ``$ref`` too (``Validator.evolve``: ``validator_for(subschema, default=current class)``).
+    So two cases are refused: a subschema below a file's root naming a different dialect in
+    ``$schema``, and a reference from a file of one dialect to a place without ``$schema`` in a
+    file of another (its target would be read in the referring file's dialect)."""
+    for f in schemas:
+        if only is not None and f.name not in only:
+            continue
+        own = side.dialect(side.root(f.name))
+        for ptr, node, _ in f.walk():
+            raw = node.get("$schema")
+            if ptr and isinstance(raw, str) and _dialect_or_none(raw) != own:
+                return _mixed(f, join(ptr, "$schema"), "a subschema names another dialect than its "
+                              "file in $schema")
+    for f, ptr, ref, _ in schemas.references():
+        if only is not None and f.name not in only:
+            continue
+        keyword = ptr.rsplit("/", 1)[1]
+        node = Node(side.name, f.name, ptr[: -len(keyword) - 1])
+        for target, _ in _ref_targets(side, node, {keyword: ref}):
+            value = side.value(target)
+            if side.dialect(target) != side.dialect(node) and not (
+                    isinstance(value, dict) and isinstance(value.get("$schema"), str)):
+                return _mixed(f, ptr, "the reference leads into a file of another dialect, to a "
+                              "place without $schema (python-jsonschema reads it in this file's)")
+    return None
+
+
+def _dialect_or_none(uri: str) -> int | None:
+    try:
+        return dialect_of(uri)
+    except ValueError:
+        return None
+
+
+def _mixed(f: Any, where: str, what: str) -> InputError:
+    return InputError(f"{what}: dialects mixed this way are not compared", f.loaded.source,
+                      f.loaded.line(where), None, where)
 
 
 def _file_of(schemas: SchemaSet, problem: InputError) -> str | None:
