@@ -127,3 +127,12 @@ def test_a_reference_into_a_file_of_another_dialect_is_refused():
     assert old.validator("a.json").is_valid({"p": 1}) and not new.validator("a.json").is_valid({"p": 1})
     with pytest.raises(InputError, match="another dialect"):
         compare(old, new, search_budget=0)
+
+
+def test_anchor_is_no_keyword_in_draft_07():
+    # "#foo" names the "$id": "#foo" subschema (integer); "$anchor" is ignored before 2019-09
+    old = {"$schema": D7, "properties": {"p": {"$ref": "#foo"}},
+           "definitions": {"f": {"$anchor": "foo", "type": "string"}, "g": {"$id": "#foo", "type": "integer"}}}
+    new = {"$schema": D7, "properties": {"p": {"type": "string"}}}
+    assert lost(old, new, {"p": 1})
+    assert classify(old, new) is ChangeClass.MAJOR

@@ -357,7 +357,7 @@ def _definitions(f: SchemaFile) -> Iterator[tuple[str, str, str]]:
         if ptr and isinstance(nid, str):
             # a fragment identifier leaves the base as it was; any other is the new base itself
             yield urljoin(base, nid) if urldefrag(nid)[1] else base, join(ptr, id_kw), id_kw
-        for kw in ("$anchor", "$dynamicAnchor"):
+        for kw in ("$anchor", "$dynamicAnchor")[:0 if legacy else 2]:  # (2019-09 on; draft-07: "$id": "#a")
             if isinstance(node.get(kw), str):
                 yield f"{base}#{node[kw]}", join(ptr, kw), kw
 

@@ -196,7 +196,7 @@ class Side:
                 if frag and d < D2019:  # draft-07 and older: "$id": "#name" is an anchor
                     self.anchors[f"{base}#{frag}"] = (fname, ptr)
             anchor = value.get("$anchor")
-            if isinstance(anchor, str):
+            if isinstance(anchor, str) and d >= D2019:  # (a keyword from 2019-09 on)
                 self.anchors[f"{base}#{anchor}"] = (fname, ptr)
             dyn = value.get("$dynamicAnchor")
             if isinstance(dyn, str) and d >= D2020:  # also a plain anchor for $ref
