@@ -81,6 +81,8 @@ def mixed_dialect(schemas: SchemaSet, side: Side, only: Collection[str] | None =
             if ptr and isinstance(raw, str) and _dialect_or_none(raw) != own:
                 return _mixed(f, join(ptr, "$schema"), "a subschema names another dialect than its "
                               "file in $schema")
+    if len({side.dialect(side.root(f.name)) for f in schemas}) < 2:
+        return None  # one dialect in every file: no reference leads into another
     for f, ptr, ref, _ in schemas.references():
         if only is not None and f.name not in only:
             continue
