@@ -314,7 +314,7 @@ def test_a_new_normative_sentence_needs_a_record(repo: Path, capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith(f"spec/SPEC.md:{line}: error spec-change-unrecorded: normative change since "
                           f"1.3.0 [{cid}] is on no record: added in Extension mechanism")
-    assert out.endswith("spec changes: 13 normative change(s) since 1.3.0, 1 on no record\n")
+    assert out.endswith("spec changes: 16 normative change(s) since 1.3.0, 1 on no record\n")
     # an RFC's front matter records it ...
     rfc = repo / "rfcs/0007-version-scope.md"
     edit(rfc, "spec_changes:\n", f"spec_changes:\n  - {cid}\n")
