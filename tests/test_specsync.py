@@ -518,3 +518,29 @@ def test_spec_changes_refuses_an_unreadable_draft(repo: Path, capsys, content, m
     md.unlink() if content is None else md.write_bytes(content)
     assert main(["-C", str(repo), "spec", "changes"]) == 2
     assert capsys.readouterr().err == f"evalport-spec: error: {message}\n"
+
+
+# -- prose against the schemas --------------------------------------------------------------
+
+def test_a_quoted_pointer_that_does_not_resolve_is_reported(repo: Path) -> None:
+    """``file.json#/pointer`` in a code span must name a location of that schema file (RFC 6901);
+    the current draft quotes only pointers that resolve, so it has no such finding."""
+    assert [f for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-pointer-dangling"] == []
+    md = repo / "spec/SPEC.md"
+    line = edit(md, "The conformance suite (RFC 0001) makes these requirements testable.",
+                "See `grader.json#/allOf/8` and `grader.json#/allOf/7` and `nothing.json#/a`. "
+                "The conformance suite (RFC 0001) makes these requirements testable.")
+    edit(md, "The only format the schemas use", "The branch `resultset.json#/$defs/result/allOf/01` "
+         "is one. The only format the schemas use")
+    found = [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-pointer-dangling"]
+    # grader.json's allOf has 8 entries (0..7); "01" is not an array index (RFC 6901 section 4)
+    schema_line = (md.read_text().split("\n").index(next(x for x in md.read_text().split("\n")
+                                                          if "allOf/01" in x)) + 1)
+    assert found == [
+        f"spec/SPEC.md:{schema_line}: the prose quotes `resultset.json#/$defs/result/allOf/01`, but nothing "
+        "is at /$defs/result/allOf/01 in resultset.json",
+        f"spec/SPEC.md:{line}: the prose quotes `grader.json#/allOf/8`, but nothing is at /allOf/8 in grader.json",
+        f"spec/SPEC.md:{line}: the prose quotes `nothing.json#/a`, but the version has no schema file nothing.json",
+    ]
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert stage.status == "fail"
