@@ -544,3 +544,46 @@ def test_a_quoted_pointer_that_does_not_resolve_is_reported(repo: Path) -> None:
     ]
     stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
     assert stage.status == "fail"
+
+
+def test_the_grader_types_table_agrees_with_grader_json(repo: Path) -> None:
+    """Each row's required params are those of the if/then branches that select its type; the
+    rows are the schema's well-known types (/properties/type/examples). Expected values by hand
+    from grader.json: `code` needs language and source; custom's handler comes from the branch
+    it shares with extension types."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-grader-types"]
+    assert found() == []
+    md = repo / "spec/SPEC.md"
+    code = edit(md, "| `code` | `language` (`\"python\"` or `\"javascript\"`), `source` (string) |",
+                "| `code` | `source` (string) |")
+    custom = edit(md, "| `custom` | `handler` (string) |", "| `custom` | none |")
+    extra = edit(md, "| `human` | none | a person scores the output |",
+                 "| `human` | none | a person scores the output |\n| `fuzzy` | none | made up |")
+    edit(md, "| `model_graded` | none | a model scores the output, configured through `params` |\n", "")
+    heading = md.read_text().split("\n").index("## Grader types") + 1
+    assert found() == [
+        f"spec/SPEC.md:{heading}: grader.json has the well-known grader type `model_graded`, which the "
+        "table does not list",
+        f"spec/SPEC.md:{code}: the table says `code` requires in params source, but grader.json's if/then "
+        "branches require language, source",
+        f"spec/SPEC.md:{extra + 1}: the table lists grader type `fuzzy`, which is not among the well-known "
+        "types of grader.json (/properties/type/examples)",
+        f"spec/SPEC.md:{custom + 1}: the table says `custom` requires in params none, but grader.json's "
+        "if/then branches require handler",
+    ]
+    assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "fail"
+
+
+def test_grader_types_follow_a_schema_change(repo: Path) -> None:
+    """A schema edit the prose does not follow: the shared custom/extension branch stops
+    requiring handler, so the `custom` row's `handler` is reported."""
+    path = repo / "spec/schemas/grader.json"
+    schema = json.loads(path.read_text())
+    schema["allOf"][7]["then"]["properties"]["params"]["required"] = []
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    row = next(n for n, x in enumerate((repo / "spec/SPEC.md").read_text().split("\n"), start=1)
+               if x.startswith("| `custom` |"))
+    assert [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-grader-types"] == [
+        f"spec/SPEC.md:{row}: the table says `custom` requires in params handler, but grader.json's "
+        "if/then branches require none"]

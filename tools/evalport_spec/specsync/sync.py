@@ -20,7 +20,8 @@ returns the rewritten text:
 A rule with parameters has its values only in its generated facts: a decimal number in the
 hand-written prose of its section is reported (``rule-parameter-in-prose``), since it would not
 follow a change of the catalogue. A quoted ``file.json#/pointer`` that does not resolve is
-reported (:mod:`.pointers`). Only the draft is checked; frozen releases are never rewritten.
+reported (:mod:`.pointers`), and so is a row of the Grader types table that disagrees with
+``grader.json`` (:mod:`.gradertypes`). Only the draft is checked; frozen releases are never rewritten.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from ..specmd import (
 from .blocks import Block, excerpt, number, read_rows
 from .facts import RULE_CODES, STATUS, codes_block, rule_block, rule_region, status_block
 from .fields import FieldTables, field_since, node_at
+from .gradertypes import grader_type_findings
 from .pointers import dangling_pointers
 from .regions import Region, find, wrap
 
@@ -300,6 +302,7 @@ def sync_text(text: str, blocks: dict[str, Block], version: SpecVersion, label: 
         edits.append(edit)
     findings += _parameters_in_prose(doc, regions.values(), version, label)
     findings += dangling_pointers(doc, version, label)
+    findings += grader_type_findings(doc, version, label)
     findings.sort(key=lambda f: (f.new.line if f.new else None) or 0)
     changed = [e.region for e in sorted(edits, key=lambda e: e.first)]
     result = SyncResult(label, text, "\n".join(_apply(lines, edits)), findings, changed)
