@@ -587,3 +587,22 @@ def test_grader_types_follow_a_schema_change(repo: Path) -> None:
     assert [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-grader-types"] == [
         f"spec/SPEC.md:{row}: the table says `custom` requires in params handler, but grader.json's "
         "if/then branches require none"]
+
+
+def test_a_claim_about_the_formats_used_follows_the_schemas(repo: Path) -> None:
+    """SPEC.md says the only format the schemas use is `date-time`; a schema that gains
+    ``format: uri`` contradicts it. A property merely *named* format is not the keyword."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-format-claim"]
+    assert found() == []
+    path = repo / "spec/schemas/testcase.json"
+    schema = json.loads(path.read_text())
+    schema["properties"]["format"] = {"type": "string"}          # a member name, not the keyword
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    assert found() == []
+    schema["properties"]["format"] = {"type": "string", "format": "uri"}
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    line = next(n for n, x in enumerate((repo / "spec/SPEC.md").read_text().split("\n"), start=1)
+                if "The only format the schemas use is" in x)
+    assert found() == [f"spec/SPEC.md:{line}: the prose says the schemas use the format(s) date-time, "
+                       "but their format keywords are date-time, uri"]
