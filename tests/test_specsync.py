@@ -606,3 +606,26 @@ def test_a_claim_about_the_formats_used_follows_the_schemas(repo: Path) -> None:
                 if "The only format the schemas use is" in x)
     assert found() == [f"spec/SPEC.md:{line}: the prose says the schemas use the format(s) date-time, "
                        "but their format keywords are date-time, uri"]
+
+
+def test_claims_of_closed_and_open_objects_follow_the_schemas(repo: Path) -> None:
+    """"Every object is closed" fails when a titled object (Retry) loses additionalProperties
+    false; an exception named open (`params` of TestCase) fails when its schema closes it."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-openness"]
+    assert found() == []
+    suite = repo / "spec/schemas/suite.json"
+    schema = json.loads(suite.read_text())
+    del schema["$defs"]["retry"]["additionalProperties"]
+    suite.write_text(json.dumps(schema, indent=2) + "\n")
+    testcase = repo / "spec/schemas/testcase.json"
+    schema = json.loads(testcase.read_text())
+    schema["properties"]["params"]["additionalProperties"] = False
+    testcase.write_text(json.dumps(schema, indent=2) + "\n")
+    line = next(n for n, x in enumerate((repo / "spec/SPEC.md").read_text().split("\n"), start=1)
+                if x.startswith("Every object is closed"))
+    assert found() == [
+        f"spec/SPEC.md:{line}: the prose says every object is closed, but Retry (suite.json#/$defs/retry) "
+        "admits undeclared members",
+        f"spec/SPEC.md:{line}: the prose names `params` of TestCase as open, but its schema closes it",
+    ]

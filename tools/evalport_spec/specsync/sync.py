@@ -22,7 +22,8 @@ hand-written prose of its section is reported (``rule-parameter-in-prose``), sin
 follow a change of the catalogue. A quoted ``file.json#/pointer`` that does not resolve is
 reported (:mod:`.pointers`), and so is a row of the Grader types table that disagrees with
 ``grader.json`` (:mod:`.gradertypes`), and a claim about which formats the schemas use that
-their ``format`` keywords contradict (:mod:`.formats`). Only the draft is checked; frozen releases are never rewritten.
+their ``format`` keywords contradict (:mod:`.formats`) and a claim of closed or open objects
+the schemas contradict (:mod:`.openness`). Only the draft is checked; frozen releases are never rewritten.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from .facts import RULE_CODES, STATUS, codes_block, rule_block, rule_region, sta
 from .fields import FieldTables, field_since, node_at
 from .formats import format_claim_findings
 from .gradertypes import grader_type_findings
+from .openness import openness_findings
 from .pointers import dangling_pointers
 from .regions import Region, find, wrap
 
@@ -306,6 +308,7 @@ def sync_text(text: str, blocks: dict[str, Block], version: SpecVersion, label: 
     findings += dangling_pointers(doc, version, label)
     findings += grader_type_findings(doc, version, label)
     findings += format_claim_findings(doc, version, label)
+    findings += openness_findings(doc, version, label)
     findings.sort(key=lambda f: (f.new.line if f.new else None) or 0)
     changed = [e.region for e in sorted(edits, key=lambda e: e.first)]
     result = SyncResult(label, text, "\n".join(_apply(lines, edits)), findings, changed)
