@@ -329,7 +329,7 @@ def test_releases_whose_class_disagrees_with_their_number_or_changelog_are_repor
     """1.1.0's own changelog calls it PATCH (it is MINOR); 1.2.0's SPEC.md has no heading for
     it (the draft's lost its one too, which is not required there); 1.3.0 drops the Error type
     ``runner_error`` that 1.2.0 allows (MAJOR), so 1.3.0 is a minor bump where 2.0.0 is needed
-    and both changelogs naming it MINOR (1.3.0's line 420, the draft's 554) are wrong."""
+    and both changelogs naming it MINOR (1.3.0's line 420, the draft's heading of 1.3.0) are wrong."""
     releases = repo / "spec/releases"
     md = releases / "1.1.0/SPEC.md"
     md.write_text(md.read_text().replace("### 1.1.0 — 2026-06-15 — MINOR", "### 1.1.0 — 2026-06-15 — PATCH"))
@@ -342,6 +342,8 @@ def test_releases_whose_class_disagrees_with_their_number_or_changelog_are_repor
     found = _errors(report, "releases")
     assert report.stage("releases").summary == "1.1.0 MINOR, 1.2.0 MINOR, 1.3.0 MAJOR"
     told = [(f.kind, f.message, f.new) for f in found if f.kind.startswith(("release-", "changelog-"))]
+    draft = (repo / "spec/SPEC.md").read_text().split("\n")
+    heading = next(n for n, x in enumerate(draft, start=1) if x.startswith("### 1.3.0 "))
     assert told == [
         ("changelog-class-mismatch", "changelog says 1.1.0 is PATCH but 1.0.0 -> 1.1.0 is MINOR",
          Location("spec/releases/1.1.0/SPEC.md", None, 373)),
@@ -351,7 +353,7 @@ def test_releases_whose_class_disagrees_with_their_number_or_changelog_are_repor
         ("changelog-class-mismatch", "changelog says 1.3.0 is MINOR but 1.2.0 -> 1.3.0 is MAJOR",
          Location("spec/releases/1.3.0/SPEC.md", None, 420)),
         ("changelog-class-mismatch", "changelog says 1.3.0 is MINOR but 1.2.0 -> 1.3.0 is MAJOR",
-         Location("spec/SPEC.md", None, 554))]
+         Location("spec/SPEC.md", None, heading))]
     # the breaking change itself comes with the mismatch: the enum value lost, in 1.2.0's file
     (lost,) = [f for f in found if not f.kind.startswith(("release-", "changelog-"))]
     assert (lost.change_class.name, lost.old.file) == ("MAJOR", "spec/releases/1.2.0/schemas/resultset.json")

@@ -314,7 +314,7 @@ def test_a_new_normative_sentence_needs_a_record(repo: Path, capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith(f"spec/SPEC.md:{line}: error spec-change-unrecorded: normative change since "
                           f"1.3.0 [{cid}] is on no record: added in Extension mechanism")
-    assert out.endswith("spec changes: 13 normative change(s) since 1.3.0, 1 on no record\n")
+    assert out.endswith("spec changes: 16 normative change(s) since 1.3.0, 1 on no record\n")
     # an RFC's front matter records it ...
     rfc = repo / "rfcs/0007-version-scope.md"
     edit(rfc, "spec_changes:\n", f"spec_changes:\n  - {cid}\n")
@@ -518,3 +518,129 @@ def test_spec_changes_refuses_an_unreadable_draft(repo: Path, capsys, content, m
     md.unlink() if content is None else md.write_bytes(content)
     assert main(["-C", str(repo), "spec", "changes"]) == 2
     assert capsys.readouterr().err == f"evalport-spec: error: {message}\n"
+
+
+# -- prose against the schemas --------------------------------------------------------------
+
+def test_a_quoted_pointer_that_does_not_resolve_is_reported(repo: Path) -> None:
+    """``file.json#/pointer`` in a code span must name a location of that schema file (RFC 6901);
+    the current draft quotes only pointers that resolve, so it has no such finding."""
+    assert [f for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-pointer-dangling"] == []
+    md = repo / "spec/SPEC.md"
+    line = edit(md, "The conformance suite (RFC 0001) makes these requirements testable.",
+                "See `grader.json#/allOf/8` and `grader.json#/allOf/7` and `nothing.json#/a`. "
+                "The conformance suite (RFC 0001) makes these requirements testable.")
+    edit(md, "The only format the schemas use", "The branch `resultset.json#/$defs/result/allOf/01` "
+         "is one. The only format the schemas use")
+    found = [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-pointer-dangling"]
+    # grader.json's allOf has 8 entries (0..7); "01" is not an array index (RFC 6901 section 4)
+    schema_line = (md.read_text().split("\n").index(next(x for x in md.read_text().split("\n")
+                                                          if "allOf/01" in x)) + 1)
+    assert found == [
+        f"spec/SPEC.md:{schema_line}: the prose quotes `resultset.json#/$defs/result/allOf/01`, but nothing "
+        "is at /$defs/result/allOf/01 in resultset.json",
+        f"spec/SPEC.md:{line}: the prose quotes `grader.json#/allOf/8`, but nothing is at /allOf/8 in grader.json",
+        f"spec/SPEC.md:{line}: the prose quotes `nothing.json#/a`, but the version has no schema file nothing.json",
+    ]
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert stage.status == "fail"
+
+
+def test_the_grader_types_table_agrees_with_grader_json(repo: Path) -> None:
+    """Each row's required params are those of the if/then branches that select its type; the
+    rows are the schema's well-known types (/properties/type/examples). Expected values by hand
+    from grader.json: `code` needs language and source; custom's handler comes from the branch
+    it shares with extension types."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-grader-types"]
+    assert found() == []
+    md = repo / "spec/SPEC.md"
+    code = edit(md, "| `code` | `language` (`\"python\"` or `\"javascript\"`), `source` (string) |",
+                "| `code` | `source` (string) |")
+    custom = edit(md, "| `custom` | `handler` (string) |", "| `custom` | none |")
+    extra = edit(md, "| `human` | none | a person scores the output |",
+                 "| `human` | none | a person scores the output |\n| `fuzzy` | none | made up |")
+    edit(md, "| `model_graded` | none | a model scores the output, configured through `params` |\n", "")
+    heading = md.read_text().split("\n").index("## Grader types") + 1
+    assert found() == [
+        f"spec/SPEC.md:{heading}: grader.json has the well-known grader type `model_graded`, which the "
+        "table does not list",
+        f"spec/SPEC.md:{code}: the table says `code` requires in params source, but grader.json's if/then "
+        "branches require language, source",
+        f"spec/SPEC.md:{extra + 1}: the table lists grader type `fuzzy`, which is not among the well-known "
+        "types of grader.json (/properties/type/examples)",
+        f"spec/SPEC.md:{custom + 1}: the table says `custom` requires in params none, but grader.json's "
+        "if/then branches require handler",
+    ]
+    assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "fail"
+
+
+def test_grader_types_follow_a_schema_change(repo: Path) -> None:
+    """A schema edit the prose does not follow: the shared custom/extension branch stops
+    requiring handler, so the `custom` row's `handler` is reported."""
+    path = repo / "spec/schemas/grader.json"
+    schema = json.loads(path.read_text())
+    schema["allOf"][7]["then"]["properties"]["params"]["required"] = []
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    row = next(n for n, x in enumerate((repo / "spec/SPEC.md").read_text().split("\n"), start=1)
+               if x.startswith("| `custom` |"))
+    assert [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-grader-types"] == [
+        f"spec/SPEC.md:{row}: the table says `custom` requires in params handler, but grader.json's "
+        "if/then branches require none"]
+
+
+def test_a_claim_about_the_formats_used_follows_the_schemas(repo: Path) -> None:
+    """SPEC.md says the only format the schemas use is `date-time`; a schema that gains
+    ``format: uri`` contradicts it. A property merely *named* format is not the keyword."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-format-claim"]
+    assert found() == []
+    path = repo / "spec/schemas/testcase.json"
+    schema = json.loads(path.read_text())
+    schema["properties"]["format"] = {"type": "string"}          # a member name, not the keyword
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    assert found() == []
+    schema["properties"]["format"] = {"type": "string", "format": "uri"}
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    line = next(n for n, x in enumerate((repo / "spec/SPEC.md").read_text().split("\n"), start=1)
+                if "The only format the schemas use is" in x)
+    assert found() == [f"spec/SPEC.md:{line}: the prose says the schemas use the format(s) date-time, "
+                       "but their format keywords are date-time, uri"]
+
+
+def test_claims_of_closed_and_open_objects_follow_the_schemas(repo: Path) -> None:
+    """"Every object is closed" fails when a titled object (Retry) loses additionalProperties
+    false; an exception named open (`params` of TestCase) fails when its schema closes it."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-openness"]
+    assert found() == []
+    suite = repo / "spec/schemas/suite.json"
+    schema = json.loads(suite.read_text())
+    del schema["$defs"]["retry"]["additionalProperties"]
+    suite.write_text(json.dumps(schema, indent=2) + "\n")
+    testcase = repo / "spec/schemas/testcase.json"
+    schema = json.loads(testcase.read_text())
+    schema["properties"]["params"]["additionalProperties"] = False
+    testcase.write_text(json.dumps(schema, indent=2) + "\n")
+    line = next(n for n, x in enumerate((repo / "spec/SPEC.md").read_text().split("\n"), start=1)
+                if x.startswith("Every object is closed"))
+    assert found() == [
+        f"spec/SPEC.md:{line}: the prose says every object is closed, but Retry (suite.json#/$defs/retry) "
+        "admits undeclared members",
+        f"spec/SPEC.md:{line}: the prose names `params` of TestCase as open, but its schema closes it",
+    ]
+
+
+def test_a_code_the_prose_names_must_exist(repo: Path) -> None:
+    """A rule renamed in the catalogue but still named in prose is reported; keyword codes of
+    the Validation table (FORMAT, FALSE_SCHEMA) and UNSUPPORTED_VERSION are known; the
+    Changelog section (history) is not checked."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-code-unknown"]
+    assert found() == []
+    md = repo / "spec/SPEC.md"
+    line = edit(md, "(DUPLICATE_ATTEMPT)", "(DUPLICATE_ATTEMPTS)")
+    edit(md, "### 1.3.0 —", "Formerly NO_SUCH_RULE (GONE).\n\n### 1.3.0 —")
+    assert found() == [f"spec/SPEC.md:{line}: the prose names the code DUPLICATE_ATTEMPTS, which is neither "
+                       "a rule of spec/rules.json, nor a keyword code of the Validation table, nor one the "
+                       "validator reports itself"]

@@ -19,7 +19,12 @@ returns the rewritten text:
 
 A rule with parameters has its values only in its generated facts: a decimal number in the
 hand-written prose of its section is reported (``rule-parameter-in-prose``), since it would not
-follow a change of the catalogue. Only the draft is checked; frozen releases are never rewritten.
+follow a change of the catalogue. A quoted ``file.json#/pointer`` that does not resolve is
+reported (:mod:`.pointers`), and so is a row of the Grader types table that disagrees with
+``grader.json`` (:mod:`.gradertypes`), and a claim about which formats the schemas use that
+their ``format`` keywords contradict (:mod:`.formats`) and a claim of closed or open objects
+the schemas contradict (:mod:`.openness`); an error code the prose names must exist
+(:mod:`.rulecodes`). Only the draft is checked; frozen releases are never rewritten.
 """
 
 from __future__ import annotations
@@ -47,7 +52,12 @@ from ..specmd import (
 from .blocks import Block, excerpt, number, read_rows
 from .facts import RULE_CODES, STATUS, codes_block, rule_block, rule_region, status_block
 from .fields import FieldTables, field_since, node_at
+from .formats import format_claim_findings
+from .gradertypes import grader_type_findings
+from .openness import openness_findings
+from .pointers import dangling_pointers
 from .regions import Region, find, wrap
+from .rulecodes import unknown_code_findings
 
 SPEC_MD = "spec/SPEC.md"
 
@@ -297,6 +307,11 @@ def sync_text(text: str, blocks: dict[str, Block], version: SpecVersion, label: 
                                 "`evalport-spec spec sync` inserts it", new=Location(label, None, max(edit.last, 1))))
         edits.append(edit)
     findings += _parameters_in_prose(doc, regions.values(), version, label)
+    findings += dangling_pointers(doc, version, label)
+    findings += grader_type_findings(doc, version, label)
+    findings += format_claim_findings(doc, version, label)
+    findings += openness_findings(doc, version, label)
+    findings += unknown_code_findings(doc, version, label)
     findings.sort(key=lambda f: (f.new.line if f.new else None) or 0)
     changed = [e.region for e in sorted(edits, key=lambda e: e.first)]
     result = SyncResult(label, text, "\n".join(_apply(lines, edits)), findings, changed)
