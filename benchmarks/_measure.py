@@ -34,6 +34,12 @@ class Run:
     cpu: float = 0.0
 
 
+PROCESS_ENV = {"PYTHONDONTWRITEBYTECODE": ""}
+"""Environment for the toolchain's own processes: they may cache their bytecode, as an installed
+wheel's is (this machine's shells set ``PYTHONDONTWRITEBYTECODE``, which has an editable checkout
+without fresh caches compile every module it imports anew in each process, its rule programs
+too: up to about 0.2 s of a cold ``check``)."""
+
 PROBE = ("import json, resource, subprocess, sys, time\n"
          "start = time.perf_counter()\n"
          "code = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"

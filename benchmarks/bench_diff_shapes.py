@@ -48,7 +48,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests")]
 
-from _measure import forked, report_checks, run_process, table  # noqa: E402
+from _measure import PROCESS_ENV, forked, report_checks, run_process, table  # noqa: E402
 
 from compat_corpus import shapes  # noqa: E402
 from compat_corpus.oracle import Validators, lost, schema_set, witness_of  # noqa: E402
@@ -56,9 +56,6 @@ from compat_corpus.sources import vendored  # noqa: E402
 from evalport_spec.compat import compare  # noqa: E402
 
 PEER_DEFAULT = "/tmp/peer-jsoncompat/bin/python"
-PROCESS_ENV = {"PYTHONDONTWRITEBYTECODE": ""}
-"""Our processes may cache their bytecode, as an installed wheel's is (this machine's shells set
-``PYTHONDONTWRITEBYTECODE``, which would compile every module of an editable install anew)."""
 PEER_SCRIPT = ("import sys, jsoncompat; a, b = (open(p, encoding='utf-8').read() for p in sys.argv[1:3]); "
                "sys.exit(0 if jsoncompat.check_compat(a, b, 'deserializer') else 1)")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import jsonschema
 
 from compat_corpus import shapes
+from compat_corpus.oracle import classify
 from compat_pair import diff, sset
 from evalport_spec.compat.canon import alike
 from evalport_spec.compat.fail import Fail
@@ -126,3 +127,20 @@ def test_a_failure_key_follows_a_replaced_item():
     assert f.key()[-1] is None and f.item is NO_ITEM
     g = replace(f, item={"type": "string"})
     assert g.key()[-1] == '{"type":"string"}'
+
+
+def test_case_budget_binds_each_file_and_direction_on_its_own():
+    # the case-split budget is per file and direction (compare's max_cases): a budget that one
+    # file's whole comparison fits in also fits each of two such files. Each file raises the leaf
+    # maxLength 10 -> 20 of a depth-3 nested oneOf: MINOR (forward MAJOR), by hand, decided.
+    # Before: the count ran on across directions and files, so the second file came out
+    # 'case-split budget exceeded' (undecided, a MAJOR nobody made).
+    old, new = shapes.nested_oneof(3, 10), shapes.nested_oneof(3, 20)
+    one = classify({"a.json": old}, {"a.json": new}, search_budget=0)
+    assert not any(f.undecided for f in one.findings)
+    budget = one.stats["cases"]  # both directions of one file together
+    two = classify({"a.json": old, "b.json": old}, {"a.json": new, "b.json": new},
+                   search_budget=0, max_cases=budget)
+    assert [f.kind for f in two.findings if f.undecided] == []
+    assert str(two.change_class) == "MINOR" and str(two.forward_class) == "MAJOR"
+    assert two.stats["cases"] == 2 * budget  # every case of both files counted

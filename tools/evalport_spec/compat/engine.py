@@ -116,7 +116,9 @@ def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
             or ``"generate"`` for the package's ``generate.generate_valid`` (thorough, slower);
             this engine's own boundary sampler always contributes ``search_budget`` documents.
         default_dialect: dialect for files without ``$schema`` (2020 = 2020-12).
-        max_cases: case-split budget per file; beyond it the file is undecided.
+        max_cases: case-split budget of each file in each direction (the count starts anew for
+            every inclusion check, so one large file never eats another's); beyond it that
+            direction of the file is undecided.
         only: names of the files to compare (default: every file of either set); the other
             files of the sets only resolve references (a single schema file with its siblings).
 
@@ -165,7 +167,7 @@ def _compare(so: Side, sn: Side, format_assertion, candidates, search_budget, ge
     checker = Checker(canon, sampler, format_assertion=format_assertion, max_cases=max_cases)
     findings: list[Finding] = []
     proof: list[dict[str, Any]] = []
-    stats = {"files": 0, "witnesses_verified": 0, "documents_searched": 0}
+    stats = {"files": 0, "witnesses_verified": 0, "documents_searched": 0, "cases": 0}
     for name in track(sorted(set(old.files) | set(new.files)), "comparing schemas", unit="file"):
         if only is not None and name not in only:
             continue
@@ -186,7 +188,6 @@ def _compare(so: Side, sn: Side, format_assertion, candidates, search_budget, ge
                                       search_budget, generator, stats, proof))
     findings = order_findings(findings)
     bc, fc = classes_of(findings)
-    stats["cases"] = checker.cases
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     kept = {"backward"} if bc <= ChangeClass.MINOR else set()
     kept |= {"forward"} if fc <= ChangeClass.MINOR else set()
@@ -233,13 +234,15 @@ def _compare_file(name: str, so: Side, sn: Side, canon: Canonizer, sampler: Samp
     out.extend(identity_findings(name, so, sn))
     ro, rn = canon.nodes(so.root(name)), canon.nodes(sn.root(name))
     for direction, A, B in (("backward", ro, rn), ("forward", rn, ro)):
+        checker.cases = 0  # each file and direction has the whole budget (compare's max_cases)
         try:
             fails = checker.check(A, B)
         except (Budget, RecursionError, TooDeep) as exc:
             why = ("case-split budget exceeded" if isinstance(exc, Budget) else "schema nested too deeply")
             fails = [Fail("undecided", f"{why}; the comparison could not be completed",
                           (so.root(name), ""), (sn.root(name), ""), undecided=why)]
-            checker.cases = 0
+        stats["cases"] += checker.cases
+        checker.cases = 0  # the witnesses asked for below start with the whole budget too
         for f in fails:
             out.append(_to_finding(f, direction, name, so, sn, stats, checker))
         old_is_a = direction == "backward"  # steps of a failed direction still account for edits
