@@ -16,6 +16,9 @@ from evalport_spec.gate.toolchain import is_toolchain_path
     (".ci/helper.sh", True),                          # anything under .ci/
     (".github/workflows/gate.yml", True),
     ("action.yml", True),
+    (".gitattributes", True),                         # eol/encoding/filter change what a checkout reads
+    ("spec/schemas/.gitattributes", True),            # ... in any folder, for the files below it
+    (".gitmodules", True),
     ("pip/__init__.py", True),                        # `python -m pip` in the checkout runs this
     ("evalport_spec/__main__.py", True),              # ... and `python -m evalport_spec` this
     ("sitecustomize.py", True),                       # a top-level module

@@ -13,8 +13,12 @@ from . import history
 from .context import GateContext
 
 TOOLCHAIN_PATHS = ("tools", "pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "noxfile.py",
-                   "bootstrap.py", "action.yml", ".ci", ".pre-commit-hooks.yaml", ".github")
-"""The toolchain (package, build and test configuration) and the CI configuration."""
+                   "bootstrap.py", "action.yml", ".ci", ".pre-commit-hooks.yaml", ".github",
+                   ".gitattributes", ".gitmodules")
+"""The toolchain (package, build and test configuration), the CI configuration, and the git
+files that change what a checkout holds: ``.gitattributes`` (``eol``, ``text``,
+``working-tree-encoding`` and ``filter`` rewrite a file between the repository and the working
+tree, gitattributes(5)) and ``.gitmodules`` (where a submodule's files come from, gitmodules(5))."""
 
 DATA_FOLDERS = ("spec", "rfcs", "docs", "tests", "benchmarks")
 """Top-level folders whose Python files only run when called by name (the test suite, the
@@ -29,9 +33,10 @@ def is_toolchain_path(path: str) -> bool:
     the toolchain or CI configuration: under one of :data:`TOOLCHAIN_PATHS`, or a module or
     package Python can import from the repository root (``python -m`` puts the current folder
     first on ``sys.path``: a top-level ``pip/`` or ``evalport_spec/`` would run in place of the
-    installed one wherever a command is started from a checkout)."""
+    installed one wherever a command is started from a checkout). A ``.gitattributes`` in any
+    folder counts: it rewrites the files below it on checkout, as the root one does."""
     first, _, rest = path.partition("/")
-    if first in TOOLCHAIN_PATHS or path in TOOLCHAIN_PATHS:
+    if first in TOOLCHAIN_PATHS or path in TOOLCHAIN_PATHS or path.rpartition("/")[2] == ".gitattributes":
         return True
     if not rest:
         return first.endswith(IMPORTABLE_SUFFIXES)
