@@ -629,18 +629,3 @@ def test_claims_of_closed_and_open_objects_follow_the_schemas(repo: Path) -> Non
         "admits undeclared members",
         f"spec/SPEC.md:{line}: the prose names `params` of TestCase as open, but its schema closes it",
     ]
-
-
-def test_a_code_the_prose_names_must_exist(repo: Path) -> None:
-    """A rule renamed in the catalogue but still named in prose is reported; keyword codes of
-    the Validation table (FORMAT, FALSE_SCHEMA) and UNSUPPORTED_VERSION are known; the
-    Changelog section (history) is not checked."""
-    def found() -> list[str]:
-        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-code-unknown"]
-    assert found() == []
-    md = repo / "spec/SPEC.md"
-    line = edit(md, "(DUPLICATE_ATTEMPT)", "(DUPLICATE_ATTEMPTS)")
-    edit(md, "### 1.3.0 —", "Formerly NO_SUCH_RULE (GONE).\n\n### 1.3.0 —")
-    assert found() == [f"spec/SPEC.md:{line}: the prose names the code DUPLICATE_ATTEMPTS, which is neither "
-                       "a rule of spec/rules.json, nor a keyword code of the Validation table, nor one the "
-                       "validator reports itself"]

@@ -23,8 +23,7 @@ follow a change of the catalogue. A quoted ``file.json#/pointer`` that does not 
 reported (:mod:`.pointers`), and so is a row of the Grader types table that disagrees with
 ``grader.json`` (:mod:`.gradertypes`), and a claim about which formats the schemas use that
 their ``format`` keywords contradict (:mod:`.formats`) and a claim of closed or open objects
-the schemas contradict (:mod:`.openness`); an error code the prose names must exist
-(:mod:`.rulecodes`). Only the draft is checked; frozen releases are never rewritten.
+the schemas contradict (:mod:`.openness`). Only the draft is checked; frozen releases are never rewritten.
 """
 
 from __future__ import annotations
@@ -57,7 +56,6 @@ from .gradertypes import grader_type_findings
 from .openness import openness_findings
 from .pointers import dangling_pointers
 from .regions import Region, find, wrap
-from .rulecodes import unknown_code_findings
 
 SPEC_MD = "spec/SPEC.md"
 
@@ -311,7 +309,6 @@ def sync_text(text: str, blocks: dict[str, Block], version: SpecVersion, label: 
     findings += grader_type_findings(doc, version, label)
     findings += format_claim_findings(doc, version, label)
     findings += openness_findings(doc, version, label)
-    findings += unknown_code_findings(doc, version, label)
     findings.sort(key=lambda f: (f.new.line if f.new else None) or 0)
     changed = [e.region for e in sorted(edits, key=lambda e: e.first)]
     result = SyncResult(label, text, "\n".join(_apply(lines, edits)), findings, changed)
