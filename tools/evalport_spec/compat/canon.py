@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ..canonjson import canonical
-from ..ecmaregex import jsonschema_rs_reads_alike, search
+from ..ecmaregex import search
 from ..jsonnum import enum_index, exact
 from ..jsontypes import json_type
 from ..pointer import join
@@ -40,6 +40,7 @@ from .nodes import (
     asserted_formats,
     dynamic_ref_keywords,
     keywords_of,
+    reads_alike,
     synthetic,
 )
 
@@ -246,7 +247,7 @@ class Canon:
         if (self.min_len is not None and len(x) < self.min_len.value) or (
                 self.max_len is not None and len(x) > self.max_len.value):
             return False
-        return all(search(p.text, x) for p in self.patterns if jsonschema_rs_reads_alike(p.text))
+        return all(search(p.text, x) for p in self.patterns if reads_alike(p.text))
 
     def allows(self, t: str) -> bool:
         """Whether JSON type ``t`` is allowed by the ``type`` keywords (``integer`` ⊂ ``number``)."""
@@ -890,7 +891,7 @@ def _reads_off(keyword: str, value: Any) -> bool:
     :data:`PLAIN_KEYWORDS`, or a ``pattern`` both validators read as ECMA-262
     (:func:`~evalport_spec.ecmaregex.jsonschema_rs_reads_alike`)."""
     return keyword in PLAIN_KEYWORDS or (keyword == "pattern" and isinstance(value, str)
-                                         and jsonschema_rs_reads_alike(value))
+                                         and reads_alike(value))
 
 
 def json_equal(a: Any, b: Any) -> bool:
