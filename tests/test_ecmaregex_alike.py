@@ -32,6 +32,7 @@ DIFFER = [
     ("^\\x{41}$", "A"),       # Rust: a code point; Annex B: "x" 41 times
     ("a\\b", "aé"),
     ("^\\p{Greek}$", "α"),     # Rust: a script; ECMA-262 (no u flag: not a property) "p{Greek}"           # word boundaries: Unicode in Rust, ASCII in ECMA-262
+    ("^\\p{L}\\-$", "a-"),      # "\-" outside a class: no u flag, so ECMA-262 reads "p{L}" as text
 ]
 
 

@@ -96,6 +96,17 @@ _GENERAL_CATEGORY = re.compile(r"\{(?:L[ultmo]?|M[nce]?|N[dlo]?|P[cdseifo]?|S[mc
 bare script name, are an ECMA-262 syntax error with the ``u`` flag and literal text without)."""
 
 
+def _unicode_mode(source: str) -> bool:
+    """Whether ECMA-262 ``source`` is read with the ``u`` flag (:func:`_compiled` tries it
+    first); without it (``\\-`` outside a class, say, makes the flag's syntax fail), ``\\p{L}``
+    is the text ``p{L}``, not a property."""
+    try:
+        regress.Regex(source, "u")
+    except regress.RegressError:
+        return False
+    return True
+
+
 def jsonschema_rs_reads_alike(source: str) -> bool:
     """Whether jsonschema-rs (the validator's fast pass) reads ``source`` as ECMA-262 does.
 
@@ -107,10 +118,10 @@ def jsonschema_rs_reads_alike(source: str) -> bool:
     ECMA-262 without the ``u`` flag reads Annex B identity escapes (``"A"``, ``"z"``, 41
     ``x``); inside a class, ``[``, ``&&``, ``--`` and ``~~`` are its nesting and set
     operations, plain characters in ECMA-262; groups other than ``(?:``, backreferences,
-    ``\\p{..}`` other than a short General_Category name, ``\\c`` and octal escapes are left
-    out too. So only a pattern made of
-    literals, ``.``, anchors, quantifiers, alternation, ``(``/``(?:`` groups, flat classes and
-    the escapes of :data:`_ALIKE_ESCAPES`, ``\\uXXXX`` and ``\\xHH`` counts; any other is left
+    ``\\p{..}`` other than a short General_Category name (or in a pattern read without the
+    ``u`` flag, where it is literal text), ``\\c`` and octal escapes are left out too. So
+    only a pattern made of literals, ``.``, anchors, quantifiers, alternation, ``(``/``(?:``
+    groups, flat classes and the escapes of :data:`_ALIKE_ESCAPES`, ``\\uXXXX`` and ``\\xHH`` counts; any other is left
     to the reference pass, which costs only speed.
     """
     i, n, in_class = 0, len(source), False
@@ -126,7 +137,7 @@ def jsonschema_rs_reads_alike(source: str) -> bool:
                 continue
             if nxt in "pP":
                 m = _GENERAL_CATEGORY.match(source, i + 2)
-                if m is None:
+                if m is None or not _unicode_mode(source):
                     return False
                 i = m.end()
                 continue
