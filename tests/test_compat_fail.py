@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from evalport_spec.compat.fail import Fail, probe_active, probing
 
 
@@ -87,3 +89,12 @@ def test_absorbed_witnesses_read_under_probing_do_not_replace_the_own_full_searc
     with probing():
         assert f.witness == ["other"]
     assert f.witness == ["own", "other"] and calls == [2]
+
+
+def test_a_failure_carries_no_instance_dictionary():
+    # a comparison of a large schema holds about a million failures (azure-pipelines.json with
+    # one enum value removed): slotted, each is smaller by its dictionary (issue 16)
+    f = Fail("type", "m", None, None)
+    assert not hasattr(f, "__dict__")
+    g = replace(f, item=1)  # dataclasses.replace still works, the lazy key recomputed
+    assert g.key() != f.key() and g.item == 1
