@@ -110,3 +110,16 @@ def test_at_most_the_cap_of_compiled_checks_is_kept(monkeypatch):
             assert side.confirms(node, i) is True
             assert side.confirms(node, i + 1) is False
             assert len(side._fast_node) <= 3
+
+
+def test_screening_compiles_a_check_only_for_a_subschema_asked_again_and_again():
+    side = _side(SCHEMA)
+    node = _node("/properties/n")  # maxLength 3
+    for i in range(nodes.FAST_NODE_AFTER):  # the reference answers the first few
+        assert side.quick_valid(node, "abcd"[:i + 1]) is (i < 3)
+    assert len(side._fast_node) == 0
+    assert side.valid(node, "abcd") is False  # asked once more: now compiled
+    assert len(side._fast_node) == 1
+    assert side.quick_valid(node, "ab") is True
+    assert side.confirms(_node("/definitions/name"), "abcd") is False  # confirms: at once
+    assert len(side._fast_node) == 2

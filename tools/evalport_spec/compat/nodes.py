@@ -167,6 +167,7 @@ class Side:
         self.recursive_anchors: list[tuple[str, str]] = []  # resources with "$recursiveAnchor": true
         self._fast_node: OrderedDict[Any, Any] = OrderedDict()  # compiled, by content id (LRU)
         self._no_fast_node: set[Any] = set()  # content ids with no compiled check
+        self._reference_asked: dict[Any, int] = {}  # content id -> answers asked before compiling
         self._unlike: Any = _UNBUILT  # (:meth:`reaches_unlike_pattern`)
         self._rs_registry: Any = False
         for f in schemas:
@@ -399,7 +400,7 @@ class Side:
         """Whether ``instance`` is valid against ``node`` as the toolchain validates: jsonschema-rs
         trusted when it says valid, else python-jsonschema decides (the rule of
         :meth:`file_valid`); offline, through the set's registry."""
-        fast = self._node_fast(node)
+        fast = self._node_fast(node, eager=False)
         if fast is not None and fast.is_valid(instance) is True:
             return True
         return _guarded(self.validator(node).is_valid, instance)
@@ -407,7 +408,7 @@ class Side:
     def quick_valid(self, node: Node, instance: Any) -> bool:
         """jsonschema-rs' verdict on ``instance`` at ``node`` (python-jsonschema's where the fast
         backend cannot decide): for screening candidate instances, never for a verdict."""
-        fast = self._node_fast(node)
+        fast = self._node_fast(node, eager=False)
         if fast is not None:
             r = fast.is_valid(instance)
             if r is not None:
@@ -424,18 +425,25 @@ class Side:
             return None
         return ref if fast.is_valid(instance) is ref else None
 
-    def _node_fast(self, node: Node) -> Any:
-        """The compiled fast check of ``node``, or ``None`` when there is none (built on first
-        use, shared by the subschemas written alike: :meth:`content_id`). At most
-        :data:`FAST_NODE_CHECKS` compiled checks are kept, the least recently used dropped
-        first (one holds its compiled subschemas: up to megabytes on a large schema); a
-        dropped one is compiled again when asked for, the same check."""
+    def _node_fast(self, node: Node, eager: bool = True) -> Any:
+        """The compiled fast check of ``node``, or ``None`` when there is none (shared by the
+        subschemas written alike: :meth:`content_id`). Built on first use when ``eager``
+        (:meth:`confirms` needs both validators), else (:meth:`valid`, :meth:`quick_valid`:
+        the reference answers alike, only slower) once :data:`FAST_NODE_AFTER` answers were
+        asked of the reference: compiling a large subschema costs more than a few reference
+        validations. At most :data:`FAST_NODE_CHECKS` compiled checks are kept, the least
+        recently used dropped first (one holds its compiled subschemas: up to megabytes on a
+        large schema); a dropped one is compiled again when asked for, the same check."""
         cid = self.content_id(node)
         kept = self._fast_node
         fast = kept.get(cid, _UNBUILT)
         if fast is _UNBUILT:
             if cid in self._no_fast_node:
                 return None
+            if not eager:
+                asked = self._reference_asked[cid] = self._reference_asked.get(cid, 0) + 1
+                if asked <= FAST_NODE_AFTER:
+                    return None
             fast = _node_fast_check(self, node)
             if fast is None:
                 self._no_fast_node.add(cid)
@@ -645,6 +653,10 @@ def _schema_objects(value: Any) -> list[Any]:
         stack.extend(subschemas(v, ptr))
     return out
 
+
+FAST_NODE_AFTER = 4
+"""Answers :meth:`Side.valid` and :meth:`Side.quick_valid` ask of the reference validator for
+a subschema before its jsonschema-rs check is compiled (:meth:`Side._node_fast`)."""
 
 FAST_NODE_CHECKS = 8
 """Most compiled jsonschema-rs checks of subschemas a :class:`Side` keeps at once
