@@ -58,3 +58,30 @@ def test_const_branches_read_as_python_jsonschema_reads_them(dialect, keyword):
     ours = exact_validator(plain)
     for x in INSTANCES:
         assert ours(schema).is_valid(x) is plain(schema).is_valid(x), x
+
+
+_ROOT = "http://x.test/root.json"
+_BELOW_REF = {"$ref": "#/definitions/s", "properties": {"x": {
+    "$id": "http://x.test/other/x.json", "properties": {"q": {"$ref": "a.json"}}}}}
+
+
+@pytest.mark.parametrize(("target", "q_type"), [("integer", "integer"), ("string", "integer")])
+def test_draft_07_id_below_a_ref_node_is_read_as_python_jsonschema_reads_it(target, q_type):
+    # the $id below a $ref node is still a resource to python-jsonschema (referencing indexes it),
+    # and it sets the base of "a.json" inside: reached by pointer, q is the integer schema
+    old = {"$schema": D7, "$id": _ROOT, "properties": {"p": {"$ref": "#/definitions/r/properties/x"}},
+           "definitions": {"r": _BELOW_REF, "s": {}, "a": {"$id": "http://x.test/a.json", "type": "string"},
+                           "b": {"$id": "http://x.test/other/a.json", "type": q_type}}}
+    new = {"$schema": D7, "$id": _ROOT, "properties": {"p": {"properties": {"q": {"type": target}}}}}
+    broken = lost(old, new, {"p": {"q": 1}}) or lost(old, new, {"p": {"q": "a"}})
+    assert classify(old, new) is (ChangeClass.MAJOR if broken else ChangeClass.PATCH)
+
+
+def test_a_nested_schema_dialect_depends_on_the_path_that_reaches_it():
+    # why a subschema naming another dialect is refused, not compared: python-jsonschema reads q
+    # as draft-04 when entered through p and as 2020-12 when entered through the $ref of r, so
+    # no one dialect per schema node gives its verdicts
+    s = {"properties": {"p": {"$schema": D4, "properties": {"q": {"type": "integer"}}},
+                        "r": {"$ref": "#/properties/p/properties/q"}}}
+    v = jsonschema.Draft202012Validator(s)
+    assert not v.is_valid({"p": {"q": 1.0}}) and v.is_valid({"r": 1.0})
