@@ -85,3 +85,33 @@ def test_a_nested_schema_dialect_depends_on_the_path_that_reaches_it():
                         "r": {"$ref": "#/properties/p/properties/q"}}}
     v = jsonschema.Draft202012Validator(s)
     assert not v.is_valid({"p": {"q": 1.0}}) and v.is_valid({"r": 1.0})
+
+
+D2019 = "https://json-schema.org/draft/2019-09/schema"
+
+
+@pytest.mark.parametrize(("old", "new", "doc"), [
+    # 2020-12: python-jsonschema's unevaluatedProperties matched patternProperties with Python
+    # re, where "\d" also matches U+0663; ECMA-262 (and the classifier, and jsonschema-rs) not
+    ({"patternProperties": {"^\\d$": {}}, "unevaluatedProperties": False},
+     {"patternProperties": {"^[0-9]$": {}}, "unevaluatedProperties": False}, {"\u0663": 1}),
+    ({"patternProperties": {"^\\d$": {}}, "unevaluatedProperties": False},
+     {"patternProperties": {"^\\d$": {}}, "additionalProperties": False}, {"\u0663": 1}),
+    # 2019-09: python-jsonschema counted the keywords of an additionalProperties schema as the
+    # member names it evaluates; the specification (Core 9.3.2.3, 11.3) evaluates every member
+    ({"$schema": D2019, "additionalProperties": {"type": "integer"}},
+     {"$schema": D2019, "additionalProperties": {"type": "integer"}, "unevaluatedProperties": False}, {"b": 1}),
+    ({"$schema": D2019, "properties": {"a": {}}, "additionalProperties": {"type": "integer"}},
+     {"$schema": D2019, "allOf": [{"properties": {"a": {}}, "additionalProperties": {"type": "integer"}}],
+      "unevaluatedProperties": False}, {"b": 1}),
+])
+def test_unevaluated_properties_read_alike_by_the_toolchain_validators(old, new, doc):
+    # PATCH (no document lost, ECMA-262 and the specification's annotations); the toolchain's
+    # python-jsonschema reading must agree with jsonschema-rs on the document that differed,
+    # or the classifier's ground truth calls that PATCH unsound
+    import jsonschema_rs
+    so, sn = sset(old, "old"), sset(new, "new")
+    for s, schema in ((so, old), (sn, new)):
+        assert s.validator("s.json").is_valid(doc) is jsonschema_rs.validator_for(schema).is_valid(doc)
+    assert not (so.validator("s.json").is_valid(doc) and not sn.validator("s.json").is_valid(doc))
+    assert classify(old, new) is ChangeClass.PATCH
