@@ -115,3 +115,41 @@ def test_unevaluated_properties_read_alike_by_the_toolchain_validators(old, new,
         assert s.validator("s.json").is_valid(doc) is jsonschema_rs.validator_for(schema).is_valid(doc)
     assert not (so.validator("s.json").is_valid(doc) and not sn.validator("s.json").is_valid(doc))
     assert classify(old, new) is ChangeClass.PATCH
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # draft-04: 1 and 1.0 are one enum value (JSON equality) but only 1 is an integer, so
+    # {"type": "integer", "enum": [1.0]} accepts the document 1 (it was read as accepting nothing)
+    ({"type": "integer", "enum": [1.0]}, {"not": {}}),
+    ({"type": "integer", "enum": [1.0]}, {"type": "number", "enum": [2]}),
+    ({"type": "integer", "enum": [1.0, "a"]}, {"enum": ["a"]}),
+    ({"anyOf": [{"type": "integer", "enum": [1.0]}, {"enum": ["a"]}]}, {"enum": ["a"]}),
+    ({"allOf": [{"type": "integer"}, {"enum": [1.0, 2.0]}]}, {"enum": [2]}),
+    ({"type": "integer"}, {"type": "integer", "not": {"enum": [1.0]}}),
+    ({"properties": {"a": {"type": "integer", "enum": [1.0]}}}, {"properties": {"a": {"not": {}}}}),
+    # ... and the document 1.0 equals an enum value 1 that an integer type then rejects
+    ({"enum": [1]}, {"type": "integer"}),
+    ({"enum": [1, "a"]}, {"type": ["integer", "string"]}),
+    ({"oneOf": [{"type": "integer", "enum": [1.0]}, {"enum": [1]}]}, {"type": "integer"}),
+    ({"additionalProperties": False, "properties": {"a": {"enum": [1]}}},
+     {"additionalProperties": False, "properties": {"a": {"type": "integer"}}}),
+])
+def test_draft_04_integer_tells_the_two_spellings_of_an_enum_value_apart(old, new):
+    old, new = {"$schema": D4, **old}, {"$schema": D4, **new}
+    docs = [1, 1.0, 2, 2.0, "a", {"a": 1}, {"a": 1.0}]
+    assert any(lost(old, new, d) for d in docs)
+    assert classify(old, new) is ChangeClass.MAJOR
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ({"type": "integer", "enum": [1.0]}, {"enum": [1], "type": "integer"}, ChangeClass.PATCH),
+    ({"type": "integer", "enum": [1.0, 2]}, {"type": "integer", "enum": [1]}, ChangeClass.MAJOR),
+    ({"enum": [1.0]}, {"enum": [1]}, ChangeClass.PATCH),
+    ({"type": "integer", "enum": [1.0]}, {"enum": [1, 1.5]}, ChangeClass.MINOR),
+])
+def test_draft_04_integer_enum_values_still_compare_exactly(old, new, expected):
+    old, new = {"$schema": D4, **old}, {"$schema": D4, **new}
+    docs = [1, 1.0, 2, 2.0, 1.5]
+    broken = any(lost(old, new, d) for d in docs)
+    assert broken is (expected is ChangeClass.MAJOR)
+    assert classify(old, new) is expected

@@ -544,12 +544,15 @@ class Canonizer:
         if branches and all(b.finite_plain or (b.false and not b.undecided) for b in branches):
             held: dict[str, Any] = {}
             count: dict[str, int] = {}
+            split = False  # a value whose two spellings a branch tells apart (draft-04 integer)
             for b in branches:  # (a branch accepting nothing holds no value)
                 for text, x in (b.enum_keys or {}).items() if not b.false else ():
-                    if b.admits(x, text):
+                    admitted = {b.admits(s, text) for s in spellings(x)}
+                    split = split or len(admitted) > 1
+                    if True in admitted:
                         held.setdefault(text, x)
                         count[text] = count.get(text, 0) + 1
-            got = {text: x for text, x in held.items() if k == "anyOf" or count[text] == 1}
+            got = None if split else {text: x for text, x in held.items() if k == "anyOf" or count[text] == 1}
         self._finite_groups[key] = got
         return got
 
@@ -745,14 +748,38 @@ class Canonizer:
 ALL_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 
 
+_NO = object()
+
+
+def spellings(x: Any) -> tuple[Any, ...]:
+    """The documents one ``enum``/``const`` value ``x`` stands for: ``x``, and for an integral
+    number also its other spelling (``1`` and ``1.0``), when a float holds it exactly. The two
+    are one value to ``enum`` (JSON Schema equality) and two documents to draft-04's
+    ``integer``, which accepts only ``1`` (:attr:`Canon.int_literal`); so a check of the
+    values of an ``enum`` against a schema goes through both."""
+    if type(x) is float and x.is_integer():
+        return (x, int(x))
+    if type(x) is int:
+        try:
+            f = float(x)
+        except OverflowError:
+            return (x,)
+        return (x, f) if f == x else (x,)
+    return (x,)
+
+
 def _settle(c: Canon) -> None:
     """Normalise a built canon: ``enum`` values its other ``type``/``not`` constraints reject are
     dropped, and a canon with no type or no value left accepts nothing."""
     if c.types is not None and not c.types:
         c.false = True
     if c.enum_keys is not None:
-        kept = {k: v for k, v in c.enum_keys.items() if c.admits(v, k)}
-        if len(kept) != len(c.enum_keys):
+        kept: dict[str, Any] = {}
+        for k, v in c.enum_keys.items():  # a value stays when one of its spellings is admitted
+            s = next((s for s in spellings(v) if c.admits(s, k)), _NO)
+            if s is not _NO:
+                kept[k] = s
+        if len(kept) != len(c.enum_keys) or any(type(kept[k]) is not type(c.enum_keys[k]) for k in kept):
             c.enum_keys, c.enum = kept, list(kept.values())
         if not kept:
             c.false = True
