@@ -44,8 +44,8 @@ def test_one_of_many_string_consts_against_max_length_is_fast():
 
 BRANCHES = [{"const": 1}, {"const": 1.0}, {"enum": [2, "a", True]}, {"const": "a", "title": "t"},
             {"enum": [[1], {"a": 1}]}, {"const": [1.0]}, {"enum": [None, 3], "const": 3},
-            {"const": False}, {"enum": ["b"]}, {"const": {"a": 1.0}}]
-INSTANCES = [1, 1.0, 2, 2.0, True, False, "a", "b", None, 3, 0, [1], [1.0], {"a": 1}, {"a": True}, [], "c"]
+            {"const": False}, {"enum": ["b"]}, {"const": {"a": 1.0}}, {"enum": [4], "const": 5}]
+INSTANCES = [1, 1.0, 2, 2.0, True, False, "a", "b", None, 3, 0, [1], [1.0], {"a": 1}, {"a": True}, [], "c", 4, 5]
 
 
 @pytest.mark.parametrize("dialect", [None, D7, D4])
@@ -153,3 +153,38 @@ def test_draft_04_integer_enum_values_still_compare_exactly(old, new, expected):
     broken = any(lost(old, new, d) for d in docs)
     assert broken is (expected is ChangeClass.MAJOR)
     assert classify(old, new) is expected
+
+
+@pytest.mark.parametrize(("schema", "doc"), [
+    ({"if": {}, "then": {"properties": {"a": {}}}, "unevaluatedProperties": False}, {"a": 1}),
+    ({"if": False, "else": {"properties": {"a": {}}}, "unevaluatedProperties": False}, {"a": 1}),
+    ({"anyOf": [{"properties": {"a": {"type": "string"}}}, {"type": "object"}], "unevaluatedProperties": False},
+     {"a": 1}),
+    ({"dependentSchemas": {"b": {"properties": {"a": {}, "b": {}}}}, "unevaluatedProperties": False},
+     {"a": 1, "b": 1}),
+    ({"dependentSchemas": {"b": {"properties": {"a": {}, "b": {}}}}, "unevaluatedProperties": False}, {"a": 1}),
+    ({"$ref": "#/$defs/p", "$defs": {"p": {"properties": {"a": {}}}}, "unevaluatedProperties": False}, {"a": 1}),
+    ({"$schema": D2019, "$ref": "#/$defs/p", "$defs": {"p": {"properties": {"a": {}}}},
+      "unevaluatedProperties": False}, {"a": 1, "b": 2}),
+    ({"unevaluatedProperties": {"type": "integer"}, "allOf": [{"unevaluatedProperties": {"type": "string"}}]},
+     {"a": "x"}),
+])
+def test_unevaluated_properties_annotations_as_jsonschema_rs_reads_them(schema, doc):
+    import jsonschema_rs
+    assert sset(schema, "s").validator("s.json").is_valid(doc) is jsonschema_rs.validator_for(schema).is_valid(doc)
+
+
+def test_an_integer_past_two_to_the_53_is_one_document():
+    # 2**53 + 1 has no float spelling: only the integer document equals it (draft-04 integer)
+    old, new = {"$schema": D4, "enum": [2**53 + 1]}, {"$schema": D4, "type": "integer"}
+    assert not lost(old, new, 2**53 + 1) and not lost(old, new, float(2**53 + 1))
+    assert classify(old, new) is ChangeClass.MINOR
+
+
+@pytest.mark.parametrize("old", [{"anyOf": [{"enum": [1.0]}, {"type": "integer"}]}, {"type": "integer"}])
+def test_a_oneof_of_an_enum_and_draft_04_integer_is_not_disjoint(old):
+    # 1 is both {"enum": [1.0]} and a draft-04 integer: the oneOf rejects it
+    old = {"$schema": D4, **old}
+    new = {"$schema": D4, "oneOf": [{"enum": [1.0]}, {"type": "integer"}]}
+    assert lost(old, new, 1)
+    assert classify(old, new) is ChangeClass.MAJOR
