@@ -222,27 +222,14 @@ def _unevaluated_properties(validator: Any, uP: Any, instance: Any, schema: Any)
                               "unevaluated and invalid)")
 
 
-@cache
-def exact_validator(cls: Any) -> Any:
-    """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals,
-    ``enum`` and ``anyOf``/``oneOf`` of value branches (:func:`branch_index`) by hashed
-    canonical JSON (the same equality, linear instead of quadratic), ``unevaluatedProperties``
-    by :func:`evaluated_keys`, and
-    ``pattern``, ``patternProperties``, ``additionalProperties`` and the ``regex`` format read as
-    ECMA-262 (:mod:`evalport_spec.ecmaregex`, not Python's ``re``); memoised per class; the
-    other formats and everything else are ``cls``'s."""
-    if "multipleOf" not in cls.VALIDATORS:
-        return cls
-    more = {"unevaluatedProperties": _unevaluated_properties} if "unevaluatedProperties" in cls.VALIDATORS else {}
-    extended = extend(cls, {"multipleOf": _multiple_of, "enum": _enum, "anyOf": _counted(_keywords.anyOf, False),
-                            "oneOf": _counted(_keywords.oneOf, True), **KEYWORDS, **more},
-                      format_checker=format_checker(cls.FORMAT_CHECKER))
+def _extended(cls: Any, keywords: dict[str, Any], **kwargs: Any) -> Any:
+    """``cls`` extended with ``keywords``, kept across python-jsonschema's ``evolve`` (which picks
+    the class by a subschema's ``$schema``, so every ``$ref`` into a file naming its dialect
+    would fall back to ``cls`` and lose them)."""
+    extended = extend(cls, keywords, **kwargs)
     plain_evolve = extended.evolve
 
     def evolve(self: Any, **changes: Any) -> Any:
-        # python-jsonschema's evolve picks the class by the subschema's "$schema"
-        # (validator_for), so every $ref into a file naming its dialect, and any subschema
-        # naming it, would fall back to ``cls`` and lose the keywords above
         new = plain_evolve(self, **changes)
         if type(new) is cls:
             return extended(**{f.alias: getattr(new, f.name) for f in fields(cls) if f.init})
@@ -250,6 +237,36 @@ def exact_validator(cls: Any) -> Any:
 
     extended.evolve = evolve
     return extended
+
+
+def _by_value() -> dict[str, Any]:
+    return {"enum": _enum, "anyOf": _counted(_keywords.anyOf, False), "oneOf": _counted(_keywords.oneOf, True)}
+
+
+@cache
+def exact_validator(cls: Any) -> Any:
+    """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals,
+    ``enum`` and ``anyOf``/``oneOf`` of value branches (:func:`branch_index`) by hashed
+    canonical JSON (the same equality, linear instead of quadratic), ``unevaluatedProperties``
+    by :func:`evaluated_keys`, and ``pattern``, ``patternProperties``, ``additionalProperties``
+    and the ``regex`` format read as ECMA-262 (:mod:`evalport_spec.ecmaregex`, not Python's
+    ``re``); memoised per class; the other formats and everything else are ``cls``'s."""
+    if "multipleOf" not in cls.VALIDATORS:
+        return cls
+    more = {"unevaluatedProperties": _unevaluated_properties} if "unevaluatedProperties" in cls.VALIDATORS else {}
+    return _extended(cls, {"multipleOf": _multiple_of, **_by_value(), **KEYWORDS, **more},
+                     format_checker=format_checker(cls.FORMAT_CHECKER))
+
+
+@cache
+def library_validator(cls: Any) -> Any:
+    """python-jsonschema's class ``cls`` as shipped (Python ``re``, binary doubles), but with
+    ``enum`` and ``anyOf``/``oneOf`` of value branches looked up by hashed canonical JSON: the
+    same verdicts as the library's own keywords (the same equality), without a walk of every
+    value or branch per instance. Memoised per class."""
+    if "enum" not in cls.VALIDATORS:
+        return cls
+    return _extended(cls, _by_value())
 
 
 def validator_class(schema: Any) -> Any:
