@@ -10,7 +10,7 @@ from dataclasses import replace
 from ..ecmaregex import search
 from ..findings import NO_ITEM
 from ..pointer import join
-from .canon import Canon, spellings
+from .canon import Canon
 from .fail import Fail, located
 from .nodes import Node
 from .sample import prop_nodes
@@ -79,7 +79,7 @@ class ObjectRules:
             c = self.canon.nodes(*prop_nodes(A, name))
             if not c.false and c.enum is None:
                 return None
-            values = [] if c.false else [s for v in c.enum for s in spellings(v)]  # 1 and 1.0 (draft-04)
+            values = [] if c.false else [s for v in c.enum for s in self.spellings(v)]  # 1 and 1.0 (draft-04)
             options = [(name, v) for v in values] + ([] if name in A.required else [None])
             docs = [{**d, name: o[1]} if o else d for d in docs for o in options]
             if len(docs) > limit:
