@@ -624,8 +624,49 @@ def test_claims_of_closed_and_open_objects_follow_the_schemas(repo: Path) -> Non
     testcase.write_text(json.dumps(schema, indent=2) + "\n")
     line = next(n for n, x in enumerate((repo / "spec/SPEC.md").read_text().split("\n"), start=1)
                 if x.startswith("Every object is closed"))
+    ext = next(n for n, x in enumerate((repo / "spec/SPEC.md").read_text().split("\n"), start=1)
+               if x.startswith("- `params` on TestCase"))
     assert found() == [
         f"spec/SPEC.md:{line}: the prose says every object is closed, but Retry (suite.json#/$defs/retry) "
         "admits undeclared members",
         f"spec/SPEC.md:{line}: the prose names `params` of TestCase as open, but its schema closes it",
+        f"spec/SPEC.md:{ext}: the Extension mechanism list names `params` of TestCase as open, but its "
+        "schema closes it",
     ]
+
+
+def test_every_open_member_is_named_in_both_lists(repo: Path) -> None:
+    """A new open member (Runner `extensions`, an object with no additionalProperties) makes
+    "every object is closed" false and is missing from the Extension mechanism list: one finding
+    on each claim. An array whose items are open objects is open too; one whose items are a
+    titled (closed) object is not. A wrong name in the Extension list is found."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-openness"]
+    text = (repo / "spec/SPEC.md").read_text().split("\n")
+    closed_line = next(n for n, x in enumerate(text, start=1) if x.startswith("Every object is closed"))
+    ext_line = next(n for n, x in enumerate(text, start=1) if x.startswith("- `metadata`, on TestCase"))
+    path = repo / "spec/schemas/resultset.json"
+    schema = json.loads(path.read_text())
+    runner = schema["$defs"]["runner"]["properties"]
+    runner["hosts"] = {"type": "array", "items": {"$ref": "testcase.json#/$defs/provider"}}
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    assert found() == []
+    runner["extensions"] = {"type": "object"}
+    runner["tags"] = {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}}}}
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    where = "resultset.json#/$defs/runner/properties"
+    assert found() == [
+        f"spec/SPEC.md:{closed_line}: `extensions` of Runner ({where}/extensions) admits undeclared "
+        "members, but the prose does not name it as open",
+        f"spec/SPEC.md:{closed_line}: `tags` of Runner ({where}/tags) admits undeclared members, but "
+        "the prose does not name it as open",
+        f"spec/SPEC.md:{ext_line}: `extensions` of Runner ({where}/extensions) admits undeclared "
+        "members, but the Extension mechanism list does not name it as open",
+        f"spec/SPEC.md:{ext_line}: `tags` of Runner ({where}/tags) admits undeclared members, but "
+        "the Extension mechanism list does not name it as open",
+    ]
+    del runner["extensions"], runner["tags"]
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    params_line = edit(repo / "spec/SPEC.md", "`extra` on Provider,", "`extra` on Provider and Runner,")
+    assert found() == [f"spec/SPEC.md:{params_line}: the Extension mechanism list names `extra` of Runner "
+                       "as open, but Runner has no such member"]
