@@ -635,6 +635,34 @@ def test_claims_of_closed_and_open_objects_follow_the_schemas(repo: Path) -> Non
     ]
 
 
+def test_keyword_table_follows_the_schema_pass_and_covers_the_schemas(repo: Path) -> None:
+    """A row with another code than the schema pass reports (`maxLength` -> MIN_LENGTH) is
+    found; a keyword the schemas use without a row (`unevaluatedProperties: false`) is found, a
+    `false` subschema needs the `false` row, and keywords used only inside an `if` (grader.json's
+    `not`) need none."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-keyword-code"]
+    spec = repo / "spec/SPEC.md"
+    assert found() == []
+    row = edit(spec, "| `maxLength` | MAX_LENGTH |", "| `maxLength` | MIN_LENGTH |")
+    edit(spec, "| `not` | NOT | the value |\n", "")
+    assert found() == [f"spec/SPEC.md:{row}: the table codes `maxLength` as MIN_LENGTH, but the schema "
+                       "pass reports MAX_LENGTH"]
+    edit(spec, "| `maxLength` | MIN_LENGTH |", "| `maxLength` | MAX_LENGTH |")
+    table = next(n for n, x in enumerate(spec.read_text().split("\n"), start=1) if x.startswith("| Keyword |"))
+    path = repo / "spec/schemas/resultset.json"
+    schema = json.loads(path.read_text())
+    schema["$defs"]["runner"]["unevaluatedProperties"] = False
+    schema["$defs"]["runner"]["properties"]["legacy"] = False
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    assert found() == [f"spec/SPEC.md:{table}: the schemas use `unevaluatedProperties` (resultset.json#/$defs/"
+                       "runner/unevaluatedProperties), which can fail with its own code "
+                       "UNEVALUATED_PROPERTIES, but the table gives no code for it"]
+    edit(spec, "| `false` | FALSE_SCHEMA | the value |\n", "")
+    assert found()[-1] == (f"spec/SPEC.md:{table}: the schemas use `false` (resultset.json#/$defs/runner/"
+                           "properties/legacy), which can fail with its own code FALSE_SCHEMA, but the "
+                           "table gives no code for it")
+
 def test_every_open_member_is_named_in_both_lists(repo: Path) -> None:
     """A new open member (Runner `extensions`, an object with no additionalProperties) makes
     "every object is closed" false and is missing from the Extension mechanism list: one finding
