@@ -635,6 +635,26 @@ def test_claims_of_closed_and_open_objects_follow_the_schemas(repo: Path) -> Non
     ]
 
 
+def test_a_pointer_said_to_be_marked_must_carry_that_rule(repo: Path) -> None:
+    """"`file#/ptr`, marked `"x-evalport-rule": "CODE"`" must name the subschema carrying CODE:
+    NULL_SCORE_PASSED's marker is on /$defs/grader_result/allOf/0, not /$defs/result/allOf/0
+    (which carries UNSCORED_RESULT_PASSED), and /$defs/result carries none."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-pointer-marker"]
+    assert found() == []
+    md = repo / "spec/SPEC.md"
+    line = edit(md, "the subschema `resultset.json#/$defs/grader_result/allOf/0`, marked",
+                "the subschema `resultset.json#/$defs/result/allOf/0`, marked")
+    other = edit(md, "The conformance suite (RFC 0001) makes these requirements testable.",
+                 'See `resultset.json#/$defs/result`, marked `"x-evalport-rule": "SELF_PARENT"`. '
+                 "The conformance suite (RFC 0001) makes these requirements testable.")
+    assert found() == [
+        f"spec/SPEC.md:{line}: the prose says `resultset.json#/$defs/result/allOf/0` is marked "
+        "NULL_SCORE_PASSED, but that subschema carries UNSCORED_RESULT_PASSED",
+        f"spec/SPEC.md:{other}: the prose says `resultset.json#/$defs/result` is marked SELF_PARENT, but "
+        "that subschema carries no x-evalport-rule",
+    ]
+
 def test_keyword_table_follows_the_schema_pass_and_covers_the_schemas(repo: Path) -> None:
     """A row with another code than the schema pass reports (`maxLength` -> MIN_LENGTH) is
     found; a keyword the schemas use without a row (`unevaluatedProperties: false`) is found, a
