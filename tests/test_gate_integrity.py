@@ -323,7 +323,9 @@ def test_a_second_spec_root_below_the_repository_root_fails_the_schemas_stage(re
     (repo / "rfcs/spec").symlink_to("../docs/copy/spec")
     commit_all(repo, "a linked copy")
     found = errors(run_gate(repo, stages=["schemas"]), "schemas")
-    assert sorted(f.new.file for f in found) == ["docs/copy/spec/schemas", "rfcs/spec/schemas"]
+    assert sorted((f.kind, f.new.file) for f in found) == [
+        ("spec-root-nested", "docs/copy/spec/schemas"), ("spec-root-nested", "rfcs/spec/schemas"),
+        ("spec-symlink", "rfcs/spec")]  # and the link itself is refused (spec/ and rfcs/ hold no links)
 
 
 def test_paths_naming_one_file_on_a_case_insensitive_file_system_fail_the_schemas_stage(repo):

@@ -36,6 +36,7 @@ from .context import GateContext, StageSkipped, stage_input_finding
 from .frozen import stage_behaviour, stage_history
 from .ignores import drop_ignored, stale_entries
 from .layout import layout_findings
+from .links import link_findings
 from .metaschema import meta_validator
 from .reroute import rerouted_findings
 from .rulecode import KIND as CODE_KIND
@@ -67,7 +68,10 @@ def stage_schemas(ctx: GateContext) -> StageOut:
 
     In a git checkout, no folder below the root holds a ``spec/schemas`` folder of its own
     (error ``spec-root-nested``, :mod:`evalport_spec.gate.layout`): a command run inside it
-    would take it for the spec repository."""
+    would take it for the spec repository.
+
+    spec/, rfcs/ and tools/ hold plain files and folders only: a symbolic link, a gitlink or a
+    nested git repository there is an error ``spec-symlink`` (:mod:`evalport_spec.gate.links`)."""
     out: list[Finding] = []
     names = _versions(ctx)
     for name in names:
@@ -94,6 +98,7 @@ def stage_schemas(ctx: GateContext) -> StageOut:
             if not m or m.group(1) != name:
                 out.append(Finding("schema-id-version", f"$id {f.uri!r} should contain '/spec/{name}/schemas/'",
                                    new=Location(f.loaded.source, "/$id", f.loaded.line("/$id"))))
+    out += link_findings(ctx.root, ctx.is_git())
     if ctx.is_git():
         out += layout_findings(ctx.root)
     return out, f"{len(names)} version(s)", None
