@@ -41,6 +41,7 @@ from .metaschema import meta_validator
 from .reroute import rerouted_findings
 from .rulecode import KIND as CODE_KIND
 from .rulecode import code_findings
+from .schemaids import schema_id_findings
 from .spectext import check_draft_text, check_spec_text
 
 StageOut = tuple[list[Finding], str, "ChangeClass | None"]
@@ -57,7 +58,10 @@ def stage_schemas(ctx: GateContext) -> StageOut:
     (2020-12 meta-schema), written in JSON Schema 2020-12 (SPEC.md, "Schemas": no ``$schema``
     naming another dialect, at the root or on an embedded resource, error ``schema-dialect``),
     every ``$ref`` resolves offline inside its set, and each ``$id`` has its version's segment
-    (``/spec/draft/schemas/`` or ``/spec/X.Y.Z/schemas/``; docs/architecture.md).
+    (``/spec/draft/schemas/`` or ``/spec/X.Y.Z/schemas/``; docs/architecture.md), and every
+    embedded ``$id`` lies under its version's base URI (``schema-id-outside-version``,
+    :mod:`evalport_spec.gate.schemaids`: an embedded resource named by another version's URI
+    would redefine that schema for every ``$ref`` of the set).
     The 2020-12 meta-schema check is memoised per subschema (:mod:`.metaschema`).
 
     Why the dialect is enforced, not only described: a document is validated with the format
@@ -85,6 +89,7 @@ def stage_schemas(ctx: GateContext) -> StageOut:
             out.append(input_finding(problem, "schema-invalid"))
         for problem in schemas.check_refs():
             out.append(input_finding(problem, "schema-ref-unresolved"))
+        out += schema_id_findings(schemas, name)
         for f in schemas:
             for ptr, node in subschemas(f.schema):
                 dialect = node.get("$schema", DIALECT_2020_12)
