@@ -138,11 +138,40 @@ def stage_spec_text(ctx: GateContext) -> StageOut:
 
 
 def stage_manifest(ctx: GateContext) -> StageOut:
-    """Every released file matches ``spec/releases/SHA256SUMS``; none is unlisted or missing."""
-    if not ctx.repo.releases():
+    """Every released file matches ``spec/releases/SHA256SUMS``; none is unlisted or missing;
+    and ``spec/releases/`` holds release folders and the manifest only (:func:`stray_releases`)."""
+    stray = stray_releases(ctx)
+    if not ctx.repo.releases() and not stray:
         raise StageSkipped("no release yet")
-    out = verify_manifest(ctx.repo.releases_dir)
+    out = stray + (verify_manifest(ctx.repo.releases_dir) if ctx.repo.releases() else [])
     return out, f"{len(ctx.repo.releases())} release(s)", None
+
+
+def stray_releases(ctx: GateContext) -> list[Finding]:
+    """One ``release-folder-name`` error per entry of ``spec/releases/`` that is neither a
+    folder named ``MAJOR.MINOR.PATCH`` (:func:`~evalport_spec.spec.parse_semver`) nor the
+    manifest ``SHA256SUMS``. Every reader of releases passes such an entry over (it is no
+    version), so a folder ``1.3`` or ``v1.3.0`` beside the releases would be listed in the
+    manifest and published, yet no stage would check its schemas, fixtures or history as a
+    release's (red team, session 33: a copy of 1.3.0 as ``spec/releases/1.3`` passed)."""
+    folder = ctx.repo.releases_dir
+    if not folder.is_dir():
+        return []
+    out = []
+    for p in sorted(folder.iterdir()):
+        if p.name == ctx.repo.manifest_path.name and not p.is_dir():
+            continue
+        try:
+            parse_semver(p.name)
+            if p.is_dir() and not p.is_symlink():
+                continue
+        except ValueError:
+            pass
+        out.append(Finding("release-folder-name", f"spec/releases/{p.name} is not a release folder: "
+                           "spec/releases/ holds folders named MAJOR.MINOR.PATCH (made by `release`) and "
+                           "SHA256SUMS only, and no stage checks anything else there as a release",
+                           new=Location(f"spec/releases/{p.name}")))
+    return out
 
 
 def stage_conformance(ctx: GateContext) -> StageOut:
