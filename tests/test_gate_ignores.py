@@ -69,3 +69,23 @@ def test_a_committed_entry_for_rule_code_is_still_read(repo):
     commit_all(repo, "a reviewed refactor's entry")
     report = run_gate(repo, base="HEAD", stages=["base"], ignore=repo / "gate-ignore.yml", cache=False)
     assert report.stage("base").status != "fail"
+
+
+def test_a_committed_rule_code_entry_carrying_a_schema_findings_fingerprint_accepts_nothing(repo, tmp_path):
+    """Red team: the committed file allows kind ``rule-implementation-changed`` only, but an
+    entry was matched by fingerprint alone, so that kind with the fingerprint of an
+    ``enum-value-removed`` finding still excused the removal."""
+    fingerprint = runner_error_entry(repo).split("'")[1]
+    (repo / "gate-ignore.yml").write_text(
+        f"- {{kind: rule-implementation-changed, fingerprint: '{fingerprint}', reason: disguised}}\n")
+    commit_all(repo, "a disguised excuse lands first")
+    git(repo, "branch", "-f", "main", "HEAD")
+    remove_error_types(repo, "runner_error")
+    for ignore in (repo / "gate-ignore.yml", tmp_path / "copy.yml"):
+        if ignore.parent == tmp_path:  # the CI owner's file: the kind must match there too
+            ignore.write_text((repo / "gate-ignore.yml").read_text())
+        report = run_gate(repo, base="main", stages=["draft", "base"], ignore=ignore, cache=False)
+        for stage in ("draft", "base"):
+            found = [f for f in report.stage(stage).findings if f.kind == "enum-value-removed"]
+            assert found and found[0].severity.name == "ERROR", (ignore, stage, found)
+            assert report.stage(stage).status == "fail"

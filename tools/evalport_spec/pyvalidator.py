@@ -6,6 +6,8 @@ check uses (the schema pass of ``validate``, the classifier's witness checks, th
 * ``multipleOf`` decided on the exact decimals written (:mod:`evalport_spec.jsonnum`; what
   jsonschema-rs does, JSON Schema 2020-12 Validation 6.2.1);
 * ``enum`` looked up by hashed canonical JSON (the same equality, linear instead of quadratic);
+* ``anyOf``/``oneOf`` whose branches only hold ``const``/``enum`` (and annotations) counted the
+  same way: a 5,000-branch ``oneOf`` is one lookup per instance, not 5,000 descents;
 * ``pattern``, ``patternProperties``, ``additionalProperties`` and the ``regex`` format read as
   ECMA-262 (:mod:`evalport_spec.ecmaregex`; Validation 6.3.3 and 7.3.8).
 
@@ -99,16 +101,74 @@ def _enum(validator: Any, enums: Any, instance: Any, schema: Any):
         yield ValidationError(f"{instance!r} is not one of [{shown}, ...] ({len(enums)} values)")
 
 
+_VALUE_KEYS = frozenset({"const", "enum"})
+_NOTE_KEYS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated",
+                        "readOnly", "writeOnly"})
+_BRANCH_INDEX: dict[tuple[int, bool], tuple[list, dict[str, int] | None]] = {}
+
+
+def branch_index(branches: Any, has_const: bool) -> dict[str, int] | None:
+    """``{canonical JSON text: how many branches accept that value}`` for an ``anyOf``/``oneOf``
+    list whose every branch is an object holding ``const`` and/or ``enum`` and otherwise only
+    annotations; ``None`` when some branch holds anything else (``const`` too when the dialect
+    has no such keyword: ``has_const`` false, draft-04) or a value is no JSON value. A branch
+    accepts exactly the values every one of its keywords accepts (Validation 6.1.2, 6.1.3), by
+    JSON Schema equality (:func:`~evalport_spec.canonjson.canonical`). Memoised per list object."""
+    key = (id(branches), has_const)
+    hit = _BRANCH_INDEX.get(key)
+    if hit is not None and hit[0] is branches:
+        return hit[1]
+    counts: dict[str, int] | None = {}
+    allowed = _VALUE_KEYS if has_const else frozenset({"enum"})
+    try:
+        for b in branches:
+            if not isinstance(b, dict) or not (set(b) & allowed) or set(b) - allowed - _NOTE_KEYS:
+                raise TypeError("not a value branch")
+            if "enum" in b and not isinstance(b["enum"], list):
+                raise TypeError("not a value branch")
+            values = set(enum_index(b["enum"])) if "enum" in b else None
+            if "const" in b:
+                c = canonical(b["const"])
+                values = {c} & values if values is not None else {c}
+            for v in values or ():
+                counts[v] = counts.get(v, 0) + 1
+    except (TypeError, ValueError):
+        counts = None
+    if len(_BRANCH_INDEX) > 4096:
+        _BRANCH_INDEX.clear()
+    _BRANCH_INDEX[key] = (branches, counts)
+    return counts
+
+
+def _counted(library_keyword: Any, exactly_one: bool) -> Any:
+    def keyword(validator: Any, branches: Any, instance: Any, schema: Any):
+        index = branch_index(branches, "const" in validator.VALIDATORS) \
+            if isinstance(branches, list) and len(branches) >= 8 else None
+        try:
+            n = None if index is None else index.get(canonical(instance), 0)
+        except (TypeError, ValueError):  # not a JSON value: the library's keyword decides
+            n = None
+        if n is None:
+            yield from library_keyword(validator, branches, instance, schema)
+        elif n == 0:
+            yield ValidationError(f"{instance!r} is not valid under any of the given schemas")
+        elif exactly_one and n > 1:
+            yield ValidationError(f"{instance!r} is valid under {n} of the given schemas")
+    return keyword
+
+
 @cache
 def exact_validator(cls: Any) -> Any:
     """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals,
-    ``enum`` by hashed canonical JSON (the same equality, linear instead of quadratic), and
+    ``enum`` and ``anyOf``/``oneOf`` of value branches (:func:`branch_index`) by hashed
+    canonical JSON (the same equality, linear instead of quadratic), and
     ``pattern``, ``patternProperties``, ``additionalProperties`` and the ``regex`` format read as
     ECMA-262 (:mod:`evalport_spec.ecmaregex`, not Python's ``re``); memoised per class; the
     other formats and everything else are ``cls``'s."""
     if "multipleOf" not in cls.VALIDATORS:
         return cls
-    extended = extend(cls, {"multipleOf": _multiple_of, "enum": _enum, **KEYWORDS},
+    extended = extend(cls, {"multipleOf": _multiple_of, "enum": _enum, "anyOf": _counted(_keywords.anyOf, False),
+                            "oneOf": _counted(_keywords.oneOf, True), **KEYWORDS},
                       format_checker=format_checker(cls.FORMAT_CHECKER))
     plain_evolve = extended.evolve
 
