@@ -127,3 +127,14 @@ def test_links_outside_the_guarded_folders_are_still_skipped_by_git_reads(repo):
     os.symlink("spec/VERSION", repo / "VERSION-link")
     sha = commit_all(repo, "a link at the root")
     assert gitsource.read_file(repo, sha, "VERSION-link") is None
+
+
+def test_a_link_committed_under_tools_is_listed_as_toolchain_changed_and_refused_by_git_reads(repo):
+    (repo / "tools").mkdir()
+    os.symlink("../spec/VERSION", repo / "tools/version.txt")
+    sha = commit_all(repo, "a link under tools")
+    report = run_gate(repo, base="main", stages=["base"], cache=False)
+    (changed,) = [f for f in report.stage("base").findings if f.kind == "toolchain-changed"]
+    assert changed.extra["paths"] == ["tools/version.txt"]
+    with pytest.raises(InputError, match="tools/version.txt is a symbolic link at commit"):
+        gitsource.read_tree(repo, sha, "tools")
