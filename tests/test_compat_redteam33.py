@@ -44,8 +44,8 @@ def test_one_of_many_string_consts_against_max_length_is_fast():
 
 BRANCHES = [{"const": 1}, {"const": 1.0}, {"enum": [2, "a", True]}, {"const": "a", "title": "t"},
             {"enum": [[1], {"a": 1}]}, {"const": [1.0]}, {"enum": [None, 3], "const": 3},
-            {"const": False}, {"enum": ["b"]}, {"const": {"a": 1.0}}]
-INSTANCES = [1, 1.0, 2, 2.0, True, False, "a", "b", None, 3, 0, [1], [1.0], {"a": 1}, {"a": True}, [], "c"]
+            {"const": False}, {"enum": ["b"]}, {"const": {"a": 1.0}}, {"enum": [4], "const": 5}]
+INSTANCES = [1, 1.0, 2, 2.0, True, False, "a", "b", None, 3, 0, [1], [1.0], {"a": 1}, {"a": True}, [], "c", 4, 5]
 
 
 @pytest.mark.parametrize("dialect", [None, D7, D4])
@@ -85,3 +85,106 @@ def test_a_nested_schema_dialect_depends_on_the_path_that_reaches_it():
                         "r": {"$ref": "#/properties/p/properties/q"}}}
     v = jsonschema.Draft202012Validator(s)
     assert not v.is_valid({"p": {"q": 1.0}}) and v.is_valid({"r": 1.0})
+
+
+D2019 = "https://json-schema.org/draft/2019-09/schema"
+
+
+@pytest.mark.parametrize(("old", "new", "doc"), [
+    # 2020-12: python-jsonschema's unevaluatedProperties matched patternProperties with Python
+    # re, where "\d" also matches U+0663; ECMA-262 (and the classifier, and jsonschema-rs) not
+    ({"patternProperties": {"^\\d$": {}}, "unevaluatedProperties": False},
+     {"patternProperties": {"^[0-9]$": {}}, "unevaluatedProperties": False}, {"\u0663": 1}),
+    ({"patternProperties": {"^\\d$": {}}, "unevaluatedProperties": False},
+     {"patternProperties": {"^\\d$": {}}, "additionalProperties": False}, {"\u0663": 1}),
+    # 2019-09: python-jsonschema counted the keywords of an additionalProperties schema as the
+    # member names it evaluates; the specification (Core 9.3.2.3, 11.3) evaluates every member
+    ({"$schema": D2019, "additionalProperties": {"type": "integer"}},
+     {"$schema": D2019, "additionalProperties": {"type": "integer"}, "unevaluatedProperties": False}, {"b": 1}),
+    ({"$schema": D2019, "properties": {"a": {}}, "additionalProperties": {"type": "integer"}},
+     {"$schema": D2019, "allOf": [{"properties": {"a": {}}, "additionalProperties": {"type": "integer"}}],
+      "unevaluatedProperties": False}, {"b": 1}),
+])
+def test_unevaluated_properties_read_alike_by_the_toolchain_validators(old, new, doc):
+    # PATCH (no document lost, ECMA-262 and the specification's annotations); the toolchain's
+    # python-jsonschema reading must agree with jsonschema-rs on the document that differed,
+    # or the classifier's ground truth calls that PATCH unsound
+    import jsonschema_rs
+    so, sn = sset(old, "old"), sset(new, "new")
+    for s, schema in ((so, old), (sn, new)):
+        assert s.validator("s.json").is_valid(doc) is jsonschema_rs.validator_for(schema).is_valid(doc)
+    assert not (so.validator("s.json").is_valid(doc) and not sn.validator("s.json").is_valid(doc))
+    assert classify(old, new) is ChangeClass.PATCH
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # draft-04: 1 and 1.0 are one enum value (JSON equality) but only 1 is an integer, so
+    # {"type": "integer", "enum": [1.0]} accepts the document 1 (it was read as accepting nothing)
+    ({"type": "integer", "enum": [1.0]}, {"not": {}}),
+    ({"type": "integer", "enum": [1.0]}, {"type": "number", "enum": [2]}),
+    ({"type": "integer", "enum": [1.0, "a"]}, {"enum": ["a"]}),
+    ({"anyOf": [{"type": "integer", "enum": [1.0]}, {"enum": ["a"]}]}, {"enum": ["a"]}),
+    ({"allOf": [{"type": "integer"}, {"enum": [1.0, 2.0]}]}, {"enum": [2]}),
+    ({"type": "integer"}, {"type": "integer", "not": {"enum": [1.0]}}),
+    ({"properties": {"a": {"type": "integer", "enum": [1.0]}}}, {"properties": {"a": {"not": {}}}}),
+    # ... and the document 1.0 equals an enum value 1 that an integer type then rejects
+    ({"enum": [1]}, {"type": "integer"}),
+    ({"enum": [1, "a"]}, {"type": ["integer", "string"]}),
+    ({"oneOf": [{"type": "integer", "enum": [1.0]}, {"enum": [1]}]}, {"type": "integer"}),
+    ({"additionalProperties": False, "properties": {"a": {"enum": [1]}}},
+     {"additionalProperties": False, "properties": {"a": {"type": "integer"}}}),
+])
+def test_draft_04_integer_tells_the_two_spellings_of_an_enum_value_apart(old, new):
+    old, new = {"$schema": D4, **old}, {"$schema": D4, **new}
+    docs = [1, 1.0, 2, 2.0, "a", {"a": 1}, {"a": 1.0}]
+    assert any(lost(old, new, d) for d in docs)
+    assert classify(old, new) is ChangeClass.MAJOR
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ({"type": "integer", "enum": [1.0]}, {"enum": [1], "type": "integer"}, ChangeClass.PATCH),
+    ({"type": "integer", "enum": [1.0, 2]}, {"type": "integer", "enum": [1]}, ChangeClass.MAJOR),
+    ({"enum": [1.0]}, {"enum": [1]}, ChangeClass.PATCH),
+    ({"type": "integer", "enum": [1.0]}, {"enum": [1, 1.5]}, ChangeClass.MINOR),
+])
+def test_draft_04_integer_enum_values_still_compare_exactly(old, new, expected):
+    old, new = {"$schema": D4, **old}, {"$schema": D4, **new}
+    docs = [1, 1.0, 2, 2.0, 1.5]
+    broken = any(lost(old, new, d) for d in docs)
+    assert broken is (expected is ChangeClass.MAJOR)
+    assert classify(old, new) is expected
+
+
+@pytest.mark.parametrize(("schema", "doc"), [
+    ({"if": {}, "then": {"properties": {"a": {}}}, "unevaluatedProperties": False}, {"a": 1}),
+    ({"if": False, "else": {"properties": {"a": {}}}, "unevaluatedProperties": False}, {"a": 1}),
+    ({"anyOf": [{"properties": {"a": {"type": "string"}}}, {"type": "object"}], "unevaluatedProperties": False},
+     {"a": 1}),
+    ({"dependentSchemas": {"b": {"properties": {"a": {}, "b": {}}}}, "unevaluatedProperties": False},
+     {"a": 1, "b": 1}),
+    ({"dependentSchemas": {"b": {"properties": {"a": {}, "b": {}}}}, "unevaluatedProperties": False}, {"a": 1}),
+    ({"$ref": "#/$defs/p", "$defs": {"p": {"properties": {"a": {}}}}, "unevaluatedProperties": False}, {"a": 1}),
+    ({"$schema": D2019, "$ref": "#/$defs/p", "$defs": {"p": {"properties": {"a": {}}}},
+      "unevaluatedProperties": False}, {"a": 1, "b": 2}),
+    ({"unevaluatedProperties": {"type": "integer"}, "allOf": [{"unevaluatedProperties": {"type": "string"}}]},
+     {"a": "x"}),
+])
+def test_unevaluated_properties_annotations_as_jsonschema_rs_reads_them(schema, doc):
+    import jsonschema_rs
+    assert sset(schema, "s").validator("s.json").is_valid(doc) is jsonschema_rs.validator_for(schema).is_valid(doc)
+
+
+def test_an_integer_past_two_to_the_53_is_one_document():
+    # 2**53 + 1 has no float spelling: only the integer document equals it (draft-04 integer)
+    old, new = {"$schema": D4, "enum": [2**53 + 1]}, {"$schema": D4, "type": "integer"}
+    assert not lost(old, new, 2**53 + 1) and not lost(old, new, float(2**53 + 1))
+    assert classify(old, new) is ChangeClass.MINOR
+
+
+@pytest.mark.parametrize("old", [{"anyOf": [{"enum": [1.0]}, {"type": "integer"}]}, {"type": "integer"}])
+def test_a_oneof_of_an_enum_and_draft_04_integer_is_not_disjoint(old):
+    # 1 is both {"enum": [1.0]} and a draft-04 integer: the oneOf rejects it
+    old = {"$schema": D4, **old}
+    new = {"$schema": D4, "oneOf": [{"enum": [1.0]}, {"type": "integer"}]}
+    assert lost(old, new, 1)
+    assert classify(old, new) is ChangeClass.MAJOR

@@ -9,7 +9,9 @@ check uses (the schema pass of ``validate``, the classifier's witness checks, th
 * ``anyOf``/``oneOf`` whose branches only hold ``const``/``enum`` (and annotations) counted the
   same way: a 5,000-branch ``oneOf`` is one lookup per instance, not 5,000 descents;
 * ``pattern``, ``patternProperties``, ``additionalProperties`` and the ``regex`` format read as
-  ECMA-262 (:mod:`evalport_spec.ecmaregex`; Validation 6.3.3 and 7.3.8).
+  ECMA-262 (:mod:`evalport_spec.ecmaregex`; Validation 6.3.3 and 7.3.8);
+* ``unevaluatedProperties`` (2019-09 and 2020-12) with the members adjacent keywords evaluate
+  found as the specification says (:func:`evaluated_keys`).
 
 It is the only module of the package's light core that imports python-jsonschema (whose import
 also loads every installed format library): the comparison of two identical schema sets, and
@@ -24,6 +26,7 @@ from typing import Any
 
 from attrs import fields
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, _keywords
+from jsonschema._legacy_keywords import lookup_recursive_ref
 from jsonschema._utils import extras_msg
 from jsonschema.validators import extend, validator_for
 
@@ -157,18 +160,82 @@ def _counted(library_keyword: Any, exactly_one: bool) -> Any:
     return keyword
 
 
+def evaluated_keys(validator: Any, instance: dict, schema: Any) -> set[str]:
+    """The members of object ``instance`` that ``schema`` and the subschemas it applies and
+    passes evaluate (Core 11.3, 2019-09 and 2020-12): python-jsonschema's own collection
+    (``jsonschema._utils.find_evaluated_property_keys_by_schema``) except where it departs from
+    the specification and from jsonschema-rs: ``patternProperties`` matched as ECMA-262 (its
+    collection used Python ``re``, where ``\\d`` matches U+0663), and in 2019-09 an
+    ``additionalProperties`` or ``unevaluatedProperties`` schema evaluating the members it passes
+    (its 2019-09 collection took that schema's keywords for member names)."""
+    if not isinstance(schema, dict):
+        return set()
+    keys: set[str] = set()
+    refs = [(schema.get("$ref"), None)]
+    if "$dynamicRef" in validator.VALIDATORS:
+        refs.append((schema.get("$dynamicRef"), None))
+    if "$recursiveRef" in validator.VALIDATORS and "$recursiveRef" in schema:
+        refs.append(("#", lookup_recursive_ref(validator._resolver)))
+    for ref, resolved in refs:
+        if isinstance(ref, str):
+            resolved = resolved or validator._resolver.lookup(ref)
+            keys |= evaluated_keys(validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
+                                   instance, resolved.contents)
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        keys |= props.keys() & instance.keys()
+    pats = schema.get("patternProperties")
+    if isinstance(pats, dict):
+        keys |= {k for k in instance if any(search(p, k) for p in pats)}
+    for kw in ("additionalProperties", "unevaluatedProperties"):
+        if kw in schema:
+            keys |= {k for k, v in instance.items() if next(validator.descend(v, schema[kw]), None) is None}
+    deps = schema.get("dependentSchemas") if "dependentSchemas" in validator.VALIDATORS else None
+    for name, sub in deps.items() if isinstance(deps, dict) else ():
+        if name in instance:
+            keys |= evaluated_keys(validator, instance, sub)
+    for kw in ("allOf", "oneOf", "anyOf"):
+        for sub in schema.get(kw, []) if isinstance(schema.get(kw), list) else []:
+            if next(validator.descend(instance, sub), None) is None:
+                keys |= evaluated_keys(validator, instance, sub)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            keys |= evaluated_keys(validator, instance, schema["if"])
+            keys |= evaluated_keys(validator, instance, schema.get("then"))
+        else:
+            keys |= evaluated_keys(validator, instance, schema.get("else"))
+    return keys
+
+
+def _unevaluated_properties(validator: Any, uP: Any, instance: Any, schema: Any):
+    if not validator.is_type(instance, "object"):
+        return
+    seen = evaluated_keys(validator, instance, schema)
+    bad = [k for k in instance if k not in seen
+           and next(validator.descend(instance[k], uP, path=k, schema_path=k), None) is not None]
+    if bad and uP is False:
+        names, verb = extras_msg(sorted(bad, key=str))
+        yield ValidationError(f"Unevaluated properties are not allowed ({names} {verb} unexpected)")
+    elif bad:
+        names, verb = extras_msg(bad)
+        yield ValidationError(f"Unevaluated properties are not valid under the given schema ({names} {verb} "
+                              "unevaluated and invalid)")
+
+
 @cache
 def exact_validator(cls: Any) -> Any:
     """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals,
     ``enum`` and ``anyOf``/``oneOf`` of value branches (:func:`branch_index`) by hashed
-    canonical JSON (the same equality, linear instead of quadratic), and
+    canonical JSON (the same equality, linear instead of quadratic), ``unevaluatedProperties``
+    by :func:`evaluated_keys`, and
     ``pattern``, ``patternProperties``, ``additionalProperties`` and the ``regex`` format read as
     ECMA-262 (:mod:`evalport_spec.ecmaregex`, not Python's ``re``); memoised per class; the
     other formats and everything else are ``cls``'s."""
     if "multipleOf" not in cls.VALIDATORS:
         return cls
+    more = {"unevaluatedProperties": _unevaluated_properties} if "unevaluatedProperties" in cls.VALIDATORS else {}
     extended = extend(cls, {"multipleOf": _multiple_of, "enum": _enum, "anyOf": _counted(_keywords.anyOf, False),
-                            "oneOf": _counted(_keywords.oneOf, True), **KEYWORDS},
+                            "oneOf": _counted(_keywords.oneOf, True), **KEYWORDS, **more},
                       format_checker=format_checker(cls.FORMAT_CHECKER))
     plain_evolve = extended.evolve
 

@@ -71,13 +71,12 @@ def _run(args: argparse.Namespace) -> int:
 def _compare(args: argparse.Namespace, options: dict) -> int:
     """Run the comparison, print the report, return the exit code."""
     from ..compat.classify import classify  # lazy: `--help` and a cache hit stay light
-    from ..compat.inputs import resolve_input
+    from ..compat.inputs import resolve_pair
     from ..findings import ChangeClass
     from ..report import emit
 
-    result = classify(resolve_input(args.old, args.repo), resolve_input(args.new, args.repo),
-                      ignore=args.ignore, labels=(args.old, args.new),
-                      format_assertion=options["format_assertion"], search_budget=options["search_budget"])
+    result = classify(*resolve_pair(args.old, args.new, args.repo), ignore=args.ignore,
+                      labels=(args.old, args.new), format_assertion=options["format_assertion"], search_budget=options["search_budget"])
     emit(result, args.format)
     if args.explain and args.format != "json":
         from ..compat.proof import explain_lines

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ..canonjson import canonical
-from ..ecmaregex import jsonschema_rs_reads_alike, search
+from ..ecmaregex import search
 from ..jsonnum import enum_index, exact
 from ..jsontypes import json_type
 from ..pointer import join
@@ -40,6 +40,7 @@ from .nodes import (
     asserted_formats,
     dynamic_ref_keywords,
     keywords_of,
+    reads_alike,
     synthetic,
 )
 
@@ -246,7 +247,7 @@ class Canon:
         if (self.min_len is not None and len(x) < self.min_len.value) or (
                 self.max_len is not None and len(x) > self.max_len.value):
             return False
-        return all(search(p.text, x) for p in self.patterns if jsonschema_rs_reads_alike(p.text))
+        return all(search(p.text, x) for p in self.patterns if reads_alike(p.text))
 
     def allows(self, t: str) -> bool:
         """Whether JSON type ``t`` is allowed by the ``type`` keywords (``integer`` ⊂ ``number``)."""
@@ -544,12 +545,15 @@ class Canonizer:
         if branches and all(b.finite_plain or (b.false and not b.undecided) for b in branches):
             held: dict[str, Any] = {}
             count: dict[str, int] = {}
+            split = False  # a value whose two spellings a branch tells apart (draft-04 integer)
             for b in branches:  # (a branch accepting nothing holds no value)
                 for text, x in (b.enum_keys or {}).items() if not b.false else ():
-                    if b.admits(x, text):
+                    admitted = {b.admits(s, text) for s in spellings(x)}
+                    split = split or len(admitted) > 1
+                    if True in admitted:
                         held.setdefault(text, x)
                         count[text] = count.get(text, 0) + 1
-            got = {text: x for text, x in held.items() if k == "anyOf" or count[text] == 1}
+            got = None if split else {text: x for text, x in held.items() if k == "anyOf" or count[text] == 1}
         self._finite_groups[key] = got
         return got
 
@@ -745,14 +749,38 @@ class Canonizer:
 ALL_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 
 
+_NO = object()
+
+
+def spellings(x: Any) -> tuple[Any, ...]:
+    """The documents one ``enum``/``const`` value ``x`` stands for: ``x``, and for an integral
+    number also its other spelling (``1`` and ``1.0``), when a float holds it exactly. The two
+    are one value to ``enum`` (JSON Schema equality) and two documents to draft-04's
+    ``integer``, which accepts only ``1`` (:attr:`Canon.int_literal`); so a check of the
+    values of an ``enum`` against a schema goes through both."""
+    if type(x) is float and x.is_integer():
+        return (x, int(x))
+    if type(x) is int:
+        try:
+            f = float(x)
+        except OverflowError:
+            return (x,)
+        return (x, f) if f == x else (x,)
+    return (x,)
+
+
 def _settle(c: Canon) -> None:
     """Normalise a built canon: ``enum`` values its other ``type``/``not`` constraints reject are
     dropped, and a canon with no type or no value left accepts nothing."""
     if c.types is not None and not c.types:
         c.false = True
     if c.enum_keys is not None:
-        kept = {k: v for k, v in c.enum_keys.items() if c.admits(v, k)}
-        if len(kept) != len(c.enum_keys):
+        kept: dict[str, Any] = {}
+        for k, v in c.enum_keys.items():  # a value stays when one of its spellings is admitted
+            s = next((s for s in spellings(v) if c.admits(s, k)), _NO)
+            if s is not _NO:
+                kept[k] = s
+        if len(kept) != len(c.enum_keys) or any(type(kept[k]) is not type(c.enum_keys[k]) for k in kept):
             c.enum_keys, c.enum = kept, list(kept.values())
         if not kept:
             c.false = True
@@ -890,7 +918,7 @@ def _reads_off(keyword: str, value: Any) -> bool:
     :data:`PLAIN_KEYWORDS`, or a ``pattern`` both validators read as ECMA-262
     (:func:`~evalport_spec.ecmaregex.jsonschema_rs_reads_alike`)."""
     return keyword in PLAIN_KEYWORDS or (keyword == "pattern" and isinstance(value, str)
-                                         and jsonschema_rs_reads_alike(value))
+                                         and reads_alike(value))
 
 
 def json_equal(a: Any, b: Any) -> bool:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin
 
+from ..ecmaregex import jsonschema_rs_reads_alike
 from ..pointer import escape, resolve
 from ..schemaset import META_SCHEMAS, SchemaSet, identifier
 
@@ -163,7 +165,9 @@ class Side:
         self.meta: dict[str, Any] = {}  # meta-schema URI -> meta-schema, indexed as extra files
         self.dynamic_anchors: dict[str, list[tuple[str, str]]] = {}  # $dynamicAnchor name -> places
         self.recursive_anchors: list[tuple[str, str]] = []  # resources with "$recursiveAnchor": true
-        self._fast_node: dict[Any, Any] = {}  # by content id
+        self._fast_node: OrderedDict[Any, Any] = OrderedDict()  # compiled, by content id (LRU)
+        self._no_fast_node: set[Any] = set()  # content ids with no compiled check
+        self._unlike: Any = _UNBUILT  # (:meth:`reaches_unlike_pattern`)
         self._rs_registry: Any = False
         for f in schemas:
             raw = f.schema.get("$schema") if isinstance(f.schema, dict) else None
@@ -395,15 +399,17 @@ class Side:
         """Whether ``instance`` is valid against ``node`` as the toolchain validates: jsonschema-rs
         trusted when it says valid, else python-jsonschema decides (the rule of
         :meth:`file_valid`); offline, through the set's registry."""
-        if self._node_fast(node) is True and self._fast_node[self.content_id(node)].is_valid(instance) is True:
+        fast = self._node_fast(node)
+        if fast is not None and fast.is_valid(instance) is True:
             return True
         return _guarded(self.validator(node).is_valid, instance)
 
     def quick_valid(self, node: Node, instance: Any) -> bool:
         """jsonschema-rs' verdict on ``instance`` at ``node`` (python-jsonschema's where the fast
         backend cannot decide): for screening candidate instances, never for a verdict."""
-        if self._node_fast(node) is True:
-            r = self._fast_node[self.content_id(node)].is_valid(instance)
+        fast = self._node_fast(node)
+        if fast is not None:
+            r = fast.is_valid(instance)
             if r is not None:
                 return r
         return _guarded(self.validator(node).is_valid, instance)
@@ -413,19 +419,99 @@ class Side:
         ``False`` when both reject it, ``None`` when they disagree (or the fast backend cannot
         decide and the reference alone would)."""
         ref = _guarded(self.validator(node).is_valid, instance)
-        if self._node_fast(node) is not True:
+        fast = self._node_fast(node)
+        if fast is None:
             return None
-        fast = self._fast_node[self.content_id(node)].is_valid(instance)
-        return ref if fast is ref else None
+        return ref if fast.is_valid(instance) is ref else None
 
-    def _node_fast(self, node: Node) -> bool:
-        """Whether a compiled fast check exists for ``node`` (built on first use, shared by the
-        subschemas written alike: :meth:`content_id`)."""
+    def _node_fast(self, node: Node) -> Any:
+        """The compiled fast check of ``node``, or ``None`` when there is none (built on first
+        use, shared by the subschemas written alike: :meth:`content_id`). At most
+        :data:`FAST_NODE_CHECKS` compiled checks are kept, the least recently used dropped
+        first (one holds its compiled subschemas: up to megabytes on a large schema); a
+        dropped one is compiled again when asked for, the same check."""
         cid = self.content_id(node)
-        fast = self._fast_node.get(cid, _UNBUILT)
+        kept = self._fast_node
+        fast = kept.get(cid, _UNBUILT)
         if fast is _UNBUILT:
-            fast = self._fast_node[cid] = _node_fast_check(self, node)
-        return fast is not None
+            if cid in self._no_fast_node:
+                return None
+            fast = _node_fast_check(self, node)
+            if fast is None:
+                self._no_fast_node.add(cid)
+                return None
+            kept[cid] = fast
+            if len(kept) > FAST_NODE_CHECKS:
+                del kept[next(iter(kept))]
+        else:
+            kept.move_to_end(cid)
+        return fast
+
+    def reaches_unlike_pattern(self, node: Node) -> bool:
+        """Whether validating at ``node`` may apply a ``pattern`` or ``patternProperties`` name
+        that jsonschema-rs may read otherwise than ECMA-262
+        (:func:`~evalport_spec.ecmaregex.jsonschema_rs_reads_alike` false), so that a compiled
+        check of ``node`` could not be trusted. Over-approximated (``True`` when unsure):
+        everything written below ``node`` counts as applied, and every ``$ref`` target,
+        transitively; a side with a dynamic reference or anchor, a synthetic node holding a
+        reference, and an unresolvable reference count as reaching one.
+
+        A large schema with one such pattern (azure-pipelines.json's ``branchFilter``) keeps
+        its other subschemas checked by jsonschema-rs, instead of every check of the whole set
+        going to the reference validator (issue 16)."""
+        reaching = self._unlike_reach()
+        if reaching is None:
+            return True
+        if not reaching:
+            return False
+        if node.syn is not None:
+            return any(k in node.syn for k in ('"$ref"', '"$dynamicRef"', '"$recursiveRef"')) or \
+                any(_holds_unlike(v) for v in _schema_objects(self.value(node)))
+        return (node.file, node.ptr) in reaching
+
+    def _unlike_reach(self) -> set[tuple[str, str]] | None:
+        """``(file, pointer)`` of every place from which validation may apply a pattern
+        jsonschema-rs may read otherwise (:meth:`reaches_unlike_pattern`), built once; ``None``:
+        every place (a dynamic reference or anchor).
+
+        Validation at a place applies only what is written below it and, through each
+        ``$ref`` there, what is below the target, transitively. So the places are the
+        ancestors (by pointer, the place itself included) of a *seed*: each such pattern, and
+        each ``$ref`` whose target is already such a place (or does not resolve), added until
+        nothing changes. Each reference is resolved once, by the rules the comparison uses
+        (:meth:`resolve_ref`)."""
+        if self._unlike is not _UNBUILT:
+            return self._unlike  # type: ignore[no-any-return]
+        seeds = [(f.name, ptr) for f, ptr, src in self.set.patterns() if not reads_alike(src)]
+        if not seeds:
+            self._unlike = set()
+            return self._unlike  # type: ignore[no-any-return]
+        if self.dynamic_anchors or self.recursive_anchors:
+            self._unlike = None
+            return None
+        by_target: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for f, ptr, ref, _ in self.set.references():
+            holder, _, keyword = ptr.rpartition("/")
+            if keyword != "$ref":  # $dynamicRef, $recursiveRef: the target depends on the path
+                self._unlike = None
+                return None
+            try:
+                t = self.resolve_ref(Node(self.name, f.name, holder), ref)
+            except (Unresolvable, KeyError, ValueError):
+                seeds.append((f.name, holder))
+                continue
+            by_target.setdefault((t.file, t.ptr), []).append((f.name, holder))
+        reach: set[tuple[str, str]] = set()
+        while seeds:
+            fname, ptr = seeds.pop()
+            while (fname, ptr) not in reach:  # the place and its ancestors
+                reach.add((fname, ptr))
+                seeds.extend(by_target.get((fname, ptr), ()))
+                if not ptr:
+                    break
+                ptr = ptr.rsplit("/", 1)[0]
+        self._unlike = reach
+        return reach
 
     def file_valid(self, fname: str, instance: Any) -> bool:
         """Whether ``instance`` is valid against file ``fname`` with :meth:`SchemaSet.validator`.
@@ -520,15 +606,52 @@ def _fast_check(schemas: SchemaSet, fname: str, format_checker: Any, schema: Any
 def _node_fast_check(side: Side, node: Node) -> Any:
     """A fast check for ``node``: its inline schema (synthetic) or ``{"$ref": URI#pointer}`` in
     the node's dialect, compiled against the side's registry; ``None`` when not possible (the
-    reference validator then decides)."""
+    reference validator then decides). A pattern of the set that jsonschema-rs may read
+    otherwise than ECMA-262 bars the check only when validation at ``node`` may apply it
+    (:meth:`Side.reaches_unlike_pattern`): validating at ``node`` applies nothing else, so the
+    check is then as trustworthy as one of a set without such a pattern."""
     registry = side.rs_registry()
     if registry is None:
         return None
     ref = side.validator(node)  # the reference's schema for the node, with its dialect
     fmt = ref.format_checker if side.format_assertion else None
     fname = node.file if node.file in side.set.files else next(iter(side.set.files))
-    check = _fast_check(side.set, fname, fmt, schema=ref.schema, registry=registry)
+    check = _fast_check(side.set, fname, fmt, schema=ref.schema, registry=registry,
+                        second_opinion=not side.reaches_unlike_pattern(node))
     return check if check is not None and check.compiled else None
+
+
+reads_alike = lru_cache(maxsize=4096)(jsonschema_rs_reads_alike)
+""":func:`~evalport_spec.ecmaregex.jsonschema_rs_reads_alike`, each pattern read once (a large
+schema's canons ask about the same few hundred patterns hundreds of thousands of times)."""
+
+
+def _holds_unlike(value: Any) -> bool:
+    """Whether schema object ``value`` has a ``pattern`` or a ``patternProperties`` name that
+    jsonschema-rs may read otherwise than ECMA-262."""
+    if not isinstance(value, dict):
+        return False
+    pattern, names = value.get("pattern"), value.get("patternProperties")
+    return (isinstance(pattern, str) and not reads_alike(pattern)) or (
+        isinstance(names, dict) and not all(reads_alike(k) for k in names))
+
+
+def _schema_objects(value: Any) -> list[Any]:
+    """``value`` and every subschema below it (:func:`subschemas`, transitively)."""
+    out, stack = [], [("", value)]
+    while stack:
+        ptr, v = stack.pop()
+        out.append(v)
+        stack.extend(subschemas(v, ptr))
+    return out
+
+
+FAST_NODE_CHECKS = 8
+"""Most compiled jsonschema-rs checks of subschemas a :class:`Side` keeps at once
+(:meth:`Side._node_fast`). azure-pipelines.json compared with one ``enum`` value removed asks
+for about 500, each holding every subschema it reaches (megabytes near the root): all kept,
+the comparison peaked at 950 MiB; 8 kept, 705 MiB at the same speed (4 kept: compiled over
+and over, 20 s more)."""
 
 
 DIALECT_URIS = {D4: "http://json-schema.org/draft-04/schema#", D6: "http://json-schema.org/draft-06/schema#",

@@ -1,0 +1,112 @@
+"""Compiled jsonschema-rs checks of subschemas (``compat.nodes.Side``): which subschemas get
+one when a pattern of the set may read otherwise in jsonschema-rs than as ECMA-262, and how
+many are kept at once.
+
+Expected values are worked out by hand from the schemas below: ``\\:`` is an identity escape
+in ECMA-262 that :func:`~evalport_spec.ecmaregex.jsonschema_rs_reads_alike` does not count as
+read alike, so a subschema that may apply it must be checked by python-jsonschema alone.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from compat_corpus.oracle import schema_set
+from evalport_spec.compat import nodes
+from evalport_spec.compat.nodes import Node, Side, synthetic
+from evalport_spec.ecmaregex import jsonschema_rs_reads_alike
+from evalport_spec.rsvalidator import available
+
+pytestmark = pytest.mark.skipif(not available(), reason="jsonschema-rs not installed")
+
+UNLIKE = "^[^\\:]+$"  # strings without a colon (ECMA-262: "\:" is ":")
+
+SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "definitions": {
+        "branch": {"type": "string", "pattern": UNLIKE},
+        "name": {"type": "string", "maxLength": 3},
+        "pair": {"type": "array", "items": {"$ref": "#/definitions/name"}},
+    },
+    "type": "object",
+    "properties": {"b": {"$ref": "#/definitions/branch"}, "n": {"$ref": "#/definitions/name"},
+                   "p": {"$ref": "#/definitions/pair"}},
+}
+
+
+def _side(schema: dict) -> Side:
+    return Side("old", schema_set({"s.json": schema}, "old"))
+
+
+def _node(ptr: str) -> Node:
+    return Node("old", "s.json", ptr)
+
+
+def test_the_pattern_is_one_jsonschema_rs_may_read_otherwise():
+    assert not jsonschema_rs_reads_alike(UNLIKE)
+
+
+@pytest.mark.parametrize(("ptr", "reaches"), [
+    ("", True),  # the root applies /properties/b, which refers to the pattern's subschema
+    ("/properties/b", True),
+    ("/definitions/branch", True),
+    ("/properties/n", False),
+    ("/definitions/name", False),
+    ("/properties/p", False),  # through two references, never to the pattern
+    ("/definitions/pair/items", False),
+])
+def test_which_subschemas_may_apply_the_pattern(ptr, reaches):
+    assert _side(SCHEMA).reaches_unlike_pattern(_node(ptr)) is reaches
+
+
+def test_a_subschema_away_from_the_pattern_is_confirmed_by_both_validators():
+    # before: one such pattern anywhere in the set left every subschema without a compiled
+    # check, so confirms() answered None ("cannot tell") everywhere
+    side = _side(SCHEMA)
+    assert side.confirms(_node("/properties/n"), "abc") is True
+    assert side.confirms(_node("/properties/n"), "abcd") is False  # maxLength 3
+    assert side.confirms(_node("/properties/p"), ["ab", "abcd"]) is False
+    assert side.confirms(_node("/properties/p"), ["ab", "cd"]) is True
+
+
+def test_a_subschema_that_may_apply_the_pattern_has_no_compiled_check():
+    side = _side(SCHEMA)
+    assert side.confirms(_node("/properties/b"), "main") is None
+    assert side.confirms(_node(""), {"b": "a:b"}) is None
+    # python-jsonschema (the reference) still decides: "a:b" has a colon
+    assert side.valid(_node("/properties/b"), "a:b") is False
+    assert side.valid(_node("/properties/b"), "main") is True
+
+
+def test_synthetic_nodes():
+    side = _side(SCHEMA)
+    assert side.reaches_unlike_pattern(synthetic("old", {"type": "string", "maxLength": 2})) is False
+    assert side.reaches_unlike_pattern(synthetic("old", {"not": {"pattern": UNLIKE}})) is True
+    assert side.reaches_unlike_pattern(
+        synthetic("old", {"$ref": "s.json#/definitions/name"})) is True  # a reference: not followed
+
+
+def test_a_dynamic_anchor_makes_every_subschema_count():
+    schema = {"$dynamicAnchor": "node", "type": "object",
+              "properties": {"b": {"type": "string", "pattern": UNLIKE}, "n": {"type": "string"}}}
+    assert _side(schema).reaches_unlike_pattern(_node("/properties/n")) is True
+
+
+def test_without_such_a_pattern_nothing_counts():
+    schema = {"type": "object", "properties": {"n": {"type": "string", "pattern": "^a+$"}}}
+    side = _side(schema)
+    assert side.reaches_unlike_pattern(_node("")) is False
+    assert side.confirms(_node("/properties/n"), "aa") is True
+
+
+def test_at_most_the_cap_of_compiled_checks_is_kept(monkeypatch):
+    monkeypatch.setattr(nodes, "FAST_NODE_CHECKS", 3)
+    schema = {"type": "object",
+              "properties": {f"p{i}": {"type": "integer", "maximum": i} for i in range(8)}}
+    side = _side(schema)
+    for _ in range(2):  # the second round compiles the dropped checks again
+        for i in range(8):
+            node = _node(f"/properties/p{i}")
+            assert side.confirms(node, i) is True
+            assert side.confirms(node, i + 1) is False
+            assert len(side._fast_node) <= 3
