@@ -4,8 +4,6 @@ verdict on a witness document, never from the classifier's output."""
 
 from __future__ import annotations
 
-import time
-
 import jsonschema
 import pytest
 
@@ -28,15 +26,13 @@ def lost(old, new, doc) -> bool:
     return v(old).is_valid(doc) and not v(new).is_valid(doc)
 
 
-def test_one_of_many_string_consts_against_max_length_is_fast():
+def test_one_of_many_string_consts_against_max_length_loses_each_const():
     # every const has 6 characters: each is lost under maxLength 5, each its own finding whose
     # witness python-jsonschema confirms (before: a linear oneOf per witness, 250 s)
     consts = [{"const": f"v{i:05d}"} for i in range(5000)]
     old, new = {"oneOf": consts}, {"type": "string", "maxLength": 5}
     assert lost(old, new, "v04999")
-    t = time.perf_counter()
-    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
-    assert time.perf_counter() - t < 10
+    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)  # its time: nox -s bench
     assert c.change_class is ChangeClass.MAJOR
     values = {f.witness for f in c.findings if f.direction == "backward" and isinstance(f.witness, str)}
     assert values == {f"v{i:05d}" for i in range(5000)}
