@@ -1,4 +1,4 @@
-"""``evalport-spec canary [--toolchain DIR] [--base REF] [--timeout S] [--format text|json]``: known breaks
+"""``evalport-spec canary [--toolchain DIR] [--base REF] [--timeout S] [--format F]``: known breaks
 judge a toolchain.
 
 Each canary of :data:`evalport_spec.gate.canary.CANARIES` is planted in a scratch clone of the
@@ -17,8 +17,6 @@ import sys
 
 from .options import add_format_option, number_in, reports_input_error, repository
 
-FORMATS = ("text", "json")
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``canary`` sub-command."""
@@ -36,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "`check --base REF` lists as toolchain-changed); otherwise report nothing to test")
     p.add_argument("--timeout", metavar="S", type=number_in(float, 0, above=True), default=None,
                    help="seconds one canary's gate run may take (default 600)")
-    add_format_option(p, FORMATS)
+    add_format_option(p)
     p.set_defaults(func=run)
 
 
@@ -72,6 +70,6 @@ def run(args: argparse.Namespace) -> int:
         {"name": o.canary.name, "stage": o.canary.stage, "status": o.status, "what": o.what,
          "detail": o.detail, "seconds": round(o.seconds, 3)} for o in outcomes]}
     report = Report.of(findings, command="canary", title="EvalPort toolchain canary",
-                       checks=checks, check_noun="canary", data=data, verdict=verdict)
+                       checks=checks, check_noun="known break", data=data, verdict=verdict)
     emit(report, args.format)
     return 1 if failed else 0
