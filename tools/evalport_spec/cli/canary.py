@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                f"canary: FAILED ({len(failed)} of {len(outcomes)} known breaks not caught)")
     data = {"ok": not failed, "canaries": [
         {"name": o.canary.name, "stage": o.canary.stage, "status": o.status, "what": o.what,
-         "detail": o.detail, "seconds": round(o.seconds, 3)} for o in outcomes]}
+         "detail": o.detail, "caught_by": o.kinds, "seconds": round(o.seconds, 3)} for o in outcomes]}
     report = Report.of(findings, command="canary", title="EvalPort toolchain canary",
                        checks=checks, check_noun="known break", data=data, verdict=verdict)
     emit(report, args.format)

@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +86,8 @@ class Outcome:
     Attributes:
         canary: the canary; status: ``caught``, ``passed``, ``error`` or ``skipped``;
         what: the planted break (or why nothing was planted); detail: for ``error``, what went
-        wrong; seconds: wall time of the gate run.
+        wrong; seconds: wall time of the gate run; kinds: the kinds of the error findings of
+        the canary's stage (what caught it), sorted.
     """
 
     canary: Canary
@@ -94,6 +95,7 @@ class Outcome:
     what: str
     detail: str = ""
     seconds: float = 0.0
+    kinds: list[str] = field(default_factory=list)
 
     def finding(self) -> Finding | None:
         """The finding this outcome reports (``None`` when caught)."""
@@ -225,18 +227,18 @@ def edit_released_file_and_sums(root: Path) -> str:
 
 
 def flip_fixture(root: Path) -> str:
-    """Turn the first draft conformance fixture expected valid into one expected invalid (the
-    fixture now disagrees with the validator)."""
+    """Turn the first draft conformance fixture of an invalid document into one expecting it
+    valid (its errors dropped): the fixture now disagrees with the validator, which rejects it.
+    (The other way round would need an ``errors`` list the fixture schema checks first.)"""
     for path in sorted((root / "spec" / "conformance" / "fixtures").glob("*.json")):
         doc = _read_json(path)
         expect = doc.get("expect") if isinstance(doc, dict) else None
-        if isinstance(expect, dict) and all(isinstance(v, dict) and v.get("valid") is True
-                                            for v in expect.values()) and expect:
-            for v in expect.values():
-                v["valid"] = False
+        if isinstance(expect, dict) and expect and all(isinstance(v, dict) and v.get("valid") is False
+                                                       for v in expect.values()):
+            doc["expect"] = {k: {"valid": True} for k in expect}
             _write_json(path, doc)
-            return f"marked {_rel(root, path)} (a valid document) as invalid"
-    raise NothingToBreak("no draft conformance fixture expects a valid document")
+            return f"marked {_rel(root, path)} (an invalid document) as valid"
+    raise NothingToBreak("no draft conformance fixture expects an invalid document")
 
 
 FIELD_ROW = re.compile(r"^(\|[^|\n]*\|[^|\n]*\| )(yes|no)( \|.*)$", re.M)
@@ -259,6 +261,44 @@ def edit_field_table(root: Path) -> str:
     return f"changed a Required cell of SPEC.md's generated {region} table from {match[2]} to {flipped}"
 
 
+def dangle_ref(root: Path) -> str:
+    """Add an optional member whose schema is a ``$ref`` to a ``$defs`` entry that does not
+    exist, to the first draft schema with ``properties`` at its root (a reference that does not
+    resolve: every validator of the schema fails on it)."""
+    for path in _draft_schemas(root):
+        doc = _read_json(path)
+        if isinstance(doc, dict) and isinstance(doc.get("properties"), dict):
+            doc["properties"]["canary_member"] = {"$ref": "#/$defs/canary_missing"}
+            _write_json(path, doc)
+            return f"added a member whose $ref (#/$defs/canary_missing) resolves nowhere to {_rel(root, path)}"
+    raise NothingToBreak("no draft schema has properties at its root")
+
+
+def drop_catalogued_rule(root: Path) -> str:
+    """Remove the first rule of ``spec/rules.json`` (its implementation still registers it:
+    the catalogue and the code disagree, and documents lose a rule SPEC.md states)."""
+    path = root / "spec" / "rules.json"
+    doc = _read_json(path) if path.is_file() else None
+    rules = doc.get("rules") if isinstance(doc, dict) else None
+    if not isinstance(rules, list) or not rules or not isinstance(rules[0], dict):
+        raise NothingToBreak("spec/rules.json catalogues no rule")
+    code = rules.pop(0).get("code")
+    _write_json(path, doc)
+    return f"removed rule {code} from spec/rules.json"
+
+
+def break_example(root: Path) -> str:
+    """Add a member ``canary_member`` to the first example that is a JSON object (every
+    document type's root object is closed, so the example is no longer valid)."""
+    for path in sorted((root / "spec" / "examples").glob("*.json")):
+        doc = _read_json(path)
+        if isinstance(doc, dict) and "canary_member" not in doc:
+            doc["canary_member"] = True
+            _write_json(path, doc)
+            return f"added an unknown member canary_member to {_rel(root, path)}"
+    raise NothingToBreak("spec/examples holds no JSON object")
+
+
 CANARIES: tuple[Canary, ...] = (
     Canary("enum-value-removed", "base", remove_enum_value),
     Canary("required-member-added", "draft", add_required_member),
@@ -267,6 +307,9 @@ CANARIES: tuple[Canary, ...] = (
     Canary("released-file-and-sums-edited", "history", edit_released_file_and_sums),
     Canary("fixture-contradicts-validator", "conformance", flip_fixture),
     Canary("field-table-edited", "spec-text", edit_field_table),
+    Canary("dangling-ref", "schemas", dangle_ref),
+    Canary("rule-dropped-from-catalogue", "rules", drop_catalogued_rule),
+    Canary("example-invalid", "examples", break_example),
 )
 """The known breaks, each with the stage that catches it (every one is caught by this
 toolchain: tests/test_canary.py)."""
@@ -274,22 +317,26 @@ toolchain: tests/test_canary.py)."""
 
 # --- running -----------------------------------------------------------------------------------
 
-def _verdict(proc: subprocess.CompletedProcess[bytes], stage: str) -> tuple[str, str]:
-    """``(status, detail)`` of a finished gate run of ``stage``."""
+def _verdict(proc: subprocess.CompletedProcess[bytes], stage: str) -> tuple[str, str, list[str]]:
+    """``(status, detail, kinds)`` of a finished gate run of ``stage``: ``kinds`` are the kinds
+    of the stage's error findings, sorted, once each (what caught the break). The stage failing
+    is what counts, whatever finding fails it: a break it fails cannot land."""
     err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
     tail = f" ({err[-1][:300]})" if err else ""
     if proc.returncode not in (0, 1):
-        return "error", f"its gate exited {proc.returncode}{tail}"
+        return "error", f"its gate exited {proc.returncode}{tail}", []
     try:
         report = json.loads(proc.stdout)
-        status = next(s["status"] for s in report["stages"] if s["name"] == stage)
-    except (ValueError, KeyError, TypeError, StopIteration):
-        return "error", f"its gate (exit {proc.returncode}) wrote no JSON report with a `{stage}` stage{tail}"
+        result = next(s for s in report["stages"] if s["name"] == stage)
+        status = result["status"]
+        kinds = sorted({f["kind"] for f in result.get("findings", []) if f.get("severity") == "error"})
+    except (ValueError, KeyError, TypeError, StopIteration, AttributeError):
+        return "error", f"its gate (exit {proc.returncode}) wrote no JSON report with a `{stage}` stage{tail}", []
     if proc.returncode == 1 and status == "fail":
-        return "caught", ""
+        return "caught", "", kinds
     if proc.returncode == 1 or status == "fail":
-        return "error", f"its gate exited {proc.returncode} with the `{stage}` stage {status!r}"
-    return "passed", ""
+        return "error", f"its gate exited {proc.returncode} with the `{stage}` stage {status!r}", kinds
+    return "passed", "", kinds
 
 
 def _gate_env(toolchain: Path, cache: str) -> dict[str, str]:
@@ -329,8 +376,8 @@ def run_canary(canary: Canary, clone: Path, head: str, toolchain: Path, *, pytho
         return Outcome(canary, "error", what, f"its gate ran longer than {timeout:g}s", time.monotonic() - start)
     except (OSError, InputError) as exc:
         return Outcome(canary, "error", what, f"its gate could not run: {exc}", time.monotonic() - start)
-    status, detail = _verdict(proc, canary.stage)
-    return Outcome(canary, status, what, detail, time.monotonic() - start)
+    status, detail, kinds = _verdict(proc, canary.stage)
+    return Outcome(canary, status, what, detail, time.monotonic() - start, kinds)
 
 
 def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str] | None = None, *,
