@@ -285,3 +285,19 @@ def test_ci_run_fails_a_branch_that_weakens_the_breaking_rule(toolchain_repo, tm
     run = ci(fine)
     assert run.returncode == 0, run.stdout
     assert "canary: passed (10 of 10 known breaks caught)" in run.stdout
+
+
+def test_no_git_hook_runs_when_a_canary_is_committed(spec_repo, tmp_path, monkeypatch):
+    """A global ``core.hooksPath`` (the CI user's) would run its ``post-commit`` (which
+    ``--no-verify`` does not skip) at each planted commit; the scratch clone has no hooks."""
+    hooks = tmp_path / "hooks"
+    mark = tmp_path / "hook-ran"
+    write(hooks / "post-commit", f"#!/bin/sh\necho ran > {mark}\n").chmod(0o755)
+    write(hooks / "pre-commit", f"#!/bin/sh\necho ran > {mark}\n").chmod(0o755)
+    home = tmp_path / "home"
+    write(home / ".gitconfig", f"[core]\n\thooksPath = {hooks}\n")
+    monkeypatch.setenv("HOME", str(home))
+    tools = fake_toolchain(tmp_path, "raise SystemExit(2)\n")
+    (outcome,) = C.run_canaries(spec_repo, tools, canaries=C.CANARIES[:1])
+    assert outcome.status == "error"  # the premise: the break was planted and committed, then judged
+    assert not mark.exists()

@@ -410,7 +410,10 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
     with tempfile.TemporaryDirectory(prefix="evalport-canary-") as tmp:
         scratch = Path(tmp)
         clone = scratch / "repo"
-        git.run(root, "clone", "-q", "--shared", "--no-checkout", str(root), str(clone))
+        # started outside the checkout, so none of its own git configuration applies, and with
+        # no hooks in the clone (a global core.hooksPath would otherwise run on every commit)
+        git.run(scratch, "clone", "-q", "--shared", "--no-checkout", "--config", f"core.hooksPath={os.devnull}",
+                str(root), str(clone))
         tools = clone / "tools" if toolchain is None else Path(toolchain).resolve()
         git.run(clone, "checkout", "-q", "--detach", head)
         if not (tools / "evalport_spec" / "__init__.py").is_file():
