@@ -22,7 +22,8 @@ from evalport_spec.cli import main
 from evalport_spec.gate import canary as C
 from gate_repo import ENV, commit_all, git, make_repo
 
-CAUGHT_BY = {"enum-value-removed": "enum-value-removed", "required-member-added": "required-added",
+CAUGHT_BY = {"enum-value-removed": "enum-value-removed", "major-declared-without-rfc": "policy-major-needs-rfc",
+             "required-member-added": "required-added",
              "bound-tightened": "min-length-increased", "released-file-edited": "released-file-changed",
              "released-file-and-sums-edited": "released-file-changed",
              "fixture-contradicts-validator": "conformance-disagreement", "field-table-edited": "spec-region-stale",
@@ -31,7 +32,7 @@ CAUGHT_BY = {"enum-value-removed": "enum-value-removed", "required-member-added"
 """The finding kind each canary's break is caught by today (worked out from what each break is):
 a canary caught by some other finding would test another check than the one it names."""
 
-NAMES = ["enum-value-removed", "required-member-added", "bound-tightened", "released-file-edited",
+NAMES = ["enum-value-removed", "major-declared-without-rfc", "required-member-added", "bound-tightened", "released-file-edited",
          "released-file-and-sums-edited", "fixture-contradicts-validator", "field-table-edited",
          "dangling-ref", "rule-dropped-from-catalogue", "example-invalid"]
 """The canaries, in order (written out by hand)."""
@@ -40,12 +41,18 @@ WEAKENING = ('and (f.change_class == ChangeClass.MAJOR or f.undecided)]',
              'and (f.change_class == ChangeClass.MAJOR or f.undecided) and f.kind != "enum-value-removed"]')
 """The red team's edit of ``breaking()`` in policy.py: a removed enum value is never breaking."""
 
+NO_RFC_NEEDED = ("    for f in br:\n        ignore = _ignored(f, list(ignores))\n",
+                 "    for f in br:\n        if version_ok and need is not None:\n"
+                 "            out.append(dataclasses.replace(f, severity=Severity.WARNING))\n"
+                 "            continue\n        ignore = _ignored(f, list(ignores))\n")
+"""An edit of ``apply_major_rule()``: the next major version declared is enough, no RFC needed."""
 
-def weaken(root: Path) -> None:
+
+def weaken(root: Path, edit: tuple[str, str] = WEAKENING) -> None:
     policy = root / "tools/evalport_spec/policy.py"
     text = policy.read_text()
-    assert text.count(WEAKENING[0]) == 1  # the premise: the condition the red team edited
-    policy.write_text(text.replace(*WEAKENING))
+    assert text.count(edit[0]) == 1  # the premise: the code the edit changes
+    policy.write_text(text.replace(*edit))
 
 
 def write(path: Path, doc) -> Path:
@@ -239,18 +246,23 @@ def test_this_toolchain_catches_every_canary(toolchain_repo, capsys):
 
 
 @pytest.mark.slow
-def test_a_weakened_breaking_rule_is_caught_by_the_enum_canary(toolchain_repo, tmp_path, capsys):
+@pytest.mark.parametrize(("edit", "passed"), [
+    (WEAKENING, ["enum-value-removed", "major-declared-without-rfc"]),  # both remove an enum value
+    (NO_RFC_NEEDED, ["major-declared-without-rfc"]),
+], ids=["enum-not-breaking", "no-rfc-needed"])
+def test_a_weakened_major_rule_is_caught_by_a_canary(toolchain_repo, tmp_path, capsys, edit, passed):
     root = tmp_path / "weak"
-    git(toolchain_repo, "worktree", "add", "-q", "-b", "weak", str(root), "main")
-    weaken(root)
-    commit_all(root, "enum removals are fine")
+    git(toolchain_repo, "worktree", "add", "-q", "-b", f"weak-{len(passed)}", str(root), "main")
+    weaken(root, edit)
+    commit_all(root, "a kinder major rule")
     code, out, err = canary(capsys, "-C", str(root))
     assert code == 1, err
-    assert re.search(r"^FAIL\s+enum-value-removed ", out, re.M), out
-    assert re.search(r"error toolchain-canary-passed: the changed toolchain passes a known break "
-                     r"\(enum-value-removed: removed \"[^\"]+\" from spec/schemas/", out), out
-    assert out.count("toolchain-canary-") == 1  # only the enum canary: the other nine still fail
-    assert "canary: FAILED (1 of 10 known breaks not caught)" in out
+    for name in passed:
+        assert re.search(rf"^FAIL\s+{name} ", out, re.M), out
+        assert re.search(r"error toolchain-canary-passed: the changed toolchain passes a known break "
+                         rf"\({name}: removed \"[^\"]+\" from spec/schemas/", out), out
+    assert out.count("toolchain-canary-") == len(passed)  # the others still fail
+    assert f"canary: FAILED ({len(passed)} of {len(NAMES)} known breaks not caught)" in out
 
 
 @pytest.mark.slow
@@ -284,7 +296,7 @@ def test_ci_run_fails_a_branch_that_weakens_the_breaking_rule(toolchain_repo, tm
     commit_all(fine, "a harmless toolchain edit")
     run = ci(fine)
     assert run.returncode == 0, run.stdout
-    assert "canary: passed (10 of 10 known breaks caught)" in run.stdout
+    assert "canary: passed (11 of 11 known breaks caught)" in run.stdout
 
 
 def test_no_git_hook_runs_when_a_canary_is_committed(spec_repo, tmp_path, monkeypatch):
@@ -301,3 +313,14 @@ def test_no_git_hook_runs_when_a_canary_is_committed(spec_repo, tmp_path, monkey
     (outcome,) = C.run_canaries(spec_repo, tools, canaries=C.CANARIES[:1])
     assert outcome.status == "error"  # the premise: the break was planted and committed, then judged
     assert not mark.exists()
+
+
+def test_uncommitted_tools_are_named_as_untested(spec_repo, capsys):
+    """The canary tests the toolchain as committed; a file under tools/ not committed yet is
+    said on standard error (here the committed tree has no toolchain at all: exit 2)."""
+    write(spec_repo / "tools/evalport_spec/__init__.py", "")
+    code, _, err = canary(capsys, "-C", str(spec_repo))
+    assert code == 2
+    assert ("canary: note: 1 file(s) under tools/ differ from HEAD (tools/evalport_spec/__init__.py...); "
+            "the committed toolchain is the one tested") in err
+    assert "evalport-spec: error: the checkout's tools/: no evalport_spec package to test" in err

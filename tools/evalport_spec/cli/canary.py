@@ -42,11 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the canaries and print their report. Returns 0 or 1; raises InputError (exit 2)."""
     from ..findings import Severity
-    from ..gate.canary import TIMEOUT, canary_findings, run_canaries, toolchain_changes
+    from ..gate import canary
     from ..report import Check, Report, emit
 
     repo = repository(args)
-    if args.base is not None and not toolchain_changes(repo.root, args.base):
+    if args.base is not None and not canary.toolchain_changes(repo.root, args.base):
         said = f"canary: not run (the toolchain does not differ from {args.base}: nothing to test)"
         print(said, file=sys.stderr)
         emit(Report(command="canary", title="EvalPort toolchain canary", verdict=said,
@@ -58,8 +58,13 @@ def run(args: argparse.Namespace) -> int:
               f"{outcome.seconds:.1f}s)", file=sys.stderr, flush=True)
 
     print(f"canary: planting known breaks in a scratch clone of {repo.root} (HEAD)", file=sys.stderr)
-    outcomes = run_canaries(repo.root, args.toolchain, timeout=args.timeout or TIMEOUT, progress=progress)
-    findings = canary_findings(outcomes)
+    changed = canary.uncommitted_tools(repo.root) if args.toolchain is None else []
+    if changed:
+        print(f"canary: note: {len(changed)} file(s) under tools/ differ from HEAD ({changed[0]}...); "
+              "the committed toolchain is the one tested", file=sys.stderr)
+    outcomes = canary.run_canaries(repo.root, args.toolchain, timeout=args.timeout or canary.TIMEOUT,
+                                   progress=progress)
+    findings = canary.canary_findings(outcomes)
     failed = [f for f in findings if f.severity == Severity.ERROR]
     status = {"caught": "ok", "passed": "fail", "error": "fail", "skipped": "skip"}
     checks = [Check(o.canary.name, status[o.status], round(o.seconds, 3), o.what) for o in outcomes]

@@ -4,7 +4,8 @@ The gate of record for a pull request is the base's toolchain (docs/how-to/gate-
 promise 1), and a change to the toolchain is only shown to the reviewer (``toolchain-changed``,
 promise 2). Once such a change lands it judges every later pull request, so a careless edit
 (``and f.kind != "enum-value-removed"`` in :func:`evalport_spec.policy.breaking`) would let every
-later removal of an enum value through. The canary tests the changed toolchain before it lands:
+later removal of an enum value through. The canary tests the changed toolchain before it lands
+(promise 9):
 
 1. a scratch clone of the checkout (``git clone --shared``: the history is there, the objects
    are borrowed), at its committed ``HEAD``;
@@ -43,6 +44,7 @@ from .. import git
 from ..errors import InputError
 from ..findings import Finding, Location, Severity
 from ..fsutil import run_bounded
+from ..semver import parse_semver
 from . import history
 from .toolchain import is_toolchain_path
 
@@ -167,6 +169,27 @@ def remove_enum_value(root: Path) -> str:
     value = sub["enum"].pop()
     _write_json(path, doc)
     return f"removed {json.dumps(value)} from {_rel(root, path)}#{pointer}/enum"
+
+
+def remove_enum_value_declaring_major(root: Path) -> str:
+    """The break of :func:`remove_enum_value`, with ``spec/VERSION`` declaring the next major
+    version after the latest release: a MAJOR change still needs an accepted RFC listing the
+    finding (the second condition of the MAJOR rule, :mod:`evalport_spec.policy`)."""
+    releases = [v for v in (p.name for p in (root / "spec" / "releases").glob("*")) if _is_version(v)]
+    if not releases:
+        raise NothingToBreak("no release to declare the next major version after")
+    major = str(max(map(parse_semver, releases)).bump_major())
+    what = remove_enum_value(root)
+    (root / "spec" / "VERSION").write_text(major + "\n", encoding="utf-8")
+    return f"{what}, and spec/VERSION set to {major}"
+
+
+def _is_version(text: str) -> bool:
+    try:
+        parse_semver(text)
+    except ValueError:
+        return False
+    return True
 
 
 def add_required_member(root: Path) -> str:
@@ -301,6 +324,7 @@ def break_example(root: Path) -> str:
 
 CANARIES: tuple[Canary, ...] = (
     Canary("enum-value-removed", "base", remove_enum_value),
+    Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major),
     Canary("required-member-added", "draft", add_required_member),
     Canary("bound-tightened", "base", tighten_bound),
     Canary("released-file-edited", "manifest", edit_released_file),
@@ -428,6 +452,12 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
     return outcomes
 
 
+def uncommitted_tools(repo: str | os.PathLike[str]) -> list[str]:
+    """Paths under ``tools/`` that differ from ``HEAD`` in ``repo``'s working tree (edited or
+    new): what a canary of the committed toolchain does not test."""
+    return history.changed_paths(Path(repo).resolve(), "HEAD", ("tools",))
+
+
 def toolchain_changes(repo: str | os.PathLike[str], base: str) -> list[str]:
     """The paths of the toolchain or CI configuration (:func:`.toolchain.is_toolchain_path`, the
     paths ``toolchain-changed`` lists) that differ between the commit ``base`` and ``repo``'s
@@ -451,4 +481,4 @@ def canary_findings(outcomes: list[Outcome]) -> list[Finding]:
 
 
 __all__ = ["CANARIES", "Canary", "NothingToBreak", "Outcome", "canary_findings", "run_canaries",
-           "toolchain_changes"]
+           "toolchain_changes", "uncommitted_tools"]
