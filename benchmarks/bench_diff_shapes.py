@@ -10,7 +10,8 @@ backward MAJOR finding's witness against python-jsonschema and jsonschema-rs.
 Cases: ``oneOf`` nested 3/6/9 deep (two closed object branches a level, the leaf's ``maxLength``
 raised: MINOR); eight identical 4-branch ``anyOf`` groups with one unrelated bound raised (MINOR);
 a string ``enum`` of 5,000/10,000/50,000 values with one removed (MAJOR, one finding) and of 5,000
-losing 2,500 (MAJOR, 2,500 findings: issue 20); the draft ``grader.json`` with one ``then``
+losing 2,500 (MAJOR, 2,500 findings: issue 20); a ``oneOf`` of 5,000 six-character string
+``const``s against ``maxLength`` 5 (MAJOR, 5,000 findings); the draft ``grader.json`` with one ``then``
 tightened (MAJOR) and with each ``if``/``then`` split into an ``anyOf`` of its cases (PATCH);
 check-jsonschema's vendored renovate.json, azure-pipelines.json and mergify.json against
 themselves with keys reordered (PATCH without the byte-identity shortcut), with one ``enum``
@@ -26,7 +27,7 @@ needs Python >= 3.12: point ``$EVALPORT_PEER_JSONCOMPAT`` at such a Python with 
 installed (default ``/tmp/peer-jsoncompat/bin/python``); the row is skipped, with a note, without it.
 
 Targets (issues 16 and 20): nested ``oneOf`` depth 9 < 1 s; the ``anyOf`` groups < 1 s and
-< 200 MiB; the 50,000-value enum < 1 s; 2,500 findings in < 1 s; grader.json < 2 s; each large
+< 200 MiB; the 50,000-value enum < 1 s; 2,500 findings in < 1 s; the 5,000 string consts < 2 s; grader.json < 2 s; each large
 schema case < 2 s and < 300 MiB with the right verdict; mergify self, cold and warm, no slower than
 jsoncompat (the edited-title figure is printed beside them).
 """
@@ -98,6 +99,9 @@ def build_cases(skip_large: bool) -> tuple[list[Case], list[str]]:
         cases.append(Case(f"oneOf of {size} consts, last narrowed", _one({"oneOf": consts}),
                           _one({"oneOf": [*consts[:-1], {"const": size - 1, "type": "string"}]}), ("MAJOR",),
                           2.0 if size == 80 else None))
+    strings = [{"const": f"v{i:05d}"} for i in range(5_000)]  # red team, session 33: 250 s before
+    cases.append(Case("oneOf of 5,000 string consts against maxLength 5", _one({"oneOf": strings}),
+                      _one({"type": "string", "maxLength": 5}), ("MAJOR",), 2.0, findings=5_000))
     for size in (40, 150):  # objects told apart by a "kind" constant (undecided at 150 before: 3^n cases)
         tagged = [{"type": "object", "properties": {"kind": {"const": f"k{i}"}, "value": {"type": "string"}},
                    "required": ["kind"]} for i in range(size)]

@@ -29,6 +29,20 @@ def test_no_step_after_the_branchs_code_decides_the_verdict():
     assert names.index("judged") < own
     # the branch's code runs only after the gate of record passed: in a job it failed, code of
     # the pull request (root on a hosted runner) could still tamper with the runner (red team)
-    assert steps()[own]["if"] == "${{ !cancelled() && steps.judged.outcome == 'success' }}"
+    assert steps()[own]["if"] == ("${{ !cancelled() && steps.judged.outcome == 'success' "
+                                  "&& steps.canary.outcome == 'success' }}")
     assert steps()[own]["run"].strip().splitlines()[-1].strip() == 'exit "$status"'
     assert names[own + 1:] == []  # nothing after the branch's step reads an earlier verdict
+
+
+def test_the_canary_runs_the_judges_command_between_the_gate_of_record_and_the_branchs_gate():
+    """The toolchain canary (docs/how-to/gate-in-ci.md, promise 9) is the judge's command, run
+    only after the gate of record passed, and its step fails the job with its own status."""
+    names = [s.get("id") for s in steps()]
+    assert names.index("judged") < names.index("canary") < names.index("own")
+    step = steps()[names.index("canary")]
+    assert step["if"] == "${{ !cancelled() && steps.judged.outcome == 'success' }}"
+    lines = [ln.strip() for ln in step["run"].strip().splitlines() if not ln.strip().startswith("#")]
+    assert lines[1:3] == ['"$JUDGE" canary --base "$BASE" --format github', "status=$?"]
+    assert lines[-1] == 'exit "$status"'
+    assert step["env"]["EVALPORT_CACHE_DIR"] == "${{ steps.judge.outputs.cache }}"

@@ -128,6 +128,24 @@ def test_a_reviewed_toolchain_edit_passes_only_with_gate_ignore_entries_landed_f
     assert "ignored by the --ignore entry" in done.stdout
 
 
+def test_the_judge_is_archived_without_the_bases_export_attributes(origin, tmp_path):
+    """``git archive`` applies the archived tree's ``export-ignore``/``export-subst`` (and
+    conversion) attributes, so a base whose ``.gitattributes`` names judge files would have them
+    dropped or rewritten (commit data such as a subject written into code). The judge is the
+    base's files as committed: here ``policy.py`` marked ``export-ignore`` on the base is still
+    there, and the gate of record passes a harmless branch (before: the judge could not import
+    ``policy`` and the run failed)."""
+    root = clone(origin, tmp_path / "attrs", "--branch", "main")
+    (root / ".gitattributes").write_text("tools/evalport_spec/policy.py export-ignore\n"
+                                         "tools/evalport_spec/*.py export-subst\n")
+    commit_all(root, "$Format:%H$ archive attributes on the base")
+    git(root, "checkout", "-q", "-b", "harmless")
+    (root / "NOTES.txt").write_text("a harmless file\n")
+    commit_all(root, "a harmless edit")
+    done = ci_run(root, "--base", "main")
+    assert done.returncode == 0, done.stdout
+    assert "ci: the gate of record: main's toolchain" in done.stdout
+
 FAKE_PASS = 'print("gate: passed"); raise SystemExit(0)\n'
 
 

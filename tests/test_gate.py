@@ -666,39 +666,45 @@ def _write_ignores(path, entries):
 def test_an_expired_entry_is_a_warning_and_one_expiring_today_still_applies(tmp_path):
     path = tmp_path / "ignore.json"
     _write_ignores(path, [OLD, EXPIRED, LAST_DAY])
-    live, notes = load_check_ignores(tmp_path, path, None, today=TODAY)
+    (tmp_path / "repo").mkdir()
+    live, notes = load_check_ignores(tmp_path / "repo", path, None, today=TODAY)  # the CI owner's file
     assert live == [OLD, LAST_DAY]
     assert notes == [Finding("ignore-entry-expired", f"{path}: the entry for description-changed expired on "
                              "2026-11-30 and no longer applies (wording)",
                              severity=Severity.WARNING, new=Location(str(path)))]
 
 
+CODE_OLD = {"kind": "rule-implementation-changed", "fingerprint": "0123456789abcdef", "reason": "renamed local"}
+CODE_EXPIRED = {**CODE_OLD, "fingerprint": "1123456789abcdef", "expires": "2026-11-30"}
+CODE_LAST_DAY = {**CODE_OLD, "fingerprint": "2123456789abcdef", "expires": "2026-12-01"}
+
+
 def test_with_a_base_only_the_entries_the_base_had_apply(tmp_path):
     """The file inside the repository is the change's own: an entry it gains on the branch is
     reported at its index (JSON Pointer ``/1``) and not applied; an expired entry the base had
-    is still reported as expired."""
+    is still reported as expired. (The repository's own file names rule-code findings only.)"""
     root = tmp_path / "repo"
     root.mkdir()
     git(root, "init", "-q", "-b", "main")
-    _write_ignores(root / "ignore.json", [OLD, EXPIRED])
+    _write_ignores(root / "ignore.json", [CODE_OLD, CODE_EXPIRED])
     commit_all(root, "ignore file")
-    _write_ignores(root / "ignore.json", [OLD, LAST_DAY, EXPIRED])
+    _write_ignores(root / "ignore.json", [CODE_OLD, CODE_LAST_DAY, CODE_EXPIRED])
     live, notes = load_check_ignores(root, root / "ignore.json", "main", today=TODAY)
-    assert live == [OLD]
+    assert live == [CODE_OLD]
     assert [(f.kind, f.message, f.severity, f.new) for f in notes] == [
-        ("ignore-entry-not-at-base", f"{root / 'ignore.json'} entry 1 (default-changed) is not in main's "
+        ("ignore-entry-not-at-base", f"{root / 'ignore.json'} entry 1 (rule-implementation-changed) is not in main's "
          "ignore.json: an ignore entry added by the change it would excuse is not applied",
          Severity.WARNING, Location("ignore.json", "/1")),
-        ("ignore-entry-expired", f"{root / 'ignore.json'}: the entry for description-changed expired on "
-         "2026-11-30 and no longer applies (wording)", Severity.WARNING, Location(str(root / "ignore.json")))]
+        ("ignore-entry-expired", f"{root / 'ignore.json'}: the entry for rule-implementation-changed expired "
+         "on 2026-11-30 and no longer applies (renamed local)", Severity.WARNING, Location(str(root / "ignore.json")))]
     # a file the base did not have at all: none of its entries predates the change
-    _write_ignores(root / "new.json", [OLD])
+    _write_ignores(root / "new.json", [CODE_OLD])
     live, notes = load_check_ignores(root, root / "new.json", "main", today=TODAY)
     assert live == [] and [(f.kind, f.new) for f in notes] == [("ignore-entry-not-at-base", Location("new.json", "/0"))]
     # a file outside the repository is not the change's own: every entry applies
     outside = tmp_path / "outside.json"
-    _write_ignores(outside, [OLD, LAST_DAY])
-    assert load_check_ignores(root, outside, "main", today=TODAY) == ([OLD, LAST_DAY], [])
+    _write_ignores(outside, [CODE_OLD, CODE_LAST_DAY])
+    assert load_check_ignores(root, outside, "main", today=TODAY) == ([CODE_OLD, CODE_LAST_DAY], [])
 
 
 def test_an_entry_that_matched_nothing_is_stale_named_with_its_fingerprint_when_it_has_one():

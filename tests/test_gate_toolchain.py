@@ -23,6 +23,8 @@ from evalport_spec.gate.toolchain import is_toolchain_path
     ("evalport_spec/__main__.py", True),              # ... and `python -m evalport_spec` this
     ("sitecustomize.py", True),                       # a top-level module
     ("zz.pth", True),
+    ("mkdocs.yml", True),                             # its hooks/plugins run Python when the site is
+    ("docs/hooks/publish.py", True),                  # ... published, the released schemas' $id URLs
     ("spec/schemas/resultset.json", False),           # the spec itself is judged, not listed
     ("rfcs/0007-version-scope.md", False),
     ("docs/how-to/gate-in-ci.md", False),

@@ -624,8 +624,97 @@ def test_claims_of_closed_and_open_objects_follow_the_schemas(repo: Path) -> Non
     testcase.write_text(json.dumps(schema, indent=2) + "\n")
     line = next(n for n, x in enumerate((repo / "spec/SPEC.md").read_text().split("\n"), start=1)
                 if x.startswith("Every object is closed"))
+    ext = next(n for n, x in enumerate((repo / "spec/SPEC.md").read_text().split("\n"), start=1)
+               if x.startswith("- `params` on TestCase"))
     assert found() == [
         f"spec/SPEC.md:{line}: the prose says every object is closed, but Retry (suite.json#/$defs/retry) "
         "admits undeclared members",
         f"spec/SPEC.md:{line}: the prose names `params` of TestCase as open, but its schema closes it",
+        f"spec/SPEC.md:{ext}: the Extension mechanism list names `params` of TestCase as open, but its "
+        "schema closes it",
     ]
+
+
+def test_a_pointer_said_to_be_marked_must_carry_that_rule(repo: Path) -> None:
+    """"`file#/ptr`, marked `"x-evalport-rule": "CODE"`" must name the subschema carrying CODE:
+    NULL_SCORE_PASSED's marker is on /$defs/grader_result/allOf/0, not /$defs/result/allOf/0
+    (which carries UNSCORED_RESULT_PASSED), and /$defs/result carries none."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-pointer-marker"]
+    assert found() == []
+    md = repo / "spec/SPEC.md"
+    line = edit(md, "the subschema `resultset.json#/$defs/grader_result/allOf/0`, marked",
+                "the subschema `resultset.json#/$defs/result/allOf/0`, marked")
+    other = edit(md, "The conformance suite (RFC 0001) makes these requirements testable.",
+                 'See `resultset.json#/$defs/result`, marked `"x-evalport-rule": "SELF_PARENT"`. '
+                 "The conformance suite (RFC 0001) makes these requirements testable.")
+    assert found() == [
+        f"spec/SPEC.md:{line}: the prose says `resultset.json#/$defs/result/allOf/0` is marked "
+        "NULL_SCORE_PASSED, but that subschema carries UNSCORED_RESULT_PASSED",
+        f"spec/SPEC.md:{other}: the prose says `resultset.json#/$defs/result` is marked SELF_PARENT, but "
+        "that subschema carries no x-evalport-rule",
+    ]
+
+def test_keyword_table_follows_the_schema_pass_and_covers_the_schemas(repo: Path) -> None:
+    """A row with another code than the schema pass reports (`maxLength` -> MIN_LENGTH) is
+    found; a keyword the schemas use without a row (`unevaluatedProperties: false`) is found, a
+    `false` subschema needs the `false` row, and keywords used only inside an `if` (grader.json's
+    `not`) need none."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-keyword-code"]
+    spec = repo / "spec/SPEC.md"
+    assert found() == []
+    row = edit(spec, "| `maxLength` | MAX_LENGTH |", "| `maxLength` | MIN_LENGTH |")
+    edit(spec, "| `not` | NOT | the value |\n", "")
+    assert found() == [f"spec/SPEC.md:{row}: the table codes `maxLength` as MIN_LENGTH, but the schema "
+                       "pass reports MAX_LENGTH"]
+    edit(spec, "| `maxLength` | MIN_LENGTH |", "| `maxLength` | MAX_LENGTH |")
+    table = next(n for n, x in enumerate(spec.read_text().split("\n"), start=1) if x.startswith("| Keyword |"))
+    path = repo / "spec/schemas/resultset.json"
+    schema = json.loads(path.read_text())
+    schema["$defs"]["runner"]["unevaluatedProperties"] = False
+    schema["$defs"]["runner"]["properties"]["legacy"] = False
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    assert found() == [f"spec/SPEC.md:{table}: the schemas use `unevaluatedProperties` (resultset.json#/$defs/"
+                       "runner/unevaluatedProperties), which can fail with its own code "
+                       "UNEVALUATED_PROPERTIES, but the table gives no code for it"]
+    edit(spec, "| `false` | FALSE_SCHEMA | the value |\n", "")
+    assert found()[-1] == (f"spec/SPEC.md:{table}: the schemas use `false` (resultset.json#/$defs/runner/"
+                           "properties/legacy), which can fail with its own code FALSE_SCHEMA, but the "
+                           "table gives no code for it")
+
+def test_every_open_member_is_named_in_both_lists(repo: Path) -> None:
+    """A new open member (Runner `extensions`, an object with no additionalProperties) makes
+    "every object is closed" false and is missing from the Extension mechanism list: one finding
+    on each claim. An array whose items are open objects is open too; one whose items are a
+    titled (closed) object is not. A wrong name in the Extension list is found."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-openness"]
+    text = (repo / "spec/SPEC.md").read_text().split("\n")
+    closed_line = next(n for n, x in enumerate(text, start=1) if x.startswith("Every object is closed"))
+    ext_line = next(n for n, x in enumerate(text, start=1) if x.startswith("- `metadata`, on TestCase"))
+    path = repo / "spec/schemas/resultset.json"
+    schema = json.loads(path.read_text())
+    runner = schema["$defs"]["runner"]["properties"]
+    runner["hosts"] = {"type": "array", "items": {"$ref": "testcase.json#/$defs/provider"}}
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    assert found() == []
+    runner["extensions"] = {"type": "object"}
+    runner["tags"] = {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}}}}
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    where = "resultset.json#/$defs/runner/properties"
+    assert found() == [
+        f"spec/SPEC.md:{closed_line}: `extensions` of Runner ({where}/extensions) admits undeclared "
+        "members, but the prose does not name it as open",
+        f"spec/SPEC.md:{closed_line}: `tags` of Runner ({where}/tags) admits undeclared members, but "
+        "the prose does not name it as open",
+        f"spec/SPEC.md:{ext_line}: `extensions` of Runner ({where}/extensions) admits undeclared "
+        "members, but the Extension mechanism list does not name it as open",
+        f"spec/SPEC.md:{ext_line}: `tags` of Runner ({where}/tags) admits undeclared members, but "
+        "the Extension mechanism list does not name it as open",
+    ]
+    del runner["extensions"], runner["tags"]
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    params_line = edit(repo / "spec/SPEC.md", "`extra` on Provider,", "`extra` on Provider and Runner,")
+    assert found() == [f"spec/SPEC.md:{params_line}: the Extension mechanism list names `extra` of Runner "
+                       "as open, but Runner has no such member"]

@@ -36,6 +36,7 @@ from typing import Any
 from .errors import InputError
 from .jsonload import Loaded
 from .pointer import from_path
+from .schemaset import META_SCHEMAS
 from .semver import parse_semver
 
 META_SCHEMA_NAME = "fixture.schema.json"
@@ -145,8 +146,12 @@ def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any],
         meta: the fixture meta-schema.
         meta_source: where ``meta`` was read from (for messages).
 
+    The meta-schema's references resolve offline only (its own subschemas and the dialects'
+    meta-schemas, :data:`~evalport_spec.schemaset.META_SCHEMAS`), never over the network.
+
     Raises:
-        InputError: the meta-schema is not a valid JSON Schema 2020-12, a file violates the meta-schema (at the offending location), its ``id``
+        InputError: the meta-schema is not a valid JSON Schema 2020-12, or has a ``$ref`` that
+            does not resolve offline; a file violates the meta-schema (at the offending location), its ``id``
             differs from its file name, its ``until`` is not above its ``since``, or two files
             share one ``id``.
     """
@@ -156,11 +161,18 @@ def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any],
     if problem is not None:
         raise InputError(f"the fixture meta-schema is not a valid schema (JSON Schema 2020-12): {problem}",
                          meta_source)
-    checker = jsonschema.Draft202012Validator(meta)
+    import referencing.exceptions
+
+    # offline: python-jsonschema's default registry would fetch a remote $ref of the meta-schema
+    checker = jsonschema.Draft202012Validator(meta, registry=META_SCHEMAS)
     out: list[Fixture] = []
     seen: dict[str, str] = {}
     for stem, loaded in files:
-        fixture = _parse_one(loaded, checker, stem)
+        try:
+            fixture = _parse_one(loaded, checker, stem)
+        except referencing.exceptions.Unresolvable as exc:
+            raise InputError(f"the fixture meta-schema's $ref {getattr(exc, 'ref', exc)!r} does not resolve "
+                             "offline (references are never fetched over the network)", meta_source) from None
         if fixture.id in seen:
             raise InputError(f"fixture id {fixture.id!r} is also used by {seen[fixture.id]}",
                              loaded.source, loaded.line("/id"), None, "/id")

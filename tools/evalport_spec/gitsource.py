@@ -6,6 +6,13 @@ Everything goes through git plumbing (``ls-tree``, ``cat-file --batch``) run by
 (:func:`~evalport_spec.git.check_ref`, :func:`~evalport_spec.git.check_path`,
 :func:`~evalport_spec.git.resolve`), so a revision or path from a command line or a CI variable
 can never become a git option or reach outside the repository.
+
+Under :data:`LINK_FREE_FOLDERS` (``spec/``, ``rfcs/``, ``tools/``) a tree entry that is not a
+plain file, a symbolic link (mode ``120000``) or a gitlink (mode ``160000``, a submodule's
+commit), is refused with an :class:`~evalport_spec.errors.InputError` naming it, never skipped
+and never followed: skipped, the gate would read a commit's spec or rule code without a file a
+checkout of it holds (a checkout follows the link, or fills the submodule from elsewhere), so
+the view from git and the view from the working tree would judge two different trees.
 """
 
 from __future__ import annotations
@@ -17,9 +24,44 @@ from .errors import InputError
 from .git import check_path, check_ref, resolve, run
 from .spec import SpecVersion, versions_from_mapping
 
+LINK_FREE_FOLDERS = ("spec", "rfcs", "tools")
+"""Top-level folders that hold only plain files and folders: the spec, the RFCs (whose
+acceptance the gate reads) and the toolchain (whose rule code the gate reads as text)."""
+
+_ODD_MODES = {"120000": "a symbolic link", "160000": "a gitlink (a submodule entry)"}
+"""git tree entry modes that are not plain files or folders, with what each is."""
+
+
+def in_link_free_folder(path: str) -> bool:
+    """Whether repository path ``path`` (POSIX, relative) lies under :data:`LINK_FREE_FOLDERS`
+    (or is one of them)."""
+    return path.split("/", 1)[0] in LINK_FREE_FOLDERS
+
+
+def _refuse_odd(mode: str, name: str, sha: str) -> bool:
+    """``True`` for a plain file entry; ``False`` for a link or gitlink outside
+    :data:`LINK_FREE_FOLDERS` (skipped, never followed).
+
+    Raises:
+        InputError: a link or gitlink under :data:`LINK_FREE_FOLDERS`, naming it and the commit.
+    """
+    what = _ODD_MODES.get(mode)
+    if what is None:
+        return True
+    if in_link_free_folder(name):
+        raise InputError(f"{name} is {what} at commit {sha[:12]}; spec/, rfcs/ and tools/ "
+                         "hold plain files only (a link or submodule makes git and a checkout disagree "
+                         "on what the file holds)", name)
+    return False
+
 
 def _ls_tree(root: Path, sha: str, path: str) -> list[tuple[str, str, str]]:
-    """``[(type, object id, path)]`` for every blob under ``path`` (recursive)."""
+    """``[(type, object id, path)]`` for every plain file under ``path`` (recursive); links
+    and gitlinks outside :data:`LINK_FREE_FOLDERS` are skipped.
+
+    Raises:
+        InputError: git fails, or a link or gitlink under :data:`LINK_FREE_FOLDERS`.
+    """
     args = ["ls-tree", "-r", "-z", "--full-tree", sha]
     if path:
         args += ["--", path]
@@ -30,7 +72,7 @@ def _ls_tree(root: Path, sha: str, path: str) -> list[tuple[str, str, str]]:
             continue
         meta, _, name = rec.partition("\t")
         mode, typ, oid = meta.split()
-        if typ == "blob" and mode != "120000":  # skip symlinks: never follow them out of the tree
+        if _refuse_odd(mode, name, sha) and typ == "blob":
             rows.append((typ, oid, name))
     return rows
 
@@ -58,10 +100,12 @@ def read_tree(repo_root: str | os.PathLike[str], ref: str, path: str) -> dict[st
 
     ``path`` is repository-relative (``"spec"``, ``"spec/schemas"``); ``""`` means the whole tree.
     A ``path`` naming a file gives ``{its file name: bytes}``. An absent path gives ``{}``.
-    Symbolic links are skipped (never followed).
+    Symbolic links and gitlinks are skipped (never followed), except under
+    :data:`LINK_FREE_FOLDERS`, where they are refused.
 
     Raises:
-        InputError: unsafe ``ref`` or ``path``, unknown revision (with the fetch hint), git errors.
+        InputError: unsafe ``ref`` or ``path``, unknown revision (with the fetch hint), git errors,
+            a link or gitlink under :data:`LINK_FREE_FOLDERS`.
     """
     root = Path(repo_root)
     path = check_path(path)
@@ -79,10 +123,12 @@ def read_tree(repo_root: str | os.PathLike[str], ref: str, path: str) -> dict[st
 
 
 def read_file(repo_root: str | os.PathLike[str], ref: str, path: str) -> bytes | None:
-    """The bytes of file ``path`` at revision ``ref``, or ``None`` if it is absent there.
+    """The bytes of file ``path`` at revision ``ref``, or ``None`` if it is absent there (or,
+    outside :data:`LINK_FREE_FOLDERS`, a link or gitlink there).
 
     Raises:
-        InputError: unsafe ``ref`` or ``path``, unknown revision (with the fetch hint).
+        InputError: unsafe ``ref`` or ``path``, unknown revision (with the fetch hint), a link or
+            gitlink under :data:`LINK_FREE_FOLDERS`.
     """
     path = check_path(path)
     if not path:
@@ -96,7 +142,8 @@ def read_file(repo_root: str | os.PathLike[str], ref: str, path: str) -> bytes |
 
 
 def list_dir(repo_root: str | os.PathLike[str], ref: str, path: str) -> list[str]:
-    """Names of the files directly inside folder ``path`` at ``ref`` (sorted; no sub-folders).
+    """Names of the plain files directly inside folder ``path`` at ``ref`` (sorted; no
+    sub-folders; links and gitlinks as in :func:`read_tree`).
 
     Raises:
         InputError: as :func:`read_tree`.
@@ -109,7 +156,10 @@ def list_dir(repo_root: str | os.PathLike[str], ref: str, path: str) -> list[str
     names = []
     for rec in out.split("\0"):
         meta, _, name = rec.partition("\t")
-        if rec and meta.split()[1] == "blob":
+        if not rec:
+            continue
+        mode, typ, _ = meta.split()
+        if _refuse_odd(mode, name, sha) and typ == "blob":
             names.append(PurePosixPath(name).name)
     return sorted(names)
 

@@ -126,9 +126,12 @@ def _shown(f: Finding) -> str:
 
 
 def _ignored(f: Finding, ignores: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The first entry naming ``f`` by fingerprint and, for a finding bound to its new value,
-    by ``to`` (:func:`evalport_spec.rfc.accept.accepts_entry`)."""
-    return next((e for e in ignores if accepts_entry(e, f)), None)
+    """The first entry naming ``f`` by its kind and fingerprint and, for a finding bound to its
+    new value, by ``to`` (:func:`evalport_spec.rfc.accept.accepts_entry`). The kind counts: the
+    repository's ignore file may name ``rule-implementation-changed`` findings only
+    (:mod:`evalport_spec.gate.ignores`), so that kind with another finding's fingerprint must
+    accept nothing."""
+    return next((e for e in ignores if e.get("kind") == f.kind and accepts_entry(e, f)), None)
 
 
 def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declared: str | None,

@@ -6,8 +6,12 @@ check uses (the schema pass of ``validate``, the classifier's witness checks, th
 * ``multipleOf`` decided on the exact decimals written (:mod:`evalport_spec.jsonnum`; what
   jsonschema-rs does, JSON Schema 2020-12 Validation 6.2.1);
 * ``enum`` looked up by hashed canonical JSON (the same equality, linear instead of quadratic);
+* ``anyOf``/``oneOf`` whose branches only hold ``const``/``enum`` (and annotations) counted the
+  same way: a 5,000-branch ``oneOf`` is one lookup per instance, not 5,000 descents;
 * ``pattern``, ``patternProperties``, ``additionalProperties`` and the ``regex`` format read as
-  ECMA-262 (:mod:`evalport_spec.ecmaregex`; Validation 6.3.3 and 7.3.8).
+  ECMA-262 (:mod:`evalport_spec.ecmaregex`; Validation 6.3.3 and 7.3.8);
+* ``unevaluatedProperties`` (2019-09 and 2020-12) with the members adjacent keywords evaluate
+  found as the specification says (:func:`evaluated_keys`).
 
 It is the only module of the package's light core that imports python-jsonschema (whose import
 also loads every installed format library): the comparison of two identical schema sets, and
@@ -22,6 +26,7 @@ from typing import Any
 
 from attrs import fields
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, _keywords
+from jsonschema._legacy_keywords import lookup_recursive_ref
 from jsonschema._utils import extras_msg
 from jsonschema.validators import extend, validator_for
 
@@ -99,23 +104,132 @@ def _enum(validator: Any, enums: Any, instance: Any, schema: Any):
         yield ValidationError(f"{instance!r} is not one of [{shown}, ...] ({len(enums)} values)")
 
 
-@cache
-def exact_validator(cls: Any) -> Any:
-    """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals,
-    ``enum`` by hashed canonical JSON (the same equality, linear instead of quadratic), and
-    ``pattern``, ``patternProperties``, ``additionalProperties`` and the ``regex`` format read as
-    ECMA-262 (:mod:`evalport_spec.ecmaregex`, not Python's ``re``); memoised per class; the
-    other formats and everything else are ``cls``'s."""
-    if "multipleOf" not in cls.VALIDATORS:
-        return cls
-    extended = extend(cls, {"multipleOf": _multiple_of, "enum": _enum, **KEYWORDS},
-                      format_checker=format_checker(cls.FORMAT_CHECKER))
+_VALUE_KEYS = frozenset({"const", "enum"})
+_NOTE_KEYS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated",
+                        "readOnly", "writeOnly"})
+_BRANCH_INDEX: dict[tuple[int, bool], tuple[list, dict[str, int] | None]] = {}
+
+
+def branch_index(branches: Any, has_const: bool) -> dict[str, int] | None:
+    """``{canonical JSON text: how many branches accept that value}`` for an ``anyOf``/``oneOf``
+    list whose every branch is an object holding ``const`` and/or ``enum`` and otherwise only
+    annotations; ``None`` when some branch holds anything else (``const`` too when the dialect
+    has no such keyword: ``has_const`` false, draft-04) or a value is no JSON value. A branch
+    accepts exactly the values every one of its keywords accepts (Validation 6.1.2, 6.1.3), by
+    JSON Schema equality (:func:`~evalport_spec.canonjson.canonical`). Memoised per list object."""
+    key = (id(branches), has_const)
+    hit = _BRANCH_INDEX.get(key)
+    if hit is not None and hit[0] is branches:
+        return hit[1]
+    counts: dict[str, int] | None = {}
+    allowed = _VALUE_KEYS if has_const else frozenset({"enum"})
+    try:
+        for b in branches:
+            if not isinstance(b, dict) or not (set(b) & allowed) or set(b) - allowed - _NOTE_KEYS:
+                raise TypeError("not a value branch")
+            if "enum" in b and not isinstance(b["enum"], list):
+                raise TypeError("not a value branch")
+            values = set(enum_index(b["enum"])) if "enum" in b else None
+            if "const" in b:
+                c = canonical(b["const"])
+                values = {c} & values if values is not None else {c}
+            for v in values or ():
+                counts[v] = counts.get(v, 0) + 1
+    except (TypeError, ValueError):
+        counts = None
+    if len(_BRANCH_INDEX) > 4096:
+        _BRANCH_INDEX.clear()
+    _BRANCH_INDEX[key] = (branches, counts)
+    return counts
+
+
+def _counted(library_keyword: Any, exactly_one: bool) -> Any:
+    def keyword(validator: Any, branches: Any, instance: Any, schema: Any):
+        index = branch_index(branches, "const" in validator.VALIDATORS) \
+            if isinstance(branches, list) and len(branches) >= 8 else None
+        try:
+            n = None if index is None else index.get(canonical(instance), 0)
+        except (TypeError, ValueError):  # not a JSON value: the library's keyword decides
+            n = None
+        if n is None:
+            yield from library_keyword(validator, branches, instance, schema)
+        elif n == 0:
+            yield ValidationError(f"{instance!r} is not valid under any of the given schemas")
+        elif exactly_one and n > 1:
+            yield ValidationError(f"{instance!r} is valid under {n} of the given schemas")
+    return keyword
+
+
+def evaluated_keys(validator: Any, instance: dict, schema: Any) -> set[str]:
+    """The members of object ``instance`` that ``schema`` and the subschemas it applies and
+    passes evaluate (Core 11.3, 2019-09 and 2020-12): python-jsonschema's own collection
+    (``jsonschema._utils.find_evaluated_property_keys_by_schema``) except where it departs from
+    the specification and from jsonschema-rs: ``patternProperties`` matched as ECMA-262 (its
+    collection used Python ``re``, where ``\\d`` matches U+0663), and in 2019-09 an
+    ``additionalProperties`` or ``unevaluatedProperties`` schema evaluating the members it passes
+    (its 2019-09 collection took that schema's keywords for member names)."""
+    if not isinstance(schema, dict):
+        return set()
+    keys: set[str] = set()
+    refs = [(schema.get("$ref"), None)]
+    if "$dynamicRef" in validator.VALIDATORS:
+        refs.append((schema.get("$dynamicRef"), None))
+    if "$recursiveRef" in validator.VALIDATORS and "$recursiveRef" in schema:
+        refs.append(("#", lookup_recursive_ref(validator._resolver)))
+    for ref, resolved in refs:
+        if isinstance(ref, str):
+            resolved = resolved or validator._resolver.lookup(ref)
+            keys |= evaluated_keys(validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
+                                   instance, resolved.contents)
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        keys |= props.keys() & instance.keys()
+    pats = schema.get("patternProperties")
+    if isinstance(pats, dict):
+        keys |= {k for k in instance if any(search(p, k) for p in pats)}
+    for kw in ("additionalProperties", "unevaluatedProperties"):
+        if kw in schema:
+            keys |= {k for k, v in instance.items() if next(validator.descend(v, schema[kw]), None) is None}
+    deps = schema.get("dependentSchemas") if "dependentSchemas" in validator.VALIDATORS else None
+    for name, sub in deps.items() if isinstance(deps, dict) else ():
+        if name in instance:
+            keys |= evaluated_keys(validator, instance, sub)
+    for kw in ("allOf", "oneOf", "anyOf"):
+        for sub in schema.get(kw, []) if isinstance(schema.get(kw), list) else []:
+            if next(validator.descend(instance, sub), None) is None:
+                keys |= evaluated_keys(validator, instance, sub)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            keys |= evaluated_keys(validator, instance, schema["if"])
+            keys |= evaluated_keys(validator, instance, schema.get("then"))
+        else:
+            keys |= evaluated_keys(validator, instance, schema.get("else"))
+    return keys
+
+
+def _unevaluated_properties(validator: Any, uP: Any, instance: Any, schema: Any):
+    if not validator.is_type(instance, "object"):
+        return
+    seen = evaluated_keys(validator, instance, schema)
+    bad = [k for k in instance if k not in seen
+           and next(validator.descend(instance[k], uP, path=k, schema_path=k), None) is not None]
+    if bad and uP is False:
+        names, verb = extras_msg(sorted(bad, key=str))
+        yield ValidationError(f"Unevaluated properties are not allowed ({names} {verb} unexpected)")
+    elif bad:
+        names, verb = extras_msg(bad)
+        yield ValidationError(f"Unevaluated properties are not valid under the given schema ({names} {verb} "
+                              "unevaluated and invalid)")
+
+
+def _extended(cls: Any, keywords: dict[str, Any], **kwargs: Any) -> Any:
+    """``cls`` extended with ``keywords``, kept across python-jsonschema's ``evolve`` (which picks
+    the class by a subschema's ``$schema``, so every ``$ref`` into a file naming its dialect
+    would fall back to ``cls`` and lose them)."""
+    extended = extend(cls, keywords, **kwargs)
     plain_evolve = extended.evolve
 
     def evolve(self: Any, **changes: Any) -> Any:
-        # python-jsonschema's evolve picks the class by the subschema's "$schema"
-        # (validator_for), so every $ref into a file naming its dialect, and any subschema
-        # naming it, would fall back to ``cls`` and lose the keywords above
         new = plain_evolve(self, **changes)
         if type(new) is cls:
             return extended(**{f.alias: getattr(new, f.name) for f in fields(cls) if f.init})
@@ -123,6 +237,36 @@ def exact_validator(cls: Any) -> Any:
 
     extended.evolve = evolve
     return extended
+
+
+def _by_value() -> dict[str, Any]:
+    return {"enum": _enum, "anyOf": _counted(_keywords.anyOf, False), "oneOf": _counted(_keywords.oneOf, True)}
+
+
+@cache
+def exact_validator(cls: Any) -> Any:
+    """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals,
+    ``enum`` and ``anyOf``/``oneOf`` of value branches (:func:`branch_index`) by hashed
+    canonical JSON (the same equality, linear instead of quadratic), ``unevaluatedProperties``
+    by :func:`evaluated_keys`, and ``pattern``, ``patternProperties``, ``additionalProperties``
+    and the ``regex`` format read as ECMA-262 (:mod:`evalport_spec.ecmaregex`, not Python's
+    ``re``); memoised per class; the other formats and everything else are ``cls``'s."""
+    if "multipleOf" not in cls.VALIDATORS:
+        return cls
+    more = {"unevaluatedProperties": _unevaluated_properties} if "unevaluatedProperties" in cls.VALIDATORS else {}
+    return _extended(cls, {"multipleOf": _multiple_of, **_by_value(), **KEYWORDS, **more},
+                     format_checker=format_checker(cls.FORMAT_CHECKER))
+
+
+@cache
+def library_validator(cls: Any) -> Any:
+    """python-jsonschema's class ``cls`` as shipped (Python ``re``, binary doubles), but with
+    ``enum`` and ``anyOf``/``oneOf`` of value branches looked up by hashed canonical JSON: the
+    same verdicts as the library's own keywords (the same equality), without a walk of every
+    value or branch per instance. Memoised per class."""
+    if "enum" not in cls.VALIDATORS:
+        return cls
+    return _extended(cls, _by_value())
 
 
 def validator_class(schema: Any) -> Any:

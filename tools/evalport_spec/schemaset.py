@@ -179,20 +179,24 @@ class SchemaSet:
         ``date-time``, SPEC.md "Validation"); otherwise ``format`` is an annotation.
         ``multipleOf`` is decided on exact decimals and ``pattern`` read as ECMA-262
         (:func:`evalport_spec.pyvalidator.exact_validator`); ``plain=True`` gives python-jsonschema's
-        own class instead (binary doubles, Python ``re``: ``$`` also matches before a final
-        newline), to tell which verdicts depend on that reading.
+        own verdicts instead (binary doubles, Python ``re``: ``$`` also matches before a final
+        newline; :func:`~evalport_spec.pyvalidator.library_validator`), to tell which verdicts
+        depend on that reading.
 
         Raises:
             KeyError: no such file in the set. InputError: a schema of the set is invalid
                 against its meta-schema (:meth:`require_valid`).
         """
-        from .pyvalidator import exact_validator, validator_class  # python-jsonschema: only here
+        from .pyvalidator import (  # python-jsonschema: only here
+            exact_validator,
+            library_validator,
+            validator_class,
+        )
 
         self.require_valid()
         f = self.files[name]
         cls = validator_class(f.schema)
-        if not plain:
-            cls = exact_validator(cls)
+        cls = library_validator(cls) if plain else exact_validator(cls)
         kwargs: dict[str, Any] = {"registry": self.registry}
         if format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER
@@ -244,11 +248,13 @@ class SchemaSet:
         """Whether python-jsonschema as shipped (``validator(plain=True)``) could judge an
         instance otherwise than the toolchain's reading (:mod:`evalport_spec.pyvalidator`): only
         through a ``pattern`` or ``patternProperties`` (Python ``re`` against ECMA-262), a
-        ``multipleOf`` (binary doubles against exact decimals) or ``format: regex``; ``enum`` is
+        ``multipleOf`` (binary doubles against exact decimals), ``format: regex`` or an
+        ``unevaluatedProperties`` (python-jsonschema's own annotation collection); ``enum`` is
         the same equality either way. Computed once."""
         if self._plain_differs is None:
             self._plain_differs = bool(self.patterns()) or any(
-                "multipleOf" in node or node.get("format") == "regex" for f in self for _, node, _ in f.walk())
+                "multipleOf" in node or node.get("format") == "regex" or "unevaluatedProperties" in node
+                for f in self for _, node, _ in f.walk())
         return self._plain_differs
 
     def iter_refs(self) -> Iterator[tuple[SchemaFile, str, str, str]]:

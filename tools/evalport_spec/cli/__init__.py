@@ -18,9 +18,9 @@ from .. import __version__
 from ..errors import EvalportError, InputError, UsageError
 from ..sigterm import EXIT_STATUS as TERMINATED
 from ..sigterm import Terminated, sigterm_raises
-from . import check, conformance, diff, docs, release, rfc, rules, spec, validate
+from . import canary, check, conformance, diff, docs, release, rfc, rules, spec, validate
 
-COMMANDS = (validate, conformance, diff, check, rules, spec, rfc, release, docs)
+COMMANDS = (validate, conformance, diff, check, canary, rules, spec, rfc, release, docs)
 """Command modules, in the order ``--help`` lists them."""
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2

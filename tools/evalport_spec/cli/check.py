@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"run only this stage (repeatable): {', '.join(STAGES)}")
     p.add_argument("--ignore", metavar="FILE", default=None,
                    help="YAML/JSON list of {kind, pointer, fingerprint, reason, expires} (as diff "
-                        "--ignore); a breaking finding is accepted only by its fingerprint")
+                        "--ignore); a breaking finding is accepted only by its fingerprint; a file inside "
+                        "the repository may name rule-implementation-changed findings only")
     p.add_argument("--no-cache", action="store_true",
                    help="run every stage and every engine afresh: neither replay an earlier run on "
                         "unchanged inputs nor read or write the disk cache (as EVALPORT_CACHE_DIR=off)")

@@ -545,12 +545,15 @@ class Canonizer:
         if branches and all(b.finite_plain or (b.false and not b.undecided) for b in branches):
             held: dict[str, Any] = {}
             count: dict[str, int] = {}
+            split = False  # a value whose two spellings a branch tells apart (draft-04 integer)
             for b in branches:  # (a branch accepting nothing holds no value)
                 for text, x in (b.enum_keys or {}).items() if not b.false else ():
-                    if b.admits(x, text):
+                    admitted = {b.admits(s, text) for s in _number_spellings(x)}
+                    split = split or len(admitted) > 1
+                    if True in admitted:
                         held.setdefault(text, x)
                         count[text] = count.get(text, 0) + 1
-            got = {text: x for text, x in held.items() if k == "anyOf" or count[text] == 1}
+            got = None if split else {text: x for text, x in held.items() if k == "anyOf" or count[text] == 1}
         self._finite_groups[key] = got
         return got
 
@@ -746,14 +749,87 @@ class Canonizer:
 ALL_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 
 
+_NO = object()
+
+
+def _number_spellings(x: Any) -> tuple[Any, ...]:
+    if type(x) is float and x.is_integer():
+        return (x, int(x))
+    if type(x) is int:
+        try:
+            f = float(x)
+        except OverflowError:
+            return (x,)
+        return (x, f) if f == x else (x,)
+    return (x,)
+
+
+SPELLING_LIMIT = 6
+"""Integral numbers inside one container value whose spellings are all combined (2**6 documents);
+past it :func:`spellings` gives a sample and :func:`spellings_sampled` says so."""
+
+
+def _integral_count(x: Any, stop: int) -> int:
+    n, stack = 0, [x]
+    while stack and n <= stop:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif len(_number_spellings(v)) > 1:
+            n += 1
+    return n
+
+
+def _respell(x: Any, choose: Any) -> Any:
+    """``x`` with each integral number ``v`` replaced by ``choose(v)`` (document order)."""
+    if isinstance(x, dict):
+        return {k: _respell(v, choose) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_respell(v, choose) for v in x]
+    return choose(x) if len(_number_spellings(x)) > 1 else x
+
+
+def spellings(x: Any) -> tuple[Any, ...]:
+    """The documents one ``enum``/``const`` value ``x`` stands for, ``x`` first: an integral
+    number also as its other spelling (``1`` and ``1.0``, when a float holds it exactly), and
+    an array or object with every combination of its members' spellings. They are one value to
+    ``enum`` (JSON Schema equality) and different documents to draft-04's ``integer``, which
+    accepts only ``1`` (:attr:`Canon.int_literal`); so a check of the values of an ``enum``
+    against a schema goes through each. Past :data:`SPELLING_LIMIT` integral numbers in one
+    value: ``x``, every one written as an integer, and every one as a float (a sample)."""
+    if not isinstance(x, (dict, list)):
+        return _number_spellings(x)
+    n = _integral_count(x, SPELLING_LIMIT)
+    if n == 0:
+        return (x,)
+    if n > SPELLING_LIMIT:
+        return (x, _respell(x, int), _respell(x, float))
+    out = [x]
+    for bits in range(2 ** n):
+        it = iter(range(n))
+        out.append(_respell(x, lambda v, bits=bits, it=it: float(v) if bits >> next(it) & 1 else int(v)))
+    return tuple(out)
+
+
+def spellings_sampled(x: Any) -> bool:
+    """Whether :func:`spellings` of ``x`` is a sample, not every document ``x`` stands for."""
+    return isinstance(x, (dict, list)) and _integral_count(x, SPELLING_LIMIT) > SPELLING_LIMIT
+
+
 def _settle(c: Canon) -> None:
     """Normalise a built canon: ``enum`` values its other ``type``/``not`` constraints reject are
     dropped, and a canon with no type or no value left accepts nothing."""
     if c.types is not None and not c.types:
         c.false = True
     if c.enum_keys is not None:
-        kept = {k: v for k, v in c.enum_keys.items() if c.admits(v, k)}
-        if len(kept) != len(c.enum_keys):
+        kept: dict[str, Any] = {}
+        for k, v in c.enum_keys.items():  # a value stays when one of its spellings is admitted
+            s = next((s for s in _number_spellings(v) if c.admits(s, k)), _NO)
+            if s is not _NO:
+                kept[k] = s
+        if len(kept) != len(c.enum_keys) or any(type(kept[k]) is not type(c.enum_keys[k]) for k in kept):
             c.enum_keys, c.enum = kept, list(kept.values())
         if not kept:
             c.false = True

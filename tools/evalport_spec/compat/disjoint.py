@@ -6,7 +6,7 @@ requiring one member with disjoint schemas. ``False`` means "not proved", never 
 from __future__ import annotations
 
 from ..jsontypes import json_type
-from .canon import Canon
+from .canon import Canon, spellings_sampled
 from .sample import prop_nodes
 
 
@@ -48,7 +48,9 @@ class DisjointRules:
             return True
         for E, other in ((A, X), (X, A)):
             if E.enum is not None:
-                return all(not (self.sampler.holds(E, v) and self.sampler.holds(other, v)) for v in E.enum)
+                return all(not (self.sampler.holds(E, s) and self.sampler.holds(other, s))
+                           and not (self.draft04 and spellings_sampled(v))
+                           for v in E.enum for s in self.spellings(v))
         common = [t for t in self._types_of(A) if t in self._types_of(X)]
         if all(self._disjoint_type(A, X, t, depth) for t in common):
             return True

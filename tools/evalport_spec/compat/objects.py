@@ -77,9 +77,9 @@ class ObjectRules:
         docs: list[dict] = [{}]
         for name in names:
             c = self.canon.nodes(*prop_nodes(A, name))
-            values = [] if c.false else c.enum
-            if values is None:
+            if not c.false and c.enum is None:
                 return None
+            values = [] if c.false else [s for v in c.enum for s in self.spellings(v)]  # 1 and 1.0 (draft-04)
             options = [(name, v) for v in values] + ([] if name in A.required else [None])
             docs = [{**d, name: o[1]} if o else d for d in docs for o in options]
             if len(docs) > limit:

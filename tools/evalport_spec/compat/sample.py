@@ -20,7 +20,7 @@ from typing import Any
 from ..canonjson import canonical
 from ..ecmaregex import NotEcmaRegex, compile_ecma, search
 from ..jsontypes import json_type
-from .canon import Canon, Canonizer
+from .canon import Canon, Canonizer, spellings
 from .nodes import Node
 from .strings import StringLangs, shortest
 
@@ -217,7 +217,8 @@ class Sampler:
             return
         yield from hint.get("values", ())
         if c.enum is not None:
-            yield from c.enum
+            for v in c.enum:
+                yield from spellings(v)
             return
         order = ["object", "array", "string", "integer", "number", "boolean", "null"]
         if hint.get("type") in order:

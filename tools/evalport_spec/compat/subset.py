@@ -26,7 +26,7 @@ from typing import Any
 from ..findings import NO_ITEM
 from ..jsonnum import enum_index
 from .arrays import ArrayRules
-from .canon import ANNOTATIONS, Canon, Canonizer, alike, json_equal
+from .canon import ANNOTATIONS, Canon, Canonizer, alike, json_equal, spellings, spellings_sampled
 from .combinators import CombinatorRules, implies
 from .disjoint import DisjointRules
 from .fail import Budget, Fail, located, probing, short
@@ -50,6 +50,8 @@ LIST_KW = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 
 SET_KW = frozenset({"enum", "required", "type"})
 
+_NONE = object()  # no value found (null is one)
+
 
 class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRules, WitnessRules):
     """Inclusion checker over a :class:`Canonizer` (both sides) with a :class:`Sampler`.
@@ -64,6 +66,9 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.canon = canon
         self.sampler = sampler
         self.format_assertion = format_assertion
+        self.draft04 = any(4 in side.dialects.values() for side in getattr(canon, "sides", {}).values())
+        """Whether a file of either side is draft-04, where ``1`` and ``1.0`` are one ``enum``
+        value and two documents (:meth:`spellings`)."""
         self.max_cases = max_cases
         self.cases = 0
         self.strings = sampler.strings if sampler is not None else StringLangs(canon.side, format_assertion)
@@ -106,6 +111,12 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self._seal_hit = False
 
     # ------------------------------------------------------------------ structural equality
+
+    def spellings(self, x: Any) -> tuple[Any, ...]:
+        """The documents ``enum`` value ``x`` stands for (:func:`~.canon.spellings`) when a
+        draft-04 file takes part, where they can differ in validity; otherwise ``x`` and, for an
+        integral number, its other spelling (cheap: the same validity in later dialects)."""
+        return spellings(x) if self.draft04 or not isinstance(x, (dict, list)) else (x,)
 
     def equal(self, a: Node, b: Node) -> bool:
         """Whether two nodes are the same schema (``$ref`` followed, annotations ignored)."""
@@ -530,10 +541,17 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         fails: list[Fail] = []
         if A.enum_keys is not None:  # linear: plain canons are read off their hashed enum
             for k, v in A.enum_keys.items():
-                if not (A.admits(v, k) if A.plain else self.sampler.holds(A, v)):
+                if self.draft04 and spellings_sampled(v):
+                    why = (f"value {short(v)} holds more integral numbers than are tried in both "
+                           "spellings (1 and 1.0: draft-04 integer tells them apart)")
+                    fails.append(Fail("undecided", why, A.enum_src or located(A), located(B), undecided=why))
                     continue
-                if not (B.admits(v, k) if B.plain else B.admits(v, k) and self.sampler.holds(B, v)):
-                    fails.append(self._value_fail(A, B, v))
+                for s in self.spellings(v):  # 1 and 1.0: one value, two documents in draft-04
+                    if not (A.admits(s, k) if A.plain else self.sampler.holds(A, s)):
+                        continue
+                    if not (B.admits(s, k) if B.plain else B.admits(s, k) and self.sampler.holds(B, s)):
+                        fails.append(self._value_fail(A, B, s))
+                        break
             if not fails:
                 self.prove("values-included", f"{len(A.enum_keys)} value(s)", A.enum_src, B.enum_src or located(B))
             return fails
@@ -545,9 +563,10 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                 self.prove("finite-enumeration", f"{len(finite)} candidate document(s)", located(A), located(B))
             return fails
         for k, v in (B.excluded or {}).items():  # values a `not` of B rejects
-            if A.admits(v, k) and self.sampler.holds(A, v):
-                fails.append(Fail("not", f"value {short(v)} is excluded by a 'not' of the {{B}} schema and accepted "
-                                  "by the {A} schema", located(A), located(B), found=[v], item=v))
+            s = next((s for s in self.spellings(v) if A.admits(s, k) and self.sampler.holds(A, s)), _NONE)
+            if s is not _NONE:
+                fails.append(Fail("not", f"value {short(s)} is excluded by a 'not' of the {{B}} schema and accepted "
+                                  "by the {A} schema", located(A), located(B), found=[s], item=v))
         for t in ("null", "boolean"):
             if A.allows(t):
                 for v in ([None] if t == "null" else [True, False]):

@@ -108,7 +108,9 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
     Raises:
         InputError: an unknown stage name; an unsafe or missing ``base`` revision (the message
             says which ``git fetch`` brings it into a shallow clone); a malformed ignore file; a
-            shallow clone without the commits that created the releases; a symlink under
+            shallow clone without the commits that created the releases; an ignore file inside
+            the repository with an entry of a kind other than ``rule-implementation-changed``
+            (:mod:`.ignores`); a symlink under
             ``spec/`` or ``rfcs/`` that leaves the repository; a git attribute that rewrites a
             file of ``spec/`` or ``rfcs/`` on checkout (:func:`.history.refuse_checkout_conversions`).
     """

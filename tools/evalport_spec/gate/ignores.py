@@ -9,6 +9,15 @@ accepts (``extra["after"]`` of the finding, :func:`evalport_spec.rfc.accept.afte
 is still listed, as accepted by the ignore file. An expired entry accepts
 nothing and is reported; so is an entry that matched nothing in the ``draft`` stage (stale).
 
+An ignore file inside the repository (``gate-ignore.yml``, which ``.ci/run`` and the action
+pass to the gate) exists for one thing: recording that reviewers agree a rule-code edit keeps
+every verdict (:data:`~evalport_spec.gate.rulecode.KIND`, docs/how-to/gate-in-ci.md promise 5).
+Each of its entries must be of that kind; an entry of any other kind is an input error naming
+the file and the entry (:data:`COMMITTED_KINDS`). Otherwise one broad entry landed once (a
+pointer, a kind) would excuse every later break it happens to match. Any other finding can be
+ignored only by a file outside the repository, given by whoever runs the gate (the CI owner),
+which keeps its full power.
+
 With ``--base REF``, an ignore file inside the repository is the change's own file: only the
 entries it already had at REF count (the same rule as RFC acceptance: the exception predates
 the change it excuses); entries added by the change are reported and not applied.
@@ -24,8 +33,13 @@ from typing import Any
 
 from .. import gitsource
 from ..compat.ignore import apply_ignore, load_ignore
+from ..errors import InputError
 from ..findings import Finding, Location, Severity
 from ..fsutil import refuse_escaping_symlinks
+from .rulecode import KIND as CODE_KIND
+
+COMMITTED_KINDS = (CODE_KIND,)
+"""The finding kinds an ignore file inside the repository may name."""
 
 
 def _inside(root: Path, path: Path) -> str | None:
@@ -54,13 +68,17 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
     (``ignore-entry-expired``, ``ignore-entry-not-at-base``).
 
     Raises:
-        InputError: the file (or its version at ``base``) is not a valid ignore file, or, with
-            ``base``, a file inside the repository is a symbolic link leaving it (:func:`_inside`).
+        InputError: the file (or its version at ``base``) is not a valid ignore file; a file
+            inside the repository is a symbolic link leaving it (:func:`_inside`), or has an
+            entry of a kind other than :data:`COMMITTED_KINDS` (one line naming the file, the
+            entry's index and its kind).
     """
     today = today or dt.date.today()
-    rel = _inside(root, Path(path)) if base is not None else None
+    rel = _inside(root, Path(path))
     entries = load_ignore(path)
     label = str(path)
+    if rel is not None:
+        _refuse_broad(entries, rel)
     notes: list[Finding] = []
     if base is not None and rel is not None:
         data = gitsource.read_file(root, base, rel)
@@ -85,6 +103,17 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
         else:
             live.append(e)
     return live, notes
+
+
+def _refuse_broad(entries: list[dict[str, Any]], rel: str) -> None:
+    """Raise on the first entry of the repository's ignore file ``rel`` whose kind is not one
+    of :data:`COMMITTED_KINDS`."""
+    for i, e in enumerate(entries):
+        if e["kind"] not in COMMITTED_KINDS:
+            raise InputError(f"entry {i} ({e['kind']}) of the repository's ignore file: a file inside the "
+                             f"repository may only accept {', '.join(COMMITTED_KINDS)} findings (a reviewed "
+                             "rule-code refactor); any other finding is ignored only by an --ignore file "
+                             "outside the repository, given by whoever runs the gate", rel, None, None, f"/{i}")
 
 
 def drop_ignored(findings: list[Finding], entries: list[dict[str, Any]]) -> tuple[list[Finding], list[dict[str, Any]]]:

@@ -62,10 +62,18 @@ def checkout_paths(root: Path) -> list[str]:
     return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
+HFS_IGNORABLE = dict.fromkeys([0x200C, 0x200D, 0x200E, 0x200F, *range(0x202A, 0x202F),
+                               *range(0x206A, 0x2070), 0xFEFF])
+"""Code points HFS+ leaves out of a file name when it compares names (the list git's
+``core.protectHFS`` skips when it guards ``.git``, ``utf8.c`` ``next_hfs_char``), as a
+:meth:`str.translate` table that deletes them."""
+
+
 def folded(path: str) -> str:
     """``path`` as a case-insensitive, normalisation-insensitive file system names it (macOS
-    APFS and HFS+, Windows NTFS by default): NFC, then case-folded."""
-    return unicodedata.normalize("NFC", path).casefold()
+    APFS and HFS+, Windows NTFS by default): the HFS+ ignorable code points removed
+    (:data:`HFS_IGNORABLE`), NFC, then case-folded."""
+    return unicodedata.normalize("NFC", path.translate(HFS_IGNORABLE)).casefold()
 
 
 def colliding_paths(paths: Iterable[str]) -> list[list[str]]:

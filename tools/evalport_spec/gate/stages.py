@@ -36,10 +36,12 @@ from .context import GateContext, StageSkipped, stage_input_finding
 from .frozen import stage_behaviour, stage_history
 from .ignores import drop_ignored, stale_entries
 from .layout import layout_findings
+from .links import link_findings
 from .metaschema import meta_validator
 from .reroute import rerouted_findings
 from .rulecode import KIND as CODE_KIND
 from .rulecode import code_findings
+from .schemaids import schema_id_findings
 from .spectext import check_draft_text, check_spec_text
 
 StageOut = tuple[list[Finding], str, "ChangeClass | None"]
@@ -56,7 +58,10 @@ def stage_schemas(ctx: GateContext) -> StageOut:
     (2020-12 meta-schema), written in JSON Schema 2020-12 (SPEC.md, "Schemas": no ``$schema``
     naming another dialect, at the root or on an embedded resource, error ``schema-dialect``),
     every ``$ref`` resolves offline inside its set, and each ``$id`` has its version's segment
-    (``/spec/draft/schemas/`` or ``/spec/X.Y.Z/schemas/``; docs/architecture.md).
+    (``/spec/draft/schemas/`` or ``/spec/X.Y.Z/schemas/``; docs/architecture.md), and every
+    embedded ``$id`` lies under its version's base URI (``schema-id-outside-version``,
+    :mod:`evalport_spec.gate.schemaids`: an embedded resource named by another version's URI
+    would redefine that schema for every ``$ref`` of the set).
     The 2020-12 meta-schema check is memoised per subschema (:mod:`.metaschema`).
 
     Why the dialect is enforced, not only described: a document is validated with the format
@@ -67,7 +72,10 @@ def stage_schemas(ctx: GateContext) -> StageOut:
 
     In a git checkout, no folder below the root holds a ``spec/schemas`` folder of its own
     (error ``spec-root-nested``, :mod:`evalport_spec.gate.layout`): a command run inside it
-    would take it for the spec repository."""
+    would take it for the spec repository.
+
+    spec/, rfcs/ and tools/ hold plain files and folders only: a symbolic link, a gitlink or a
+    nested git repository there is an error ``spec-symlink`` (:mod:`evalport_spec.gate.links`)."""
     out: list[Finding] = []
     names = _versions(ctx)
     for name in names:
@@ -81,6 +89,7 @@ def stage_schemas(ctx: GateContext) -> StageOut:
             out.append(input_finding(problem, "schema-invalid"))
         for problem in schemas.check_refs():
             out.append(input_finding(problem, "schema-ref-unresolved"))
+        out += schema_id_findings(schemas, name)
         for f in schemas:
             for ptr, node in subschemas(f.schema):
                 dialect = node.get("$schema", DIALECT_2020_12)
@@ -94,6 +103,7 @@ def stage_schemas(ctx: GateContext) -> StageOut:
             if not m or m.group(1) != name:
                 out.append(Finding("schema-id-version", f"$id {f.uri!r} should contain '/spec/{name}/schemas/'",
                                    new=Location(f.loaded.source, "/$id", f.loaded.line("/$id"))))
+    out += link_findings(ctx.root, ctx.is_git())
     if ctx.is_git():
         out += layout_findings(ctx.root)
     return out, f"{len(names)} version(s)", None
@@ -128,11 +138,40 @@ def stage_spec_text(ctx: GateContext) -> StageOut:
 
 
 def stage_manifest(ctx: GateContext) -> StageOut:
-    """Every released file matches ``spec/releases/SHA256SUMS``; none is unlisted or missing."""
-    if not ctx.repo.releases():
+    """Every released file matches ``spec/releases/SHA256SUMS``; none is unlisted or missing;
+    and ``spec/releases/`` holds release folders and the manifest only (:func:`stray_releases`)."""
+    stray = stray_releases(ctx)
+    if not ctx.repo.releases() and not stray:
         raise StageSkipped("no release yet")
-    out = verify_manifest(ctx.repo.releases_dir)
+    out = stray + (verify_manifest(ctx.repo.releases_dir) if ctx.repo.releases() else [])
     return out, f"{len(ctx.repo.releases())} release(s)", None
+
+
+def stray_releases(ctx: GateContext) -> list[Finding]:
+    """One ``release-folder-name`` error per entry of ``spec/releases/`` that is neither a
+    folder named ``MAJOR.MINOR.PATCH`` (:func:`~evalport_spec.spec.parse_semver`) nor the
+    manifest ``SHA256SUMS``. Every reader of releases passes such an entry over (it is no
+    version), so a folder ``1.3`` or ``v1.3.0`` beside the releases would be listed in the
+    manifest and published, yet no stage would check its schemas, fixtures or history as a
+    release's (red team, session 33: a copy of 1.3.0 as ``spec/releases/1.3`` passed)."""
+    folder = ctx.repo.releases_dir
+    if not folder.is_dir():
+        return []
+    out = []
+    for p in sorted(folder.iterdir()):
+        if p.name == ctx.repo.manifest_path.name and not p.is_dir():
+            continue
+        try:
+            parse_semver(p.name)
+            if p.is_dir() and not p.is_symlink():
+                continue
+        except ValueError:
+            pass
+        out.append(Finding("release-folder-name", f"spec/releases/{p.name} is not a release folder: "
+                           "spec/releases/ holds folders named MAJOR.MINOR.PATCH (made by `release`) and "
+                           "SHA256SUMS only, and no stage checks anything else there as a release",
+                           new=Location(f"spec/releases/{p.name}")))
+    return out
 
 
 def stage_conformance(ctx: GateContext) -> StageOut:

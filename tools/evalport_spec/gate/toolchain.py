@@ -14,15 +14,18 @@ from .context import GateContext
 
 TOOLCHAIN_PATHS = ("tools", "pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "noxfile.py",
                    "bootstrap.py", "action.yml", ".ci", ".pre-commit-hooks.yaml", ".github",
-                   ".gitattributes", ".gitmodules")
-"""The toolchain (package, build and test configuration), the CI configuration, and the git
+                   ".gitattributes", ".gitmodules", "mkdocs.yml")
+"""The toolchain (package, build and test configuration), the CI configuration, the git
 files that change what a checkout holds: ``.gitattributes`` (``eol``, ``text``,
 ``working-tree-encoding`` and ``filter`` rewrite a file between the repository and the working
-tree, gitattributes(5)) and ``.gitmodules`` (where a submodule's files come from, gitmodules(5))."""
+tree, gitattributes(5)) and ``.gitmodules`` (where a submodule's files come from, gitmodules(5)),
+and ``mkdocs.yml``, whose ``hooks`` and ``plugins`` run Python while ``docs publish`` writes
+the site that serves every released schema at its ``$id`` URL."""
 
-DATA_FOLDERS = ("spec", "rfcs", "docs", "tests", "benchmarks")
+DATA_FOLDERS = ("spec", "rfcs", "tests", "benchmarks")
 """Top-level folders whose Python files only run when called by name (the test suite, the
-benchmarks), never by an import from the repository root."""
+benchmarks), never by an import from the repository root. (``docs/`` is not one: a Python
+file there is what ``mkdocs.yml``'s ``hooks`` would run when the site is published.)"""
 
 IMPORTABLE_SUFFIXES = (".py", ".pyc", ".pth", ".so", ".pyd")
 """Suffixes of what ``python -m`` or ``site`` would load from a folder on ``sys.path``."""

@@ -22,8 +22,10 @@ hand-written prose of its section is reported (``rule-parameter-in-prose``), sin
 follow a change of the catalogue. A quoted ``file.json#/pointer`` that does not resolve is
 reported (:mod:`.pointers`), and so is a row of the Grader types table that disagrees with
 ``grader.json`` (:mod:`.gradertypes`), and a claim about which formats the schemas use that
-their ``format`` keywords contradict (:mod:`.formats`) and a claim of closed or open objects
-the schemas contradict (:mod:`.openness`). Only the draft is checked; frozen releases are never rewritten.
+their ``format`` keywords contradict (:mod:`.formats`), a claim of closed or open objects
+the schemas contradict (:mod:`.openness`), and a row of the keyword table of "Validation" that
+gives a code the schema pass does not report, or a keyword the schemas use that it lacks
+(:mod:`.keywordcodes`). Only the draft is checked; frozen releases are never rewritten.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from .facts import RULE_CODES, STATUS, codes_block, rule_block, rule_region, sta
 from .fields import FieldTables, field_since, node_at
 from .formats import format_claim_findings
 from .gradertypes import grader_type_findings
+from .keywordcodes import keyword_code_findings
 from .openness import openness_findings
 from .pointers import dangling_pointers
 from .regions import Region, find, wrap
@@ -309,6 +312,7 @@ def sync_text(text: str, blocks: dict[str, Block], version: SpecVersion, label: 
     findings += grader_type_findings(doc, version, label)
     findings += format_claim_findings(doc, version, label)
     findings += openness_findings(doc, version, label)
+    findings += keyword_code_findings(doc, version, label)
     findings.sort(key=lambda f: (f.new.line if f.new else None) or 0)
     changed = [e.region for e in sorted(edits, key=lambda e: e.first)]
     result = SyncResult(label, text, "\n".join(_apply(lines, edits)), findings, changed)

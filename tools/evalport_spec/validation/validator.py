@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InputError
-from ..jsonload import gc_paused
+from ..jsonload import gc_paused, lone_surrogate, lone_surrogate_error
 from ..spec import DOC_TYPES, SpecVersion
 from ..spec import detect_type as spec_detect_type
 from .fast import FastCheck
@@ -94,8 +94,20 @@ class Validator:
 
         Raises:
             InputError: unknown ``doc_type``, the version has no schema for it, or one of
-                its ``$ref`` is remote, unresolvable or loops (:meth:`SchemaSet.check_refs`).
+                its ``$ref`` is remote, unresolvable or loops (:meth:`SchemaSet.check_refs`);
+                a string of ``document`` holds a lone surrogate that a ``pattern`` cannot be
+                matched on (:func:`evalport_spec.ecmaregex.search`: names the string's pointer;
+                such a string is no Unicode text, RFC 7493 section 2.1).
         """
+        try:
+            return self._schema_pass(document, doc_type)
+        except ValueError:
+            found = lone_surrogate(document)
+            if found is None:
+                raise
+            raise lone_surrogate_error(found, "document", None, None) from None
+
+    def _schema_pass(self, document: Any, doc_type: str) -> list[Violation]:
         validator, markers, fast, split = self._schema(doc_type)
         with gc_paused():
             verdict = fast.is_valid(document) if fast is not None else None

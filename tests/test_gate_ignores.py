@@ -1,0 +1,91 @@
+"""The repository's own ignore file (``gate-ignore.yml``) accepts ``rule-implementation-changed``
+findings only; every other finding is ignored only by an ``--ignore`` file from outside the
+repository (red team, session 33: one entry landed once in the committed file kept excusing
+the same break whenever a later change made it again)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalport_spec.cli import main
+from evalport_spec.errors import InputError
+from evalport_spec.gate import change_to_accept, run_gate
+from evalport_spec.rfc.accept import entry
+from gate_repo import commit_all, git, make_repo, remove_error_types, reset
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    root = make_repo(tmp_path_factory.mktemp("ignores"))
+    return root, git(root, "rev-parse", "main").strip()
+
+
+@pytest.fixture
+def repo(scratch):
+    root, first = scratch
+    reset(root, first)
+    return root
+
+
+def runner_error_entry(root):
+    """The ``--ignore`` line accepting the removal of ``runner_error`` (computed on a scratch edit
+    of the working tree, then undone)."""
+    remove_error_types(root, "runner_error")
+    (e,) = [entry(f) for f in change_to_accept(root, base="main")[0]]
+    git(root, "checkout", "-q", "--", "spec")
+    return f"- {{kind: {e['kind']}, fingerprint: '{e['fingerprint']}', reason: agreed once}}\n"
+
+
+def test_a_committed_entry_for_a_schema_finding_is_an_input_error_naming_the_file_and_entry(repo, capsys):
+    line = runner_error_entry(repo)
+    (repo / "gate-ignore.yml").write_text(line)
+    commit_all(repo, "an excuse lands first")
+    git(repo, "branch", "-f", "main", "HEAD")
+    remove_error_types(repo, "runner_error")  # the break the landed entry names
+    with pytest.raises(InputError) as exc:
+        run_gate(repo, base="main", ignore=repo / "gate-ignore.yml", cache=False)
+    assert (exc.value.source, exc.value.pointer) == ("gate-ignore.yml", "/0")
+    assert exc.value.message.startswith("entry 0 (enum-value-removed) of the repository's ignore file")
+    assert main(["-C", str(repo), "check", "--base", "main", "--stage", "base", "--no-cache",
+                 "--ignore", str(repo / "gate-ignore.yml")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "gate-ignore.yml" in err[0] and "entry 0 (enum-value-removed)" in err[0], err
+    # without --base (the pre-commit hook, .ci/run on main) the same
+    with pytest.raises(InputError, match=r"entry 0 \(enum-value-removed\)"):
+        run_gate(repo, stages=["draft"], ignore=repo / "gate-ignore.yml", cache=False)
+
+
+def test_the_same_entry_from_outside_the_repository_keeps_its_power(repo, tmp_path):
+    outside = tmp_path / "owner-ignore.yml"
+    outside.write_text(runner_error_entry(repo))
+    remove_error_types(repo, "runner_error")
+    stage = run_gate(repo, base="main", stages=["base"], ignore=outside, cache=False).stage("base")
+    assert stage.status == "warn", [f.message for f in stage.errors]
+
+
+def test_a_committed_entry_for_rule_code_is_still_read(repo):
+    (repo / "gate-ignore.yml").write_text(
+        "- {kind: rule-implementation-changed, fingerprint: '0123456789abcdef', reason: a renamed local}\n")
+    commit_all(repo, "a reviewed refactor's entry")
+    report = run_gate(repo, base="HEAD", stages=["base"], ignore=repo / "gate-ignore.yml", cache=False)
+    assert report.stage("base").status != "fail"
+
+
+def test_a_committed_rule_code_entry_carrying_a_schema_findings_fingerprint_accepts_nothing(repo, tmp_path):
+    """Red team: the committed file allows kind ``rule-implementation-changed`` only, but an
+    entry was matched by fingerprint alone, so that kind with the fingerprint of an
+    ``enum-value-removed`` finding still excused the removal."""
+    fingerprint = runner_error_entry(repo).split("'")[1]
+    (repo / "gate-ignore.yml").write_text(
+        f"- {{kind: rule-implementation-changed, fingerprint: '{fingerprint}', reason: disguised}}\n")
+    commit_all(repo, "a disguised excuse lands first")
+    git(repo, "branch", "-f", "main", "HEAD")
+    remove_error_types(repo, "runner_error")
+    for ignore in (repo / "gate-ignore.yml", tmp_path / "copy.yml"):
+        if ignore.parent == tmp_path:  # the CI owner's file: the kind must match there too
+            ignore.write_text((repo / "gate-ignore.yml").read_text())
+        report = run_gate(repo, base="main", stages=["draft", "base"], ignore=ignore, cache=False)
+        for stage in ("draft", "base"):
+            found = [f for f in report.stage(stage).findings if f.kind == "enum-value-removed"]
+            assert found and found[0].severity.name == "ERROR", (ignore, stage, found)
+            assert report.stage(stage).status == "fail"

@@ -1,0 +1,80 @@
+"""``evalport-spec canary [--toolchain DIR] [--base REF] [--timeout S] [--format F]``: known breaks
+judge a toolchain.
+
+Each canary of :data:`evalport_spec.gate.canary.CANARIES` is planted in a scratch clone of the
+repository's committed ``HEAD`` and judged by the toolchain under test (default: the checkout's
+own ``tools/``), which must fail the stage that catches it. A progress line per canary goes to
+standard error. Exit codes: 0 every canary caught (or skipped: nothing to break in this spec),
+1 a canary passed or its run failed, 2 usage or input error (not a git checkout, no toolchain).
+With ``--base REF`` nothing runs (exit 0) unless the toolchain or CI configuration differs from
+REF (the paths ``toolchain-changed`` lists): how ``.ci/run`` and the Action call it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .options import add_format_option, number_in, reports_input_error, repository
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``canary`` sub-command."""
+    p = subparsers.add_parser(
+        "canary", help="check that a toolchain still fails known breaks (for a change to tools/)",
+        description="Plant known breaks (an enum value removed, a released file edited...) one at a "
+                    "time in a scratch clone of the repository's HEAD and run the toolchain under "
+                    "test's gate on each: every one must fail the stage that catches it today. CI runs "
+                    "the base's command on a branch that changes the toolchain.")
+    p.add_argument("--toolchain", metavar="DIR", default=None,
+                   help="folder holding the evalport_spec package to test (default: the checkout's "
+                        "tools/ as committed)")
+    p.add_argument("--base", metavar="REF", default=None,
+                   help="run only when the toolchain or CI configuration differs from REF (the paths "
+                        "`check --base REF` lists as toolchain-changed); otherwise report nothing to test")
+    p.add_argument("--timeout", metavar="S", type=number_in(float, 0, above=True), default=None,
+                   help="seconds one canary's gate run may take (default 600)")
+    add_format_option(p)
+    p.set_defaults(func=run)
+
+
+@reports_input_error("canary", "EvalPort toolchain canary: input error")
+def run(args: argparse.Namespace) -> int:
+    """Run the canaries and print their report. Returns 0 or 1; raises InputError (exit 2)."""
+    from ..findings import Severity
+    from ..gate import canary
+    from ..report import Check, Report, emit
+
+    repo = repository(args)
+    if args.base is not None and not canary.toolchain_changes(repo.root, args.base):
+        said = f"canary: not run (the toolchain does not differ from {args.base}: nothing to test)"
+        print(said, file=sys.stderr)
+        emit(Report(command="canary", title="EvalPort toolchain canary", verdict=said,
+                    data={"ok": True, "canaries": []}), args.format)
+        return 0
+
+    def progress(outcome) -> None:
+        print(f"canary: {outcome.canary.name}: {outcome.status} ({outcome.what}; "
+              f"{outcome.seconds:.1f}s)", file=sys.stderr, flush=True)
+
+    print(f"canary: planting known breaks in a scratch clone of {repo.root} (HEAD)", file=sys.stderr)
+    changed = canary.uncommitted_tools(repo.root) if args.toolchain is None else []
+    if changed:
+        print(f"canary: note: {len(changed)} file(s) under tools/ differ from HEAD ({changed[0]}...); "
+              "the committed toolchain is the one tested", file=sys.stderr)
+    outcomes = canary.run_canaries(repo.root, args.toolchain, timeout=args.timeout or canary.TIMEOUT,
+                                   progress=progress)
+    findings = canary.canary_findings(outcomes)
+    failed = [f for f in findings if f.severity == Severity.ERROR]
+    status = {"caught": "ok", "passed": "fail", "error": "fail", "skipped": "skip"}
+    checks = [Check(o.canary.name, status[o.status], round(o.seconds, 3), o.what) for o in outcomes]
+    caught = sum(o.status == "caught" for o in outcomes)
+    verdict = (f"canary: passed ({caught} of {len(outcomes)} known breaks caught)" if not failed else
+               f"canary: FAILED ({len(failed)} of {len(outcomes)} known breaks not caught)")
+    data = {"ok": not failed, "canaries": [
+        {"name": o.canary.name, "stage": o.canary.stage, "status": o.status, "what": o.what,
+         "detail": o.detail, "caught_by": o.kinds, "seconds": round(o.seconds, 3)} for o in outcomes]}
+    report = Report.of(findings, command="canary", title="EvalPort toolchain canary",
+                       checks=checks, check_noun="known break", data=data, verdict=verdict)
+    emit(report, args.format)
+    return 1 if failed else 0
