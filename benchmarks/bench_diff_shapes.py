@@ -102,6 +102,9 @@ def build_cases(skip_large: bool) -> tuple[list[Case], list[str]]:
     strings = [{"const": f"v{i:05d}"} for i in range(5_000)]  # red team, session 33: 250 s before
     cases.append(Case("oneOf of 5,000 string consts against maxLength 5", _one({"oneOf": strings}),
                       _one({"type": "string", "maxLength": 5}), ("MAJOR",), 2.0, findings=5_000))
+    cases.append(Case("oneOf of 5,000 string consts with a pattern against maxLength 5",
+                      _one({"oneOf": strings, "pattern": "^v\\d+$"}), _one({"type": "string", "maxLength": 5}),
+                      ("MAJOR",), 2.0, findings=5_000))
     for size in (40, 150):  # objects told apart by a "kind" constant (undecided at 150 before: 3^n cases)
         tagged = [{"type": "object", "properties": {"kind": {"const": f"k{i}"}, "value": {"type": "string"}},
                    "required": ["kind"]} for i in range(size)]

@@ -186,15 +186,13 @@ def test_a_oneof_of_an_enum_and_draft_04_integer_is_not_disjoint(old):
     assert classify(old, new) is ChangeClass.MAJOR
 
 
-def test_one_of_many_string_consts_with_a_pattern_is_fast():
+def test_one_of_many_string_consts_with_a_pattern_loses_each_const():
     # a pattern makes python-jsonschema as shipped (Python re) a second reader of each witness
     # (docs/classifier.md, "Witnesses and proofs"): its oneOf walked 5,000 branches per witness
     consts = [{"const": f"v{i:05d}"} for i in range(5000)]
     old, new = {"oneOf": consts, "pattern": "^v\\d+$"}, {"type": "string", "maxLength": 5}
     assert lost(old, new, "v00001")
-    t = time.perf_counter()
-    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
-    assert time.perf_counter() - t < 10
+    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)  # its time: nox -s bench
     assert c.change_class is ChangeClass.MAJOR
     assert sum(isinstance(f.witness, str) for f in c.findings if f.direction == "backward") == 5000
 
