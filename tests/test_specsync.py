@@ -298,6 +298,22 @@ def test_unknown_regions_are_removed_and_missing_ones_inserted(repo: Path) -> No
 
 # -- the normative change record ------------------------------------------------------------
 
+@pytest.mark.parametrize("sentence", ["This section is informative.",
+                                      "A ResultSet whose `run_id` is shorter than eight characters is invalid."])
+def test_a_sentence_changing_normative_force_or_validity_needs_a_record(repo: Path, sentence: str) -> None:
+    """A sentence with no BCP 14 key word and no code can still change what the text requires:
+    SPEC.md is normative "except where a passage says it is informative", and "is invalid"
+    states a validity rule (adversary, session 33: both passed as unrecorded PATCH)."""
+    md = repo / "spec/SPEC.md"
+    anchor = "In the schema pass the code is derived from the JSON Schema keyword that failed:"
+    line = edit(md, anchor, f"{sentence} {anchor}")
+    cid = change_id("Validation", "", sentence)
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert [finding_line(f) for f in stage.errors] == [
+        f"spec/SPEC.md:{line}: normative change since 1.3.0 [{cid}] is on no record: added in Validation: "
+        f'"{sentence}"; list {cid} under spec_changes in the front matter of the RFC that makes it, or '
+        "mark it editorial in the pending changelog entry"]
+
 def test_a_new_normative_sentence_needs_a_record(repo: Path, capsys) -> None:
     md = repo / "spec/SPEC.md"
     sentence = "A consumer MUST NOT send documents over plain HTTP."
@@ -314,7 +330,7 @@ def test_a_new_normative_sentence_needs_a_record(repo: Path, capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith(f"spec/SPEC.md:{line}: error spec-change-unrecorded: normative change since "
                           f"1.3.0 [{cid}] is on no record: added in Extension mechanism")
-    assert out.endswith("spec changes: 16 normative change(s) since 1.3.0, 1 on no record\n")
+    assert out.endswith("spec changes: 19 normative change(s) since 1.3.0, 1 on no record\n")
     # an RFC's front matter records it ...
     rfc = repo / "rfcs/0007-version-scope.md"
     edit(rfc, "spec_changes:\n", f"spec_changes:\n  - {cid}\n")

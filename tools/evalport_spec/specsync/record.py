@@ -12,8 +12,10 @@ Normative content is compared in three kinds of unit between the latest release 
 * **normative sentences** elsewhere (the "Status" and "Changelog" sections left out): the
   sentences of paragraphs and the rows of hand-written tables that use a BCP 14 key word
   (RFC 2119, RFC 8174: MUST, MUST NOT, REQUIRED, SHALL, SHALL NOT, SHOULD, SHOULD NOT,
-  RECOMMENDED, NOT RECOMMENDED, MAY, OPTIONAL, in capitals) or name an error code
-  (UPPER_SNAKE with an underscore, such as UNSUPPORTED_VERSION), compared section by section.
+  RECOMMENDED, NOT RECOMMENDED, MAY, OPTIONAL, in capitals), name an error code
+  (UPPER_SNAKE with an underscore, such as UNSUPPORTED_VERSION), or use a word that decides
+  normative force or validity (:data:`CONFORMANCE_WORDS`: informative, non-normative,
+  normative, invalid), compared section by section.
 
 Each :class:`Change` has an id ``spec:`` + 8 hex digits (SHA-256 over where it is, the old
 text and the new text), so a record covers that exact change and a later edit needs its own.
@@ -139,8 +141,15 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
+CONFORMANCE_WORDS = re.compile(r"\b(?:informative|non-normative|normative|invalid)\b",
+                               re.IGNORECASE)
+"""Words that decide normative force or validity without a key word (SPEC.md's introduction:
+the text is normative "except where a passage says it is informative"): "This section is
+informative." or "... is invalid" changes what the text requires as much as a MUST does."""
+
+
 def _normative(text: str) -> bool:
-    return bool(KEYWORDS.search(text) or ERROR_CODE.search(text))
+    return bool(KEYWORDS.search(text) or ERROR_CODE.search(text) or CONFORMANCE_WORDS.search(text))
 
 
 def units(text: str, blocks: dict[str, Block]) -> list[Unit]:
