@@ -9,6 +9,8 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 from evalport_spec import git as gitcmd
 
 REPO = Path(__file__).resolve().parents[1]
@@ -135,3 +137,22 @@ def require_summary_total(root: Path) -> None:
     """Make ``summary.total`` required (MAJOR: a ResultSet with a summary but no total goes)."""
     edit_json(root / "spec/schemas/resultset.json",
               lambda d: d["$defs"]["summary"].setdefault("required", []).append("total"))
+
+
+def reset_fixtures(label: str, *, toolchain: bool = False):
+    """Two pytest fixtures for a test module, ``(scratch, repo)``: ``scratch`` is one
+    :func:`make_repo` per module (named ``label``), as ``(root, main's commit)``; ``repo`` is its
+    root, :func:`reset` to that commit before each test. Bind both in the module:
+    ``scratch, repo = reset_fixtures("name")``."""
+    @pytest.fixture(scope="module")
+    def scratch(tmp_path_factory):
+        root = make_repo(tmp_path_factory.mktemp(label), toolchain=toolchain)
+        return root, git(root, "rev-parse", "main").strip()
+
+    @pytest.fixture
+    def repo(scratch):
+        root, first = scratch
+        reset(root, first)
+        return root
+
+    return scratch, repo

@@ -11,20 +11,9 @@ from evalport_spec.cli import main
 from evalport_spec.errors import InputError
 from evalport_spec.gate import change_to_accept, run_gate
 from evalport_spec.rfc.accept import entry
-from gate_repo import commit_all, git, make_repo, remove_error_types, reset
+from gate_repo import commit_all, git, remove_error_types, reset_fixtures
 
-
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory):
-    root = make_repo(tmp_path_factory.mktemp("ignores"))
-    return root, git(root, "rev-parse", "main").strip()
-
-
-@pytest.fixture
-def repo(scratch):
-    root, first = scratch
-    reset(root, first)
-    return root
+scratch, repo = reset_fixtures("ignores")
 
 
 def runner_error_entry(root):

@@ -11,20 +11,9 @@ import shutil
 import pytest
 
 from evalport_spec.gate import run_gate
-from gate_repo import git, make_repo, reset
+from gate_repo import reset_fixtures
 
-
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory):
-    root = make_repo(tmp_path_factory.mktemp("release-names"))
-    return root, git(root, "rev-parse", "main").strip()
-
-
-@pytest.fixture
-def repo(scratch):
-    root, first = scratch
-    reset(root, first)
-    return root
+scratch, repo = reset_fixtures("release-names")
 
 
 def listed_copy(root, name):

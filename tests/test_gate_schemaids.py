@@ -9,22 +9,12 @@ import pytest
 
 from evalport_spec.gate import run_gate
 from evalport_spec.spec import SpecRepo
-from gate_repo import REPO, edit_json, git, make_repo, reset
+from gate_repo import REPO, edit_json, reset_fixtures
 
 RELEASED_GRADER = "https://evalport.github.io/spec/1.3.0/schemas/grader.json"
 
 
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory):
-    root = make_repo(tmp_path_factory.mktemp("schemaids"))
-    return root, git(root, "rev-parse", "main").strip()
-
-
-@pytest.fixture
-def repo(scratch):
-    root, first = scratch
-    reset(root, first)
-    return root
+scratch, repo = reset_fixtures("schemaids")
 
 
 def outside(report):
