@@ -162,8 +162,8 @@ def edit_rule_code(root, path, anchor, added, *, replace=False):
 
 
 def casefold_duplicate_id(root):
-    """The red team's repro 04: DUPLICATE_ID compares ids case-insensitively. No corpus document
-    has two ids differing only by case, so behaviour sampling cannot see it."""
+    """The red team's repro 04: DUPLICATE_ID compares ids case-insensitively. The gate of record
+    never runs the branch's rules, so only the rule code shows it there."""
     edit_rule_code(root, "validation/rules/suite.py", *CASEFOLD)
 
 
@@ -185,6 +185,24 @@ def test_rule_tightened_off_the_corpus_fails_by_its_code(repo):
     assert "the change is unproven" in dup.message and "not accepted" in dup.message
     assert dup.item["rule"] == "DUPLICATE_ID" and dup.item["from"] != dup.item["to"]
 
+
+def test_a_rule_tightened_to_compare_loosely_is_witnessed_by_the_branchs_own_gate(repo):
+    """SELF_PARENT comparing the two group ids case-insensitively (adversary, session 33: no
+    corpus document had ids differing only by case, so the branch's own gate passed it). The
+    corpus now sets each read location nearly equal to another's value (case swapped, a
+    trailing space, NFD, 1 as 1.0), so the branch's own gate finds the released rule tightened,
+    with a witness whose two ids differ and fold to one case."""
+    edit_rule_code(repo, "validation/rules/resultset.py",
+                   'if json_key(group["parent_group_id"]) == json_key(group["group_id"]):',
+                   'if str(group["parent_group_id"]).casefold() == str(group["group_id"]).casefold():',
+                   replace=True)
+    commit_all(repo, "SELF_PARENT: ids compare case-insensitively")
+    local = run_gate(repo, stages=["behaviour"]).stage("behaviour")
+    released = [f for f in local.findings if f.kind == "release-rule-tightened" and f.code == "SELF_PARENT"]
+    assert local.status == "fail" and len(released) == 1, [f.kind for f in local.findings]
+    group = released[0].witness["group"]
+    assert group["group_id"] != group["parent_group_id"]
+    assert group["group_id"].casefold() == group["parent_group_id"].casefold()
 
 SHADOW_ORJSON = '''"""A pure-Python stand-in for the orjson wheel."""
 import json

@@ -10,7 +10,9 @@ corpus is built for that (issue 21, "Rule behaviour is part of compatibility"):
    (:func:`~evalport_spec.generate.mutate_duplicates`; uniqueness rules live there);
 3. **boundaries**: for every location a rule ``reads`` (the catalogue's instance-location
    patterns, ``*`` = any array index), the seed with that value removed, nulled, moved by one,
-   made equal to the value at another location of the same rule, or set where it is missing;
+   made equal to the value at another location of the same rule or *nearly* equal to it (case,
+   a trailing space, Unicode NFD, an integer as a float: :func:`_near`), or set where it is
+   missing;
 4. **guards**: the seed with every location of a rule's ``guard`` removed (a rule must then
    stay silent: :mod:`evalport_spec.gate.behaviour` checks it).
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,6 +160,20 @@ def _nudged(value: Any) -> Iterator[Any]:
             yield value + [copy.deepcopy(value[-1])]
 
 
+def _near(value: Any) -> Iterator[Any]:
+    """Values JSON equality tells apart from ``value`` that an implementation comparing loosely
+    would not (RFC 8259 section 8.3: strings compare code unit by code unit): a string with its
+    case swapped, with a trailing space, or in Unicode normalisation form NFD; an integer written
+    as a float (JSON Schema equality counts 1 and 1.0 as one number, Python's ``==`` too, but a
+    rule keyed on type would not)."""
+    if isinstance(value, str):
+        for v in (value.swapcase(), value + " ", unicodedata.normalize("NFD", value)):
+            if v != value:
+                yield v
+    elif isinstance(value, int) and not isinstance(value, bool):
+        yield float(value)
+
+
 def boundary_variants(document: Any, rule: RuleEntry) -> Iterator[Any]:
     """Variants of ``document`` at the locations ``rule`` reads (module docstring, step 3)."""
     found = {p: locations(document, p)[:PER_LOCATION] for p in rule.reads}
@@ -168,6 +185,7 @@ def boundary_variants(document: Any, rule: RuleEntry) -> Iterator[Any]:
             yield _put(document, path, None)
             yield from (_put(document, path, v) for v in _nudged(value))
             yield from (_put(document, path, copy.deepcopy(v)) for v in values if v != value)
+            yield from (_put(document, path, n) for v in values for n in _near(v) if n != value)
         for path, name in parents_missing(document, pattern)[:PER_LOCATION]:
             for v in (values[:2] or [1, "x"]):
                 yield _put(document, path + (name,), copy.deepcopy(v))
