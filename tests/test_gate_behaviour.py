@@ -321,23 +321,26 @@ DEL = object()
 def test_boundary_variants_in_order_for_each_kind_of_value():
     """Per location read, in order: removed, nulled, nudged (a boolean or null flipped; a number
     +1, -1 and 0; a string suffixed and emptied; a list emptied and its last item repeated), then
-    each other value the rule reads; then the member set where an object lacks it (the first two
+    each other value the rule reads, then values nearly equal to those; then the member set where an object lacks it (the first two
     values read). Written out by hand for one document."""
     doc = {"n": 2, "s": "ab", "f": True, "l": [1], "items": [{"k": None}, {}]}
     rule = RuleEntry("X", "suite", "", ("/n", "/s", "/f", "/l", "/items/*/k"), "1.0.0", False, False)
     k = ("items", 0, "k")
-    expected = [{("n",): v} for v in (DEL, None, 3, 1, 0, "ab", True, [1], None)]
-    expected += [{("s",): v} for v in (DEL, None, "ab-x", "", 2, True, [1], None)]
-    expected += [{("f",): v} for v in (DEL, None, False, 2, "ab", [1], None)]
-    expected += [{("l",): v} for v in (DEL, None, [], [1, 1], 2, "ab", True, None)]
-    expected += [{k: v} for v in (DEL, None, True, 2, "ab", True, [1])]
+    # nearly equal values of those read (2, "ab", True, [1], None): 2.0, "AB", "ab " (NFD of
+    # "ab" is "ab"; booleans, lists and null have none), each where it differs from the value
+    expected = [{("n",): v} for v in (DEL, None, 3, 1, 0, "ab", True, [1], None, "AB", "ab ")]
+    expected += [{("s",): v} for v in (DEL, None, "ab-x", "", 2, True, [1], None, 2.0, "AB", "ab ")]
+    expected += [{("f",): v} for v in (DEL, None, False, 2, "ab", [1], None, 2.0, "AB", "ab ")]
+    expected += [{("l",): v} for v in (DEL, None, [], [1, 1], 2, "ab", True, None, 2.0, "AB", "ab ")]
+    expected += [{k: v} for v in (DEL, None, True, 2, "ab", True, [1], 2.0, "AB", "ab ")]
     expected += [{("items", 1, "k"): v} for v in (2, "ab")]
     assert list(boundary_variants(doc, rule)) == [_with(doc, c) for c in expected]
     assert doc == {"n": 2, "s": "ab", "f": True, "l": [1], "items": [{"k": None}, {}]}  # never modified
-    # at most three matches of one pattern are varied: 3 x (removed, nulled, 3 nudges, 2 others)
+    # at most three matches of one pattern are varied: 3 x (removed, nulled, 3 nudges, 2 others,
+    # the 2 others as floats)
     xs = RuleEntry("X", "suite", "", ("/xs/*",), "1.0.0", False, False)
     variants = list(boundary_variants({"xs": [5, 6, 7, 8]}, xs))
-    assert len(variants) == 21 and {"xs": [5, 6, 7, 9]} not in variants
+    assert len(variants) == 27 and {"xs": [5, 6, 7, 9]} not in variants and {"xs": [6.0, 6, 7, 8]} in variants
 
 
 def test_guard_locations_are_removed_from_the_last_index_up():
