@@ -35,25 +35,14 @@ from gate_repo import (
     commit_all,
     edit_json,
     git,
-    make_repo,
     remove_error_types,
     require_summary_total,
     reset,
+    reset_fixtures,
     write_rfc,
 )
 
-
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory):
-    root = make_repo(tmp_path_factory.mktemp("integrity"), toolchain=True)
-    return root, git(root, "rev-parse", "main").strip()
-
-
-@pytest.fixture
-def repo(scratch):
-    root, first = scratch
-    reset(root, first)
-    return root
+scratch, repo = reset_fixtures("integrity", toolchain=True)
 
 
 def errors(report, stage):
