@@ -217,7 +217,9 @@ def test_nothing_to_test_when_the_toolchain_did_not_change(spec_repo, capsys):
     (lambda r, t: ["-C", str(r), "--toolchain", str(t)], "@t: no evalport_spec package to test (--toolchain)"),
     (lambda r, t: ["-C", str(r), "--base", "nosuch"], "git revision 'nosuch' not found"),
     (lambda r, t: ["-C", str(r), "--timeout", "0"], "argument --timeout: must be a number greater than 0"),
-], ids=["no-package", "unknown-base", "bad-timeout"])
+    # beyond a day the operating system's wait overflows (OverflowError), so the bound is checked first
+    (lambda r, t: ["-C", str(r), "--timeout", "1e30"], "must be a number greater than 0 and at most 86400, not '1e30'"),
+], ids=["no-package", "unknown-base", "bad-timeout", "huge-timeout"])
 def test_bad_input_is_one_line_and_exit_2(spec_repo, tmp_path, capsys, args, message):
     try:
         code = main(["canary", *args(spec_repo, tmp_path)])

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .options import add_format_option, number_in, reports_input_error, repository
+from .options import MAX_TIMEOUT, add_format_option, number_in, reports_input_error, repository
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--base", metavar="REF", default=None,
                    help="run only when the toolchain or CI configuration differs from REF (the paths "
                         "`check --base REF` lists as toolchain-changed); otherwise report nothing to test")
-    p.add_argument("--timeout", metavar="S", type=number_in(float, 0, above=True), default=None,
+    p.add_argument("--timeout", metavar="S", type=number_in(float, 0, MAX_TIMEOUT, above=True), default=None,
                    help="seconds one canary's gate run may take (default 600)")
     add_format_option(p)
     p.set_defaults(func=run)

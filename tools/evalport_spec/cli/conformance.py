@@ -19,16 +19,13 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError, UsageError
 from ..names import DRAFT
-from .options import add_format_option, number_in, relative, reports_input_error
+from .options import MAX_TIMEOUT, add_format_option, number_in, relative, reports_input_error
 
 if TYPE_CHECKING:
     from .. import conformance
     from ..spec import SpecRepo
 
 
-MAX_TIMEOUT = 86_400.0
-"""Longest ``--timeout`` accepted (a day per fixture): larger values overflow the operating
-system's wait (``OverflowError`` from ``selectors``), so they are a usage error."""
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``conformance`` sub-command."""

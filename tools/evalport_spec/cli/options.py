@@ -54,6 +54,11 @@ def reports_input_error(command: str, title: str | Callable[[argparse.Namespace]
     return decorate
 
 
+MAX_TIMEOUT = 86_400.0
+"""Longest ``--timeout`` a command accepts (a day per run): larger values overflow the operating
+system's wait (``OverflowError`` from ``selectors``), so they are a usage error."""
+
+
 def number_in(kind: type[int] | type[float], low: float, high: float = math.inf, *,
               above: bool = False) -> Callable[[str], float]:
     """An argparse ``type=`` reading an option's text as ``kind`` (``int`` or ``float``) and
