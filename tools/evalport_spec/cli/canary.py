@@ -57,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"canary: {outcome.canary.name}: {outcome.status} ({outcome.what}; "
               f"{outcome.seconds:.1f}s)", file=sys.stderr, flush=True)
 
+    if args.toolchain is not None:  # before any progress line: a usage error is one line
+        canary.require_package(args.toolchain)
     print(f"canary: planting known breaks in a scratch clone of {repo.root} (HEAD)", file=sys.stderr)
     changed = canary.uncommitted_tools(repo.root) if args.toolchain is None else []
     if changed:

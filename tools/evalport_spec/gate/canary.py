@@ -404,6 +404,16 @@ def run_canary(canary: Canary, clone: Path, head: str, toolchain: Path, *, pytho
     return Outcome(canary, status, what, detail, time.monotonic() - start, kinds)
 
 
+def require_package(tools: str | os.PathLike[str], shown: str | None = None) -> None:
+    """Check that folder ``tools`` holds the ``evalport_spec`` package to test.
+
+    Raises:
+        InputError: it does not (one line naming ``shown``, default the folder).
+    """
+    if not (Path(tools) / "evalport_spec" / "__init__.py").is_file():
+        raise InputError(f"{shown or tools}: no evalport_spec package to test (--toolchain)")
+
+
 def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str] | None = None, *,
                  canaries: tuple[Canary, ...] = CANARIES, python: str | None = None,
                  timeout: float = TIMEOUT, progress: Callable[[Outcome], None] | None = None
@@ -440,9 +450,7 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
                 str(root), str(clone))
         tools = clone / "tools" if toolchain is None else Path(toolchain).resolve()
         git.run(clone, "checkout", "-q", "--detach", head)
-        if not (tools / "evalport_spec" / "__init__.py").is_file():
-            shown = "the checkout's tools/" if toolchain is None else str(toolchain)
-            raise InputError(f"{shown}: no evalport_spec package to test (--toolchain)")
+        require_package(tools, "the checkout's tools/" if toolchain is None else str(toolchain))
         for canary in canaries:
             outcome = run_canary(canary, clone, head, tools, python=python or sys.executable,
                                  timeout=timeout, scratch=scratch)
