@@ -10,6 +10,8 @@
   on the branch fails (``released-file-changed``), and every line of REF's ``SHA256SUMS`` must
   still be in the branch's (a release only appends). A release folder the branch adds must be
   what ``release`` makes from REF's draft (:mod:`evalport_spec.gate.releasecheck`).
+* The RFC status changes the branch makes follow the lifecycle, and an acceptance rests on a
+  comment period REF's history shows (:mod:`evalport_spec.gate.rfclifecycle`).
 * Any change to the toolchain or CI configuration is a ``toolchain-changed`` warning
   (:mod:`evalport_spec.gate.toolchain`).
 """
@@ -28,6 +30,7 @@ from .acceptance import BaseLedger, states_at
 from .behaviour import Side
 from .context import GateContext
 from .releasecheck import release_findings
+from .rfclifecycle import lifecycle_findings
 from .toolchain import toolchain_findings
 
 
@@ -63,7 +66,8 @@ def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
 
     assert ctx.base is not None
     commit = ctx.base_sha or ctx.base
-    out = toolchain_findings(ctx) + released_changes(ctx) + release_findings(ctx, commit, ctx.base)
+    out = (toolchain_findings(ctx) + released_changes(ctx) + release_findings(ctx, commit, ctx.base)
+           + lifecycle_findings(ctx))
     try:
         old = ctx.base_version()
     except InputError as exc:

@@ -1,0 +1,102 @@
+"""``check --base``: an RFC enters undecided, moves only along the lifecycle, and is accepted only
+after the base's history shows it in comment for fourteen days (``rfc-status-transition``,
+``rfc-period-unobserved``). Before, a branch could add an RFC already "accepted", with a comment
+period that never happened, and the next pull request's MAJOR change was accepted by it
+(adversary, session 33)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from evalport_spec.gate import run_gate
+from evalport_spec.gate.rfclifecycle import comment_since
+from gate_repo import commit_all, git, reset_fixtures, write_rfc
+
+scratch, repo = reset_fixtures("rfc-lifecycle")
+
+TODAY = dt.datetime.now(dt.UTC).date()
+
+
+def on_main(root, status, days_ago, number=99):
+    """Commit RFC ``number`` with ``status`` on ``main``, dated ``days_ago`` days before now."""
+    git(root, "checkout", "-q", "main")
+    write_rfc(root, number, status)
+    git(root, "add", "-A")
+    stamp = (dt.datetime.now(dt.UTC) - dt.timedelta(days=days_ago)).strftime("%Y-%m-%dT%H:%M:%S+0000")
+    git(root, "commit", "-q", "--allow-empty", "-m", f"RFC {number} {status}",
+        env={"GIT_COMMITTER_DATE": stamp, "GIT_AUTHOR_DATE": stamp})
+    git(root, "checkout", "-q", "-B", "feature")
+
+
+def lifecycle(root):
+    stage = run_gate(root, base="main", stages=["base"], cache=False).stage("base")
+    return sorted((f.kind, f.new.file) for f in stage.findings if f.kind.startswith("rfc-"))
+
+
+RFC = "rfcs/0099-scratch-change-99.md"
+
+
+@pytest.mark.parametrize("status", ["accepted", "rejected", "implemented"])
+def test_an_rfc_added_already_decided_fails(repo, status):
+    write_rfc(repo, 99, status)
+    commit_all(repo, "RFC 99 arrives decided")
+    assert lifecycle(repo) == [("rfc-status-transition", RFC)]
+
+
+@pytest.mark.parametrize("status", ["draft", "comment"])
+def test_an_rfc_added_undecided_passes(repo, status):
+    write_rfc(repo, 99, status)
+    commit_all(repo, "RFC 99 proposed")
+    assert lifecycle(repo) == []
+
+
+def test_a_skipped_or_backward_step_fails(repo):
+    on_main(repo, "draft", 30)
+    write_rfc(repo, 99, "accepted")  # draft -> accepted skips the comment period
+    commit_all(repo, "accept")
+    assert lifecycle(repo) == [("rfc-status-transition", RFC)]
+    on_main(repo, "rejected", 30)
+    write_rfc(repo, 99, "comment")  # a rejected RFC is only ever superseded
+    commit_all(repo, "reopen")
+    assert lifecycle(repo) == [("rfc-status-transition", RFC)]
+
+
+def test_acceptance_needs_fourteen_days_in_comment_on_the_base(repo):
+    on_main(repo, "comment", 3)
+    write_rfc(repo, 99, "accepted")
+    commit_all(repo, "accept")
+    found = run_gate(repo, base="main", stages=["base"], cache=False).stage("base").findings
+    (f,) = [f for f in found if f.kind == "rfc-period-unobserved"]
+    assert f"only since {TODAY - dt.timedelta(days=3)} (3 day(s))" in f.message
+    assert f.new.line == 4  # the status line of write_rfc's front matter
+
+
+def test_acceptance_after_fourteen_days_in_comment_passes(repo):
+    on_main(repo, "comment", 20)
+    on_main(repo, "comment", 0, number=98)  # main moved on since; RFC 99 stayed in comment
+    write_rfc(repo, 99, "accepted")
+    commit_all(repo, "accept")
+    assert lifecycle(repo) == []
+
+
+def test_the_period_counts_from_the_last_time_it_entered_comment(repo):
+    on_main(repo, "comment", 40)
+    on_main(repo, "deferred", 30)
+    on_main(repo, "comment", 5)
+    assert comment_since(repo, git(repo, "rev-parse", "main").strip(), 99) == TODAY - dt.timedelta(days=5)
+    write_rfc(repo, 99, "accepted")
+    commit_all(repo, "accept")
+    assert lifecycle(repo) == [("rfc-period-unobserved", RFC)]
+
+
+def test_a_period_written_into_front_matter_on_the_branch_is_not_evidence(repo):
+    """The branch's own commits, however dated, are not the base's history: an RFC put in comment
+    by a backdated commit on the branch and accepted in the next is still added as decided."""
+    write_rfc(repo, 99, "comment")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "comment", env={"GIT_COMMITTER_DATE": "2020-01-01T00:00:00+0000"})
+    write_rfc(repo, 99, "accepted")
+    commit_all(repo, "accept")
+    assert lifecycle(repo) == [("rfc-status-transition", RFC)]

@@ -1,0 +1,120 @@
+"""``check --base REF``: the RFC status changes a branch makes follow the lifecycle, and an
+acceptance rests on a comment period the base's history shows.
+
+An RFC's acceptance is what lets a MAJOR change land (:mod:`evalport_spec.gate.acceptance`), so
+the gate judges the acceptance itself, not only the front matter that records it. SPEC.md,
+"Governance": an RFC moves through draft, comment, then a decision, and is open for comment for
+at least fourteen days before it can be accepted. Front matter alone cannot show either: a
+branch can write ``status: accepted`` with any dates. What the base shows can:
+
+* ``rfc-status-transition`` (error): an RFC the branch adds has a status other than ``draft`` or
+  ``comment`` (an RFC enters the repository undecided), or an RFC's status at REF and on the
+  branch is a step :data:`evalport_spec.rfc.status.TRANSITIONS` does not allow
+  (``draft`` straight to ``accepted``, ``rejected`` back to ``comment``).
+* ``rfc-period-unobserved`` (error): the branch moves an RFC from ``comment`` to ``accepted``, but
+  on REF's first-parent history the RFC has been in ``comment`` for less than
+  :data:`~evalport_spec.rfc.lint.MIN_PERIOD_DAYS` days before today (UTC): counted from the
+  committer date of the earliest first-parent step from which it was in ``comment`` without a
+  break, up to REF. The announced ``comment_period`` dates are the RFC's own claim; the steps of
+  the base (one per merged pull request, dated when it merged) are what the repository saw.
+
+An RFC whose front matter does not parse at REF counts as absent there (it said nothing).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from .. import git
+from ..errors import InputError
+from ..findings import Finding, Location
+from ..rfc.lint import MIN_PERIOD_DAYS
+from ..rfc.status import TRANSITIONS
+from . import history
+from .acceptance import metas_at
+from .context import GateContext
+
+ENTRY_STATUSES = frozenset({"draft", "comment"})
+"""The statuses an RFC may have when it first appears (SPEC.md Governance; ``rfc new`` writes ``draft``)."""
+
+MAX_STEPS = 10_000
+"""Most first-parent steps of REF read back while measuring a comment period (bounded work)."""
+
+
+def lifecycle_findings(ctx: GateContext, today: dt.date | None = None) -> list[Finding]:
+    """The ``rfc-status-transition`` and ``rfc-period-unobserved`` errors of the branch against
+    ``ctx.base`` (module docstring). ``today`` defaults to today's UTC date.
+
+    Returns:
+        One finding per RFC that breaks a rule, located at its ``status`` line.
+
+    Raises:
+        InputError: git cannot read REF or its history; the history is shallow before the
+            comment period it must measure (with the fetch hint).
+    """
+    assert ctx.base is not None
+    if not (ctx.root / "rfcs").is_dir():
+        return []
+    commit = ctx.base_sha or ctx.base
+    before = metas_at(ctx.root, commit)
+    today = today or dt.datetime.now(dt.UTC).date()
+    out: list[Finding] = []
+    for rfc in ctx.rfcs():
+        status = str(rfc.meta.get("status", ""))
+        where = Location(rfc.rel, None, rfc.fm.line("status"))
+        meta = before.get(rfc.number)
+        if meta is None:
+            if status not in ENTRY_STATUSES:
+                out.append(Finding("rfc-status-transition",
+                                   f"RFC {rfc.number:04d} is added with status {status}: an RFC enters as "
+                                   f"draft or comment and is decided after its comment period (SPEC.md "
+                                   f"Governance); land it in comment first", new=where))
+            continue
+        was = str(meta.get("status", ""))
+        if was == status:
+            continue
+        if status not in TRANSITIONS.get(was, frozenset()):
+            out.append(Finding("rfc-status-transition",
+                               f"RFC {rfc.number:04d} goes from {was} at {ctx.base} to {status}, which the RFC "
+                               f"lifecycle does not allow (from {was}: "
+                               f"{', '.join(sorted(TRANSITIONS.get(was, ()))) or 'nothing'})", new=where))
+        elif status == "accepted":
+            since = comment_since(ctx.root, commit, rfc.number, today - dt.timedelta(days=MIN_PERIOD_DAYS))
+            if since is None or (today - since).days < MIN_PERIOD_DAYS:
+                shown = "never" if since is None else f"only since {since} ({(today - since).days} day(s))"
+                out.append(Finding("rfc-period-unobserved",
+                                   f"RFC {rfc.number:04d} is accepted, but {ctx.base}'s history shows it in "
+                                   f"comment {shown}; it must be open for comment on the base for at least "
+                                   f"{MIN_PERIOD_DAYS} days before it is accepted (SPEC.md Governance)",
+                                   new=where))
+    return out
+
+
+def comment_since(root: Path, commit: str, number: int, enough: dt.date | None = None) -> dt.date | None:
+    """The committer date (UTC) of the earliest first-parent step of ``commit`` from which RFC
+    ``number`` has status ``comment`` at every step up to ``commit``; ``None`` when it is not
+    in ``comment`` at ``commit``. With ``enough``, the walk back stops at the first such step
+    dated on or before ``enough`` (its date is returned: the period is long enough).
+
+    Raises:
+        InputError: git fails; the run of ``comment`` steps reaches a shallow boundary (its
+            start is not in this clone).
+    """
+    rows = git.run(root, "log", "--first-parent", f"--max-count={MAX_STEPS}", "--format=%H %ct",
+                   commit).stdout.decode("ascii", "replace").split("\n")
+    cut = history.shallow_boundaries(root)
+    since: dt.date | None = None
+    for row in rows:
+        sha, _, stamp = row.partition(" ")
+        if not sha:
+            continue
+        if str(metas_at(root, sha).get(number, {}).get("status", "")) != "comment":
+            return since
+        since = dt.datetime.fromtimestamp(int(stamp), dt.UTC).date()
+        if enough is not None and since <= enough:
+            return since
+        if sha in cut:
+            raise InputError(f"this clone is shallow: RFC {number:04d}'s comment period reaches back past "
+                             f"{sha[:12]}, where history stops; {history.UNSHALLOW}")
+    return since
