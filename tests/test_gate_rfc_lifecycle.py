@@ -19,10 +19,11 @@ scratch, repo = reset_fixtures("rfc-lifecycle")
 TODAY = dt.datetime.now(dt.UTC).date()
 
 
-def on_main(root, status, days_ago, number=99):
-    """Commit RFC ``number`` with ``status`` on ``main``, dated ``days_ago`` days before now."""
+def on_main(root, status, days_ago, number=99, accepts=None):
+    """Commit RFC ``number`` with ``status`` (and ``accepts``) on ``main``, dated ``days_ago``
+    days before now."""
     git(root, "checkout", "-q", "main")
-    write_rfc(root, number, status)
+    write_rfc(root, number, status, accepts)
     git(root, "add", "-A")
     stamp = (dt.datetime.now(dt.UTC) - dt.timedelta(days=days_ago)).strftime("%Y-%m-%dT%H:%M:%S+0000")
     git(root, "commit", "-q", "--allow-empty", "-m", f"RFC {number} {status}",
@@ -100,3 +101,32 @@ def test_a_period_written_into_front_matter_on_the_branch_is_not_evidence(repo):
     write_rfc(repo, 99, "accepted")
     commit_all(repo, "accept")
     assert lifecycle(repo) == [("rfc-status-transition", RFC)]
+
+
+A = {"fingerprint": "aaaaaaaaaaaaaaaa", "kind": "enum-value-removed", "location": "resultset.json#/x", "item": "a"}
+B = {"fingerprint": "bbbbbbbbbbbbbbbb", "kind": "enum-value-removed", "location": "resultset.json#/x", "item": "b"}
+
+
+def test_an_accepted_rfc_gains_no_accepts_entry(repo):
+    """Before, a pull request could add a fingerprint to an RFC accepted long ago, and the next one
+    land that breaking change as accepted, with no comment period for it."""
+    on_main(repo, "accepted", 30, accepts=[A])
+    write_rfc(repo, 99, "accepted", [A, B])
+    commit_all(repo, "one more")
+    found = run_gate(repo, base="main", stages=["base"], cache=False).stage("base").findings
+    (f,) = [f for f in found if f.kind.startswith("rfc-")]
+    assert f.kind == "rfc-accepts-after-decision" and "(bbbbbbbbbbbbbbbb)" in f.message
+    write_rfc(repo, 99, "accepted", [])  # dropping entries narrows the acceptance: fine
+    commit_all(repo, "one less")
+    assert lifecycle(repo) == []
+
+
+def test_the_accepts_entries_must_have_been_open_for_comment(repo):
+    on_main(repo, "comment", 30, accepts=[A])
+    on_main(repo, "comment", 2, accepts=[A, B])  # B listed two days ago
+    write_rfc(repo, 99, "accepted", [A, B])
+    commit_all(repo, "accept both")
+    assert lifecycle(repo) == [("rfc-period-unobserved", RFC)]
+    write_rfc(repo, 99, "accepted", [A])  # A was open for comment for 30 days
+    commit_all(repo, "accept A only")
+    assert lifecycle(repo) == []

@@ -12,11 +12,16 @@ branch can write ``status: accepted`` with any dates. What the base shows can:
   branch is a step :data:`evalport_spec.rfc.status.TRANSITIONS` does not allow
   (``draft`` straight to ``accepted``, ``rejected`` back to ``comment``).
 * ``rfc-period-unobserved`` (error): the branch moves an RFC from ``comment`` to ``accepted``, but
-  on REF's first-parent history the RFC has been in ``comment`` for less than
+  on REF's first-parent history the RFC has been in ``comment``, listing every ``accepts``
+  entry the branch's accepted RFC lists, for less than
   :data:`~evalport_spec.rfc.lint.MIN_PERIOD_DAYS` days before today (UTC): counted from the
-  committer date of the earliest first-parent step from which it was in ``comment`` without a
-  break, up to REF. The announced ``comment_period`` dates are the RFC's own claim; the steps of
-  the base (one per merged pull request, dated when it merged) are what the repository saw.
+  committer date of the earliest first-parent step from which that held without a break, up to
+  REF. The announced ``comment_period`` dates are the RFC's own claim; the steps of the base (one
+  per merged pull request, dated when it merged) are what the repository saw. An entry is part
+  of what is decided: one added on the day of the decision was never open for comment.
+* ``rfc-accepts-after-decision`` (error): an RFC accepted at REF and still accepted on the
+  branch lists an ``accepts`` entry (fingerprint and ``to``) it did not list at REF. An
+  acceptance covers what was open for comment; a later breaking change needs its own RFC.
 
 An RFC whose front matter does not parse at REF counts as absent there (it said nothing).
 """
@@ -32,7 +37,7 @@ from ..findings import Finding, Location
 from ..rfc.lint import MIN_PERIOD_DAYS
 from ..rfc.status import TRANSITIONS
 from . import history
-from .acceptance import metas_at
+from .acceptance import metas_at, state_of
 from .context import GateContext
 
 ENTRY_STATUSES = frozenset({"draft", "comment"})
@@ -43,7 +48,7 @@ MAX_STEPS = 10_000
 
 
 def lifecycle_findings(ctx: GateContext, today: dt.date | None = None) -> list[Finding]:
-    """The ``rfc-status-transition`` and ``rfc-period-unobserved`` errors of the branch against
+    """The ``rfc-status-transition``, ``rfc-period-unobserved`` and ``rfc-accepts-after-decision`` errors of the branch against
     ``ctx.base`` (module docstring). ``today`` defaults to today's UTC date.
 
     Returns:
@@ -73,6 +78,14 @@ def lifecycle_findings(ctx: GateContext, today: dt.date | None = None) -> list[F
             continue
         was = str(meta.get("status", ""))
         if was == status:
+            added = _bindings(rfc.number, rfc.meta) - _bindings(rfc.number, meta)
+            if status == "accepted" and added:
+                out.append(Finding("rfc-accepts-after-decision",
+                                   f"RFC {rfc.number:04d} was accepted at {ctx.base} and now lists "
+                                   f"{len(added)} more accepts entr{'y' if len(added) == 1 else 'ies'} "
+                                   f"({', '.join(sorted(fp for fp, _ in added))}): an acceptance covers "
+                                   f"only what was open for comment; a new breaking change needs its own RFC",
+                                   new=Location(rfc.rel, None, rfc.fm.line("accepts"))))
             continue
         if status not in TRANSITIONS.get(was, frozenset()):
             out.append(Finding("rfc-status-transition",
@@ -80,22 +93,30 @@ def lifecycle_findings(ctx: GateContext, today: dt.date | None = None) -> list[F
                                f"lifecycle does not allow (from {was}: "
                                f"{', '.join(sorted(TRANSITIONS.get(was, ()))) or 'nothing'})", new=where))
         elif status == "accepted":
-            since = comment_since(ctx.root, commit, rfc.number, today - dt.timedelta(days=MIN_PERIOD_DAYS))
+            since = comment_since(ctx.root, commit, rfc.number, today - dt.timedelta(days=MIN_PERIOD_DAYS),
+                                  need=_bindings(rfc.number, rfc.meta))
             if since is None or (today - since).days < MIN_PERIOD_DAYS:
                 shown = "never" if since is None else f"only since {since} ({(today - since).days} day(s))"
                 out.append(Finding("rfc-period-unobserved",
                                    f"RFC {rfc.number:04d} is accepted, but {ctx.base}'s history shows it in "
-                                   f"comment {shown}; it must be open for comment on the base for at least "
+                                   f"comment with these accepts entries {shown}; it must be open for comment on the base for at least "
                                    f"{MIN_PERIOD_DAYS} days before it is accepted (SPEC.md Governance)",
                                    new=where))
     return out
 
 
-def comment_since(root: Path, commit: str, number: int, enough: dt.date | None = None) -> dt.date | None:
+def _bindings(number: int, meta: dict) -> frozenset[tuple[str, str | None]]:
+    """The ``(fingerprint, to)`` pairs of ``meta``'s ``accepts`` (:func:`~.acceptance.state_of`)."""
+    return state_of(number, meta).bindings or frozenset()
+
+
+def comment_since(root: Path, commit: str, number: int, enough: dt.date | None = None,
+                  need: frozenset[tuple[str, str | None]] = frozenset()) -> dt.date | None:
     """The committer date (UTC) of the earliest first-parent step of ``commit`` from which RFC
-    ``number`` has status ``comment`` at every step up to ``commit``; ``None`` when it is not
-    in ``comment`` at ``commit``. With ``enough``, the walk back stops at the first such step
-    dated on or before ``enough`` (its date is returned: the period is long enough).
+    ``number`` has status ``comment`` and lists every ``(fingerprint, to)`` pair of ``need`` in
+    its ``accepts``, at every step up to ``commit``; ``None`` when that does not hold at
+    ``commit``. With ``enough``, the walk back stops at the first such step dated on or before
+    ``enough`` (its date is returned: the period is long enough).
 
     Raises:
         InputError: git fails; the run of ``comment`` steps reaches a shallow boundary (its
@@ -109,7 +130,8 @@ def comment_since(root: Path, commit: str, number: int, enough: dt.date | None =
         sha, _, stamp = row.partition(" ")
         if not sha:
             continue
-        if str(metas_at(root, sha).get(number, {}).get("status", "")) != "comment":
+        meta = metas_at(root, sha).get(number, {})
+        if str(meta.get("status", "")) != "comment" or not need <= _bindings(number, meta):
             return since
         since = dt.datetime.fromtimestamp(int(stamp), dt.UTC).date()
         if enough is not None and since <= enough:
