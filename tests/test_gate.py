@@ -307,7 +307,9 @@ def test_policy_accepting_one_removed_value_does_not_accept_another():
     assert verdicts["runner_error"].severity == Severity.WARNING
     assert verdicts["timeout"].severity == Severity.ERROR
     assert "not accepted: no accepted MAJOR RFC lists fingerprint" in verdicts["timeout"].message
-    assert "RFC 0007 would need it" in verdicts["timeout"].message
+    # RFC 0007 is accepted, so its list is closed: the removal of timeout needs a new RFC
+    assert "no RFC declaring MAJOR is open for it (an accepted RFC's accepts list is closed" in (
+        verdicts["timeout"].message)
 
 
 def test_policy_undecided_counts_as_major_and_minor_passes():
@@ -525,12 +527,12 @@ def test_on_a_one_or_two_step_line_the_first_step_with_the_finding_introduced_it
     assert (two.introduced(EARLY.fingerprint), two.introduced(LATE.fingerprint)) == (0, 1)
 
 
-def test_the_rfcs_that_could_accept_are_the_undecided_or_accepted_major_ones():
+def test_the_rfcs_that_could_accept_are_the_undecided_major_ones():
     now = {n: RfcState(n, status, declared, frozenset({EARLY.fingerprint}))
            for n, status, declared in [(1, "draft", "MAJOR"), (2, "comment", "MAJOR"), (3, "accepted", "MAJOR"),
                                        (4, "rejected", "MAJOR"), (5, "accepted", "MINOR"), (6, "withdrawn", "MAJOR")]}
     ledger = Ledger(now, "at main")
-    assert ledger.candidates() == [1, 2, 3]
+    assert ledger.candidates() == [1, 2]  # an accepted RFC's accepts list is closed
     assert ledger.accepting(EARLY) == [3] and ledger.accepting(LATE) == []
     assert ledger.predates(3, EARLY) is False  # outside git nothing can be dated
 

@@ -620,7 +620,7 @@ def test_accepting_runner_error_does_not_accept_the_rest_of_the_change(repo):
     other = next(iter(verdicts.values()))
     assert other.severity.name == "ERROR"
     assert "not accepted: no accepted MAJOR RFC lists fingerprint" in other.message
-    assert "RFC 0099 would need it (`evalport-spec rfc accept-findings 99`)" in other.message
+    assert "no RFC declaring MAJOR is open for it (an accepted RFC's accepts list is closed" in other.message
     summary = [f for f in stage.errors if f.kind == "policy-major-needs-rfc"]
     assert summary[0].message.endswith(f"MAJOR required-added [{other.fingerprint}]")
 
@@ -660,6 +660,13 @@ def test_accept_findings_writes_fingerprints_and_refuses_a_minor_rfc(repo, capsy
     assert "0 breaking finding(s) against main added to accepts, 2 already listed" in capsys.readouterr().out
     main(["-C", str(repo), "rfc", "lint", str(path)])
     assert "accepts" not in capsys.readouterr().out  # the front matter schema knows the key
+    # an accepted RFC's list is what was decided: refused, one line, the file unchanged
+    path = write_rfc(repo, 97, "accepted")
+    before = path.read_bytes()
+    assert main(["-C", str(repo), "rfc", "accept-findings", "97", "--base", "main"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "RFC 0097 is accepted: it accepts what was open for comment" in err
+    assert path.read_bytes() == before
 
 
 # --- route 4: the gate's own code and CI -------------------------------------------------------

@@ -212,7 +212,8 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
         else:
             cands = ledger.candidates() if ledger is not None else []
             need_rfc = (", ".join(f"RFC {n:04d}" for n in cands) + " would need it (`evalport-spec rfc "
-                        f"accept-findings {cands[0]}`)") if cands else "no RFC declaring MAJOR is open for it"
+                        f"accept-findings {cands[0]}`)") if cands else ("no RFC declaring MAJOR is open for it (an accepted RFC's accepts list is "
+                                     "closed: propose the change in a new RFC, `evalport-spec rfc new`)")
             why = f"not accepted: no accepted MAJOR RFC lists fingerprint {f.fingerprint}; {need_rfc}"
         missing.append(f)
         out.append(dataclasses.replace(f, severity=Severity.ERROR, extra={**f.extra, "accepted_by": []},

@@ -30,7 +30,7 @@ from typing import Any
 from .. import gitsource
 from ..errors import InputError
 from ..findings import Finding
-from ..rfc.accept import AFTER, bindings_of, fingerprints_of
+from ..rfc.accept import AFTER, WRITABLE_STATUSES, bindings_of, fingerprints_of
 from ..rfc.frontmatter import parse
 from ..rfc.model import RFC_FILE
 from . import history
@@ -131,10 +131,11 @@ class Ledger:
         return False
 
     def candidates(self) -> list[int]:
-        """RFCs declaring MAJOR that are not decided yet or accepted: the ones that would need a
-        breaking finding no RFC accepts."""
+        """RFCs declaring MAJOR that are not decided yet: the ones whose ``accepts`` could still
+        list a breaking finding no RFC accepts (:data:`~evalport_spec.rfc.accept.WRITABLE_STATUSES`;
+        an accepted RFC's list is closed)."""
         return sorted(n for n, s in self.now.items()
-                      if s.declared_class == "MAJOR" and s.status in ("draft", "comment", "accepted"))
+                      if s.declared_class == "MAJOR" and s.status in WRITABLE_STATUSES)
 
 
 class BaseLedger(Ledger):

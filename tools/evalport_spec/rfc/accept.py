@@ -47,7 +47,13 @@ AFTER = "after"
 """The ``Finding.extra`` key holding :func:`after_digest` of a breaking finding the gate decides."""
 
 OPEN_STATUSES = ("draft", "comment", "accepted")
-"""Statuses whose ``accepts`` list may still be written (a decided RFC's record is history)."""
+"""Statuses in which an RFC's ``accepts`` list is live: undecided, or accepted and not yet
+implemented (a stale entry of one is reported)."""
+
+WRITABLE_STATUSES = ("draft", "comment")
+"""Statuses whose ``accepts`` list may still be written: an accepted RFC's list is what was
+open for comment and decided (``check --base`` reports an entry added after the decision,
+``rfc-accepts-after-decision``; :mod:`evalport_spec.gate.rfclifecycle`)."""
 
 
 def location_text(finding: Finding) -> str:
@@ -164,13 +170,13 @@ def replace_block(text: str, entries: list[dict[str, Any]], source: str) -> str:
 
 def accepting_rfc(repo: SpecRepo | str | Path, number: int) -> Rfc:
     """RFC ``number`` if it may list breaking findings in its ``accepts``: it exists, declares
-    MAJOR and its status is open (draft, comment, accepted: the decision record is not closed).
+    MAJOR and it is undecided (:data:`WRITABLE_STATUSES`: draft or comment).
     ``rfc accept-findings`` asks this before computing the change, so a wrong number is an error
     whether or not there is anything to accept.
 
     Raises:
         InputError: no such RFC (naming the ``rfcs/`` folder); it does not declare MAJOR; its
-            status is decided (implemented, rejected, withdrawn, superseded).
+            status is decided (accepted, implemented, rejected, withdrawn, superseded).
     """
     rfc = find_rfc(repo_root(repo), number)
     status, cls = rfc.meta.get("status"), rfc.meta.get("declared_class")
@@ -178,7 +184,10 @@ def accepting_rfc(repo: SpecRepo | str | Path, number: int) -> Rfc:
         raise InputError(f"RFC {number:04d} declares {cls or 'no class'}: only an RFC declaring "
                          "MAJOR accepts breaking findings (set declared_class: MAJOR first)",
                          rfc.rel, rfc.fm.line("declared_class"))
-    if status not in OPEN_STATUSES:
+    if status == "accepted":
+        raise InputError(f"RFC {number:04d} is accepted: it accepts what was open for comment when "
+                         "it was decided; a new breaking change needs a new RFC", rfc.rel, rfc.fm.line("status"))
+    if status not in WRITABLE_STATUSES:
         raise InputError(f"RFC {number:04d} is {status}: its decision record is closed; a new "
                          "breaking change needs a new RFC", rfc.rel, rfc.fm.line("status"))
     return rfc
@@ -195,7 +204,7 @@ def write_accepts(repo: SpecRepo | str | Path, number: int, findings: Iterable[F
 
     Raises:
         InputError: no such RFC; it does not declare MAJOR (only a MAJOR RFC accepts breaking
-            findings); its status is decided (implemented, rejected, withdrawn, superseded).
+            findings); its status is decided (accepted, implemented, rejected, withdrawn, superseded).
     """
     root = repo_root(repo)
     with repo_lock(root, "rfc accept-findings"):
