@@ -1,5 +1,6 @@
-"""spec/, rfcs/ and tools/ hold plain files only: a symbolic link, a gitlink (submodule entry)
-or a nested git repository there fails the gate (``spec-symlink``), in the working tree and in
+"""spec/, rfcs/, tools/, .ci/ and the packaging, ignore and module files at the root hold plain
+files only: a symbolic link, a gitlink (submodule entry) or a nested git repository there fails
+the gate (``spec-symlink``), in the working tree and in
 every commit the gate reads from git (red team, session 33: a link inside spec/ passed
 ``check --base`` with exit 0, and git reads skipped it, so the next base lost the file).
 
@@ -138,3 +139,30 @@ def test_a_link_committed_under_tools_is_listed_as_toolchain_changed_and_refused
     assert changed.extra["paths"] == ["tools/version.txt"]
     with pytest.raises(InputError, match="tools/version.txt is a symbolic link at commit"):
         gitsource.read_tree(repo, sha, "tools")
+
+
+@pytest.mark.parametrize("name", ["pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "gate-ignore.yml",
+                                  "noxfile.py", "orjson.py"])
+def test_git_reads_refuse_a_link_at_the_root_in_place_of_a_packaging_ignore_or_module_file(repo, name):
+    """Red team (session 34): a base whose pyproject.toml or gate-ignore.yml was a symbolic link
+    read as having none (git reads skipped the link) while its checkout followed it."""
+    (repo / "docs").mkdir(exist_ok=True)
+    (repo / "docs/target.txt").write_text("[project]\nname = 'x'\n")
+    os.symlink("docs/target.txt", repo / name)
+    sha = commit_all(repo, f"{name} as a link")
+    with pytest.raises(InputError, match=f"{name} is a symbolic link at commit"):
+        gitsource.read_file(repo, sha, name)
+    with pytest.raises(InputError, match=f"{name} is a symbolic link at commit"):
+        gitsource.list_dir(repo, sha, "")
+    report = run_gate(repo, stages=["schemas"], cache=False)
+    assert link_errors(report) == [(name, "a symbolic link")]
+
+
+def test_git_reads_refuse_a_link_under_ci(repo):
+    (repo / ".ci").mkdir()
+    os.symlink("../spec/VERSION", repo / ".ci/run")
+    sha = commit_all(repo, "a link under .ci")
+    with pytest.raises(InputError, match=r"\.ci/run is a symbolic link at commit"):
+        gitsource.read_file(repo, sha, ".ci/run")
+    report = run_gate(repo, stages=["schemas"], cache=False)
+    assert link_errors(report) == [(".ci/run", "a symbolic link")]
