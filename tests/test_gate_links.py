@@ -125,9 +125,38 @@ def test_a_base_holding_a_link_fails_the_next_change_not_reads_it_without_the_fi
 
 
 def test_links_outside_the_guarded_folders_are_still_skipped_by_git_reads(repo):
-    os.symlink("spec/VERSION", repo / "VERSION-link")
-    sha = commit_all(repo, "a link at the root")
-    assert gitsource.read_file(repo, sha, "VERSION-link") is None
+    os.symlink("spec/VERSION", repo / "version.txt")
+    (repo / "docs").mkdir(exist_ok=True)
+    os.symlink("../spec/VERSION", repo / "docs/VERSION-link")
+    sha = commit_all(repo, "links at the root and in docs")
+    assert gitsource.read_file(repo, sha, "version.txt") is None
+    assert gitsource.read_file(repo, sha, "docs/VERSION-link") is None
+
+
+def test_a_link_at_the_root_that_could_be_a_package_folder_is_refused(repo):
+    """A root ``yaml`` linked to a folder holding ``__init__.py`` is a package ``python -m``
+    imports from the root in place of PyYAML; git holds only the link's text, so git reads
+    would see no module at all (session 34)."""
+    (repo / "docs/fake").mkdir(parents=True)
+    (repo / "docs/fake/__init__.py").write_text("def safe_load(text):\n    return []\n")
+    os.symlink("docs/fake", repo / "yaml")
+    sha = commit_all(repo, "a package folder linked at the root")
+    with pytest.raises(InputError, match="yaml is a symbolic link at commit"):
+        gitsource.list_files(repo, sha)
+    report = run_gate(repo, stages=["schemas"], cache=False)
+    assert link_errors(report) == [("yaml", "a symbolic link")]
+
+
+def test_a_link_below_a_root_package_is_refused(repo):
+    (repo / "orjson").mkdir()
+    (repo / "docs").mkdir(exist_ok=True)
+    (repo / "docs/fake.py").write_text("loads = None\n")
+    os.symlink("../docs/fake.py", repo / "orjson/__init__.py")
+    sha = commit_all(repo, "a root package whose __init__ is a link")
+    with pytest.raises(InputError, match="orjson/__init__.py is a symbolic link at commit"):
+        gitsource.list_files(repo, sha)
+    report = run_gate(repo, stages=["schemas"], cache=False)
+    assert link_errors(report) == [("orjson/__init__.py", "a symbolic link (in the index)")]
 
 
 def test_a_link_committed_under_tools_is_listed_as_toolchain_changed_and_refused_by_git_reads(repo):

@@ -7,9 +7,9 @@ Everything goes through git plumbing (``ls-tree``, ``cat-file --batch``) run by
 :func:`~evalport_spec.git.resolve`), so a revision or path from a command line or a CI variable
 can never become a git option or reach outside the repository.
 
-Under :data:`LINK_FREE_FOLDERS` (``spec/``, ``rfcs/``, ``tools/``, ``.ci/``), and at the root
-for :data:`LINK_FREE_FILES` and every file Python could import from the root (a name ending in
-one of :data:`IMPORTABLE_SUFFIXES`), a tree entry that is not a plain file, a symbolic link
+Under :data:`LINK_FREE_FOLDERS` (``spec/``, ``rfcs/``, ``tools/``, ``.ci/``), for
+:data:`LINK_FREE_FILES` at the root and for every file Python could import from the root
+(:func:`importable_from_root`, and a root name that could be a package folder), a tree entry that is not a plain file, a symbolic link
 (mode ``120000``) or a gitlink (mode ``160000``, a submodule's commit), is refused with an
 :class:`~evalport_spec.errors.InputError` naming it, never skipped and never followed: skipped,
 the gate would read a commit's spec, rule code or packaging without a file a checkout of it holds
@@ -53,13 +53,35 @@ def in_link_free_folder(path: str) -> bool:
     return path.split("/", 1)[0] in LINK_FREE_FOLDERS
 
 
+NOT_IMPORTED_FOLDERS = ("spec", "rfcs", "tests", "benchmarks", "docs", "tools")
+"""Folders at the root whose Python files no import from the root reaches by name: the spec,
+the RFCs, the test suite and the benchmarks run only when called, ``docs/`` holds the
+``mkdocs.yml`` hooks and ``tools/`` the package, whose modules and neighbours
+:mod:`evalport_spec.gate.rulecode` reads as rule code on its own."""
+
+
+def importable_from_root(path: str) -> bool:
+    """Whether repository path ``path`` (POSIX, relative) is a file that Python started at the
+    repository root could import: ``python -m`` puts the current folder first on ``sys.path``,
+    before the standard library and the installed packages, so ``orjson.py``, ``json.py`` or a
+    folder ``yaml/`` at the root runs in place of the library of that name. True for a name
+    ending in :data:`IMPORTABLE_SUFFIXES` at the root, or below a root folder other than
+    :data:`NOT_IMPORTED_FOLDERS` and folders whose name starts with ``.`` (no ``import``
+    statement names those)."""
+    if not path.endswith(IMPORTABLE_SUFFIXES):
+        return False
+    first, sep, _ = path.partition("/")
+    return not sep or not (first.startswith(".") or first in NOT_IMPORTED_FOLDERS)
+
+
 def must_be_plain(path: str) -> bool:
     """Whether repository path ``path`` (POSIX, relative) must be a plain file or folder (module
-    docstring): under :data:`LINK_FREE_FOLDERS`, one of :data:`LINK_FREE_FILES`, or a file at
-    the root ending in one of :data:`IMPORTABLE_SUFFIXES`."""
-    if in_link_free_folder(path):
+    docstring): under :data:`LINK_FREE_FOLDERS`, one of :data:`LINK_FREE_FILES`, a file
+    :func:`importable_from_root`, or a name at the root without a ``.`` (a link there to a
+    folder is a package Python imports from the root)."""
+    if in_link_free_folder(path) or importable_from_root(path):
         return True
-    return "/" not in path and (path in LINK_FREE_FILES or path.endswith(IMPORTABLE_SUFFIXES))
+    return "/" not in path and (path in LINK_FREE_FILES or "." not in path)
 
 
 def _refuse_odd(mode: str, name: str, sha: str) -> bool:
@@ -164,6 +186,17 @@ def read_file(repo_root: str | os.PathLike[str], ref: str, path: str) -> bytes |
     if not rows:
         return None
     return _cat_blobs(root, [rows[0][1]])[0]
+
+
+def list_files(repo_root: str | os.PathLike[str], ref: str) -> list[str]:
+    """Every plain file of revision ``ref`` (repository paths, POSIX, sorted); links and gitlinks
+    as in :func:`read_tree`.
+
+    Raises:
+        InputError: as :func:`read_tree`.
+    """
+    root = Path(repo_root)
+    return sorted(name for _, _, name in _ls_tree(root, resolve(root, ref), ""))
 
 
 def list_dir(repo_root: str | os.PathLike[str], ref: str, path: str) -> list[str]:

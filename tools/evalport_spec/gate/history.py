@@ -143,6 +143,14 @@ def changed_paths(root: Path, base: str, paths: tuple[str, ...]) -> list[str]:
     return sorted(names)
 
 
+def tree_files(root: Path) -> list[str]:
+    """The working tree's files as a commit of it would hold them: tracked, or new and not
+    ignored (``git ls-files --cached --others --exclude-standard``), sorted; a tracked file
+    deleted from disk is still listed."""
+    out = git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").stdout
+    return sorted({n for n in out.decode("utf-8", "surrogateescape").split("\0") if n})
+
+
 CONVERSIONS = ("ident", "filter", "working-tree-encoding")
 """Git attributes that make a checked-out file differ from its committed blob in content
 (gitattributes(5), "Checking-out and checking-in"): ``ident`` expands ``$Id$`` to the blob's
