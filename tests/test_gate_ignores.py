@@ -78,3 +78,34 @@ def test_a_committed_rule_code_entry_carrying_a_schema_findings_fingerprint_acce
             found = [f for f in report.stage(stage).findings if f.kind == "enum-value-removed"]
             assert found and found[0].severity.name == "ERROR", (ignore, stage, found)
             assert report.stage(stage).status == "fail"
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# entries go here\n  # none yet\n", "\ufeff# a BOM first\n",
+                                     "---\n# a YAML document with nothing in it\n...\n"])
+def test_a_blank_ignore_file_is_no_entries_with_a_warning(repo, tmp_path, capsys, content):
+    """Session 34: ``check --ignore FILE`` with an empty (or comment-only) file was read as no
+    entries in silence; a file named on purpose that says nothing is most likely a mistake."""
+    blank = tmp_path / "owner-ignore.yml"
+    blank.write_text(content, encoding="utf-8")
+    assert main(["-C", str(repo), "check", "--stage", "draft", "--no-cache", "--ignore", str(blank)]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"evalport-spec check: warning: {blank} is empty (no entries, only comments or blank "
+                   "lines): it accepts nothing; if that is meant, write [] in it, else check the file's "
+                   "path and content"]
+    report = run_gate(repo, stages=["draft"], ignore=blank, cache=False)
+    (found,) = [f for f in report.stage("draft").findings if f.kind == "ignore-file-empty"]
+    assert found.severity.name == "WARNING" and found.new.file == str(blank)
+
+
+def test_the_committed_ignore_file_blank_is_treated_the_same_and_an_explicit_empty_list_is_not(repo, capsys):
+    (repo / "gate-ignore.yml").write_text("# reviewed rule-code refactors: none yet\n")
+    commit_all(repo, "an ignore file template")
+    report = run_gate(repo, base="main", stages=["draft"], ignore=repo / "gate-ignore.yml", cache=False)
+    assert [f.new.file for f in report.stage("draft").findings if f.kind == "ignore-file-empty"] == ["gate-ignore.yml"]
+    for explicit in ("[]\n", "ignore: []\n", "# none yet\n[]\n"):
+        (repo / "gate-ignore.yml").write_text(explicit)
+        report = run_gate(repo, stages=["draft"], ignore=repo / "gate-ignore.yml", cache=False)
+        assert "ignore-file-empty" not in {f.kind for f in report.stage("draft").findings}, explicit
+        assert main(["-C", str(repo), "check", "--stage", "draft", "--no-cache", "--ignore",
+                     str(repo / "gate-ignore.yml")]) == 0
+        assert "warning" not in capsys.readouterr().err

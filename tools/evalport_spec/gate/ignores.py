@@ -21,6 +21,14 @@ which keeps its full power.
 With ``--base REF``, an ignore file inside the repository is the change's own file: only the
 entries it already had at REF count (the same rule as RFC acceptance: the exception predates
 the change it excuses); entries added by the change are reported and not applied.
+An ignore file that is empty or holds only comments and blank lines is read as no entries, with
+an ``ignore-file-empty`` warning (and a line on standard error from ``check``): naming a file
+that says nothing is most likely a mistake (a truncated file, the wrong path), but it accepts
+nothing, so it cannot let anything through and is no input error. The repository's own
+``gate-ignore.yml`` is treated the same way. An explicit empty list (``[]``, ``ignore: []``) is
+a deliberate "no entries" and gives no warning. (ruff and pytest read an empty configuration
+file as their defaults, silently; the gate says so, since here the file exists only to carry
+entries.)
 """
 
 from __future__ import annotations
@@ -32,10 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import gitsource
-from ..compat.ignore import apply_ignore, load_ignore
+from ..compat.ignore import MAX_IGNORE_BYTES, apply_ignore, load_ignore
 from ..errors import InputError
 from ..findings import Finding, Location, Severity
-from ..fsutil import refuse_escaping_symlinks
+from ..fsutil import read_limited, refuse_escaping_symlinks
 from .rulecode import KIND as CODE_KIND
 
 COMMITTED_KINDS = (CODE_KIND,)
@@ -62,10 +70,39 @@ def _inside(root: Path, path: Path) -> str | None:
     return resolved.relative_to(root.resolve()).as_posix() if resolved.is_relative_to(root.resolve()) else None
 
 
+EMPTY_KIND = "ignore-file-empty"
+"""The warning about an ignore file with no entry and no list (:func:`is_blank`)."""
+
+
+def is_blank(path: str | Path) -> bool:
+    """Whether the file at ``path`` holds nothing but blank lines, ``#`` comments and YAML
+    document markers (``---``, ``...``): YAML reads it as no document at all. A file that cannot be read or decoded is not blank: reading it
+    for its entries reports that.
+
+    Raises:
+        InputError: the file is larger than :data:`~evalport_spec.compat.ignore.MAX_IGNORE_BYTES`
+            or not a regular file.
+    """
+    data = read_limited(Path(path), max_bytes=MAX_IGNORE_BYTES, label=str(path))
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return False
+    return all(not line.strip() or line.lstrip().startswith("#") or line.rstrip() in ("---", "...")
+               for line in text.splitlines())
+
+
+def blank_message(label: str) -> str:
+    """The one line saying that ignore file ``label`` is blank (:func:`is_blank`)."""
+    return (f"{label} is empty (no entries, only comments or blank lines): it accepts nothing; if "
+            "that is meant, write [] in it, else check the file's path and content")
+
+
 def load_check_ignores(root: Path, path: str | Path, base: str | None,
                        today: dt.date | None = None) -> tuple[list[dict[str, Any]], list[Finding]]:
     """The live entries of ``path`` and WARNING findings for entries that do not apply
-    (``ignore-entry-expired``, ``ignore-entry-not-at-base``).
+    (``ignore-entry-expired``, ``ignore-entry-not-at-base``) and for a blank file
+    (:data:`EMPTY_KIND`, :func:`is_blank`).
 
     Raises:
         InputError: the file (or its version at ``base``) is not a valid ignore file; a file
@@ -80,6 +117,9 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
     if rel is not None:
         _refuse_broad(entries, rel)
     notes: list[Finding] = []
+    if not entries and is_blank(path):
+        notes.append(Finding(EMPTY_KIND, blank_message(label), severity=Severity.WARNING,
+                             new=Location(rel or label)))
     if base is not None and rel is not None:
         data = gitsource.read_file(root, base, rel)
         before: list[dict[str, Any]] = []
