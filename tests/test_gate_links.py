@@ -195,3 +195,13 @@ def test_git_reads_refuse_a_link_under_ci(repo):
         gitsource.read_file(repo, sha, ".ci/run")
     report = run_gate(repo, stages=["schemas"], cache=False)
     assert link_errors(report) == [(".ci/run", "a symbolic link")]
+
+
+@pytest.mark.parametrize("name", ["Pyproject.toml", "Tools/x.py", "SPEC/VERSION", "ORJSON.PY"])
+def test_guarded_names_in_another_letter_case_are_guarded_too(repo, name):
+    """A case-insensitive checkout (macOS, Windows) reads ``Pyproject.toml`` as pyproject.toml."""
+    (repo / name).parent.mkdir(parents=True, exist_ok=True)
+    os.symlink("README-target", repo / name)
+    sha = commit_all(repo, f"{name} as a link")
+    with pytest.raises(InputError, match="is a symbolic link at commit"):
+        gitsource.list_files(repo, sha)

@@ -125,3 +125,27 @@ def test_the_known_scripts_are_never_imported_by_validate(tmp_path):
     loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
     assert "evalport_spec.validation" in loaded, proc.stderr
     assert not {name.removesuffix(".py") for name in KNOWN} & loaded
+
+
+def test_a_packaging_file_that_is_a_link_is_refused_on_both_sides(repo):
+    """Red team of the link refusal (session 34): ``[tool.setuptools.dynamic]`` names a file
+    (``requirements.txt``) that no fixed list of packaging names covers; as a link, git reads
+    skipped it (absent) while the checkout followed it."""
+    pyproject = (repo / "pyproject.toml").read_text()
+    (repo / "pyproject.toml").write_text(
+        pyproject + '\n[tool.setuptools.dynamic]\ndependencies = {file = ["requirements.txt"]}\n')
+    (repo / "docs").mkdir(exist_ok=True)
+    (repo / "docs/requirements.txt").write_text("pytest\n")
+    (repo / "requirements.txt").write_text("pytest\n")
+    base = commit_all(repo, "dependencies from a file")
+    (repo / "requirements.txt").unlink()
+    os.symlink("docs/requirements.txt", repo / "requirements.txt")
+    stage = run_gate(repo, base=base, stages=["base"], cache=False).stage("base")
+    assert stage.status == "fail"
+    assert any("requirements.txt is a symbolic link" in f.message for f in stage.errors), \
+        [f.message for f in stage.errors]
+    landed = commit_all(repo, "the link lands")
+    git(repo, "checkout", "-q", "-b", "next")
+    stage = run_gate(repo, base=landed, stages=["base"], cache=False).stage("base")
+    assert any("requirements.txt is a symbolic link at commit" in f.message for f in stage.errors), \
+        [f.message for f in stage.errors]

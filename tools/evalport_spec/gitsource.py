@@ -49,8 +49,9 @@ _ODD_MODES = {"120000": "a symbolic link", "160000": "a gitlink (a submodule ent
 
 def in_link_free_folder(path: str) -> bool:
     """Whether repository path ``path`` (POSIX, relative) lies under :data:`LINK_FREE_FOLDERS`
-    (or is one of them)."""
-    return path.split("/", 1)[0] in LINK_FREE_FOLDERS
+    (or is one of them), in any letter case (``Tools/`` is ``tools/`` on a case-insensitive
+    file system)."""
+    return path.split("/", 1)[0].casefold() in LINK_FREE_FOLDERS
 
 
 NOT_IMPORTED_FOLDERS = ("spec", "rfcs", "tests", "benchmarks", "docs", "tools")
@@ -67,8 +68,9 @@ def importable_from_root(path: str) -> bool:
     folder ``yaml/`` at the root runs in place of the library of that name. True for a name
     ending in :data:`IMPORTABLE_SUFFIXES` at the root, or below a root folder other than
     :data:`NOT_IMPORTED_FOLDERS` and folders whose name starts with ``.`` (no ``import``
-    statement names those)."""
-    if not path.endswith(IMPORTABLE_SUFFIXES):
+    statement names those). The suffix is compared in any letter case, the folder names as
+    written (``Tests/`` is not exempt): either way more files count, never fewer."""
+    if not path.casefold().endswith(IMPORTABLE_SUFFIXES):
         return False
     first, sep, _ = path.partition("/")
     return not sep or not (first.startswith(".") or first in NOT_IMPORTED_FOLDERS)
@@ -78,23 +80,24 @@ def must_be_plain(path: str) -> bool:
     """Whether repository path ``path`` (POSIX, relative) must be a plain file or folder (module
     docstring): under :data:`LINK_FREE_FOLDERS`, one of :data:`LINK_FREE_FILES`, a file
     :func:`importable_from_root`, or a name at the root without a ``.`` (a link there to a
-    folder is a package Python imports from the root)."""
+    folder is a package Python imports from the root); names in any letter case."""
     if in_link_free_folder(path) or importable_from_root(path):
         return True
-    return "/" not in path and (path in LINK_FREE_FILES or "." not in path)
+    return "/" not in path and (path.casefold() in {f.casefold() for f in LINK_FREE_FILES} or "." not in path)
 
 
-def _refuse_odd(mode: str, name: str, sha: str) -> bool:
+def _refuse_odd(mode: str, name: str, sha: str, plain: bool = False) -> bool:
     """``True`` for a plain file entry; ``False`` for a link or gitlink elsewhere than
-    :func:`must_be_plain` paths (skipped, never followed).
+    :func:`must_be_plain` paths (skipped, never followed), unless ``plain``.
 
     Raises:
-        InputError: a link or gitlink at a :func:`must_be_plain` path, naming it and the commit.
+        InputError: a link or gitlink at a :func:`must_be_plain` path (or anywhere with
+            ``plain``), naming it and the commit.
     """
     what = _ODD_MODES.get(mode)
     if what is None:
         return True
-    if must_be_plain(name):
+    if plain or must_be_plain(name):
         raise InputError(f"{name} is {what} at commit {sha[:12]}; spec/, rfcs/, tools/, .ci/, the "
                          "packaging and ignore files and the Python modules at the root are plain files "
                          "only (a link or submodule makes git and a checkout disagree on what the file "
@@ -102,12 +105,13 @@ def _refuse_odd(mode: str, name: str, sha: str) -> bool:
     return False
 
 
-def _ls_tree(root: Path, sha: str, path: str) -> list[tuple[str, str, str]]:
+def _ls_tree(root: Path, sha: str, path: str, plain: bool = False) -> list[tuple[str, str, str]]:
     """``[(type, object id, path)]`` for every plain file under ``path`` (recursive); links
     and gitlinks elsewhere than :func:`must_be_plain` paths are skipped.
 
     Raises:
-        InputError: git fails, or a link or gitlink at a :func:`must_be_plain` path.
+        InputError: git fails, or a link or gitlink at a :func:`must_be_plain` path (or, with
+            ``plain``, at ``path`` itself).
     """
     args = ["ls-tree", "-r", "-z", "--full-tree", sha]
     if path:
@@ -119,7 +123,7 @@ def _ls_tree(root: Path, sha: str, path: str) -> list[tuple[str, str, str]]:
             continue
         meta, _, name = rec.partition("\t")
         mode, typ, oid = meta.split()
-        if _refuse_odd(mode, name, sha) and typ == "blob":
+        if _refuse_odd(mode, name, sha, plain and name == path) and typ == "blob":
             rows.append((typ, oid, name))
     return rows
 
@@ -169,20 +173,22 @@ def read_tree(repo_root: str | os.PathLike[str], ref: str, path: str) -> dict[st
     return out
 
 
-def read_file(repo_root: str | os.PathLike[str], ref: str, path: str) -> bytes | None:
+def read_file(repo_root: str | os.PathLike[str], ref: str, path: str, *, plain: bool = False) -> bytes | None:
     """The bytes of file ``path`` at revision ``ref``, or ``None`` if it is absent there (or,
-    elsewhere than :func:`must_be_plain` paths, a link or gitlink there).
+    elsewhere than :func:`must_be_plain` paths and without ``plain``, a link or gitlink there).
 
     Raises:
         InputError: unsafe ``ref`` or ``path``, unknown revision (with the fetch hint), a link or
-            gitlink at a :func:`must_be_plain` path.
+            gitlink at a :func:`must_be_plain` path, or at ``path`` itself with ``plain`` (a file
+            the caller reads as code or packaging, such as one ``[tool.setuptools.dynamic]``
+            names).
     """
     path = check_path(path)
     if not path:
         raise InputError("a file path is needed after 'REF:'")
     root = Path(repo_root)
     sha = resolve(root, ref)
-    rows = [r for r in _ls_tree(root, sha, path) if r[2] == path]
+    rows = [r for r in _ls_tree(root, sha, path, plain) if r[2] == path]
     if not rows:
         return None
     return _cat_blobs(root, [rows[0][1]])[0]

@@ -44,6 +44,18 @@ RUNS = ContentMemo(maxsize=8, copies=False)
 program this process is, :func:`~evalport_spec.compat.versions.rule_implementations`)."""
 
 
+def refuse_linked(root: Path, rel: str) -> None:
+    """Raise :class:`InputError` when repository path ``rel`` (POSIX) of the working tree at
+    ``root``, or a folder on the way to it, is a symbolic link."""
+    here = root
+    for part in rel.split("/"):
+        here = here / part
+        if here.is_symlink():
+            raise InputError(f"{here.relative_to(root).as_posix()} is a symbolic link: the packaging and the "
+                             "Python modules at the root are read as rule code, and git holds a link's text "
+                             "where a checkout holds its target; replace it with the file itself", rel)
+
+
 class StageSkipped(Exception):
     """The stage has nothing to check; the message says why."""
 
@@ -167,19 +179,22 @@ class GateContext:
 
         Raises:
             InputError: a packaging file or root module of the working tree is not a readable
-                regular file inside the checkout; a link in place of one at a commit.
+                regular file inside the checkout, or is (or lies below) a symbolic link; a link
+                in place of one at a commit. (A link is what git and the checkout read
+                differently: git holds its text, the checkout its target.)
         """
         if program.origin == INSTALLED:
             return {}
         if program.origin == WORKING_TREE:
             def read(name: str) -> bytes | None:
+                refuse_linked(self.root, name)
                 return read_optional(self.root / name, max_bytes=MAX_MODULE_BYTES, label=name, within=self.root)
 
             def paths() -> list[str]:
                 return history.tree_files(self.root)
         else:
             def read(name: str) -> bytes | None:
-                return gitsource.read_file(self.root, program.origin, name)
+                return gitsource.read_file(self.root, program.origin, name, plain=True)
 
             def paths() -> list[str]:
                 return gitsource.list_files(self.root, program.origin)
