@@ -81,7 +81,8 @@ def test_a_committed_rule_code_entry_carrying_a_schema_findings_fingerprint_acce
 
 
 @pytest.mark.parametrize("content", ["", "\n\n", "# entries go here\n  # none yet\n", "\ufeff# a BOM first\n",
-                                     "---\n# a YAML document with nothing in it\n...\n"])
+                                     "---\n# a YAML document with nothing in it\n...\n", "ignore:\n", "null\n",
+                                     "ignore: ~  # none yet\n"])
 def test_a_blank_ignore_file_is_no_entries_with_a_warning(repo, tmp_path, capsys, content):
     """Session 34: ``check --ignore FILE`` with an empty (or comment-only) file was read as no
     entries in silence; a file named on purpose that says nothing is most likely a mistake."""
@@ -89,8 +90,8 @@ def test_a_blank_ignore_file_is_no_entries_with_a_warning(repo, tmp_path, capsys
     blank.write_text(content, encoding="utf-8")
     assert main(["-C", str(repo), "check", "--stage", "draft", "--no-cache", "--ignore", str(blank)]) == 0
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"evalport-spec check: warning: {blank} is empty (no entries, only comments or blank "
-                   "lines): it accepts nothing; if that is meant, write [] in it, else check the file's "
+    assert err == [f"evalport-spec check: warning: {blank} is empty (no entry: nothing but comments, blank "
+                   "lines or a null): it accepts nothing; if that is meant, write [] in it, else check the file's "
                    "path and content"]
     report = run_gate(repo, stages=["draft"], ignore=blank, cache=False)
     (found,) = [f for f in report.stage("draft").findings if f.kind == "ignore-file-empty"]

@@ -163,7 +163,7 @@ def checkout_guarded(path: str) -> bool:
     the two readings judge different files: ``spec/`` and ``rfcs/``, and every
     :func:`~evalport_spec.gitsource.must_be_plain` path (``tools/``, ``.ci/``, the packaging and
     ignore files and the Python modules at the root)."""
-    return path.split("/", 1)[0] in ("spec", "rfcs") or gitsource.must_be_plain(path)
+    return path.split("/", 1)[0].casefold() in ("spec", "rfcs") or gitsource.must_be_plain(path)
 
 
 GUARDED = "spec/, rfcs/, tools/, .ci/, the packaging and ignore files and the Python modules at the root"

@@ -21,7 +21,8 @@ which keeps its full power.
 With ``--base REF``, an ignore file inside the repository is the change's own file: only the
 entries it already had at REF count (the same rule as RFC acceptance: the exception predates
 the change it excuses); entries added by the change are reported and not applied.
-An ignore file that is empty or holds only comments and blank lines is read as no entries, with
+An ignore file that is empty, holds only comments and blank lines, or holds a null (``ignore:``
+with no value) is read as no entries, with
 an ``ignore-file-empty`` warning (and a line on standard error from ``check``): naming a file
 that says nothing is most likely a mistake (a truncated file, the wrong path), but it accepts
 nothing, so it cannot let anything through and is no input error. The repository's own
@@ -75,26 +76,29 @@ EMPTY_KIND = "ignore-file-empty"
 
 
 def is_blank(path: str | Path) -> bool:
-    """Whether the file at ``path`` holds nothing but blank lines, ``#`` comments and YAML
-    document markers (``---``, ``...``): YAML reads it as no document at all. A file that cannot be read or decoded is not blank: reading it
-    for its entries reports that.
+    """Whether the file at ``path`` says nothing: YAML reads it as no document at all (empty,
+    blank lines, ``#`` comments, document markers ``---``/``...``) or as a null (``null``, ``~``),
+    bare or as the ``ignore`` member (``ignore:`` with no value). An explicit empty list (``[]``,
+    ``ignore: []``) says "no entries" and is not blank. A file that cannot be read, decoded or
+    parsed is not blank: reading it for its entries reports that.
 
     Raises:
         InputError: the file is larger than :data:`~evalport_spec.compat.ignore.MAX_IGNORE_BYTES`
             or not a regular file.
     """
+    import yaml
+
     data = read_limited(Path(path), max_bytes=MAX_IGNORE_BYTES, label=str(path))
     try:
-        text = data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError:
+        value = yaml.safe_load(data.decode("utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError):
         return False
-    return all(not line.strip() or line.lstrip().startswith("#") or line.rstrip() in ("---", "...")
-               for line in text.splitlines())
+    return value is None or (isinstance(value, dict) and list(value) == ["ignore"] and value["ignore"] is None)
 
 
 def blank_message(label: str) -> str:
     """The one line saying that ignore file ``label`` is blank (:func:`is_blank`)."""
-    return (f"{label} is empty (no entries, only comments or blank lines): it accepts nothing; if "
+    return (f"{label} is empty (no entry: nothing but comments, blank lines or a null): it accepts nothing; if "
             "that is meant, write [] in it, else check the file's path and content")
 
 
