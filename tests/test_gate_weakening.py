@@ -7,7 +7,7 @@ base stage with no word in the report.
 from __future__ import annotations
 
 from evalport_spec.gate import run_gate
-from gate_repo import commit_all, edit_json, reset_fixtures
+from gate_repo import commit_all, edit_json, git, reset_fixtures
 
 scratch, repo = reset_fixtures("weakening")
 
@@ -17,7 +17,8 @@ FIXTURE = "grader-empty-id"
 
 def weakening(root):
     stage = run_gate(root, base="main", stages=["base"], cache=False).stage("base")
-    kinds = ("conformance-fixture-removed", "conformance-fixture-retired", "example-removed")
+    kinds = ("conformance-fixture-removed", "conformance-fixture-retired", "conformance-fixture-changed",
+             "example-removed")
     return stage, sorted((f.kind, f.new.file, f.severity.name) for f in stage.findings if f.kind in kinds)
 
 
@@ -65,3 +66,20 @@ def test_a_fixture_that_no_longer_applied_at_the_base_may_go_in_silence(repo):
     (repo / f"spec/conformance/fixtures/{FIXTURE}.json").unlink()
     stage = run_gate(repo, base=base, stages=["base"], cache=False).stage("base")
     assert not [f for f in stage.findings if f.kind.startswith("conformance-fixture-")]
+
+
+def test_a_fixture_kept_by_name_but_pinning_another_case_is_a_warning(repo):
+    """Red team: the invalid document swapped for a valid one and the expectation flipped keeps
+    the fixture's name and version bounds, and the empty-id case is checked no more."""
+    def swap(d):
+        d["document"]["id"] = "g1"
+        d["expect"] = {"schema": {"valid": True}, "full": {"valid": True, "errors": []}}
+    edit_json(repo / f"spec/conformance/fixtures/{FIXTURE}.json", swap)
+    commit_all(repo, "the fixture pins a valid grader now")
+    assert weakening(repo)[1] == [("conformance-fixture-changed", f"spec/conformance/fixtures/{FIXTURE}.json",
+                                   "WARNING")]
+    # the description reworded: the same case
+    reset_to = repo / f"spec/conformance/fixtures/{FIXTURE}.json"
+    git(repo, "checkout", "main", "--", str(reset_to.relative_to(repo)))
+    edit_json(reset_to, lambda d: d.update(description="Reworded."))
+    assert weakening(repo)[1] == []

@@ -18,6 +18,11 @@ reviewer should see it):
 * ``conformance-fixture-retired``: a fixture that applied to REF's draft is still stored but
   does not apply to the branch's draft (``since <= version < until`` fails for the branch's
   ``spec/VERSION``).
+* ``conformance-fixture-changed``: a fixture that applied to REF's draft still applies to the
+  branch's but pins another case: its ``document_type``, ``document`` or expected outcome
+  (``expect``) differs (compared as canonical JSON, so ``1`` and ``true`` differ). Red team of
+  the two above: without it, a fixture's document swapped for a trivially valid one, or its
+  expected errors dropped, retired the case under the same name in silence.
 * ``example-removed``: an example of REF's draft is gone (a rename is a removal and an addition).
 
 A draft whose fixtures cannot be read is the ``conformance`` stage's finding, not one here.
@@ -25,11 +30,13 @@ A draft whose fixtures cannot be read is the ``conformance`` stage's finding, no
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from .. import gitsource
 from ..errors import InputError
 from ..findings import Finding, Location, Severity
+from ..fixtures import Fixture
 from ..spec import SpecVersion
 
 FIXTURES = "spec/conformance/fixtures"
@@ -56,6 +63,11 @@ def fixture_findings(base: SpecVersion, branch: SpecVersion, label: str) -> list
                                "pinned is checked no more (give it an `until` in a MAJOR change only "
                                "if the draft's validator should now disagree with it)",
                                severity=Severity.WARNING, old=Location(f"{label}:{rel}"), new=Location(rel)))
+        elif fx.id in applies and _case(fx) != _case(now):
+            out.append(Finding("conformance-fixture-changed",
+                               f"fixture {fx.id} pins another case than in {label}'s draft (its document "
+                               "or expected outcome changed): the case it pinned there is checked no more",
+                               severity=Severity.WARNING, old=Location(f"{label}:{rel}"), new=Location(rel)))
         elif fx.id not in applies:
             bounds = f"since {now.since}" + (f", until {now.until}" if now.until else "")
             out.append(Finding("conformance-fixture-retired",
@@ -64,6 +76,13 @@ def fixture_findings(base: SpecVersion, branch: SpecVersion, label: str) -> list
                                severity=Severity.WARNING, old=Location(f"{label}:{rel}"),
                                new=Location(rel, "/until" if now.until else "/since")))
     return out
+
+
+def _case(fx: Fixture) -> str:
+    """What fixture ``fx`` pins, as canonical JSON: its document type, document and expected
+    outcomes (not its description, rules or version bounds)."""
+    return json.dumps([fx.document_type, fx.document, fx.schema.to_json(), fx.full.to_json()],
+                      sort_keys=True, ensure_ascii=False)
 
 
 def example_findings(root: Path, commit: str, label: str, now: set[str]) -> list[Finding]:
