@@ -205,3 +205,14 @@ def test_guarded_names_in_another_letter_case_are_guarded_too(repo, name):
     sha = commit_all(repo, f"{name} as a link")
     with pytest.raises(InputError, match="is a symbolic link at commit"):
         gitsource.list_files(repo, sha)
+
+
+def test_an_ignored_link_at_the_root_is_no_part_of_the_change(repo):
+    """A developer's ``venv`` link, ignored by .gitignore, never lands: no finding (a committed
+    one would be refused)."""
+    (repo / ".gitignore").write_text("/venv\n")
+    commit_all(repo, "ignore venv")
+    os.symlink(str(repo / "docs"), repo / "venv")
+    assert link_errors(run_gate(repo, stages=["schemas"], cache=False)) == []
+    (repo / ".gitignore").write_text("")
+    assert link_errors(run_gate(repo, stages=["schemas"], cache=False)) == [("venv", "a symbolic link")]

@@ -26,6 +26,7 @@ from pathlib import Path
 from .. import git
 from ..findings import Finding, Location
 from ..gitsource import LINK_FREE_FOLDERS, must_be_plain
+from . import history
 
 KIND = "spec-symlink"
 """The finding kind of a link, gitlink or nested repository under a link-free folder."""
@@ -41,8 +42,8 @@ def odd_entries(root: Path, is_git: bool) -> list[tuple[str, str]]:
     Raises:
         InputError: git fails.
     """
-    found: dict[str, str] = {p.name: "a symbolic link" for p in root.iterdir()
-                             if p.is_symlink() and must_be_plain(p.name)}
+    found: dict[str, str] = {name: "a symbolic link" for name in _root_names(root, is_git)
+                             if (root / name).is_symlink() and must_be_plain(name)}
     for folder in LINK_FREE_FOLDERS:
         top = root / folder
         if top.is_symlink():
@@ -69,6 +70,15 @@ def odd_entries(root: Path, is_git: bool) -> list[tuple[str, str]]:
             elif meta.split()[0] == "120000":
                 found.setdefault(name, "a symbolic link (in the index)")
     return sorted(found.items())
+
+
+def _root_names(root: Path, is_git: bool) -> list[str]:
+    """The names at ``root`` a commit of the working tree could hold: in a git work tree, those
+    git lists as tracked or new and not ignored (a developer's ignored ``venv`` link is no
+    part of the change); elsewhere every entry."""
+    if not is_git:
+        return sorted(p.name for p in root.iterdir())
+    return sorted({p.split("/", 1)[0] for p in history.tree_files(root)})
 
 
 def link_findings(root: Path, is_git: bool) -> list[Finding]:
