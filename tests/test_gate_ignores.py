@@ -110,3 +110,15 @@ def test_the_committed_ignore_file_blank_is_treated_the_same_and_an_explicit_emp
         assert main(["-C", str(repo), "check", "--stage", "draft", "--no-cache", "--ignore",
                      str(repo / "gate-ignore.yml")]) == 0
         assert "warning" not in capsys.readouterr().err
+
+
+def test_an_ignore_file_that_was_a_link_at_the_base_is_refused_not_read_as_absent(repo, tmp_path):
+    """Any path may be given as --ignore; git reads of the base skipped a link there (so the
+    base had no entries) while the checkout followed it: now refused, as gate-ignore.yml is."""
+    import os
+    (repo / "ci").mkdir()
+    (repo / "ci/entries.yml").write_text("[]\n")
+    os.symlink("entries.yml", repo / "ci/ignore.yml")
+    commit_all(repo, "an ignore file reached through a link")
+    with pytest.raises(InputError, match="ci/ignore.yml is a symbolic link at commit"):
+        run_gate(repo, base="HEAD", stages=["base"], ignore=repo / "ci/ignore.yml", cache=False)

@@ -110,7 +110,8 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
 
     Raises:
         InputError: the file (or its version at ``base``) is not a valid ignore file; a file
-            inside the repository is a symbolic link leaving it (:func:`_inside`), or has an
+            inside the repository is a symbolic link leaving it (:func:`_inside`), is a link or
+            gitlink at ``base`` (git would read it as absent, the checkout follows it), or has an
             entry of a kind other than :data:`COMMITTED_KINDS` (one line naming the file, the
             entry's index and its kind).
     """
@@ -125,7 +126,7 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
         notes.append(Finding(EMPTY_KIND, blank_message(label), severity=Severity.WARNING,
                              new=Location(rel or label)))
     if base is not None and rel is not None:
-        data = gitsource.read_file(root, base, rel)
+        data = gitsource.read_file(root, base, rel, plain=True)  # a link there: refused, never read as absent
         before: list[dict[str, Any]] = []
         if data is not None:
             with tempfile.TemporaryDirectory() as tmp:
