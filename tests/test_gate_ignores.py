@@ -78,3 +78,47 @@ def test_a_committed_rule_code_entry_carrying_a_schema_findings_fingerprint_acce
             found = [f for f in report.stage(stage).findings if f.kind == "enum-value-removed"]
             assert found and found[0].severity.name == "ERROR", (ignore, stage, found)
             assert report.stage(stage).status == "fail"
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# entries go here\n  # none yet\n", "\ufeff# a BOM first\n",
+                                     "---\n# a YAML document with nothing in it\n...\n", "ignore:\n", "null\n",
+                                     "ignore: ~  # none yet\n"])
+def test_a_blank_ignore_file_is_no_entries_with_a_warning(repo, tmp_path, capsys, content):
+    """Session 34: ``check --ignore FILE`` with an empty (or comment-only) file was read as no
+    entries in silence; a file named on purpose that says nothing is most likely a mistake."""
+    blank = tmp_path / "owner-ignore.yml"
+    blank.write_text(content, encoding="utf-8")
+    assert main(["-C", str(repo), "check", "--stage", "draft", "--no-cache", "--ignore", str(blank)]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"evalport-spec check: warning: {blank} is empty (no entry: nothing but comments, blank "
+                   "lines or a null): it accepts nothing; if that is meant, write [] in it, else check the file's "
+                   "path and content"]
+    report = run_gate(repo, stages=["draft"], ignore=blank, cache=False)
+    (found,) = [f for f in report.stage("draft").findings if f.kind == "ignore-file-empty"]
+    assert found.severity.name == "WARNING" and found.new.file == str(blank)
+
+
+def test_the_committed_ignore_file_blank_is_treated_the_same_and_an_explicit_empty_list_is_not(repo, capsys):
+    (repo / "gate-ignore.yml").write_text("# reviewed rule-code refactors: none yet\n")
+    commit_all(repo, "an ignore file template")
+    report = run_gate(repo, base="main", stages=["draft"], ignore=repo / "gate-ignore.yml", cache=False)
+    assert [f.new.file for f in report.stage("draft").findings if f.kind == "ignore-file-empty"] == ["gate-ignore.yml"]
+    for explicit in ("[]\n", "ignore: []\n", "# none yet\n[]\n"):
+        (repo / "gate-ignore.yml").write_text(explicit)
+        report = run_gate(repo, stages=["draft"], ignore=repo / "gate-ignore.yml", cache=False)
+        assert "ignore-file-empty" not in {f.kind for f in report.stage("draft").findings}, explicit
+        assert main(["-C", str(repo), "check", "--stage", "draft", "--no-cache", "--ignore",
+                     str(repo / "gate-ignore.yml")]) == 0
+        assert "warning" not in capsys.readouterr().err
+
+
+def test_an_ignore_file_that_was_a_link_at_the_base_is_refused_not_read_as_absent(repo, tmp_path):
+    """Any path may be given as --ignore; git reads of the base skipped a link there (so the
+    base had no entries) while the checkout followed it: now refused, as gate-ignore.yml is."""
+    import os
+    (repo / "ci").mkdir()
+    (repo / "ci/entries.yml").write_text("[]\n")
+    os.symlink("entries.yml", repo / "ci/ignore.yml")
+    commit_all(repo, "an ignore file reached through a link")
+    with pytest.raises(InputError, match="ci/ignore.yml is a symbolic link at commit"):
+        run_gate(repo, base="HEAD", stages=["base"], ignore=repo / "ci/ignore.yml", cache=False)

@@ -1,5 +1,6 @@
-"""spec/, rfcs/ and tools/ hold plain files only: a symbolic link, a gitlink (submodule entry)
-or a nested git repository there fails the gate (``spec-symlink``), in the working tree and in
+"""spec/, rfcs/, tools/, .ci/ and the packaging, ignore and module files at the root hold plain
+files only: a symbolic link, a gitlink (submodule entry) or a nested git repository there fails
+the gate (``spec-symlink``), in the working tree and in
 every commit the gate reads from git (red team, session 33: a link inside spec/ passed
 ``check --base`` with exit 0, and git reads skipped it, so the next base lost the file).
 
@@ -124,9 +125,38 @@ def test_a_base_holding_a_link_fails_the_next_change_not_reads_it_without_the_fi
 
 
 def test_links_outside_the_guarded_folders_are_still_skipped_by_git_reads(repo):
-    os.symlink("spec/VERSION", repo / "VERSION-link")
-    sha = commit_all(repo, "a link at the root")
-    assert gitsource.read_file(repo, sha, "VERSION-link") is None
+    os.symlink("spec/VERSION", repo / "version.txt")
+    (repo / "docs").mkdir(exist_ok=True)
+    os.symlink("../spec/VERSION", repo / "docs/VERSION-link")
+    sha = commit_all(repo, "links at the root and in docs")
+    assert gitsource.read_file(repo, sha, "version.txt") is None
+    assert gitsource.read_file(repo, sha, "docs/VERSION-link") is None
+
+
+def test_a_link_at_the_root_that_could_be_a_package_folder_is_refused(repo):
+    """A root ``yaml`` linked to a folder holding ``__init__.py`` is a package ``python -m``
+    imports from the root in place of PyYAML; git holds only the link's text, so git reads
+    would see no module at all (session 34)."""
+    (repo / "docs/fake").mkdir(parents=True)
+    (repo / "docs/fake/__init__.py").write_text("def safe_load(text):\n    return []\n")
+    os.symlink("docs/fake", repo / "yaml")
+    sha = commit_all(repo, "a package folder linked at the root")
+    with pytest.raises(InputError, match="yaml is a symbolic link at commit"):
+        gitsource.list_files(repo, sha)
+    report = run_gate(repo, stages=["schemas"], cache=False)
+    assert link_errors(report) == [("yaml", "a symbolic link")]
+
+
+def test_a_link_below_a_root_package_is_refused(repo):
+    (repo / "orjson").mkdir()
+    (repo / "docs").mkdir(exist_ok=True)
+    (repo / "docs/fake.py").write_text("loads = None\n")
+    os.symlink("../docs/fake.py", repo / "orjson/__init__.py")
+    sha = commit_all(repo, "a root package whose __init__ is a link")
+    with pytest.raises(InputError, match="orjson/__init__.py is a symbolic link at commit"):
+        gitsource.list_files(repo, sha)
+    report = run_gate(repo, stages=["schemas"], cache=False)
+    assert link_errors(report) == [("orjson/__init__.py", "a symbolic link (in the index)")]
 
 
 def test_a_link_committed_under_tools_is_listed_as_toolchain_changed_and_refused_by_git_reads(repo):
@@ -138,3 +168,51 @@ def test_a_link_committed_under_tools_is_listed_as_toolchain_changed_and_refused
     assert changed.extra["paths"] == ["tools/version.txt"]
     with pytest.raises(InputError, match="tools/version.txt is a symbolic link at commit"):
         gitsource.read_tree(repo, sha, "tools")
+
+
+@pytest.mark.parametrize("name", ["pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "gate-ignore.yml",
+                                  "noxfile.py", "orjson.py"])
+def test_git_reads_refuse_a_link_at_the_root_in_place_of_a_packaging_ignore_or_module_file(repo, name):
+    """Red team (session 34): a base whose pyproject.toml or gate-ignore.yml was a symbolic link
+    read as having none (git reads skipped the link) while its checkout followed it."""
+    (repo / "docs").mkdir(exist_ok=True)
+    (repo / "docs/target.txt").write_text("[project]\nname = 'x'\n")
+    os.symlink("docs/target.txt", repo / name)
+    sha = commit_all(repo, f"{name} as a link")
+    with pytest.raises(InputError, match=f"{name} is a symbolic link at commit"):
+        gitsource.read_file(repo, sha, name)
+    with pytest.raises(InputError, match=f"{name} is a symbolic link at commit"):
+        gitsource.list_dir(repo, sha, "")
+    report = run_gate(repo, stages=["schemas"], cache=False)
+    assert link_errors(report) == [(name, "a symbolic link")]
+
+
+def test_git_reads_refuse_a_link_under_ci(repo):
+    (repo / ".ci").mkdir()
+    os.symlink("../spec/VERSION", repo / ".ci/run")
+    sha = commit_all(repo, "a link under .ci")
+    with pytest.raises(InputError, match=r"\.ci/run is a symbolic link at commit"):
+        gitsource.read_file(repo, sha, ".ci/run")
+    report = run_gate(repo, stages=["schemas"], cache=False)
+    assert link_errors(report) == [(".ci/run", "a symbolic link")]
+
+
+@pytest.mark.parametrize("name", ["Pyproject.toml", "Tools/x.py", "SPEC/VERSION", "ORJSON.PY"])
+def test_guarded_names_in_another_letter_case_are_guarded_too(repo, name):
+    """A case-insensitive checkout (macOS, Windows) reads ``Pyproject.toml`` as pyproject.toml."""
+    (repo / name).parent.mkdir(parents=True, exist_ok=True)
+    os.symlink("README-target", repo / name)
+    sha = commit_all(repo, f"{name} as a link")
+    with pytest.raises(InputError, match="is a symbolic link at commit"):
+        gitsource.list_files(repo, sha)
+
+
+def test_an_ignored_link_at_the_root_is_no_part_of_the_change(repo):
+    """A developer's ``venv`` link, ignored by .gitignore, never lands: no finding (a committed
+    one would be refused)."""
+    (repo / ".gitignore").write_text("/venv\n")
+    commit_all(repo, "ignore venv")
+    os.symlink(str(repo / "docs"), repo / "venv")
+    assert link_errors(run_gate(repo, stages=["schemas"], cache=False)) == []
+    (repo / ".gitignore").write_text("")
+    assert link_errors(run_gate(repo, stages=["schemas"], cache=False)) == [("venv", "a symbolic link")]

@@ -7,12 +7,15 @@ Everything goes through git plumbing (``ls-tree``, ``cat-file --batch``) run by
 :func:`~evalport_spec.git.resolve`), so a revision or path from a command line or a CI variable
 can never become a git option or reach outside the repository.
 
-Under :data:`LINK_FREE_FOLDERS` (``spec/``, ``rfcs/``, ``tools/``) a tree entry that is not a
-plain file, a symbolic link (mode ``120000``) or a gitlink (mode ``160000``, a submodule's
-commit), is refused with an :class:`~evalport_spec.errors.InputError` naming it, never skipped
-and never followed: skipped, the gate would read a commit's spec or rule code without a file a
-checkout of it holds (a checkout follows the link, or fills the submodule from elsewhere), so
-the view from git and the view from the working tree would judge two different trees.
+Under :data:`LINK_FREE_FOLDERS` (``spec/``, ``rfcs/``, ``tools/``, ``.ci/``), for
+:data:`LINK_FREE_FILES` at the root and for every file Python could import from the root
+(:func:`importable_from_root`, and a root name that could be a package folder), a tree entry that is not a plain file, a symbolic link
+(mode ``120000``) or a gitlink (mode ``160000``, a submodule's commit), is refused with an
+:class:`~evalport_spec.errors.InputError` naming it, never skipped and never followed: skipped,
+the gate would read a commit's spec, rule code or packaging without a file a checkout of it holds
+(a checkout follows the link, or fills the submodule from elsewhere), so the view from git and
+the view from the working tree would judge two different trees. (Red team, session 34: a base
+whose ``pyproject.toml`` or ``gate-ignore.yml`` was a link read as having none.)
 """
 
 from __future__ import annotations
@@ -24,9 +27,21 @@ from .errors import InputError
 from .git import check_path, check_ref, resolve, run
 from .spec import SpecVersion, versions_from_mapping
 
-LINK_FREE_FOLDERS = ("spec", "rfcs", "tools")
+LINK_FREE_FOLDERS = ("spec", "rfcs", "tools", ".ci")
 """Top-level folders that hold only plain files and folders: the spec, the RFCs (whose
-acceptance the gate reads) and the toolchain (whose rule code the gate reads as text)."""
+acceptance the gate reads), the toolchain (whose rule code the gate reads as text) and the CI
+scripts (``.ci/run``, which CI takes from the base with ``git show``)."""
+
+LINK_FREE_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "gate-ignore.yml",
+                   "noxfile.py", "bootstrap.py")
+"""Files at the root that are plain files only: the packaging the gate digests as rule code
+(:mod:`evalport_spec.gate.packaging`), the repository's ignore file (read at the base from git,
+:mod:`evalport_spec.gate.ignores`) and the scripts that install or test the toolchain."""
+
+IMPORTABLE_SUFFIXES = (".py", ".pyw", ".pyc", ".pyo", ".pyd", ".so", ".pth")
+"""Endings of a file that Python imports (or, for ``.pth``, that ``site`` reads) from a folder
+on ``sys.path``, on any platform (``.so`` covers ``.cpython-312-x86_64-linux-gnu.so`` and
+``.abi3.so``; ``.pyw`` and ``.pyd`` are Windows's)."""
 
 _ODD_MODES = {"120000": "a symbolic link", "160000": "a gitlink (a submodule entry)"}
 """git tree entry modes that are not plain files or folders, with what each is."""
@@ -34,33 +49,69 @@ _ODD_MODES = {"120000": "a symbolic link", "160000": "a gitlink (a submodule ent
 
 def in_link_free_folder(path: str) -> bool:
     """Whether repository path ``path`` (POSIX, relative) lies under :data:`LINK_FREE_FOLDERS`
-    (or is one of them)."""
-    return path.split("/", 1)[0] in LINK_FREE_FOLDERS
+    (or is one of them), in any letter case (``Tools/`` is ``tools/`` on a case-insensitive
+    file system)."""
+    return path.split("/", 1)[0].casefold() in LINK_FREE_FOLDERS
 
 
-def _refuse_odd(mode: str, name: str, sha: str) -> bool:
-    """``True`` for a plain file entry; ``False`` for a link or gitlink outside
-    :data:`LINK_FREE_FOLDERS` (skipped, never followed).
+NOT_IMPORTED_FOLDERS = ("spec", "rfcs", "tests", "benchmarks", "docs", "tools")
+"""Folders at the root whose Python files no import from the root reaches by name: the spec,
+the RFCs, the test suite and the benchmarks run only when called, ``docs/`` holds the
+``mkdocs.yml`` hooks and ``tools/`` the package, whose modules and neighbours
+:mod:`evalport_spec.gate.rulecode` reads as rule code on its own."""
+
+
+def importable_from_root(path: str) -> bool:
+    """Whether repository path ``path`` (POSIX, relative) is a file that Python started at the
+    repository root could import: ``python -m`` puts the current folder first on ``sys.path``,
+    before the standard library and the installed packages, so ``orjson.py``, ``json.py`` or a
+    folder ``yaml/`` at the root runs in place of the library of that name. True for a name
+    ending in :data:`IMPORTABLE_SUFFIXES` at the root, or below a root folder other than
+    :data:`NOT_IMPORTED_FOLDERS` and folders whose name starts with ``.`` (no ``import``
+    statement names those). The suffix is compared in any letter case, the folder names as
+    written (``Tests/`` is not exempt): either way more files count, never fewer."""
+    if not path.casefold().endswith(IMPORTABLE_SUFFIXES):
+        return False
+    first, sep, _ = path.partition("/")
+    return not sep or not (first.startswith(".") or first in NOT_IMPORTED_FOLDERS)
+
+
+def must_be_plain(path: str) -> bool:
+    """Whether repository path ``path`` (POSIX, relative) must be a plain file or folder (module
+    docstring): under :data:`LINK_FREE_FOLDERS`, one of :data:`LINK_FREE_FILES`, a file
+    :func:`importable_from_root`, or a name at the root without a ``.`` (a link there to a
+    folder is a package Python imports from the root); names in any letter case."""
+    if in_link_free_folder(path) or importable_from_root(path):
+        return True
+    return "/" not in path and (path.casefold() in {f.casefold() for f in LINK_FREE_FILES} or "." not in path)
+
+
+def _refuse_odd(mode: str, name: str, sha: str, plain: bool = False) -> bool:
+    """``True`` for a plain file entry; ``False`` for a link or gitlink elsewhere than
+    :func:`must_be_plain` paths (skipped, never followed), unless ``plain``.
 
     Raises:
-        InputError: a link or gitlink under :data:`LINK_FREE_FOLDERS`, naming it and the commit.
+        InputError: a link or gitlink at a :func:`must_be_plain` path (or anywhere with
+            ``plain``), naming it and the commit.
     """
     what = _ODD_MODES.get(mode)
     if what is None:
         return True
-    if in_link_free_folder(name):
-        raise InputError(f"{name} is {what} at commit {sha[:12]}; spec/, rfcs/ and tools/ "
-                         "hold plain files only (a link or submodule makes git and a checkout disagree "
-                         "on what the file holds)", name)
+    if plain or must_be_plain(name):
+        raise InputError(f"{name} is {what} at commit {sha[:12]}; spec/, rfcs/, tools/, .ci/, the "
+                         "packaging and ignore files and the Python modules at the root are plain files "
+                         "only (a link or submodule makes git and a checkout disagree on what the file "
+                         "holds)", name)
     return False
 
 
-def _ls_tree(root: Path, sha: str, path: str) -> list[tuple[str, str, str]]:
+def _ls_tree(root: Path, sha: str, path: str, plain: bool = False) -> list[tuple[str, str, str]]:
     """``[(type, object id, path)]`` for every plain file under ``path`` (recursive); links
-    and gitlinks outside :data:`LINK_FREE_FOLDERS` are skipped.
+    and gitlinks elsewhere than :func:`must_be_plain` paths are skipped.
 
     Raises:
-        InputError: git fails, or a link or gitlink under :data:`LINK_FREE_FOLDERS`.
+        InputError: git fails, or a link or gitlink at a :func:`must_be_plain` path (or, with
+            ``plain``, at ``path`` itself).
     """
     args = ["ls-tree", "-r", "-z", "--full-tree", sha]
     if path:
@@ -72,7 +123,7 @@ def _ls_tree(root: Path, sha: str, path: str) -> list[tuple[str, str, str]]:
             continue
         meta, _, name = rec.partition("\t")
         mode, typ, oid = meta.split()
-        if _refuse_odd(mode, name, sha) and typ == "blob":
+        if _refuse_odd(mode, name, sha, plain and name == path) and typ == "blob":
             rows.append((typ, oid, name))
     return rows
 
@@ -100,12 +151,12 @@ def read_tree(repo_root: str | os.PathLike[str], ref: str, path: str) -> dict[st
 
     ``path`` is repository-relative (``"spec"``, ``"spec/schemas"``); ``""`` means the whole tree.
     A ``path`` naming a file gives ``{its file name: bytes}``. An absent path gives ``{}``.
-    Symbolic links and gitlinks are skipped (never followed), except under
-    :data:`LINK_FREE_FOLDERS`, where they are refused.
+    Symbolic links and gitlinks are skipped (never followed), except at :func:`must_be_plain`
+    paths, where they are refused.
 
     Raises:
         InputError: unsafe ``ref`` or ``path``, unknown revision (with the fetch hint), git errors,
-            a link or gitlink under :data:`LINK_FREE_FOLDERS`.
+            a link or gitlink at a :func:`must_be_plain` path.
     """
     root = Path(repo_root)
     path = check_path(path)
@@ -122,23 +173,36 @@ def read_tree(repo_root: str | os.PathLike[str], ref: str, path: str) -> dict[st
     return out
 
 
-def read_file(repo_root: str | os.PathLike[str], ref: str, path: str) -> bytes | None:
+def read_file(repo_root: str | os.PathLike[str], ref: str, path: str, *, plain: bool = False) -> bytes | None:
     """The bytes of file ``path`` at revision ``ref``, or ``None`` if it is absent there (or,
-    outside :data:`LINK_FREE_FOLDERS`, a link or gitlink there).
+    elsewhere than :func:`must_be_plain` paths and without ``plain``, a link or gitlink there).
 
     Raises:
         InputError: unsafe ``ref`` or ``path``, unknown revision (with the fetch hint), a link or
-            gitlink under :data:`LINK_FREE_FOLDERS`.
+            gitlink at a :func:`must_be_plain` path, or at ``path`` itself with ``plain`` (a file
+            the caller reads as code or packaging, such as one ``[tool.setuptools.dynamic]``
+            names).
     """
     path = check_path(path)
     if not path:
         raise InputError("a file path is needed after 'REF:'")
     root = Path(repo_root)
     sha = resolve(root, ref)
-    rows = [r for r in _ls_tree(root, sha, path) if r[2] == path]
+    rows = [r for r in _ls_tree(root, sha, path, plain) if r[2] == path]
     if not rows:
         return None
     return _cat_blobs(root, [rows[0][1]])[0]
+
+
+def list_files(repo_root: str | os.PathLike[str], ref: str) -> list[str]:
+    """Every plain file of revision ``ref`` (repository paths, POSIX, sorted); links and gitlinks
+    as in :func:`read_tree`.
+
+    Raises:
+        InputError: as :func:`read_tree`.
+    """
+    root = Path(repo_root)
+    return sorted(name for _, _, name in _ls_tree(root, resolve(root, ref), ""))
 
 
 def list_dir(repo_root: str | os.PathLike[str], ref: str, path: str) -> list[str]:

@@ -4,6 +4,9 @@ Text output prints one line per stage as it finishes (``✓  schemas  0.12s`` on
 ``ok    schemas  0.12s`` otherwise or with ``NO_COLOR``), then the findings, compatibility first,
 each once, then the verdict. ``--format github`` writes at most ten annotations (the most severe)
 and, when ``$GITHUB_STEP_SUMMARY`` is set, the full Markdown report there.
+An ``--ignore`` file that is empty or holds only comments is read as no entries, with a warning
+on standard error and an ``ignore-file-empty`` warning in the report (``[]`` says "no entries"
+on purpose and gives none).
 Exit codes: 0 every stage passed, 1 a stage failed, 2 usage or input error (an unknown stage,
 an unsafe or missing ``--base`` revision: the message says what to ``git fetch``, or names
 ``--base origin/NAME`` when NAME is only a remote-tracking branch here).
@@ -12,6 +15,7 @@ an unsafe or missing ``--base`` revision: the message says what to ``git fetch``
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..names import STAGES
@@ -53,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from ..gate import run_gate
+    from ..gate.ignores import blank_message, is_blank
     from ..gate.output import gate_report, to_check
     from ..report import emit, use_color
     from ..report.text import check_line
@@ -65,6 +70,8 @@ def _run(args: argparse.Namespace) -> int:
         def progress(stage):  # each stage's line as soon as it is done
             print(check_line(to_check(stage), color), flush=True)
 
+    if args.ignore is not None and os.path.isfile(args.ignore) and is_blank(args.ignore):
+        print(f"evalport-spec check: warning: {blank_message(args.ignore)}", file=sys.stderr)
     report = run_gate(repo, base=args.base, stages=args.stages, progress=progress, ignore=args.ignore)
     emit(gate_report(report), args.format, checks=progress is None)
     if report.context.get("replayed") and args.format == "text":

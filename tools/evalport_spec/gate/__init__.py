@@ -112,7 +112,8 @@ def run_gate(repo: SpecRepo | str | Path, *, base: str | None = None,
             the repository with an entry of a kind other than ``rule-implementation-changed``
             (:mod:`.ignores`); a symlink under
             ``spec/`` or ``rfcs/`` that leaves the repository; a git attribute that rewrites a
-            file of ``spec/`` or ``rfcs/`` on checkout (:func:`.history.refuse_checkout_conversions`).
+            file of ``spec/``, ``rfcs/``, ``tools/``, ``.ci/``, or a packaging, ignore or module
+            file at the root on checkout (:func:`.history.refuse_checkout_conversions`).
     """
     repo = repo if isinstance(repo, SpecRepo) else SpecRepo(Path(repo))
     if not cache or not runmemo.enabled():  # nothing to replay, nowhere to keep the run

@@ -14,6 +14,8 @@
   comment period REF's history shows (:mod:`evalport_spec.gate.rfclifecycle`).
 * Any change to the toolchain or CI configuration is a ``toolchain-changed`` warning
   (:mod:`evalport_spec.gate.toolchain`).
+* A draft fixture or example of REF the branch deletes or stops applying is a warning
+  (:mod:`evalport_spec.gate.weakening`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from .context import GateContext
 from .releasecheck import release_findings
 from .rfclifecycle import lifecycle_findings
 from .toolchain import toolchain_findings
+from .weakening import example_findings, fixture_findings
 
 
 def released_changes(ctx: GateContext) -> list[Finding]:
@@ -72,6 +75,10 @@ def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
         old = ctx.base_version()
     except InputError as exc:
         return out + [input_finding(exc)], f"cannot read {ctx.base}:spec", None
+    out += fixture_findings(old, ctx.version(DRAFT), ctx.base)
+    examples = ctx.repo.spec_dir / "examples"
+    out += example_findings(ctx.root, commit, ctx.base,
+                            {p.name for p in examples.iterdir()} if examples.is_dir() else set())
     base_side = Side(old, ctx.program(commit, ctx.base), ctx.base)
     branch_side = Side(ctx.version(DRAFT), ctx.program(None, "the working tree"), "this branch")
     changed, computed = change_findings(ctx, base_side, branch_side, code=True)

@@ -23,6 +23,7 @@ from ..rfc import Rfc, load_rfcs
 from ..spec import DRAFT, SpecRepo, SpecVersion
 from . import history
 from .packaging import packaging_digests
+from .rootmodules import root_module_digests
 from .rulecode import MAX_MODULE_BYTES, RuleCode, rule_code_of
 from .rulecorpus import Corpus, build_corpus
 from .ruleprogram import (
@@ -41,6 +42,18 @@ from .runcache import store_run, stored_run
 RUNS = ContentMemo(maxsize=8, copies=False)
 """Rule program runs of this process, keyed by program digest and corpus key (and, for the
 program this process is, :func:`~evalport_spec.compat.versions.rule_implementations`)."""
+
+
+def refuse_linked(root: Path, rel: str) -> None:
+    """Raise :class:`InputError` when repository path ``rel`` (POSIX) of the working tree at
+    ``root``, or a folder on the way to it, is a symbolic link."""
+    here = root
+    for part in rel.split("/"):
+        here = here / part
+        if here.is_symlink():
+            raise InputError(f"{here.relative_to(root).as_posix()} is a symbolic link: the packaging and the "
+                             "Python modules at the root are read as rule code, and git holds a link's text "
+                             "where a checkout holds its target; replace it with the file itself", rel)
 
 
 class StageSkipped(Exception):
@@ -158,23 +171,35 @@ class GateContext:
         return self._memo(("rule-code", program.digest), lambda: rule_code_of(program.tools, program.label))
 
     def packaging(self, program: Program) -> dict[str, str]:
-        """The digests of the packaging of ``program``'s tree (:mod:`.packaging`): the working
-        tree's files, a commit's from git; none for the installed toolchain (a tree without
-        ``tools/evalport_spec``), whose packaging is not in the repository.
+        """The digests of the packaging of ``program``'s tree (:mod:`.packaging`) and of the
+        Python modules at its root (:mod:`.rootmodules`): the working tree's files (the root
+        modules among those git lists as tracked or new and not ignored), a commit's from git;
+        none for the installed toolchain (a tree without ``tools/evalport_spec``), whose
+        packaging is not in the repository.
 
         Raises:
-            InputError: a packaging file of the working tree is not a readable regular file
-                inside the checkout.
+            InputError: a packaging file or root module of the working tree is not a readable
+                regular file inside the checkout, or is (or lies below) a symbolic link; a link
+                in place of one at a commit. (A link is what git and the checkout read
+                differently: git holds its text, the checkout its target.)
         """
         if program.origin == INSTALLED:
             return {}
         if program.origin == WORKING_TREE:
             def read(name: str) -> bytes | None:
+                refuse_linked(self.root, name)
                 return read_optional(self.root / name, max_bytes=MAX_MODULE_BYTES, label=name, within=self.root)
+
+            def paths() -> list[str]:
+                return history.tree_files(self.root)
         else:
             def read(name: str) -> bytes | None:
-                return gitsource.read_file(self.root, program.origin, name)
-        return self._memo(("packaging", program.origin), lambda: packaging_digests(read))
+                return gitsource.read_file(self.root, program.origin, name, plain=True)
+
+            def paths() -> list[str]:
+                return gitsource.list_files(self.root, program.origin)
+        return self._memo(("packaging", program.origin),
+                          lambda: {**packaging_digests(read), **root_module_digests(paths(), read)})
 
     def base_version(self) -> SpecVersion:
         """The draft as it is at the base revision (read from git, never checked out)."""

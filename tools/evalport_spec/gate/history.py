@@ -143,48 +143,75 @@ def changed_paths(root: Path, base: str, paths: tuple[str, ...]) -> list[str]:
     return sorted(names)
 
 
+def tree_files(root: Path) -> list[str]:
+    """The working tree's files as a commit of it would hold them: tracked, or new and not
+    ignored (``git ls-files --cached --others --exclude-standard``), sorted; a tracked file
+    deleted from disk is still listed."""
+    out = git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").stdout
+    return sorted({n for n in out.decode("utf-8", "surrogateescape").split("\0") if n})
+
+
 CONVERSIONS = ("ident", "filter", "working-tree-encoding")
 """Git attributes that make a checked-out file differ from its committed blob in content
 (gitattributes(5), "Checking-out and checking-in"): ``ident`` expands ``$Id$`` to the blob's
 name, ``filter`` runs a smudge command, ``working-tree-encoding`` re-encodes the text."""
 
 
-def refuse_checkout_conversions(root: Path, folders: tuple[str, ...] = ("spec", "rfcs")) -> None:
-    """Raise :class:`InputError` naming the first file under ``folders`` (tracked, or new and
-    not ignored) that the attributes in effect (``.gitattributes`` files, ``.git/info/attributes``)
-    give one of :data:`CONVERSIONS`.
+def checkout_guarded(path: str) -> bool:
+    """Whether repository path ``path`` is one the gate reads from the checkout for the branch
+    and from git for every other commit, so that a checkout differing from its blob would make
+    the two readings judge different files: ``spec/`` and ``rfcs/``, and every
+    :func:`~evalport_spec.gitsource.must_be_plain` path (``tools/``, ``.ci/``, the packaging and
+    ignore files and the Python modules at the root)."""
+    return path.split("/", 1)[0].casefold() in ("spec", "rfcs") or gitsource.must_be_plain(path)
 
-    Why: the gate reads the branch's spec from the checkout and every other commit's (the base,
-    the release line) from git objects. A conversion makes the two readings of one file differ,
-    so the gate would judge a checkout that is not what lands (red team: ``ident`` turned a
-    committed pattern ``^[$Id$]*$``, which loses ``":"``, into ``^[$Id: <hex> $]*$`` on disk, a
-    superset, and the change passed as MINOR).
+
+GUARDED = "spec/, rfcs/, tools/, .ci/, the packaging and ignore files and the Python modules at the root"
+"""What :func:`checkout_guarded` covers, in words, for messages."""
+
+
+def refuse_checkout_conversions(root: Path) -> None:
+    """Raise :class:`InputError` naming the first :func:`checkout_guarded` file (tracked, or new
+    and not ignored) that the attributes in effect (``.gitattributes`` files,
+    ``.git/info/attributes``) give one of :data:`CONVERSIONS`, or that a line-ending conversion
+    wrote with CRLF (:func:`_refuse_crlf_checkout`).
+
+    Why: the gate reads the branch's spec, rule code and packaging from the checkout and every
+    other commit's (the base, the release line) from git objects. A conversion makes the two
+    readings of one file differ, so the gate would judge a checkout that is not what lands (red
+    team: ``ident`` turned a committed pattern ``^[$Id$]*$``, which loses ``":"``, into
+    ``^[$Id: <hex> $]*$`` on disk, a superset, and the change passed as MINOR; session 34: a
+    ``filter`` or ``working-tree-encoding`` on ``tools/`` or a root module made the rule code
+    the gate read from the checkout differ from the blob that lands, and nothing refused it).
     """
-    files = git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *folders).stdout
-    if not files:
+    listed = git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").stdout
+    names = [n for n in dict.fromkeys(listed.decode("utf-8", "surrogateescape").split("\0")) if n and checkout_guarded(n)]
+    if not names:
         return
-    out = git.run(root, "check-attr", "-z", "--stdin", *CONVERSIONS, input=files).stdout
+    stdin = "".join(n + "\0" for n in names).encode("utf-8", "surrogateescape")
+    out = git.run(root, "check-attr", "-z", "--stdin", *CONVERSIONS, input=stdin).stdout
     fields = out.decode("utf-8", "surrogateescape").split("\0")
     for path, attr, value in zip(fields[0::3], fields[1::3], fields[2::3], strict=False):
         if value not in ("unspecified", "unset"):
             raise InputError(f"refusing to judge a checkout that differs from its commit: the git "
                              f"attribute `{attr}` ({value}) rewrites this file on checkout; remove it "
-                             "from .gitattributes for spec/ and rfcs/", path)
-    _refuse_crlf_checkout(root, folders)
+                             f"from .gitattributes for {GUARDED}", path)
+    _refuse_crlf_checkout(root)
 
 
-def _refuse_crlf_checkout(root: Path, folders: tuple[str, ...]) -> None:
-    """Raise :class:`InputError` naming the first file under ``folders`` that git committed with
-    LF line endings and checked out with CRLF (``git ls-files --eol``: ``i/lf w/crlf``) while a
-    setting converts it so (``core.autocrlf=true``, ``core.eol=crlf`` or the ``eol=crlf``
-    attribute; gitattributes(5), "End-of-line conversion"): what lands is the LF blob, not the
-    bytes on disk, and every released file would read as changed. A file the author saved with
-    CRLF and no conversion configured is what lands, and is judged as it is."""
-    out = git.run(root, "ls-files", "-z", "--eol", "--", *folders).stdout.decode("utf-8", "surrogateescape")
+def _refuse_crlf_checkout(root: Path) -> None:
+    """Raise :class:`InputError` naming the first :func:`checkout_guarded` file that git
+    committed with LF line endings (or LF and CRLF mixed) and checked out with CRLF only (``git
+    ls-files --eol``: ``i/lf`` or ``i/mixed``, ``w/crlf``) while a setting converts it so
+    (``core.autocrlf=true``, ``core.eol=crlf`` or the ``eol=crlf`` attribute; gitattributes(5),
+    "End-of-line conversion"): what lands is the blob, not the bytes on disk, and every
+    released file would read as changed. A file the author saved with CRLF and no conversion
+    configured is what lands, and is judged as it is."""
+    out = git.run(root, "ls-files", "-z", "--eol").stdout.decode("utf-8", "surrogateescape")
     converted = []
     for entry in out.split("\0"):
         info, _, path = entry.partition("\t")
-        if path and info.split()[:2] == ["i/lf", "w/crlf"]:
+        if path and checkout_guarded(path) and info.split()[:2] in (["i/lf", "w/crlf"], ["i/mixed", "w/crlf"]):
             converted.append(path)
     if not converted:
         return
@@ -201,7 +228,7 @@ def _refuse_crlf_checkout(root: Path, folders: tuple[str, ...]) -> None:
         why.append("the eol=crlf attribute")
     if why:
         raise InputError(f"refusing to judge a checkout that differs from its commit: {' and '.join(why)} "
-                         "turned this file's LF line endings into CRLF on checkout; check spec/ and rfcs/ out "
+                         f"turned this file's LF line endings into CRLF on checkout; check {GUARDED} out "
                          "unconverted (`git config core.autocrlf false`, then check them out again)", converted[0])
 
 

@@ -21,6 +21,15 @@ which keeps its full power.
 With ``--base REF``, an ignore file inside the repository is the change's own file: only the
 entries it already had at REF count (the same rule as RFC acceptance: the exception predates
 the change it excuses); entries added by the change are reported and not applied.
+An ignore file that is empty, holds only comments and blank lines, or holds a null (``ignore:``
+with no value) is read as no entries, with
+an ``ignore-file-empty`` warning (and a line on standard error from ``check``): naming a file
+that says nothing is most likely a mistake (a truncated file, the wrong path), but it accepts
+nothing, so it cannot let anything through and is no input error. The repository's own
+``gate-ignore.yml`` is treated the same way. An explicit empty list (``[]``, ``ignore: []``) is
+a deliberate "no entries" and gives no warning. (ruff and pytest read an empty configuration
+file as their defaults, silently; the gate says so, since here the file exists only to carry
+entries.)
 """
 
 from __future__ import annotations
@@ -32,10 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import gitsource
-from ..compat.ignore import apply_ignore, load_ignore
+from ..compat.ignore import MAX_IGNORE_BYTES, apply_ignore, load_ignore
 from ..errors import InputError
 from ..findings import Finding, Location, Severity
-from ..fsutil import refuse_escaping_symlinks
+from ..fsutil import read_limited, refuse_escaping_symlinks
 from .rulecode import KIND as CODE_KIND
 
 COMMITTED_KINDS = (CODE_KIND,)
@@ -62,14 +71,47 @@ def _inside(root: Path, path: Path) -> str | None:
     return resolved.relative_to(root.resolve()).as_posix() if resolved.is_relative_to(root.resolve()) else None
 
 
+EMPTY_KIND = "ignore-file-empty"
+"""The warning about an ignore file with no entry and no list (:func:`is_blank`)."""
+
+
+def is_blank(path: str | Path) -> bool:
+    """Whether the file at ``path`` says nothing: YAML reads it as no document at all (empty,
+    blank lines, ``#`` comments, document markers ``---``/``...``) or as a null (``null``, ``~``),
+    bare or as the ``ignore`` member (``ignore:`` with no value). An explicit empty list (``[]``,
+    ``ignore: []``) says "no entries" and is not blank. A file that cannot be read, decoded or
+    parsed is not blank: reading it for its entries reports that.
+
+    Raises:
+        InputError: the file is larger than :data:`~evalport_spec.compat.ignore.MAX_IGNORE_BYTES`
+            or not a regular file.
+    """
+    import yaml
+
+    data = read_limited(Path(path), max_bytes=MAX_IGNORE_BYTES, label=str(path))
+    try:
+        value = yaml.safe_load(data.decode("utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return value is None or (isinstance(value, dict) and list(value) == ["ignore"] and value["ignore"] is None)
+
+
+def blank_message(label: str) -> str:
+    """The one line saying that ignore file ``label`` is blank (:func:`is_blank`)."""
+    return (f"{label} is empty (no entry: nothing but comments, blank lines or a null): it accepts nothing; if "
+            "that is meant, write [] in it, else check the file's path and content")
+
+
 def load_check_ignores(root: Path, path: str | Path, base: str | None,
                        today: dt.date | None = None) -> tuple[list[dict[str, Any]], list[Finding]]:
     """The live entries of ``path`` and WARNING findings for entries that do not apply
-    (``ignore-entry-expired``, ``ignore-entry-not-at-base``).
+    (``ignore-entry-expired``, ``ignore-entry-not-at-base``) and for a blank file
+    (:data:`EMPTY_KIND`, :func:`is_blank`).
 
     Raises:
         InputError: the file (or its version at ``base``) is not a valid ignore file; a file
-            inside the repository is a symbolic link leaving it (:func:`_inside`), or has an
+            inside the repository is a symbolic link leaving it (:func:`_inside`), is a link or
+            gitlink at ``base`` (git would read it as absent, the checkout follows it), or has an
             entry of a kind other than :data:`COMMITTED_KINDS` (one line naming the file, the
             entry's index and its kind).
     """
@@ -80,8 +122,11 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
     if rel is not None:
         _refuse_broad(entries, rel)
     notes: list[Finding] = []
+    if not entries and is_blank(path):
+        notes.append(Finding(EMPTY_KIND, blank_message(label), severity=Severity.WARNING,
+                             new=Location(rel or label)))
     if base is not None and rel is not None:
-        data = gitsource.read_file(root, base, rel)
+        data = gitsource.read_file(root, base, rel, plain=True)  # a link there: refused, never read as absent
         before: list[dict[str, Any]] = []
         if data is not None:
             with tempfile.TemporaryDirectory() as tmp:

@@ -1,0 +1,85 @@
+"""A branch that takes evidence away from the draft is shown to the reviewer (``check --base``,
+``gate/weakening.py``). Red team (session 34): a draft fixture given an ``until`` equal to the
+draft's version (so it no longer ran), a deleted fixture and a deleted example each passed the
+base stage with no word in the report.
+"""
+
+from __future__ import annotations
+
+from evalport_spec.gate import run_gate
+from gate_repo import commit_all, edit_json, git, reset_fixtures
+
+scratch, repo = reset_fixtures("weakening")
+
+FIXTURE = "grader-empty-id"
+"""A draft fixture with ``since: 1.0.0`` and no ``until``: it applies to the draft (1.4.0)."""
+
+
+def weakening(root):
+    stage = run_gate(root, base="main", stages=["base"], cache=False).stage("base")
+    kinds = ("conformance-fixture-removed", "conformance-fixture-retired", "conformance-fixture-changed",
+             "example-removed")
+    return stage, sorted((f.kind, f.new.file, f.severity.name) for f in stage.findings if f.kind in kinds)
+
+
+def test_a_deleted_draft_fixture_is_a_warning(repo):
+    (repo / f"spec/conformance/fixtures/{FIXTURE}.json").unlink()
+    commit_all(repo, "drop a fixture")
+    stage, found = weakening(repo)
+    assert found == [("conformance-fixture-removed", f"spec/conformance/fixtures/{FIXTURE}.json", "WARNING")]
+    assert stage.status == "warn"
+
+
+def test_a_draft_fixture_retired_at_the_drafts_version_is_a_warning(repo):
+    assert (repo / "spec/VERSION").read_text().strip() == "1.4.0"
+    edit_json(repo / f"spec/conformance/fixtures/{FIXTURE}.json", lambda d: d.update(until="1.4.0"))
+    commit_all(repo, "retire a fixture at the draft's version")
+    stage, found = weakening(repo)
+    assert found == [("conformance-fixture-retired", f"spec/conformance/fixtures/{FIXTURE}.json", "WARNING")]
+    (finding,) = [f for f in stage.findings if f.kind == "conformance-fixture-retired"]
+    assert finding.new.pointer == "/until" and "since 1.0.0, until 1.4.0" in finding.message
+    # retired above the draft's version: it still applies, nothing to say
+    edit_json(repo / f"spec/conformance/fixtures/{FIXTURE}.json", lambda d: d.update(until="2.0.0"))
+    assert weakening(repo)[1] == []
+
+
+def test_a_deleted_example_is_a_warning(repo):
+    (repo / "spec/examples/rag-suite.json").unlink()
+    commit_all(repo, "drop an example")
+    stage, found = weakening(repo)
+    assert found == [("example-removed", "spec/examples/rag-suite.json", "WARNING")]
+
+
+def test_an_unchanged_draft_and_added_evidence_say_nothing(repo):
+    assert weakening(repo)[1] == []
+    src = repo / f"spec/conformance/fixtures/{FIXTURE}.json"
+    (repo / "spec/conformance/fixtures/grader-empty-id-2.json").write_text(
+        src.read_text().replace(f'"{FIXTURE}"', '"grader-empty-id-2"'))
+    (repo / "spec/examples/copy.json").write_text((repo / "spec/examples/rag-suite.json").read_text())
+    commit_all(repo, "more evidence")
+    assert weakening(repo)[1] == []
+
+
+def test_a_fixture_that_no_longer_applied_at_the_base_may_go_in_silence(repo):
+    edit_json(repo / f"spec/conformance/fixtures/{FIXTURE}.json", lambda d: d.update(until="1.4.0"))
+    base = commit_all(repo, "retired (reviewed)")
+    (repo / f"spec/conformance/fixtures/{FIXTURE}.json").unlink()
+    stage = run_gate(repo, base=base, stages=["base"], cache=False).stage("base")
+    assert not [f for f in stage.findings if f.kind.startswith("conformance-fixture-")]
+
+
+def test_a_fixture_kept_by_name_but_pinning_another_case_is_a_warning(repo):
+    """Red team: the invalid document swapped for a valid one and the expectation flipped keeps
+    the fixture's name and version bounds, and the empty-id case is checked no more."""
+    def swap(d):
+        d["document"]["id"] = "g1"
+        d["expect"] = {"schema": {"valid": True}, "full": {"valid": True, "errors": []}}
+    edit_json(repo / f"spec/conformance/fixtures/{FIXTURE}.json", swap)
+    commit_all(repo, "the fixture pins a valid grader now")
+    assert weakening(repo)[1] == [("conformance-fixture-changed", f"spec/conformance/fixtures/{FIXTURE}.json",
+                                   "WARNING")]
+    # the description reworded: the same case
+    reset_to = repo / f"spec/conformance/fixtures/{FIXTURE}.json"
+    git(repo, "checkout", "main", "--", str(reset_to.relative_to(repo)))
+    edit_json(reset_to, lambda d: d.update(description="Reworded."))
+    assert weakening(repo)[1] == []
