@@ -20,6 +20,7 @@ import pytest
 
 from evalport_spec.cli import main
 from evalport_spec.gate import canary as C
+from evalport_spec.gate import canarybreaks as B
 from gate_repo import ENV, commit_all, git, make_repo
 
 CAUGHT_BY = {"enum-value-removed": "enum-value-removed", "major-declared-without-rfc": "policy-major-needs-rfc",
@@ -70,7 +71,7 @@ def test_enum_removal_takes_an_unconditional_enum_and_leaves_conditions_alone(tm
     schema = {"allOf": [{"if": {"properties": {"k": {"enum": [1, 2]}}}}],
               "properties": {"a": {"type": "string"}, "b": {"enum": ["x", "y", "z"]}}}
     path = write(tmp_path / "spec/schemas/a.json", schema)
-    said = C.remove_enum_value(tmp_path)
+    said = B.remove_enum_value(tmp_path)
     assert said == 'removed "z" from spec/schemas/a.json#/properties/b/enum'
     assert json.loads(path.read_text()) == {
         "allOf": [{"if": {"properties": {"k": {"enum": [1, 2]}}}}],
@@ -82,7 +83,7 @@ def test_a_required_member_goes_to_the_first_titled_closed_object(tmp_path):
                         "closed": {"title": "Closed", "additionalProperties": False,
                                    "properties": {"a": {}}, "required": ["a"]}}}
     path = write(tmp_path / "spec/schemas/s.json", schema)
-    assert C.add_required_member(tmp_path) == ("made canary_member a new required member of Closed "
+    assert B.add_required_member(tmp_path) == ("made canary_member a new required member of Closed "
                                                "(spec/schemas/s.json#/$defs/closed)")
     closed = json.loads(path.read_text())["$defs"]["closed"]
     assert closed["required"] == ["a", "canary_member"]
@@ -92,14 +93,14 @@ def test_a_required_member_goes_to_the_first_titled_closed_object(tmp_path):
 def test_a_bound_is_raised_by_one_and_a_boolean_is_no_bound(tmp_path):
     path = write(tmp_path / "spec/schemas/s.json",
                  {"properties": {"a": {"minimum": True}, "b": {"items": {"minLength": 3}}}})
-    assert C.tighten_bound(tmp_path) == "raised spec/schemas/s.json#/properties/b/items/minLength from 3 to 4"
+    assert B.tighten_bound(tmp_path) == "raised spec/schemas/s.json#/properties/b/items/minLength from 3 to 4"
     assert json.loads(path.read_text())["properties"]["b"]["items"] == {"minLength": 4}
 
 
 def test_nothing_to_break_is_said(tmp_path):
     write(tmp_path / "spec/schemas/s.json", {"properties": {"a": {"type": "string"}}})
-    with pytest.raises(C.NothingToBreak, match="no draft schema has an enum of two values"):
-        C.remove_enum_value(tmp_path)
+    with pytest.raises(B.NothingToBreak, match="no draft schema has an enum of two values"):
+        B.remove_enum_value(tmp_path)
 
 
 def test_a_released_file_edit_with_its_sums_line_rewritten(tmp_path):
@@ -108,10 +109,10 @@ def test_a_released_file_edit_with_its_sums_line_rewritten(tmp_path):
     write(release / "1.0.0/schemas/a.json", b'{"a": 1}\n')
     sums = ("0" * 64 + "  1.0.0/SPEC.md\n") + ("1" * 64 + "  1.0.0/schemas/a.json\n")
     write(release / "SHA256SUMS", sums)
-    assert C.edit_released_file(tmp_path) == "appended a space to spec/releases/1.0.0/schemas/a.json"
+    assert B.edit_released_file(tmp_path) == "appended a space to spec/releases/1.0.0/schemas/a.json"
     assert (release / "1.0.0/schemas/a.json").read_bytes() == b'{"a": 1}\n '
     assert (release / "SHA256SUMS").read_text() == sums  # the manifest left as it was
-    C.edit_released_file_and_sums(tmp_path)  # a second space, and the line rewritten
+    B.edit_released_file_and_sums(tmp_path)  # a second space, and the line rewritten
     digest = hashlib.sha256(b'{"a": 1}\n  ').hexdigest()
     assert (release / "SHA256SUMS").read_text() == "0" * 64 + "  1.0.0/SPEC.md\n" + digest + "  1.0.0/schemas/a.json\n"
 
@@ -121,7 +122,7 @@ def test_the_field_table_cell_is_flipped_inside_the_region_only(tmp_path):
             "<!-- evalport:generated fields suite.Suite -->\n\n| Field | Type | Required |\n| --- | --- | --- |\n"
             "| `id` | string | yes | at least 1 character |\n<!-- /evalport:generated -->\n")
     path = write(tmp_path / "spec/SPEC.md", text)
-    assert C.edit_field_table(tmp_path) == ("changed a Required cell of SPEC.md's generated suite.Suite "
+    assert B.edit_field_table(tmp_path) == ("changed a Required cell of SPEC.md's generated suite.Suite "
                                             "table from yes to no")
     assert path.read_text() == text.replace("| `id` | string | yes |", "| `id` | string | no |")
 
@@ -131,7 +132,7 @@ def test_a_fixture_expected_invalid_is_marked_valid(tmp_path):
     write(folder / "a.json", {"expect": {"schema": {"valid": True}, "full": {"valid": False, "errors": []}}})
     write(folder / "b.json", {"id": "b", "expect": {"schema": {"valid": False},
                                                     "full": {"valid": False, "errors": [{"code": "X"}]}}})
-    assert C.flip_fixture(tmp_path) == "marked spec/conformance/fixtures/b.json (an invalid document) as valid"
+    assert B.flip_fixture(tmp_path) == "marked spec/conformance/fixtures/b.json (an invalid document) as valid"
     assert json.loads((folder / "b.json").read_text()) == {"id": "b", "expect": {"schema": {"valid": True},
                                                                                  "full": {"valid": True}}}
 
@@ -200,9 +201,57 @@ def test_a_toolchain_that_says_nothing_and_exits_0_does_not_pass(spec_repo, tmp_
     assert {f["kind"] for f in json.loads(out)["findings"]} == {"toolchain-canary-error"}
 
 
+FAILS_EVERY_STAGE = """import json, sys
+args = sys.argv[1:]
+stages = [args[i + 1] for i, a in enumerate(args) if a == "--stage"]
+print(json.dumps({"stages": [{"name": s, "status": "fail", "findings": [{"kind": "x", "severity": "error"}]}
+                             for s in stages]}))
+raise SystemExit(1)
+"""
+"""A toolchain whose gate fails every stage it is asked for, whatever the tree."""
+
+
+def test_a_toolchain_that_fails_everything_fails_the_control_run(spec_repo, tmp_path, capsys):
+    """Each canary's stage fails, as it should on a break; but it fails on HEAD with no break
+    too (the control run), so no canary is caught: every one is unproven and CI fails."""
+    tools = fake_toolchain(tmp_path, FAILS_EVERY_STAGE)
+    code, out, err = canary(capsys, "-C", str(spec_repo), "--toolchain", str(tools), "--format", "json")
+    assert code == 1, err
+    report = json.loads(out)
+    assert [(c["name"], c["status"]) for c in report["canaries"]] == [(n, "unproven") for n in NAMES]
+    (control,) = report["controls"]
+    used = ["schemas", "spec-text", "manifest", "history", "conformance", "rules", "draft", "base", "examples"]
+    assert (control["status"], control["stages"]) == ("failed", used)
+    assert control["failing"] == {s: ["x"] for s in used}
+    assert [f["kind"] for f in report["findings"]] == ["toolchain-canary-control-failed"]
+    assert "fails HEAD with no break planted" in report["findings"][0]["message"]
+    assert "canary: control: failed (HEAD with no break planted (check --base HEAD: schemas, " in err
+    assert "canary: enum-value-removed: unproven (" in err
+    code, out, _ = canary(capsys, "-C", str(spec_repo), "--toolchain", str(tools))
+    assert code == 1
+    assert f"canary: FAILED ({len(NAMES)} of {len(NAMES)} known breaks not caught; the control run " in out
+
+
+def test_the_control_run_is_head_as_committed_with_the_canaries_stages(spec_repo, tmp_path):
+    """The control run's gate gets what a canary's gets, with every stage of the canaries: an
+    empty commit on HEAD, and ``--base HEAD``."""
+    tools = fake_toolchain(tmp_path, "import json, os, subprocess, sys\n"
+                           f"open({str(tmp_path / 'argv')!r}, 'a').write(json.dumps([sys.argv[1:], "
+                           "subprocess.run(['git', '-C', sys.argv[2], 'show', '--stat', '--format=%s', 'HEAD'], "
+                           "capture_output=True, text=True).stdout]) + '\\n')\n" + FAILS_EVERY_STAGE)
+    run = C.run_canaries(spec_repo, tools, canaries=B.CANARIES[:2] + B.CANARIES[4:5])
+    head = git(spec_repo, "rev-parse", "HEAD").strip()
+    calls = [json.loads(line) for line in (tmp_path / "argv").read_text().splitlines()]
+    argv, shown = calls[0]  # the control runs first
+    assert argv[2:] == ["check", "--base", head, "--stage", "manifest", "--stage", "base", "--format", "json"]
+    assert shown.strip() == "canary: control (no break planted)"  # an empty commit: no file changed
+    assert [c.status for c in run.controls] == ["failed"]
+    assert [o.status for o in run.outcomes] == ["unproven"] * 3
+
+
 def test_a_hanging_toolchain_is_stopped(spec_repo, tmp_path):
     tools = fake_toolchain(tmp_path, "import time\ntime.sleep(60)\n")
-    (outcome,) = C.run_canaries(spec_repo, tools, canaries=C.CANARIES[:1], timeout=1)
+    (outcome,) = C.run_canaries(spec_repo, tools, canaries=B.CANARIES[:1], timeout=1).outcomes
     assert (outcome.status, outcome.detail) == ("error", "its gate ran longer than 1s")
     assert outcome.seconds < 30
 
@@ -312,7 +361,7 @@ def test_no_git_hook_runs_when_a_canary_is_committed(spec_repo, tmp_path, monkey
     write(home / ".gitconfig", f"[core]\n\thooksPath = {hooks}\n")
     monkeypatch.setenv("HOME", str(home))
     tools = fake_toolchain(tmp_path, "raise SystemExit(2)\n")
-    (outcome,) = C.run_canaries(spec_repo, tools, canaries=C.CANARIES[:1])
+    (outcome,) = C.run_canaries(spec_repo, tools, canaries=B.CANARIES[:1]).outcomes
     assert outcome.status == "error"  # the premise: the break was planted and committed, then judged
     assert not mark.exists()
 
