@@ -21,6 +21,7 @@ import pytest
 from evalport_spec.cli import main
 from evalport_spec.gate import canary as C
 from evalport_spec.gate import canarybreaks as B
+from evalport_spec.gate.canarypool import run_pooled
 from gate_repo import ENV, commit_all, git, make_repo
 
 CAUGHT_BY = {"enum-value-removed": "enum-value-removed", "major-declared-without-rfc": "policy-major-needs-rfc",
@@ -242,11 +243,53 @@ def test_the_control_run_is_head_as_committed_with_the_canaries_stages(spec_repo
     run = C.run_canaries(spec_repo, tools, canaries=B.CANARIES[:2] + B.CANARIES[4:5])
     head = git(spec_repo, "rev-parse", "HEAD").strip()
     calls = [json.loads(line) for line in (tmp_path / "argv").read_text().splitlines()]
-    argv, shown = calls[0]  # the control runs first
+    (argv,) = [argv for argv, shown in calls if shown.strip() == "canary: control (no break planted)"]
     assert argv[2:] == ["check", "--base", head, "--stage", "manifest", "--stage", "base", "--format", "json"]
-    assert shown.strip() == "canary: control (no break planted)"  # an empty commit: no file changed
+    assert len(calls) == 4  # the control (an empty commit: no file changed, as shown) and 3 canaries
     assert [c.status for c in run.controls] == ["failed"]
     assert [o.status for o in run.outcomes] == ["unproven"] * 3
+
+
+def test_pooled_jobs_never_share_a_folder_and_keep_their_order(tmp_path):
+    import threading
+    import time
+
+    held: set[Path] = set()
+    lock = threading.Lock()
+    clash = []
+
+    def job(n):
+        def run(folder):
+            with lock:
+                clash.extend([folder] if folder in held else [])
+                held.add(folder)
+            time.sleep(0.02 * (n % 3))
+            with lock:
+                held.discard(folder)
+            return n * 10
+        return run
+
+    ended = []
+    folders = [tmp_path / "a", tmp_path / "b"]
+    assert run_pooled([job(n) for n in range(7)], folders, lambda i, r: ended.append((i, r))) == [
+        0, 10, 20, 30, 40, 50, 60]
+    assert clash == [] and sorted(ended) == [(n, n * 10) for n in range(7)]
+
+
+def test_a_pooled_job_that_raises_stops_the_jobs_not_started(tmp_path):
+    started = []
+
+    def job(n):
+        def run(folder):
+            started.append(n)
+            if n == 1:
+                raise OSError("boom")
+            return n
+        return run
+
+    with pytest.raises(OSError, match="boom"):
+        run_pooled([job(n) for n in range(50)], [tmp_path], None)
+    assert started == [0, 1]  # one folder: one job at a time, none after the failure
 
 
 def test_a_hanging_toolchain_is_stopped(spec_repo, tmp_path):

@@ -1,5 +1,5 @@
-"""``evalport-spec canary [--toolchain DIR] [--base REF] [--timeout S] [--format F]``: known breaks
-judge a toolchain.
+"""``evalport-spec canary [--toolchain DIR] [--base REF] [--timeout S] [--jobs N] [--format F]``:
+known breaks judge a toolchain.
 
 Each canary of :data:`evalport_spec.gate.canary.CANARIES` is planted in a scratch clone of the
 repository's committed ``HEAD`` and judged by the toolchain under test (default: the checkout's
@@ -19,6 +19,9 @@ import sys
 
 from .options import MAX_TIMEOUT, add_format_option, number_in, reports_input_error, repository
 
+MAX_JOBS = 64
+"""Most gate runs ``--jobs`` may ask for at once."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``canary`` sub-command."""
@@ -36,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "`check --base REF` lists as toolchain-changed); otherwise report nothing to test")
     p.add_argument("--timeout", metavar="S", type=number_in(float, 0, MAX_TIMEOUT, above=True), default=None,
                    help="seconds one canary's gate run may take (default 600)")
+    p.add_argument("--jobs", metavar="N", type=number_in(int, 1, MAX_JOBS), default=None,
+                   help="gate runs at once, each in a scratch clone of its own (default: the processors, "
+                        "at most 4)")
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -67,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"canary: note: {len(changed)} file(s) under tools/ differ from HEAD ({changed[0]}...); "
               "the committed toolchain is the one tested", file=sys.stderr)
     result = canary.run_canaries(repo.root, args.toolchain, timeout=args.timeout or canary.TIMEOUT,
-                               progress=progress)
+                                 jobs=args.jobs, progress=progress)
     outcomes = result.outcomes
     findings = result.findings()
     failed = [f for f in findings if f.severity == Severity.ERROR]

@@ -31,6 +31,7 @@ is what review of ``toolchain-changed`` is for.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -48,6 +49,7 @@ from ..fsutil import run_bounded
 from ..names import STAGES
 from . import history
 from .canarybreaks import CANARIES, Canary, NothingToBreak
+from .canarypool import run_pooled
 from .toolchain import is_toolchain_path
 
 TIMEOUT = 600.0
@@ -55,6 +57,9 @@ TIMEOUT = 600.0
 
 MAX_OUTPUT = 64 << 20
 """Bytes of output one canary's gate run may write."""
+
+MAX_DEFAULT_JOBS = 4
+"""Most gate runs the canary runs at once unless told (each one a process and its rule programs)."""
 
 IDENTITY = {"GIT_AUTHOR_NAME": "evalport-canary", "GIT_AUTHOR_EMAIL": "canary@invalid",
             "GIT_COMMITTER_NAME": "evalport-canary", "GIT_COMMITTER_EMAIL": "canary@invalid"}
@@ -115,14 +120,14 @@ class Control:
     Attributes:
         against_base: run with ``--base HEAD`` (the canaries whose :attr:`Canary.against_base`
             is true) or without; stages: the stages run, in run order;
-        status: ``clean``, ``failed`` (a stage fails) or ``error`` (the run crashed, timed out,
-        exited 2 or wrote no report); failing: ``{stage: kinds of its error findings}`` of the
+        status: ``pending`` (not run yet), ``clean``, ``failed`` (a stage fails) or ``error``
+        (the run crashed, timed out, exited 2 or wrote no report); failing: ``{stage: kinds of its error findings}`` of the
         stages that fail; detail: for ``error``, what went wrong; seconds: wall time.
     """
 
     against_base: bool
     stages: tuple[str, ...]
-    status: str = "clean"
+    status: str = "pending"
     failing: dict[str, list[str]] = field(default_factory=dict)
     detail: str = ""
     seconds: float = 0.0
@@ -226,8 +231,8 @@ def _control_verdict(proc: subprocess.CompletedProcess[bytes], control: Control)
         control.status = "error"
         control.detail = (f"its gate exited {proc.returncode} with the stages "
                           + ", ".join(f"`{s}` {status!r}" for s, (status, _) in results.items()))
-    elif control.failing:
-        control.status = "failed"
+    else:
+        control.status = "failed" if control.failing else "clean"
 
 
 def _gate_env(toolchain: Path, cache: str) -> dict[str, str]:
@@ -239,11 +244,12 @@ def _gate_env(toolchain: Path, cache: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class _Setup:
-    """What every run shares: the commit planted on, the toolchain under test (``tools``), the
-    interpreter, the time limit, the scratch folder (caches go there)."""
+    """What every run shares: the commit planted on, the toolchain under test (``tools``; ``None``:
+    the ``tools/`` of the clone the gate judges), the interpreter, the time limit, the scratch
+    folder (caches go there)."""
 
     head: str
-    tools: Path
+    tools: Path | None
     python: str
     timeout: float
     scratch: Path
@@ -270,8 +276,9 @@ class _Setup:
                 *(a for s in stages for a in ("--stage", s)), "--format", "json"]
         start = time.monotonic()
         try:
-            proc = run_bounded(argv, timeout=self.timeout, max_bytes=MAX_OUTPUT, env=_gate_env(self.tools, cache),
-                               cwd=self.scratch, label="the toolchain's gate", own_group=True)
+            proc = run_bounded(argv, timeout=self.timeout, max_bytes=MAX_OUTPUT,
+                               env=_gate_env(self.tools or clone / "tools", cache), cwd=self.scratch,
+                               label="the toolchain's gate", own_group=True)
         except subprocess.TimeoutExpired:
             return None, f"its gate ran longer than {self.timeout:g}s", time.monotonic() - start
         except (OSError, InputError) as exc:
@@ -279,7 +286,7 @@ class _Setup:
         return proc, "", time.monotonic() - start
 
 
-def run_canary(canary: Canary, clone: Path, setup: _Setup) -> Outcome:
+def _run_canary(canary: Canary, clone: Path, *, setup: _Setup) -> Outcome:
     """Plant ``canary`` in ``clone`` (reset to the head first), commit it, and run the
     toolchain under test on it. Returns its :class:`Outcome`.
 
@@ -299,7 +306,7 @@ def run_canary(canary: Canary, clone: Path, setup: _Setup) -> Outcome:
     return Outcome(canary, status, what, detail, seconds, kinds)
 
 
-def run_control(control: Control, clone: Path, setup: _Setup) -> Control:
+def _run_control(control: Control, clone: Path, *, setup: _Setup) -> Control:
     """Run ``control`` in ``clone`` (an empty commit on the head); returns it, its status set.
 
     Raises:
@@ -335,20 +342,33 @@ def require_package(tools: str | os.PathLike[str], shown: str | None = None) -> 
         raise InputError(f"{shown or tools}: no evalport_spec package to test (--toolchain)")
 
 
+def default_jobs() -> int:
+    """How many gate runs the canary runs at once by default: the processors this process may
+    use, at most :data:`MAX_DEFAULT_JOBS`."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_DEFAULT_JOBS))
+
+
 def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str] | None = None, *,
                  canaries: tuple[Canary, ...] = CANARIES, python: str | None = None,
-                 timeout: float = TIMEOUT, progress: Callable[[Outcome | Control], None] | None = None
-                 ) -> CanaryRun:
+                 timeout: float = TIMEOUT, jobs: int | None = None,
+                 progress: Callable[[Outcome | Control], None] | None = None) -> CanaryRun:
     """Run the control runs and every canary against the toolchain under test.
 
     Args:
         repo: a git checkout of a spec repository (its committed ``HEAD`` is what is cloned).
-        toolchain: the folder put on ``PYTHONPATH`` (it holds ``evalport_spec``); default the
+        toolchain: the folder put on ``PYTHONPATH`` (it holds ``evalport_spec``); default each
             scratch clone's own ``tools/`` (the checkout's toolchain as committed).
-        canaries: the breaks to plant (default :data:`CANARIES`).
+        canaries: the breaks to plant (default :data:`~.canarybreaks.CANARIES`).
         python: the interpreter that runs the toolchain (default this one).
         timeout: seconds per gate run.
-        progress: called with each :class:`Control` and :class:`Outcome` as soon as it is known.
+        jobs: how many gate runs at once, each in a scratch clone of its own (default
+            :func:`default_jobs`); the control runs start first.
+        progress: called with each :class:`Control` and :class:`Outcome` as soon as it is known
+            (an outcome once its control run is known too).
 
     Returns:
         the :class:`CanaryRun`: one :class:`Outcome` per canary, in order (a canary whose stage
@@ -356,35 +376,54 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
 
     Raises:
         InputError: ``repo`` is not a git checkout with a commit; ``toolchain`` has no
-            ``evalport_spec`` package; git failed in the scratch clone.
+            ``evalport_spec`` package; git failed in a scratch clone.
     """
     root = Path(repo).resolve()
     if not (root / "spec" / "schemas").is_dir():
         raise InputError(f"{root}: not a spec repository (no spec/schemas folder)")
     head = git.resolve(root, "HEAD")
-    outcomes = []
     controls = controls_for(canaries)
     with tempfile.TemporaryDirectory(prefix="evalport-canary-") as tmp:
         scratch = Path(tmp)
-        clone = scratch / "repo"
-        # started outside the checkout, so none of its own git configuration applies, and with
-        # no hooks in the clone (a global core.hooksPath would otherwise run on every commit)
-        git.run(scratch, "clone", "-q", "--shared", "--no-checkout", "--config", f"core.hooksPath={os.devnull}",
-                str(root), str(clone))
-        tools = clone / "tools" if toolchain is None else Path(toolchain).resolve()
-        git.run(clone, "checkout", "-q", "--detach", head)
-        require_package(tools, "the checkout's tools/" if toolchain is None else str(toolchain))
-        setup = _Setup(head, tools, python or sys.executable, timeout, scratch)
-        for control in controls:
-            run_control(control, clone, setup)
-            if progress is not None:
-                progress(control)
-        for canary in canaries:
-            outcome = _controlled(run_canary(canary, clone, setup), controls)
-            outcomes.append(outcome)
-            if progress is not None:
-                progress(outcome)
-    return CanaryRun(controls, outcomes)
+        count = max(1, min(jobs or default_jobs(), len(controls) + len(canaries)))
+        clones = [_clone(root, head, scratch / f"repo-{i}") for i in range(count)]
+        require_package(clones[0] / "tools" if toolchain is None else toolchain,
+                        "the checkout's tools/" if toolchain is None else str(toolchain))
+        setup = _Setup(head, None if toolchain is None else Path(toolchain).resolve(), python or sys.executable,
+                       timeout, scratch)
+        work: list[Callable[[Path], Outcome | Control]] = [
+            *(functools.partial(_run_control, c, setup=setup) for c in controls),
+            *(functools.partial(_run_canary, c, setup=setup) for c in canaries)]
+        waiting: list[Outcome] = []  # outcomes known before their control run
+
+        def done(_: int, item: Outcome | Control) -> None:
+            if isinstance(item, Outcome):
+                waiting.append(item)
+            elif progress is not None:
+                progress(item)
+            known = {c.against_base for c in controls if c.status != "pending"}
+            for outcome in [o for o in waiting if o.canary.against_base in known]:
+                waiting.remove(outcome)
+                _controlled(outcome, controls)
+                if progress is not None:
+                    progress(outcome)
+
+        results = run_pooled(work, clones, done)
+    return CanaryRun(controls, [r for r in results if isinstance(r, Outcome)])
+
+
+def _clone(root: Path, head: str, clone: Path) -> Path:
+    """A scratch clone of ``root`` at ``clone``, ``head`` checked out (detached); returns it.
+
+    Raises:
+        InputError: git failed.
+    """
+    # started outside the checkout, so none of its own git configuration applies, and with
+    # no hooks in the clone (a global core.hooksPath would otherwise run on every commit)
+    git.run(clone.parent, "clone", "-q", "--shared", "--no-checkout", "--config", f"core.hooksPath={os.devnull}",
+            str(root), str(clone))
+    git.run(clone, "checkout", "-q", "--detach", head)
+    return clone
 
 
 def _controlled(outcome: Outcome, controls: list[Control]) -> Outcome:
