@@ -85,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
     spoiled = [c.name for c in result.controls if c.status != "clean"]
     verdict = (f"canary: passed ({caught} of {len(outcomes)} known breaks caught)" if not failed else
                f"canary: FAILED ({missed} of {len(outcomes)} known breaks not caught"
-               + (f"; the {' and '.join(spoiled)} run with no break planted failed" if spoiled else "") + ")")
+               + (f"; {len(spoiled)} of {len(result.controls)} control runs (no break planted) failed" if spoiled
+                  else "") + ")")
     data = {"ok": not failed, "canaries": [
         {"name": o.canary.name, "stage": o.canary.stage, "status": o.status, "what": o.what,
          "detail": o.detail, "caught_by": o.kinds, "seconds": round(o.seconds, 3)} for o in outcomes],

@@ -10,15 +10,26 @@ promise 9).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import changelog, gitsource
+from ..compat import compare_versions
+from ..errors import InputError
+from ..names import DRAFT
+from ..policy import breaking
+from ..rfc import frontmatter
+from ..rfc.accept import bind_after, write_accepts
+from ..rfc.new import new_rfc
 from ..semver import parse_semver
+from ..spec import SpecRepo
 
 
 class NothingToBreak(Exception):
@@ -76,14 +87,18 @@ def _draft_schemas(root: Path) -> list[Path]:
     return sorted((root / "spec" / "schemas").glob("*.json"))
 
 
-def _first(root: Path, test: Callable[[dict[str, Any]], bool], looked_for: str
-           ) -> tuple[Path, Any, str, dict[str, Any]]:
-    for path in _draft_schemas(root):
+def _first(root: Path, test: Callable[[dict[str, Any]], bool], looked_for: str, *,
+           folder: str = "spec", what: str = "draft schema") -> tuple[Path, Any, str, dict[str, Any]]:
+    for path in sorted((root / folder / "schemas").glob("*.json")):
         doc = _read_json(path)
         for pointer, sub in _plain_subschemas(doc):
             if test(sub):
                 return path, doc, pointer, sub
-    raise NothingToBreak(f"no draft schema has {looked_for}")
+    raise NothingToBreak(f"no {what} has {looked_for}")
+
+
+def _has_enum(sub: dict[str, Any]) -> bool:
+    return isinstance(sub.get("enum"), list) and len(sub["enum"]) >= 2
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -93,8 +108,7 @@ def _rel(root: Path, path: Path) -> str:
 def remove_enum_value(root: Path) -> str:
     """Remove the last value of the first ``enum`` of two or more values (a MAJOR
     ``enum-value-removed``: a document holding it was valid and is not)."""
-    path, doc, pointer, sub = _first(
-        root, lambda s: isinstance(s.get("enum"), list) and len(s["enum"]) >= 2, "an enum of two values")
+    path, doc, pointer, sub = _first(root, _has_enum, "an enum of two values")
     value = sub["enum"].pop()
     _write_json(path, doc)
     return f"removed {json.dumps(value)} from {_rel(root, path)}#{pointer}/enum"
@@ -251,6 +265,176 @@ def break_example(root: Path) -> str:
     raise NothingToBreak("spec/examples holds no JSON object")
 
 
+def _releases(root: Path) -> list[str]:
+    """The release folders of ``spec/releases``, oldest first."""
+    folder = root / "spec" / "releases"
+    names = [p.name for p in folder.iterdir() if p.is_dir() and _is_version(p.name)] if folder.is_dir() else []
+    return sorted(names, key=parse_semver)
+
+
+def _sums_lines(root: Path) -> list[str]:
+    sums = root / "spec" / "releases" / "SHA256SUMS"
+    return sums.read_text(encoding="utf-8").splitlines() if sums.is_file() else []
+
+
+def _write_sums(root: Path, lines: list[str]) -> None:
+    (root / "spec" / "releases" / "SHA256SUMS").write_text("".join(f"{ln}\n" for ln in lines), encoding="utf-8")
+
+
+def remove_release(root: Path) -> str:
+    """Remove the latest release folder and its ``SHA256SUMS`` lines (the manifest agrees with
+    the tree; only history shows that files once released are gone). Needs two releases: with
+    none left, no released file is checked at all."""
+    releases = _releases(root)
+    if len(releases) < 2:
+        raise NothingToBreak("fewer than two releases (removing the only one leaves nothing to check)")
+    latest = releases[-1]
+    shutil.rmtree(root / "spec" / "releases" / latest)
+    _write_sums(root, [ln for ln in _sums_lines(root) if not ln.partition("  ")[2].startswith(f"{latest}/")])
+    return f"removed spec/releases/{latest}/ and its SHA256SUMS lines"
+
+
+def understate_release(root: Path) -> str:
+    """Add a release folder one PATCH above the latest release: a copy of it (``$id`` moved to
+    the new version) with the last value of its first ``enum`` of two values removed, its own
+    changelog entry saying MAJOR, and its ``SHA256SUMS`` lines. The change is MAJOR and the
+    changelog says so; only the version number understates it (``release-version-mismatch``:
+    a consumer of ``1.3.x`` takes the release for a patch that keeps every document valid)."""
+    releases = _releases(root)
+    if not releases:
+        raise NothingToBreak("no release to follow")
+    latest = releases[-1]
+    new = str(parse_semver(latest).bump_patch())
+    base = root / "spec" / "releases"
+    shutil.copytree(base / latest, base / new)
+    for path in sorted((base / new / "schemas").glob("*.json")):
+        path.write_text(path.read_text(encoding="utf-8").replace(f"/spec/{latest}/schemas/", f"/spec/{new}/schemas/"),
+                        encoding="utf-8")
+    path, doc, pointer, sub = _first(root, _has_enum, "an enum of two values", folder=f"spec/releases/{new}",
+                                     what=f"schema of release {latest}")
+    value = sub["enum"].pop()
+    _write_json(path, doc)
+    spec_md = base / new / "SPEC.md"
+    entry = f"### {new} — {dt.date.today().isoformat()} — MAJOR\n\n- Removed {json.dumps(value)} (canary).\n"
+    spec_md.write_text(changelog.insert(spec_md.read_text(encoding="utf-8"), entry, _rel(root, spec_md)),
+                       encoding="utf-8")
+    added = [f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.relative_to(base).as_posix()}"
+             for p in sorted((base / new).rglob("*")) if p.is_file()]
+    _write_sums(root, sorted(_sums_lines(root) + added, key=lambda ln: ln.partition("  ")[2]))
+    return (f"released {new} after {latest} with {json.dumps(value)} removed from "
+            f"{_rel(root, path)}#{pointer}/enum (a MAJOR change as a PATCH version)")
+
+
+def decide_rfc_early(root: Path) -> str:
+    """Date the decision of the first decided RFC (accepted, rejected or implemented) on the
+    day its comment period closes (``rfc-decided-early``: SPEC.md, "Governance", a decision
+    comes after the whole period)."""
+    for path in sorted((root / "rfcs").glob("[0-9][0-9][0-9][0-9]-*.md")):
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        try:
+            fm = frontmatter.parse(text, _rel(root, path))
+        except InputError:
+            continue
+        period = fm.data.get("comment_period")
+        closes = period.get("closes") if isinstance(period, dict) else None
+        if (fm.data.get("status") in ("accepted", "rejected", "implemented") and isinstance(closes, str)
+                and "decision_date" in fm.lines and fm.data.get("decision_date") != closes):
+            lines = text.split("\n")
+            at = fm.lines["decision_date"] - 1
+            if not lines[at].startswith("decision_date:"):
+                continue
+            was = fm.data["decision_date"]
+            lines[at] = f"decision_date: {closes}"
+            path.write_text("\n".join(lines), encoding="utf-8")
+            return f"dated the decision of {_rel(root, path)} {closes} (was {was}), the day its comment period closes"
+    raise NothingToBreak("no decided RFC with a decision_date and a comment period")
+
+
+def accept_in_the_same_change(root: Path) -> str:
+    """The break of :func:`remove_enum_value_declaring_major` with a new RFC, accepted and
+    declaring MAJOR, whose ``accepts`` lists the break's findings (fingerprints worked out by
+    this toolchain's classifier, as ``rfc accept-findings`` does), all in the one commit. The
+    acceptance does not predate the change it accepts (SPEC.md, "Governance"; the base stage
+    reads acceptances as they were at the base), so the MAJOR rule still fails it."""
+    what = remove_enum_value_declaring_major(root)
+    old = gitsource.spec_version_at(root, "HEAD", "spec", name="HEAD:spec")
+    new = SpecRepo(root).version(DRAFT)
+    found = bind_after(new, breaking(compare_versions(old, new).findings))
+    if not found:
+        raise NothingToBreak("removing an enum value is no breaking change here")
+    path = new_rfc(root, "Canary: an acceptance in the change it accepts", "evalport-canary",
+                   declared_class="MAJOR")
+    today = dt.date.today()
+    day = [(today - dt.timedelta(days=n)).isoformat() for n in (40, 20, 10)]
+    text = path.read_text(encoding="utf-8").replace("\nstatus: draft\n", "\nstatus: accepted\n", 1)
+    text = re.sub(r"^created: .*$", f"created: {day[0]}\ncomment_period:\n  opens: {day[0]}\n  closes: {day[1]}\n"
+                  f"decision_date: {day[2]}", text, count=1, flags=re.M)
+    path.write_text(text, encoding="utf-8")
+    write_accepts(root, int(path.name[:4]), found)
+    return f"{what}, and {_rel(root, path)} accepting it added, accepted, in the same commit"
+
+
+TIGHTENED = """
+# canary: rule {code} tightened. It now also fires, at the first of its guard locations the
+# document has, on every document it passed.
+def _canary_tightened(rule, guards):
+    import dataclasses
+
+    from .registry import violation
+
+    def located(node, parts, path):
+        if not parts:
+            yield path
+        elif parts[0] == "*":
+            for i, item in enumerate(node if isinstance(node, list) else ()):
+                yield from located(item, parts[1:], f"{{path}}/{{i}}")
+        elif isinstance(node, dict) and parts[0] in node:
+            yield from located(node[parts[0]], parts[1:], f"{{path}}/{{parts[0]}}")
+
+    def tightened(document, **parameters):
+        found = list(rule.function(document, **parameters))
+        for guard in guards if not found else ():
+            for path in located(document, guard.split("/")[1:], ""):
+                return [violation(rule.code, path, "tightened by the canary")]
+        return found
+
+    return dataclasses.replace(rule, function=tightened, items=None)
+
+
+RULES[{code!r}] = _canary_tightened(RULES[{code!r}], {guards!r})
+"""
+"""What :func:`tighten_released_rule` appends to the rules package (``code``, ``guards``)."""
+
+
+def tighten_released_rule(root: Path) -> str:
+    """Tighten the implementation of the first hand-rolled rule the latest release catalogues
+    (with a ``guard``): it also fires on every document it passed, at the first of its guard
+    locations there. A document valid under the release as shipped is no longer valid
+    (``release-rule-tightened``: a release keeps the rule behaviour it shipped with). The
+    branch's own gate runs the tree's rules (the gate of record judges their code instead),
+    so this canary runs without ``--base``."""
+    rules = root / "tools" / "evalport_spec" / "validation" / "rules"
+    releases = _releases(root)
+    if not (rules / "__init__.py").is_file() or not (rules / "registry.py").is_file():
+        raise NothingToBreak("no rule implementations under tools/evalport_spec/validation/rules/")
+    if not releases:
+        raise NothingToBreak("no release whose rules could be tightened")
+    catalogue = _read_json(root / "spec" / "releases" / releases[-1] / "rules.json")
+    sources = "".join(p.read_text(encoding="utf-8") for p in sorted(rules.glob("*.py")))
+    for entry in catalogue.get("rules", []) if isinstance(catalogue, dict) else ():
+        code, guard = entry.get("code"), entry.get("guard")
+        guards = [guard] if isinstance(guard, str) else guard
+        if (entry.get("encoded") is False and isinstance(code, str) and f'"{code}"' in sources
+                and isinstance(guards, list) and guards and all(isinstance(g, str) for g in guards)):
+            with (rules / "__init__.py").open("a", encoding="utf-8") as out:
+                out.write(TIGHTENED.format(code=code, guards=guards))
+            return (f"made {code} (catalogued by {releases[-1]}) also fire on every document it passed "
+                    f"that has {' or '.join(guards)}")
+    raise NothingToBreak(f"release {releases[-1]} catalogues no hand-rolled rule with a guard")
+
+
 CANARIES: tuple[Canary, ...] = (
     Canary("enum-value-removed", "base", remove_enum_value),
     Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major),
@@ -263,6 +447,11 @@ CANARIES: tuple[Canary, ...] = (
     Canary("dangling-ref", "schemas", dangle_ref),
     Canary("rule-dropped-from-catalogue", "rules", drop_catalogued_rule),
     Canary("example-invalid", "examples", break_example),
+    Canary("release-removed", "history", remove_release),
+    Canary("release-version-understated", "releases", understate_release),
+    Canary("rfc-decided-early", "rfcs", decide_rfc_early),
+    Canary("released-rule-tightened", "behaviour", tighten_released_rule, against_base=False),
+    Canary("major-accepted-in-the-same-change", "base", accept_in_the_same_change),
 )
 """The known breaks, each with the stage that catches it (every one is caught by this
 toolchain: tests/test_canary.py)."""
