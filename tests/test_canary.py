@@ -441,6 +441,20 @@ def test_a_pooled_job_that_raises_stops_the_jobs_not_started(tmp_path):
     assert started == [0, 1]  # one folder: one job at a time, none after the failure
 
 
+def test_a_planting_that_cannot_read_the_spec_is_skipped_not_fatal(spec_repo, tmp_path):
+    """A break planted with the judge's own reading of the spec (an RFC written, findings
+    computed) can meet input it refuses: that canary is skipped, the others still run."""
+    from evalport_spec.errors import InputError
+
+    def refuse(root):
+        raise InputError("no such thing", "rfcs/0001-x.md", 3)
+
+    tools = fake_toolchain(tmp_path, "raise SystemExit(2)\n")
+    run = C.run_canaries(spec_repo, tools, canaries=(B.Canary("refused", "rfcs", refuse), B.CANARIES[0]))
+    assert [(o.status, o.what) for o in run.outcomes] == [
+        ("skipped", "could not plant it: rfcs/0001-x.md:3: no such thing"), ("error", run.outcomes[1].what)]
+
+
 def test_a_hanging_toolchain_is_stopped(spec_repo, tmp_path):
     tools = fake_toolchain(tmp_path, "import time\ntime.sleep(60)\n")
     (outcome,) = C.run_canaries(spec_repo, tools, canaries=B.CANARIES[:1], timeout=1).outcomes

@@ -121,8 +121,9 @@ class Control:
         against_base: run with ``--base HEAD`` (the canaries whose :attr:`Canary.against_base`
             is true) or without; stages: the stages run, in run order;
         status: ``pending`` (not run yet), ``clean``, ``failed`` (a stage fails) or ``error``
-        (the run crashed, timed out, exited 2 or wrote no report); failing: ``{stage: kinds of its error findings}`` of the
-        stages that fail; detail: for ``error``, what went wrong; seconds: wall time.
+        (the run crashed, timed out, exited 2 or wrote no report); failing: ``{stage: kinds of
+        its error findings}`` of the stages that fail; detail: for ``error``, what went wrong;
+        seconds: wall time.
     """
 
     against_base: bool
@@ -254,17 +255,18 @@ class _Setup:
     timeout: float
     scratch: Path
 
-    def commit(self, clone: Path, plant: Callable[[Path], str] | None, message: str) -> str:
-        """Reset ``clone`` to :attr:`head`, run ``plant`` on it (none: an empty commit) and
-        commit; returns what ``plant`` said. Raises what ``plant`` raises, and InputError when
-        git fails."""
+    def reset(self, clone: Path) -> None:
+        """Reset ``clone`` to :attr:`head`, untracked files removed. Raises InputError when git
+        fails."""
         git.run(clone, "reset", "-q", "--hard", self.head)
         git.run(clone, "clean", "-q", "-fdx")
-        what = plant(clone) if plant is not None else ""
+
+    def commit(self, clone: Path, message: str) -> None:
+        """Commit everything in ``clone``'s working tree (an empty commit when nothing changed).
+        Raises InputError when git fails."""
         git.run(clone, "add", "-A")
         git.run(clone, "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "--allow-empty", "-m",
                 message, env=IDENTITY)
-        return what
 
     def gate(self, clone: Path, stages: tuple[str, ...], against_base: bool
              ) -> tuple[subprocess.CompletedProcess[bytes] | None, str, float]:
@@ -293,12 +295,14 @@ def _run_canary(canary: Canary, clone: Path, *, setup: _Setup) -> Outcome:
     Raises:
         InputError: git failed to reset or commit the scratch clone.
     """
+    setup.reset(clone)
     try:
-        what = setup.commit(clone, canary.plant, f"canary: {canary.name}")
+        what = canary.plant(clone)
     except NothingToBreak as exc:
         return Outcome(canary, "skipped", str(exc))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, InputError) as exc:
         return Outcome(canary, "skipped", f"could not plant it: {exc}")
+    setup.commit(clone, f"canary: {canary.name}")
     proc, detail, seconds = setup.gate(clone, (canary.stage,), canary.against_base)
     if proc is None:
         return Outcome(canary, "error", what, detail, seconds)
@@ -312,7 +316,8 @@ def _run_control(control: Control, clone: Path, *, setup: _Setup) -> Control:
     Raises:
         InputError: git failed to reset or commit the scratch clone.
     """
-    setup.commit(clone, None, "canary: control (no break planted)")
+    setup.reset(clone)
+    setup.commit(clone, "canary: control (no break planted)")
     proc, control.detail, control.seconds = setup.gate(clone, control.stages, control.against_base)
     if proc is None:
         control.status = "error"
