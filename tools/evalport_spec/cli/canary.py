@@ -1,11 +1,13 @@
-"""``evalport-spec canary [--toolchain DIR] [--base REF] [--timeout S] [--format F]``: known breaks
-judge a toolchain.
+"""``evalport-spec canary [--toolchain DIR] [--base REF] [--timeout S] [--jobs N] [--format F]``:
+known breaks judge a toolchain.
 
 Each canary of :data:`evalport_spec.gate.canary.CANARIES` is planted in a scratch clone of the
 repository's committed ``HEAD`` and judged by the toolchain under test (default: the checkout's
 own ``tools/``), which must fail the stage that catches it. A progress line per canary goes to
-standard error. Exit codes: 0 every canary caught (or skipped: nothing to break in this spec),
-1 a canary passed or its run failed, 2 usage or input error (not a git checkout, no toolchain).
+standard error. A control run first (``HEAD`` with no break planted) must pass every stage the
+canaries use. Exit codes: 0 every canary caught (or skipped: nothing to break in this spec) and
+the control clean, 1 a canary passed, a run failed or the control failed, 2 usage or input
+error (not a git checkout, no toolchain).
 With ``--base REF`` nothing runs (exit 0) unless the toolchain or CI configuration differs from
 REF (the paths ``toolchain-changed`` lists): how ``.ci/run`` and the Action call it.
 """
@@ -16,6 +18,9 @@ import argparse
 import sys
 
 from .options import MAX_TIMEOUT, add_format_option, number_in, reports_input_error, repository
+
+MAX_JOBS = 64
+"""Most gate runs ``--jobs`` may ask for at once."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "`check --base REF` lists as toolchain-changed); otherwise report nothing to test")
     p.add_argument("--timeout", metavar="S", type=number_in(float, 0, MAX_TIMEOUT, above=True), default=None,
                    help="seconds one canary's gate run may take (default 600)")
+    p.add_argument("--jobs", metavar="N", type=number_in(int, 1, MAX_JOBS), default=None,
+                   help="gate runs at once, each in a scratch clone of its own (default: the processors, "
+                        "at most 4)")
     add_format_option(p)
     p.set_defaults(func=run)
 
@@ -53,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
                     data={"ok": True, "canaries": []}), args.format)
         return 0
 
-    def progress(outcome) -> None:
-        print(f"canary: {outcome.canary.name}: {outcome.status} ({outcome.what}; "
-              f"{outcome.seconds:.1f}s)", file=sys.stderr, flush=True)
+    def progress(item) -> None:
+        print(f"canary: {item.name}: {item.status} ({item.what}; {item.seconds:.1f}s)",
+              file=sys.stderr, flush=True)
 
     if args.toolchain is not None:  # before any progress line: a usage error is one line
         canary.require_package(args.toolchain)
@@ -64,18 +72,26 @@ def run(args: argparse.Namespace) -> int:
     if changed:
         print(f"canary: note: {len(changed)} file(s) under tools/ differ from HEAD ({changed[0]}...); "
               "the committed toolchain is the one tested", file=sys.stderr)
-    outcomes = canary.run_canaries(repo.root, args.toolchain, timeout=args.timeout or canary.TIMEOUT,
-                                   progress=progress)
-    findings = canary.canary_findings(outcomes)
+    result = canary.run_canaries(repo.root, args.toolchain, timeout=args.timeout or canary.TIMEOUT,
+                                 jobs=args.jobs, progress=progress)
+    outcomes = result.outcomes
+    findings = result.findings()
     failed = [f for f in findings if f.severity == Severity.ERROR]
-    status = {"caught": "ok", "passed": "fail", "error": "fail", "skipped": "skip"}
-    checks = [Check(o.canary.name, status[o.status], round(o.seconds, 3), o.what) for o in outcomes]
+    status = {"caught": "ok", "passed": "fail", "error": "fail", "skipped": "skip", "unproven": "fail",
+              "clean": "ok", "failed": "fail"}
+    checks = [Check(x.name, status[x.status], round(x.seconds, 3), x.what) for x in [*result.controls, *outcomes]]
     caught = sum(o.status == "caught" for o in outcomes)
+    missed = sum(o.status in ("passed", "error", "unproven") for o in outcomes)
+    spoiled = [c.name for c in result.controls if c.status != "clean"]
     verdict = (f"canary: passed ({caught} of {len(outcomes)} known breaks caught)" if not failed else
-               f"canary: FAILED ({len(failed)} of {len(outcomes)} known breaks not caught)")
+               f"canary: FAILED ({missed} of {len(outcomes)} known breaks not caught"
+               + (f"; {len(spoiled)} of {len(result.controls)} control runs (no break planted) failed" if spoiled
+                  else "") + ")")
     data = {"ok": not failed, "canaries": [
         {"name": o.canary.name, "stage": o.canary.stage, "status": o.status, "what": o.what,
-         "detail": o.detail, "caught_by": o.kinds, "seconds": round(o.seconds, 3)} for o in outcomes]}
+         "detail": o.detail, "caught_by": o.kinds, "seconds": round(o.seconds, 3)} for o in outcomes],
+        "controls": [{"name": c.name, "stages": list(c.stages), "status": c.status, "failing": c.failing,
+                      "detail": c.detail, "seconds": round(c.seconds, 3)} for c in result.controls]}
     report = Report.of(findings, command="canary", title="EvalPort toolchain canary",
                        checks=checks, check_noun="known break", data=data, verdict=verdict)
     emit(report, args.format)

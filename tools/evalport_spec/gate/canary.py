@@ -9,17 +9,21 @@ later removal of an enum value through. The canary tests the changed toolchain b
 
 1. a scratch clone of the checkout (``git clone --shared``: the history is there, the objects
    are borrowed), at its committed ``HEAD``;
-2. for each canary of :data:`CANARIES` (defined here, so in CI by the judge's code, never the
+2. for each canary of :data:`~.canarybreaks.CANARIES` (the judge's code in CI, never the
    branch's): the clone is reset to ``HEAD``, one known break is written into it and committed;
 3. the toolchain under test runs its own gate on that commit as a separate process
    (``env PYTHONPATH=TOOLCHAIN python -P -m evalport_spec -C CLONE check --base HEAD --stage S
    --format json``, started from a scratch folder, with a fresh ``EVALPORT_CACHE_DIR``, bounded in
-   time), and must fail the stage ``S`` that catches the break today (exit 1).
+   time), and must fail the stage ``S`` that catches the break today (exit 1);
+4. the control run (:class:`Control`): the same command, on an empty commit on ``HEAD``, with
+   every stage of the canaries, must pass every one of them. Without it a toolchain that fails
+   everything would catch every canary.
 
 A canary whose stage passes is an error finding ``toolchain-canary-passed``; one whose run
 crashes, times out, exits 2 or prints no report is ``toolchain-canary-error``; a canary that
 finds nothing to break in this spec (no ``enum`` of two values, say) is a warning
-``toolchain-canary-skipped``.
+``toolchain-canary-skipped``. A stage that fails the control run is an error
+``toolchain-canary-control-failed``, and its canaries are ``unproven``.
 
 What it cannot catch: a toolchain that recognises the canaries and behaves only for them. That
 is what review of ``toolchain-changed`` is for.
@@ -27,25 +31,25 @@ is what review of ``toolchain-changed`` is for.
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .. import git
 from ..errors import InputError
 from ..findings import Finding, Location, Severity
 from ..fsutil import run_bounded
-from ..semver import parse_semver
+from ..names import STAGES
 from . import history
+from .canarybreaks import CANARIES, Canary, NothingToBreak
+from .canarypool import run_pooled
 from .toolchain import is_toolchain_path
 
 TIMEOUT = 600.0
@@ -54,31 +58,12 @@ TIMEOUT = 600.0
 MAX_OUTPUT = 64 << 20
 """Bytes of output one canary's gate run may write."""
 
+MAX_DEFAULT_JOBS = 4
+"""Most gate runs the canary runs at once unless told (each one a process and its rule programs)."""
+
 IDENTITY = {"GIT_AUTHOR_NAME": "evalport-canary", "GIT_AUTHOR_EMAIL": "canary@invalid",
             "GIT_COMMITTER_NAME": "evalport-canary", "GIT_COMMITTER_EMAIL": "canary@invalid"}
 """Who commits a planted break (in the scratch clone only)."""
-
-
-class NothingToBreak(Exception):
-    """A canary found no place to plant its break in this spec (the message says what it
-    looked for)."""
-
-
-@dataclass(frozen=True)
-class Canary:
-    """One known break.
-
-    Attributes:
-        name: kebab-case, as findings and progress lines name it (``enum-value-removed``).
-        stage: the gate stage that catches it today (:data:`evalport_spec.names.STAGES`).
-        plant: writes the break into a checkout's working tree (its root given); returns what
-            it did, one phrase (``"removed "runner_error" from spec/schemas/resultset.json#..."``).
-            Raises :class:`NothingToBreak` when this spec has no place for it.
-    """
-
-    name: str
-    stage: str
-    plant: Callable[[Path], str]
 
 
 @dataclass
@@ -86,10 +71,11 @@ class Outcome:
     """What one canary's run gave.
 
     Attributes:
-        canary: the canary; status: ``caught``, ``passed``, ``error`` or ``skipped``;
-        what: the planted break (or why nothing was planted); detail: for ``error``, what went
-        wrong; seconds: wall time of the gate run; kinds: the kinds of the error findings of
-        the canary's stage (what caught it), sorted.
+        canary: the canary; status: ``caught``, ``passed``, ``error``, ``skipped`` or
+        ``unproven`` (its stage fails the control run too, so failing the break proves nothing);
+        what: the planted break (or why nothing was planted); detail: for ``error`` and
+        ``unproven``, what went wrong; seconds: wall time of the gate run; kinds: the kinds of
+        the error findings of the canary's stage (what caught it), sorted.
     """
 
     canary: Canary
@@ -99,8 +85,14 @@ class Outcome:
     seconds: float = 0.0
     kinds: list[str] = field(default_factory=list)
 
+    @property
+    def name(self) -> str:
+        """The canary's name."""
+        return self.canary.name
+
     def finding(self) -> Finding | None:
-        """The finding this outcome reports (``None`` when caught)."""
+        """The finding this outcome reports (``None`` when caught, and when unproven: the
+        control run's finding says why)."""
         name, what = self.canary.name, self.what
         if self.status == "passed":
             return Finding("toolchain-canary-passed",
@@ -117,250 +109,131 @@ class Outcome:
         return None
 
 
-# --- the breaks --------------------------------------------------------------------------------
+@dataclass
+class Control:
+    """The control run: the toolchain under test's gate on ``HEAD`` with no break planted (an
+    empty commit on top, as a canary's break is), with the stages and the ``--base`` of the
+    canaries it controls. Every one of those stages must pass (``ok``, ``warn`` or ``skip``):
+    a stage that fails with no break fails every break too, so its canaries prove nothing (a
+    toolchain that fails everything would otherwise catch every canary).
 
-def _read_json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
+    Attributes:
+        against_base: run with ``--base HEAD`` (the canaries whose :attr:`Canary.against_base`
+            is true) or without; stages: the stages run, in run order;
+        status: ``pending`` (not run yet), ``clean``, ``failed`` (a stage fails) or ``error``
+        (the run crashed, timed out, exited 2 or wrote no report); failing: ``{stage: kinds of
+        its error findings}`` of the stages that fail; detail: for ``error``, what went wrong;
+        seconds: wall time.
+    """
 
+    against_base: bool
+    stages: tuple[str, ...]
+    status: str = "pending"
+    failing: dict[str, list[str]] = field(default_factory=dict)
+    detail: str = ""
+    seconds: float = 0.0
 
-def _write_json(path: Path, doc: Any) -> None:
-    path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    @property
+    def name(self) -> str:
+        """``control`` (``control-no-base`` for the run without ``--base``)."""
+        return "control" if self.against_base else "control-no-base"
 
+    @property
+    def what(self) -> str:
+        """What was run, one phrase."""
+        base = "check --base HEAD" if self.against_base else "check"
+        return f"HEAD with no break planted ({base}: {', '.join(self.stages)})"
 
-def _plain_subschemas(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """``(pointer, subschema)`` of every subschema reached only through ``properties``,
-    ``$defs`` and ``items`` (document order): a constraint there applies to every document
-    that has the member, never only under a condition (``if``, ``not``, ``anyOf``...), so
-    tightening it is a break whatever the rest of the schema says."""
-    if not isinstance(node, dict):
-        return
-    yield pointer, node
-    for key in ("properties", "$defs"):
-        for name, sub in (node.get(key) or {}).items() if isinstance(node.get(key), dict) else ():
-            esc = name.replace("~", "~0").replace("/", "~1")
-            yield from _plain_subschemas(sub, f"{pointer}/{key}/{esc}")
-    if isinstance(node.get("items"), dict):
-        yield from _plain_subschemas(node["items"], f"{pointer}/items")
+    def spoils(self, stage: str) -> str | None:
+        """Why a canary of ``stage`` proves nothing under this control (``None``: it does)."""
+        if self.status == "error":
+            return "the control run (HEAD with no break planted) could not be judged"
+        if stage in self.failing:
+            return f"its `{stage}` stage fails HEAD with no break planted too (the control run)"
+        return None
 
-
-def _draft_schemas(root: Path) -> list[Path]:
-    return sorted((root / "spec" / "schemas").glob("*.json"))
-
-
-def _first(root: Path, test: Callable[[dict[str, Any]], bool], looked_for: str
-           ) -> tuple[Path, Any, str, dict[str, Any]]:
-    for path in _draft_schemas(root):
-        doc = _read_json(path)
-        for pointer, sub in _plain_subschemas(doc):
-            if test(sub):
-                return path, doc, pointer, sub
-    raise NothingToBreak(f"no draft schema has {looked_for}")
-
-
-def _rel(root: Path, path: Path) -> str:
-    return path.relative_to(root).as_posix()
-
-
-def remove_enum_value(root: Path) -> str:
-    """Remove the last value of the first ``enum`` of two or more values (a MAJOR
-    ``enum-value-removed``: a document holding it was valid and is not)."""
-    path, doc, pointer, sub = _first(
-        root, lambda s: isinstance(s.get("enum"), list) and len(s["enum"]) >= 2, "an enum of two values")
-    value = sub["enum"].pop()
-    _write_json(path, doc)
-    return f"removed {json.dumps(value)} from {_rel(root, path)}#{pointer}/enum"
-
-
-def remove_enum_value_declaring_major(root: Path) -> str:
-    """The break of :func:`remove_enum_value`, with ``spec/VERSION`` declaring the next major
-    version after the latest release: a MAJOR change still needs an accepted RFC listing the
-    finding (the second condition of the MAJOR rule, :mod:`evalport_spec.policy`)."""
-    releases = [v for v in (p.name for p in (root / "spec" / "releases").glob("*")) if _is_version(v)]
-    if not releases:
-        raise NothingToBreak("no release to declare the next major version after")
-    major = str(max(map(parse_semver, releases)).bump_major())
-    what = remove_enum_value(root)
-    (root / "spec" / "VERSION").write_text(major + "\n", encoding="utf-8")
-    return f"{what}, and spec/VERSION set to {major}"
+    def finding(self) -> Finding | None:
+        """The finding this control reports (``None`` when clean)."""
+        if self.status == "error":
+            return Finding("toolchain-canary-error",
+                           f"the changed toolchain could not judge HEAD with no break planted (the canary's "
+                           f"control run): {self.detail}", extra={"canary": self.name})
+        if self.status == "failed":
+            said = "; ".join(f"`{s}` ({', '.join(k) or 'no error finding'})" for s, k in self.failing.items())
+            return Finding("toolchain-canary-control-failed",
+                           f"the changed toolchain fails HEAD with no break planted: {said}; a known break "
+                           "those stages fail proves nothing, since they fail without one",
+                           extra={"canary": self.name, "stages": list(self.failing)})
+        return None
 
 
-def _is_version(text: str) -> bool:
-    try:
-        parse_semver(text)
-    except ValueError:
-        return False
-    return True
+@dataclass
+class CanaryRun:
+    """Every canary's :class:`Outcome` (in order) and the :class:`Control` runs."""
 
+    controls: list[Control]
+    outcomes: list[Outcome]
 
-def add_required_member(root: Path) -> str:
-    """Add a required string member ``canary_member`` to the first titled closed object (a
-    MAJOR ``required-added``: every document of that object lacks it)."""
-    path, doc, pointer, sub = _first(
-        root, lambda s: "title" in s and s.get("additionalProperties") is False
-        and isinstance(s.get("properties"), dict) and "canary_member" not in s["properties"],
-        "a titled object with additionalProperties false")
-    sub["properties"]["canary_member"] = {"type": "string"}
-    sub["required"] = [*sub.get("required", []), "canary_member"]
-    _write_json(path, doc)
-    return f"made canary_member a new required member of {sub['title']} ({_rel(root, path)}#{pointer})"
-
-
-def tighten_bound(root: Path) -> str:
-    """Raise the first ``minLength``, ``minItems`` or ``minimum`` by one (a MAJOR tightening:
-    a value at the old bound is rejected)."""
-    keys = ("minLength", "minItems", "minimum")
-    path, doc, pointer, sub = _first(
-        root, lambda s: any(isinstance(s.get(k), int) and not isinstance(s.get(k), bool) for k in keys),
-        "a minLength, minItems or minimum")
-    key = next(k for k in keys if isinstance(sub.get(k), int) and not isinstance(sub.get(k), bool))
-    sub[key] += 1
-    _write_json(path, doc)
-    return f"raised {_rel(root, path)}#{pointer}/{key} from {sub[key] - 1} to {sub[key]}"
-
-
-def _released_json(root: Path) -> tuple[Path, list[str], int]:
-    """The first released ``.json`` file listed in ``spec/releases/SHA256SUMS``, the file's
-    lines and the index of its line."""
-    sums = root / "spec" / "releases" / "SHA256SUMS"
-    lines = sums.read_text(encoding="utf-8").splitlines() if sums.is_file() else []
-    for i, line in enumerate(lines):
-        name = line.partition("  ")[2]
-        if name.endswith(".json") and (root / "spec" / "releases" / name).is_file():
-            return root / "spec" / "releases" / name, lines, i
-    raise NothingToBreak("spec/releases/SHA256SUMS lists no released .json file")
-
-
-def edit_released_file(root: Path) -> str:
-    """Append one space to a released file, leaving ``SHA256SUMS`` as it was (the manifest no
-    longer matches)."""
-    path, _, _ = _released_json(root)
-    path.write_bytes(path.read_bytes() + b" ")
-    return f"appended a space to {_rel(root, path)}"
-
-
-def edit_released_file_and_sums(root: Path) -> str:
-    """Append one space to a released file and rewrite its ``SHA256SUMS`` line to match (only
-    history shows the file is not what its release shipped)."""
-    path, lines, i = _released_json(root)
-    data = path.read_bytes() + b" "
-    path.write_bytes(data)
-    lines[i] = f"{hashlib.sha256(data).hexdigest()}  {lines[i].partition('  ')[2]}"
-    (root / "spec" / "releases" / "SHA256SUMS").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return f"appended a space to {_rel(root, path)} and updated its SHA256SUMS line"
-
-
-def flip_fixture(root: Path) -> str:
-    """Turn the first draft conformance fixture of an invalid document into one expecting it
-    valid (its errors dropped): the fixture now disagrees with the validator, which rejects it.
-    (The other way round would need an ``errors`` list the fixture schema checks first.)"""
-    for path in sorted((root / "spec" / "conformance" / "fixtures").glob("*.json")):
-        doc = _read_json(path)
-        expect = doc.get("expect") if isinstance(doc, dict) else None
-        if isinstance(expect, dict) and expect and all(isinstance(v, dict) and v.get("valid") is False
-                                                       for v in expect.values()):
-            doc["expect"] = {k: {"valid": True} for k in expect}
-            _write_json(path, doc)
-            return f"marked {_rel(root, path)} (an invalid document) as valid"
-    raise NothingToBreak("no draft conformance fixture expects an invalid document")
-
-
-FIELD_ROW = re.compile(r"^(\|[^|\n]*\|[^|\n]*\| )(yes|no)( \|.*)$", re.M)
-"""A row of a generated field table: field, type, then the ``Required`` cell."""
-
-
-def edit_field_table(root: Path) -> str:
-    """Flip the ``Required`` cell of the first row of the first generated field table of the
-    draft SPEC.md (the region no longer says what its schema says)."""
-    path = root / "spec" / "SPEC.md"
-    text = path.read_text(encoding="utf-8") if path.is_file() else ""
-    start = text.find("<!-- evalport:generated fields ")
-    end = text.find("<!-- /evalport:generated -->", start)
-    match = FIELD_ROW.search(text, start, end) if start >= 0 and end >= 0 else None
-    if match is None:
-        raise NothingToBreak("spec/SPEC.md has no generated field table")
-    flipped = "no" if match[2] == "yes" else "yes"
-    path.write_text(text[:match.start(2)] + flipped + text[match.end(2):], encoding="utf-8")
-    region = text[start:text.find("-->", start)].removeprefix("<!-- evalport:generated fields ").strip()
-    return f"changed a Required cell of SPEC.md's generated {region} table from {match[2]} to {flipped}"
-
-
-def dangle_ref(root: Path) -> str:
-    """Add an optional member whose schema is a ``$ref`` to a ``$defs`` entry that does not
-    exist, to the first draft schema with ``properties`` at its root (a reference that does not
-    resolve: every validator of the schema fails on it)."""
-    for path in _draft_schemas(root):
-        doc = _read_json(path)
-        if isinstance(doc, dict) and isinstance(doc.get("properties"), dict):
-            doc["properties"]["canary_member"] = {"$ref": "#/$defs/canary_missing"}
-            _write_json(path, doc)
-            return f"added a member whose $ref (#/$defs/canary_missing) resolves nowhere to {_rel(root, path)}"
-    raise NothingToBreak("no draft schema has properties at its root")
-
-
-def drop_catalogued_rule(root: Path) -> str:
-    """Remove the first rule of ``spec/rules.json`` (its implementation still registers it:
-    the catalogue and the code disagree, and documents lose a rule SPEC.md states)."""
-    path = root / "spec" / "rules.json"
-    doc = _read_json(path) if path.is_file() else None
-    rules = doc.get("rules") if isinstance(doc, dict) else None
-    if not isinstance(rules, list) or not rules or not isinstance(rules[0], dict):
-        raise NothingToBreak("spec/rules.json catalogues no rule")
-    code = rules.pop(0).get("code")
-    _write_json(path, doc)
-    return f"removed rule {code} from spec/rules.json"
-
-
-def break_example(root: Path) -> str:
-    """Add a member ``canary_member`` to the first example that is a JSON object (every
-    document type's root object is closed, so the example is no longer valid)."""
-    for path in sorted((root / "spec" / "examples").glob("*.json")):
-        doc = _read_json(path)
-        if isinstance(doc, dict) and "canary_member" not in doc:
-            doc["canary_member"] = True
-            _write_json(path, doc)
-            return f"added an unknown member canary_member to {_rel(root, path)}"
-    raise NothingToBreak("spec/examples holds no JSON object")
-
-
-CANARIES: tuple[Canary, ...] = (
-    Canary("enum-value-removed", "base", remove_enum_value),
-    Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major),
-    Canary("required-member-added", "draft", add_required_member),
-    Canary("bound-tightened", "base", tighten_bound),
-    Canary("released-file-edited", "manifest", edit_released_file),
-    Canary("released-file-and-sums-edited", "history", edit_released_file_and_sums),
-    Canary("fixture-contradicts-validator", "conformance", flip_fixture),
-    Canary("field-table-edited", "spec-text", edit_field_table),
-    Canary("dangling-ref", "schemas", dangle_ref),
-    Canary("rule-dropped-from-catalogue", "rules", drop_catalogued_rule),
-    Canary("example-invalid", "examples", break_example),
-)
-"""The known breaks, each with the stage that catches it (every one is caught by this
-toolchain: tests/test_canary.py)."""
+    def findings(self) -> list[Finding]:
+        """The findings of the controls and the outcomes (none for a clean control or a caught
+        canary), located at ``tools/``."""
+        found = [f for f in (x.finding() for x in [*self.controls, *self.outcomes]) if f is not None]
+        for f in found:
+            f.new = Location("tools")
+        return found
 
 
 # --- running -----------------------------------------------------------------------------------
+
+def _stage_results(proc: subprocess.CompletedProcess[bytes], stages: tuple[str, ...]
+                   ) -> tuple[dict[str, tuple[str, list[str]]] | None, str]:
+    """``({stage: (status, kinds)}, "")`` of a finished gate run of ``stages`` (``kinds``: the
+    kinds of the stage's error findings, sorted, once each), or ``(None, what went wrong)``."""
+    err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+    tail = f" ({err[-1][:300]})" if err else ""
+    if proc.returncode not in (0, 1):
+        return None, f"its gate exited {proc.returncode}{tail}"
+    out = {}
+    try:
+        report = json.loads(proc.stdout)
+        for stage in stages:
+            result = next(s for s in report["stages"] if s["name"] == stage)
+            out[stage] = (result["status"], sorted({f["kind"] for f in result.get("findings", [])
+                                                    if f.get("severity") == "error"}))
+    except (ValueError, KeyError, TypeError, StopIteration, AttributeError):
+        names = " and ".join(f"`{s}`" for s in stages)
+        return None, f"its gate (exit {proc.returncode}) wrote no JSON report with a {names} stage{tail}"
+    return out, ""
+
 
 def _verdict(proc: subprocess.CompletedProcess[bytes], stage: str) -> tuple[str, str, list[str]]:
     """``(status, detail, kinds)`` of a finished gate run of ``stage``: ``kinds`` are the kinds
     of the stage's error findings, sorted, once each (what caught the break). The stage failing
     is what counts, whatever finding fails it: a break it fails cannot land."""
-    err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-    tail = f" ({err[-1][:300]})" if err else ""
-    if proc.returncode not in (0, 1):
-        return "error", f"its gate exited {proc.returncode}{tail}", []
-    try:
-        report = json.loads(proc.stdout)
-        result = next(s for s in report["stages"] if s["name"] == stage)
-        status = result["status"]
-        kinds = sorted({f["kind"] for f in result.get("findings", []) if f.get("severity") == "error"})
-    except (ValueError, KeyError, TypeError, StopIteration, AttributeError):
-        return "error", f"its gate (exit {proc.returncode}) wrote no JSON report with a `{stage}` stage{tail}", []
+    results, detail = _stage_results(proc, (stage,))
+    if results is None:
+        return "error", detail, []
+    status, kinds = results[stage]
     if proc.returncode == 1 and status == "fail":
         return "caught", "", kinds
     if proc.returncode == 1 or status == "fail":
         return "error", f"its gate exited {proc.returncode} with the `{stage}` stage {status!r}", kinds
     return "passed", "", kinds
+
+
+def _control_verdict(proc: subprocess.CompletedProcess[bytes], control: Control) -> None:
+    """Set ``control``'s status, failing stages and detail from its finished gate run."""
+    results, detail = _stage_results(proc, control.stages)
+    if results is None:
+        control.status, control.detail = "error", detail
+        return
+    control.failing = {s: kinds for s, (status, kinds) in results.items() if status == "fail"}
+    if bool(control.failing) != (proc.returncode == 1):
+        control.status = "error"
+        control.detail = (f"its gate exited {proc.returncode} with the stages "
+                          + ", ".join(f"`{s}` {status!r}" for s, (status, _) in results.items()))
+    else:
+        control.status = "failed" if control.failing else "clean"
 
 
 def _gate_env(toolchain: Path, cache: str) -> dict[str, str]:
@@ -370,38 +243,98 @@ def _gate_env(toolchain: Path, cache: str) -> dict[str, str]:
     return env
 
 
-def run_canary(canary: Canary, clone: Path, head: str, toolchain: Path, *, python: str,
-               timeout: float, scratch: Path) -> Outcome:
-    """Plant ``canary`` in ``clone`` (reset to ``head`` first), commit it, and run the
+@dataclass(frozen=True)
+class _Setup:
+    """What every run shares: the commit planted on, the toolchain under test (``tools``; ``None``:
+    the ``tools/`` of the clone the gate judges), the interpreter, the time limit, the scratch
+    folder (caches go there)."""
+
+    head: str
+    tools: Path | None
+    python: str
+    timeout: float
+    scratch: Path
+
+    def reset(self, clone: Path) -> None:
+        """Reset ``clone`` to :attr:`head`, untracked files removed. Raises InputError when git
+        fails."""
+        git.run(clone, "reset", "-q", "--hard", self.head)
+        git.run(clone, "clean", "-q", "-fdx")
+
+    def commit(self, clone: Path, message: str) -> None:
+        """Commit everything in ``clone``'s working tree (an empty commit when nothing changed).
+        Raises InputError when git fails."""
+        git.run(clone, "add", "-A")
+        git.run(clone, "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "--allow-empty", "-m",
+                message, env=IDENTITY)
+
+    def gate(self, clone: Path, stages: tuple[str, ...], against_base: bool
+             ) -> tuple[subprocess.CompletedProcess[bytes] | None, str, float]:
+        """Run the toolchain's gate on ``clone``'s commit: ``(finished run, "", seconds)``, or
+        ``(None, what went wrong, seconds)``."""
+        cache = tempfile.mkdtemp(prefix="cache-", dir=self.scratch)
+        argv = [self.python, "-P", "-m", "evalport_spec", "-C", str(clone), "check",
+                *(("--base", self.head) if against_base else ()),
+                *(a for s in stages for a in ("--stage", s)), "--format", "json"]
+        start = time.monotonic()
+        try:
+            proc = run_bounded(argv, timeout=self.timeout, max_bytes=MAX_OUTPUT,
+                               env=_gate_env(self.tools or clone / "tools", cache), cwd=self.scratch,
+                               label="the toolchain's gate", own_group=True)
+        except subprocess.TimeoutExpired:
+            return None, f"its gate ran longer than {self.timeout:g}s", time.monotonic() - start
+        except (OSError, InputError) as exc:
+            return None, f"its gate could not run: {exc}", time.monotonic() - start
+        return proc, "", time.monotonic() - start
+
+
+def _run_canary(canary: Canary, clone: Path, *, setup: _Setup) -> Outcome:
+    """Plant ``canary`` in ``clone`` (reset to the head first), commit it, and run the
     toolchain under test on it. Returns its :class:`Outcome`.
 
     Raises:
         InputError: git failed to reset or commit the scratch clone.
     """
-    git.run(clone, "reset", "-q", "--hard", head)
-    git.run(clone, "clean", "-q", "-fdx")
+    setup.reset(clone)
     try:
         what = canary.plant(clone)
     except NothingToBreak as exc:
         return Outcome(canary, "skipped", str(exc))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, InputError) as exc:
         return Outcome(canary, "skipped", f"could not plant it: {exc}")
-    git.run(clone, "add", "-A")
-    git.run(clone, "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "-m",
-            f"canary: {canary.name}", env=IDENTITY)
-    cache = tempfile.mkdtemp(prefix="cache-", dir=scratch)
-    argv = [python, "-P", "-m", "evalport_spec", "-C", str(clone), "check", "--base", head,
-            "--stage", canary.stage, "--format", "json"]
-    start = time.monotonic()
-    try:
-        proc = run_bounded(argv, timeout=timeout, max_bytes=MAX_OUTPUT, env=_gate_env(toolchain, cache),
-                           cwd=scratch, label="the toolchain's gate", own_group=True)
-    except subprocess.TimeoutExpired:
-        return Outcome(canary, "error", what, f"its gate ran longer than {timeout:g}s", time.monotonic() - start)
-    except (OSError, InputError) as exc:
-        return Outcome(canary, "error", what, f"its gate could not run: {exc}", time.monotonic() - start)
+    setup.commit(clone, f"canary: {canary.name}")
+    proc, detail, seconds = setup.gate(clone, (canary.stage,), canary.against_base)
+    if proc is None:
+        return Outcome(canary, "error", what, detail, seconds)
     status, detail, kinds = _verdict(proc, canary.stage)
-    return Outcome(canary, status, what, detail, time.monotonic() - start, kinds)
+    return Outcome(canary, status, what, detail, seconds, kinds)
+
+
+def _run_control(control: Control, clone: Path, *, setup: _Setup) -> Control:
+    """Run ``control`` in ``clone`` (an empty commit on the head); returns it, its status set.
+
+    Raises:
+        InputError: git failed to reset or commit the scratch clone.
+    """
+    setup.reset(clone)
+    setup.commit(clone, "canary: control (no break planted)")
+    proc, control.detail, control.seconds = setup.gate(clone, control.stages, control.against_base)
+    if proc is None:
+        control.status = "error"
+    else:
+        _control_verdict(proc, control)
+    return control
+
+
+def controls_for(canaries: tuple[Canary, ...]) -> list[Control]:
+    """One :class:`Control` per ``--base`` choice the canaries make (with ``--base`` first),
+    each with the distinct stages of its canaries in run order (:data:`~evalport_spec.names.STAGES`)."""
+    out = []
+    for against_base in (True, False):
+        stages = {c.stage for c in canaries if c.against_base == against_base}
+        if stages:
+            out.append(Control(against_base, tuple(s for s in STAGES if s in stages)))
+    return out
 
 
 def require_package(tools: str | os.PathLike[str], shown: str | None = None) -> None:
@@ -414,50 +347,97 @@ def require_package(tools: str | os.PathLike[str], shown: str | None = None) -> 
         raise InputError(f"{shown or tools}: no evalport_spec package to test (--toolchain)")
 
 
+def default_jobs() -> int:
+    """How many gate runs the canary runs at once by default: the processors this process may
+    use, at most :data:`MAX_DEFAULT_JOBS`."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_DEFAULT_JOBS))
+
+
 def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str] | None = None, *,
                  canaries: tuple[Canary, ...] = CANARIES, python: str | None = None,
-                 timeout: float = TIMEOUT, progress: Callable[[Outcome], None] | None = None
-                 ) -> list[Outcome]:
-    """Run every canary against the toolchain under test.
+                 timeout: float = TIMEOUT, jobs: int | None = None,
+                 progress: Callable[[Outcome | Control], None] | None = None) -> CanaryRun:
+    """Run the control runs and every canary against the toolchain under test.
 
     Args:
         repo: a git checkout of a spec repository (its committed ``HEAD`` is what is cloned).
-        toolchain: the folder put on ``PYTHONPATH`` (it holds ``evalport_spec``); default the
+        toolchain: the folder put on ``PYTHONPATH`` (it holds ``evalport_spec``); default each
             scratch clone's own ``tools/`` (the checkout's toolchain as committed).
-        canaries: the breaks to plant (default :data:`CANARIES`).
+        canaries: the breaks to plant (default :data:`~.canarybreaks.CANARIES`).
         python: the interpreter that runs the toolchain (default this one).
-        timeout: seconds per canary's gate run.
-        progress: called with each :class:`Outcome` as soon as it is known.
+        timeout: seconds per gate run.
+        jobs: how many gate runs at once, each in a scratch clone of its own (default
+            :func:`default_jobs`); the control runs start first.
+        progress: called with each :class:`Control` and :class:`Outcome` as soon as it is known
+            (an outcome once its control run is known too).
 
     Returns:
-        one :class:`Outcome` per canary, in order.
+        the :class:`CanaryRun`: one :class:`Outcome` per canary, in order (a canary whose stage
+        fails its control run is ``unproven``), and the :class:`Control` runs.
 
     Raises:
         InputError: ``repo`` is not a git checkout with a commit; ``toolchain`` has no
-            ``evalport_spec`` package; git failed in the scratch clone.
+            ``evalport_spec`` package; git failed in a scratch clone.
     """
     root = Path(repo).resolve()
     if not (root / "spec" / "schemas").is_dir():
         raise InputError(f"{root}: not a spec repository (no spec/schemas folder)")
     head = git.resolve(root, "HEAD")
-    outcomes = []
+    controls = controls_for(canaries)
     with tempfile.TemporaryDirectory(prefix="evalport-canary-") as tmp:
         scratch = Path(tmp)
-        clone = scratch / "repo"
-        # started outside the checkout, so none of its own git configuration applies, and with
-        # no hooks in the clone (a global core.hooksPath would otherwise run on every commit)
-        git.run(scratch, "clone", "-q", "--shared", "--no-checkout", "--config", f"core.hooksPath={os.devnull}",
-                str(root), str(clone))
-        tools = clone / "tools" if toolchain is None else Path(toolchain).resolve()
-        git.run(clone, "checkout", "-q", "--detach", head)
-        require_package(tools, "the checkout's tools/" if toolchain is None else str(toolchain))
-        for canary in canaries:
-            outcome = run_canary(canary, clone, head, tools, python=python or sys.executable,
-                                 timeout=timeout, scratch=scratch)
-            outcomes.append(outcome)
-            if progress is not None:
-                progress(outcome)
-    return outcomes
+        count = max(1, min(jobs or default_jobs(), len(controls) + len(canaries)))
+        clones = [_clone(root, head, scratch / f"repo-{i}") for i in range(count)]
+        require_package(clones[0] / "tools" if toolchain is None else toolchain,
+                        "the checkout's tools/" if toolchain is None else str(toolchain))
+        setup = _Setup(head, None if toolchain is None else Path(toolchain).resolve(), python or sys.executable,
+                       timeout, scratch)
+        work: list[Callable[[Path], Outcome | Control]] = [
+            *(functools.partial(_run_control, c, setup=setup) for c in controls),
+            *(functools.partial(_run_canary, c, setup=setup) for c in canaries)]
+        waiting: list[Outcome] = []  # outcomes known before their control run
+
+        def done(_: int, item: Outcome | Control) -> None:
+            if isinstance(item, Outcome):
+                waiting.append(item)
+            elif progress is not None:
+                progress(item)
+            known = {c.against_base for c in controls if c.status != "pending"}
+            for outcome in [o for o in waiting if o.canary.against_base in known]:
+                waiting.remove(outcome)
+                _controlled(outcome, controls)
+                if progress is not None:
+                    progress(outcome)
+
+        results = run_pooled(work, clones, done)
+    return CanaryRun(controls, [r for r in results if isinstance(r, Outcome)])
+
+
+def _clone(root: Path, head: str, clone: Path) -> Path:
+    """A scratch clone of ``root`` at ``clone``, ``head`` checked out (detached); returns it.
+
+    Raises:
+        InputError: git failed.
+    """
+    # started outside the checkout, so none of its own git configuration applies, and with
+    # no hooks in the clone (a global core.hooksPath would otherwise run on every commit)
+    git.run(clone.parent, "clone", "-q", "--shared", "--no-checkout", "--config", f"core.hooksPath={os.devnull}",
+            str(root), str(clone))
+    git.run(clone, "checkout", "-q", "--detach", head)
+    return clone
+
+
+def _controlled(outcome: Outcome, controls: list[Control]) -> Outcome:
+    """``outcome``, ``unproven`` when it was caught by a stage that fails its control run."""
+    control = next(c for c in controls if c.against_base == outcome.canary.against_base)
+    spoiled = control.spoils(outcome.canary.stage)
+    if spoiled and outcome.status == "caught":
+        outcome.status, outcome.detail = "unproven", spoiled
+    return outcome
 
 
 def uncommitted_tools(repo: str | os.PathLike[str]) -> list[str]:
@@ -479,14 +459,5 @@ def toolchain_changes(repo: str | os.PathLike[str], base: str) -> list[str]:
     return [p for p in history.changed_paths(root, sha, (":/",)) if is_toolchain_path(p)]
 
 
-def canary_findings(outcomes: list[Outcome]) -> list[Finding]:
-    """The findings of ``outcomes`` (none for a caught canary), located at ``tools/``."""
-    found = [o.finding() for o in outcomes]
-    for f in found:
-        if f is not None:
-            f.new = Location("tools")
-    return [f for f in found if f is not None]
-
-
-__all__ = ["CANARIES", "Canary", "NothingToBreak", "Outcome", "canary_findings", "run_canaries",
+__all__ = ["CANARIES", "Canary", "CanaryRun", "Control", "NothingToBreak", "Outcome", "run_canaries",
            "toolchain_changes", "uncommitted_tools"]
