@@ -124,9 +124,11 @@ def _modules_after_diff(tmp_path, old: dict, new: dict) -> set[str]:
 def test_diff_of_identical_schemas_loads_no_python_jsonschema(tmp_path):
     # identical sets are PATCH by construction once both are checked (meta-schema by
     # jsonschema-rs, references by referencing): python-jsonschema (and every format library
-    # its import loads) is for validators, and none is built
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"n": {"type": "integer"}},
-              "type": "object", "properties": {"a": {"$ref": "#/$defs/n"}, "b": {"pattern": "^x"}}}
+    # its import loads) is for validators, and none is built. (An $anchor makes the file one
+    # the engine-free answer leaves to the engine, evalport_spec.selfdiff: tests/test_selfdiff.py.)
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+              "$defs": {"n": {"$anchor": "n", "type": "integer"}},
+              "type": "object", "properties": {"a": {"$ref": "#n"}, "b": {"pattern": "^x"}}}
     mods = _modules_after_diff(tmp_path, schema, schema)
     assert "evalport_spec.compat.engine" in mods  # it did compare
     assert not {"jsonschema", "deepdiff", "evalport_spec.pyvalidator"} & mods
@@ -138,3 +140,24 @@ def test_diff_of_an_edited_annotation_loads_no_deepdiff(tmp_path):
     old = {"type": "object", "title": "before", "properties": {"a": {"enum": [1, 2]}}}
     mods = _modules_after_diff(tmp_path, old, {**old, "title": "after"})
     assert "evalport_spec.compat.edits" in mods and "deepdiff" not in mods
+
+
+def test_a_command_builds_only_its_own_parser(tmp_path, monkeypatch, capsys):
+    """``main`` registers only the command the command line starts with (the other commands'
+    parsers are most of a short command's start-up): a command whose registration fails does
+    not stop another; an option first, or no known command, still builds the whole parser."""
+    import evalport_spec.cli as cli
+    from evalport_spec.cli import rfc
+
+    def broken(_subparsers):
+        raise AssertionError("rfc registered")
+
+    monkeypatch.setattr(rfc, "register", broken)
+    for side in ("old", "new"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "s.json").write_text('{"type": "string"}', encoding="utf-8")
+    assert cli.main(["diff", "--no-cache", str(tmp_path / "old" / "s.json"), str(tmp_path / "new" / "s.json")]) == 0
+    assert "class: PATCH" in capsys.readouterr().out
+    for argv in (["--version"], ["-C", str(tmp_path), "diff", "a", "b"], ["nonsense"]):
+        with pytest.raises(AssertionError, match="rfc registered"):
+            cli.main(argv)

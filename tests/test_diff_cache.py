@@ -234,3 +234,20 @@ def test_switched_off_puts_the_variable_back_as_it_was(monkeypatch, before):
     assert os.environ.get("EVALPORT_CACHE_DIR") == before
     with switched_off(False):
         assert os.environ.get("EVALPORT_CACHE_DIR") == before
+
+
+def test_the_package_files_are_every_file_in_path_order(tmp_path):
+    """The code digest's listing (os.walk) is the one ``sorted(Path.rglob("*"))`` gives, files
+    only, ``__pycache__`` left out: names that sort otherwise as text than as paths ("a-b"
+    before "a/b" as text, after it as parts), a linked file kept, a linked folder not entered."""
+    from evalport_spec.diskcache import _package_files
+
+    for rel in ("a/b", "a-b", "a/c/d", "z", "__pycache__/x.pyc", "a/__pycache__/y.pyc", ".hidden"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(rel, encoding="utf-8")
+    (tmp_path / "link").symlink_to(tmp_path / "z")
+    (tmp_path / "folderlink").symlink_to(tmp_path / "a")
+    expected = [str(p.relative_to(tmp_path)) for p in sorted(tmp_path.rglob("*"))
+                if p.is_file() and "__pycache__" not in p.parts]
+    assert expected == [".hidden", "a/b", "a/c/d", "a-b", "link", "z"]  # worked out by hand
+    assert [rel for rel, _ in _package_files(str(tmp_path))] == expected

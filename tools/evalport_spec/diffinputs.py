@@ -9,6 +9,7 @@ without importing the engine.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 SIBLING_MAX_BYTES = 8 << 20
@@ -41,3 +42,33 @@ def folder_files(folder: Path) -> list[Path]:
     """The schemas of a folder argument (one that is not a spec version), by name: each
     ``*.json`` in it that is a file (a symbolic link to a file included)."""
     return sorted(x for x in folder.iterdir() if x.is_file() and x.suffix == ".json")
+
+
+def same_local_file(a: str, b: str) -> bool:
+    """Whether the ``diff`` arguments ``a`` and ``b`` name regular schema files of one name whose
+    bytes and siblings' names and bytes (:func:`sibling_files`, every file the resolution may read
+    as context) are the same: the two sides are then one input. ``False`` when anything cannot
+    be read."""
+    if a.startswith("-") or b.startswith("-") or local_kind(a) != "file" or local_kind(b) != "file":
+        return False
+    pa, pb = Path(a), Path(b)
+    if pa.name != pb.name:
+        return False
+    try:
+        fa, fb = [pa, *sibling_files(pa)], [pb, *sibling_files(pb)]
+        if [x.name for x in fa] != [x.name for x in fb]:
+            return False
+        for x, y in zip(fa, fb, strict=True):
+            data = regular_bytes(x)
+            if data is None or data != regular_bytes(y):
+                return False
+        return True
+    except OSError:
+        return False
+
+
+def regular_bytes(path: Path) -> bytes | None:
+    """The bytes of regular file ``path``; ``None`` for anything else (never opens a FIFO)."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        return None
+    return path.read_bytes()

@@ -36,7 +36,7 @@ from typing import Any
 from .errors import InputError
 from .jsonload import Loaded
 from .pointer import from_path
-from .schemaset import META_SCHEMAS
+from .schemaset import meta_schemas
 from .semver import parse_semver
 
 META_SCHEMA_NAME = "fixture.schema.json"
@@ -147,7 +147,7 @@ def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any],
         meta_source: where ``meta`` was read from (for messages).
 
     The meta-schema's references resolve offline only (its own subschemas and the dialects'
-    meta-schemas, :data:`~evalport_spec.schemaset.META_SCHEMAS`), never over the network.
+    meta-schemas, :func:`~evalport_spec.schemaset.meta_schemas`), never over the network.
 
     Raises:
         InputError: the meta-schema is not a valid JSON Schema 2020-12, or has a ``$ref`` that
@@ -164,7 +164,7 @@ def parse_fixtures(files: Iterable[tuple[str, Loaded]], meta: Mapping[str, Any],
     import referencing.exceptions
 
     # offline: python-jsonschema's default registry would fetch a remote $ref of the meta-schema
-    checker = jsonschema.Draft202012Validator(meta, registry=META_SCHEMAS)
+    checker = jsonschema.Draft202012Validator(meta, registry=meta_schemas())
     out: list[Fixture] = []
     seen: dict[str, str] = {}
     for stem, loaded in files:

@@ -10,13 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urljoin
-
-import referencing
-import referencing.exceptions
-import referencing.jsonschema
-from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
 from .ecmaregex import NotEcmaRegex, compile_ecma
 from .errors import InputError
@@ -25,6 +21,7 @@ from .pointer import escape, join
 
 if TYPE_CHECKING:
     import jsonschema.protocols
+    import referencing
 
 DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -33,12 +30,21 @@ _REF = "\x00ref\x00"
 
 
 def _no_retrieve(uri: str) -> referencing.Resource:
+    import referencing.exceptions
+
     raise referencing.exceptions.NoSuchResource(ref=uri)
 
 
-META_SCHEMAS: referencing.Registry = SPECIFICATIONS.combine(referencing.Registry(retrieve=_no_retrieve))
-"""The meta-schemas of every dialect as python-jsonschema ships them (``jsonschema-specifications``),
-so a ``$ref`` to ``http://json-schema.org/draft-07/schema#`` resolves offline."""
+@cache
+def meta_schemas() -> referencing.Registry:
+    """The meta-schemas of every dialect as python-jsonschema ships them (``jsonschema-specifications``),
+    so a ``$ref`` to ``http://json-schema.org/draft-07/schema#`` resolves offline. Built on first
+    use: ``referencing`` and the meta-schemas load only where a registry is needed (a diff of
+    two copies of one plain file never needs one, :mod:`evalport_spec.selfdiff`)."""
+    import referencing
+    from jsonschema_specifications import REGISTRY
+
+    return REGISTRY.combine(referencing.Registry(retrieve=_no_retrieve))
 
 
 def id_keyword(schema: Any) -> str:
@@ -125,6 +131,8 @@ class SchemaSet:
                 (:func:`_refuse_redefinitions`: two ``$id`` resolving alike, in one file or two,
                 embedded or top-level, or one anchor twice in one resource).
         """
+        import referencing.jsonschema
+
         files: dict[str, SchemaFile] = {}
         resources: list[tuple[str, referencing.Resource]] = []
         seen: dict[str, tuple[SchemaFile, str, str]] = {}
@@ -151,7 +159,7 @@ class SchemaSet:
                                  doc.line("/$schema"), None, "/$schema") from None
             resources.append((uri, spec.create_resource(value)))
         # the dialects' meta-schemas, as the validators ship them, resolve offline too
-        registry = META_SCHEMAS.with_resources(resources)
+        registry = meta_schemas().with_resources(resources)
         try:
             registry = registry.crawl()
         except Exception as exc:  # malformed $id/$anchor inside a schema
@@ -204,7 +212,7 @@ class SchemaSet:
 
     def check_meta(self, meta_validator: Callable[[Any], Any] | None = None) -> list[InputError]:
         """Check each schema against its dialect's meta-schema, and each ``pattern`` and
-        ``patternProperties`` name as a regular expression (:func:`_pattern_problems`). Returns
+        ``patternProperties`` name as a regular expression (:func:`pattern_problems`). Returns
         one error per problem.
 
         ``meta_validator(cls)`` may supply the validator of ``cls.META_SCHEMA`` (default
@@ -231,7 +239,7 @@ class SchemaSet:
         if self._checked:
             return
         for f in self:
-            if not _meta_valid_fast(f.schema) or next(_pattern_problems(f.walk()), None):
+            if not meta_valid_fast(f.schema) or next(pattern_problems(f.walk()), None):
                 problems = _meta_errors(f, None)
                 if problems:
                     raise problems[0]
@@ -301,6 +309,8 @@ class SchemaSet:
         """What is wrong with a ``$ref`` to ``absolute`` written in the file whose URI is
         ``file_uri`` (a message with :data:`_REF` where the reference as written goes), or
         ``None``."""
+        import referencing.exceptions
+
         target = urldefrag(absolute)[0]
         if target and self.by_uri(target) is None and not self._is_embedded(target):
             scheme = target.split(":", 1)[0]
@@ -316,6 +326,8 @@ class SchemaSet:
         return None
 
     def _is_embedded(self, uri: str) -> bool:
+        import referencing.exceptions
+
         try:
             self.registry.contents(uri)
             return True
@@ -408,7 +420,7 @@ def _patterns_in(walk: _Walk) -> Iterator[tuple[str, str]]:
                 yield join(ptr, "patternProperties", k), k
 
 
-def _pattern_problems(walk: _Walk) -> Iterator[tuple[str, str]]:
+def pattern_problems(walk: _Walk) -> Iterator[tuple[str, str]]:
     """``(pointer, message)`` for every ``pattern`` value and ``patternProperties`` name met in
     ``walk`` that is not an ECMA-262 regular expression.
 
@@ -425,7 +437,7 @@ def _pattern_problems(walk: _Walk) -> Iterator[tuple[str, str]]:
             yield where, str(exc)
 
 
-def _meta_valid_fast(schema: Any) -> bool:
+def meta_valid_fast(schema: Any) -> bool:
     """jsonschema-rs's verdict on ``schema`` against its dialect's meta-schema (``False`` also
     when it cannot tell, e.g. an unknown dialect)."""
     import jsonschema_rs
@@ -443,7 +455,7 @@ def _meta_errors(f: SchemaFile, meta_validator: Callable[[Any], Any] | None) -> 
     meta = cls(cls.META_SCHEMA) if meta_validator is None else meta_validator(cls)
     problems = []
     found = [(join("", *err.absolute_path), err.message) for err in meta.iter_errors(f.schema)]
-    for ptr, message in found + list(_pattern_problems(f.walk())):
+    for ptr, message in found + list(pattern_problems(f.walk())):
         problems.append(InputError(f"not a valid schema: {message}", f.loaded.source,
                                    f.loaded.line(ptr), None, ptr))
     return problems
@@ -454,6 +466,8 @@ def _ref_loops(resolved: Any) -> bool:
     a subschema already met: a pure ``$ref`` chain (``a -> b -> a``) applies to the same instance
     forever, so no validator can finish. A long chain that ends (``d0 -> d1 -> ... -> d200``) is
     fine: the walk ends there, or at the first subschema met twice (a set has finitely many)."""
+    import referencing.exceptions
+
     seen = {id(resolved.contents)}
     while True:
         node = resolved.contents

@@ -42,8 +42,10 @@ class _CommandParser(_Parser):
                           help="spec repository root, as `evalport-spec -C DIR COMMAND`")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The top-level parser with every available command registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The top-level parser with every available command registered, or only the command named
+    ``only`` (a name of :data:`COMMANDS`: what :func:`main` parses when the command line starts
+    with it; building the other commands' parsers is most of a short command's start-up)."""
     parser = _Parser(prog="evalport-spec",
                      description="Spec-authoring and schema-evolution toolchain for EvalPort.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -51,8 +53,20 @@ def build_parser() -> argparse.ArgumentParser:
                         help="spec repository root (default: found from the working directory)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     for command in COMMANDS:
-        command.register(sub)
+        if only is None or _name(command) == only:
+            command.register(sub)
     return parser
+
+
+def _name(command: object) -> str:
+    """The name of a command module of :data:`COMMANDS` (its sub-command's name)."""
+    return str(getattr(command, "__name__", "")).rsplit(".", 1)[-1]
+
+
+def _leading_command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` starts with (its first word, when that names one), else ``None``
+    (an option first, ``--help``, no command, an unknown word: the whole parser decides)."""
+    return argv[0] if argv and argv[0] in {_name(c) for c in COMMANDS} else None
 
 
 def _finish_interrupted_write(args: argparse.Namespace) -> None:
@@ -74,7 +88,8 @@ def _finish_interrupted_write(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point. Returns (and, as a script, exits with) 0, 1 or 2; 130 after Ctrl-C, 143
     after SIGTERM (:mod:`evalport_spec.sigterm`), once the command has cleaned up."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_leading_command(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)

@@ -70,13 +70,22 @@ def _run(args: argparse.Namespace) -> int:
 
 def _compare(args: argparse.Namespace, options: dict) -> int:
     """Run the comparison, print the report, return the exit code."""
-    from ..compat.classify import classify  # lazy: `--help` and a cache hit stay light
-    from ..compat.inputs import resolve_pair
+    import time
+
     from ..findings import ChangeClass
     from ..report import emit
+    from ..selfdiff import identical, plain_copies
 
-    result = classify(*resolve_pair(args.old, args.new, args.repo), ignore=args.ignore,
-                      labels=(args.old, args.new), format_assertion=options["format_assertion"], search_budget=options["search_budget"])
+    started = time.perf_counter()
+    if args.ignore is None and plain_copies(args.old, args.new):  # two copies of a plain file: no engine
+        result = identical(args.old, args.new, started)
+    else:  # (lazy: `--help`, a cache hit and a plain copy never load the engine)
+        from ..compat.classify import classify
+        from ..compat.inputs import resolve_pair
+
+        result = classify(*resolve_pair(args.old, args.new, args.repo), ignore=args.ignore,
+                          labels=(args.old, args.new), format_assertion=options["format_assertion"],
+                          search_budget=options["search_budget"])
     emit(result, args.format)
     if args.explain and args.format != "json":
         from ..compat.proof import explain_lines

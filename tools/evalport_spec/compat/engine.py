@@ -11,15 +11,13 @@ bounded counter-example search over generated and supplied documents.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-import sys
 import time
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
+from ..diffresult import Classification, classes_of, deep_recursion
 from ..findings import ChangeClass, Finding, Location
 from ..pointer import from_path, join
 from ..report.progress import track
@@ -38,64 +36,6 @@ REPORT_SCHEMA = "diff-report.schema.json"
 Candidates = Iterable[Any] | Callable[[str], Iterable[Any]]
 """Extra documents for the counter-example search: documents (tried against every file),
 ``(file name, document)`` pairs, or a callable ``file name -> documents``."""
-
-
-@dataclass
-class Classification:
-    """Result of a comparison.
-
-    Attributes:
-        change_class: backward class (decides the gate): PATCH, MINOR or MAJOR.
-        forward_class: the same check with old and new swapped.
-        findings: every finding, backward (MAJOR), forward (MINOR), identity/annotation (PATCH).
-        old_label, new_label: what was compared (folders, versions, ``REF:PATH``).
-        stats: counters (files, cases, seconds, witnesses verified, documents searched).
-        ignored: ignore-file bookkeeping filled by the CLI (``used``, ``stale``, ``expired``).
-    """
-
-    change_class: ChangeClass
-    forward_class: ChangeClass
-    findings: list[Finding]
-    old_label: str = ""
-    new_label: str = ""
-    stats: dict[str, Any] = field(default_factory=dict)
-    ignored: dict[str, Any] = field(default_factory=dict)
-    proof: list[dict[str, Any]] = field(default_factory=list)
-    """The derivation of each proved inclusion (backward when the class is MINOR or PATCH,
-    forward too for PATCH): ``{file, direction, depth, rule, detail, old, new}`` per step, ``old``
-    and ``new`` as ``file#pointer`` (:mod:`.proof`)."""
-
-    @property
-    def full_class(self) -> ChangeClass:
-        """``max(change_class, forward_class)``: the class for FULL (both directions)."""
-        return max(self.change_class, self.forward_class)
-
-    def to_json(self) -> dict[str, Any]:
-        """A dict valid against ``data/diff-report.schema.json`` (built under the raised recursion
-        limit :func:`compare` uses: a witness nests as deep as the instance path of its finding)."""
-        with _deep():
-            return self._to_json()
-
-    def _to_json(self) -> dict[str, Any]:
-        return {
-            "old": self.old_label, "new": self.new_label,
-            "change_class": str(self.change_class), "forward_class": str(self.forward_class),
-            "full_class": str(self.full_class),
-            "findings": [f.to_json() for f in self.findings],
-            "stats": self.stats, "ignored": self.ignored, "proof": self.proof,
-        }
-
-
-def classes_of(findings: list[Finding]) -> tuple[ChangeClass, ChangeClass]:
-    """(backward class, forward class) implied by a list of diff findings. An undecided finding
-    (``undecided`` set or kind ``undecided``, in any direction) always makes the backward class
-    MAJOR: the engine fails closed (toolchain.md, "Prove it")."""
-    back = any((f.direction == "backward" and f.change_class == ChangeClass.MAJOR) or f.undecided
-               or f.kind == "undecided" for f in findings)
-    fwd = any(f.direction == "forward" and f.change_class >= ChangeClass.MINOR for f in findings)
-    bc = ChangeClass.MAJOR if back else ChangeClass.MINOR if fwd else ChangeClass.PATCH
-    fc = ChangeClass.MAJOR if fwd else ChangeClass.MINOR if back else ChangeClass.PATCH
-    return bc, fc
 
 
 def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
@@ -137,26 +77,8 @@ def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
         return Classification(ChangeClass.PATCH, ChangeClass.PATCH, [], old.label, new.label, stats)
     sn = Side("new", new, format_assertion=format_assertion, default_dialect=default_dialect)
     check_set(new, only, sn)
-    with _deep():  # deep $ref graphs; still bounded (RecursionError -> undecided)
+    with deep_recursion():  # deep $ref graphs; still bounded (RecursionError -> undecided)
         return _compare(so, sn, format_assertion, candidates, search_budget, generator, max_cases, t0, only)
-
-
-SAFE_RECURSION_LIMIT = 4000
-"""Recursion limit used while comparing. On this platform (8 MB C stack) the validator's
-recursion overflowed the C stack (a segmentation fault) at a limit of 30000, and survived
-20000 on a schema that recurses forever; 4000 leaves a wide margin and is ample for schemas
-nested up to the loader's 256 levels."""
-
-
-@contextlib.contextmanager
-def _deep(limit: int = SAFE_RECURSION_LIMIT):
-    """Raise the interpreter's recursion limit to ``limit`` for the block (restored after)."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, limit))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
 
 
 def _compare(so: Side, sn: Side, format_assertion, candidates, search_budget, generator, max_cases, t0,

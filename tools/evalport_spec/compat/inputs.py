@@ -11,13 +11,12 @@ git-check-ref-format rules) and read with git plumbing behind ``--end-of-options
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import urldefrag
 
-from ..diffinputs import folder_files, local_kind, sibling_files
+from ..diffinputs import folder_files, local_kind, same_local_file, sibling_files
 from ..errors import InputError
 from ..jsonload import Loaded, load, loads
 from ..schemaset import SchemaSet
@@ -130,37 +129,9 @@ def resolve_pair(old: str, new: str, repo_root: str | None = None) -> tuple[Spec
         InputError: as :func:`resolve_input`, for ``old`` and then ``new``.
     """
     first = resolve_input(old, repo_root)
-    if isinstance(first, FileSet) and _same_local_file(old, new):
+    if isinstance(first, FileSet) and same_local_file(old, new):
         return first, first
     return first, resolve_input(new, repo_root)
-
-
-def _same_local_file(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` are regular schema files of one name whose bytes and siblings'
-    names and bytes are the same (``False`` when anything cannot be read)."""
-    if a.startswith("-") or b.startswith("-") or local_kind(a) != "file" or local_kind(b) != "file":
-        return False
-    pa, pb = Path(a), Path(b)
-    if pa.name != pb.name:
-        return False
-    try:
-        fa, fb = [pa, *sibling_files(pa)], [pb, *sibling_files(pb)]
-        if [x.name for x in fa] != [x.name for x in fb]:
-            return False
-        for x, y in zip(fa, fb, strict=True):
-            data = _regular_bytes(x)
-            if data is None or data != _regular_bytes(y):
-                return False
-        return True
-    except OSError:
-        return False
-
-
-def _regular_bytes(path: Path) -> bytes | None:
-    """The bytes of regular file ``path``; ``None`` for anything else (never opens a FIFO)."""
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        return None
-    return path.read_bytes()
 
 
 def _resolve(arg: str, repo_root: str | None) -> SpecVersion | SchemaSet:

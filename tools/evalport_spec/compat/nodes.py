@@ -21,7 +21,7 @@ from urllib.parse import quote, unquote, urldefrag, urljoin
 
 from ..ecmaregex import jsonschema_rs_reads_alike
 from ..pointer import escape, resolve
-from ..schemaset import META_SCHEMAS, SchemaSet, identifier
+from ..schemaset import SchemaSet, identifier, meta_schemas
 
 D4, D6, D7, D2019, D2020 = 4, 6, 7, 2019, 2020
 _UNBUILT = object()
@@ -224,7 +224,7 @@ class Side:
         """Index the meta-schema at ``uri`` (a dialect's, as python-jsonschema ships it) as an
         extra file named by its URI; ``False`` when ``uri`` names none."""
         try:
-            schema = META_SCHEMAS.contents(uri)
+            schema = meta_schemas().contents(uri)
         except LookupError:
             return False
         self.meta[uri] = schema

@@ -20,11 +20,11 @@ from typing import Any
 
 from ..canonjson import canonical
 from ..errors import InputError
+from ..inplace import children, first_cycle
 from ..pointer import join
 from ..schemaset import SchemaSet
 from .nodes import (
     D2019,
-    LISTS,
     Node,
     Side,
     Unresolvable,
@@ -32,9 +32,6 @@ from .nodes import (
     dynamic_ref_keywords,
     subschemas,
 )
-
-IN_PLACE_SINGLE = ("not", "if", "then", "else")
-IN_PLACE_LISTS = tuple(k for k in LISTS if k != "prefixItems")
 
 
 def check_set(schemas: SchemaSet, only: Collection[str] | None = None, side: Side | None = None) -> None:
@@ -185,51 +182,23 @@ def _ref_targets(side: Side, node: Node, value: dict[str, Any]) -> list[tuple[No
 
 
 def _first_cycle(side: Side, starts: Iterable[Node], values: dict[Node, Any]) -> tuple[Node, str | None] | None:
-    """The first in-place edge that closes a cycle, in an iterative depth-first search of the
-    in-place edges from each of ``starts`` in turn (``values``: schema values already read, see
-    :func:`_edges`): ``(the node it leaves, pointer of the $ref it follows | None)``, or ``None``
-    when no cycle is met."""
-    state: dict[Node, int] = {}  # 1 on the current path, 2 done
-    for start in starts:
-        if start in state:
-            continue
-        state[start] = 1
-        stack: list[tuple[Node, list[tuple[Node, str | None]]]] = [(start, _edges(side, start, values))]
-        while stack:
-            node, edges = stack[-1]
-            if not edges:
-                state[node] = 2
-                stack.pop()
-                continue
-            child, via = edges.pop()
-            st = state.get(child)
-            if st == 1:
-                return node, via
-            if st is None:
-                state[child] = 1
-                stack.append((child, _edges(side, child, values)))
-    return None
+    """The first in-place edge that closes a cycle, in a depth-first search of the in-place
+    edges from each of ``starts`` in turn (:func:`~evalport_spec.inplace.first_cycle`;
+    ``values``: schema values already read, see :func:`_edges`): ``(the node it leaves, pointer
+    of the $ref it follows | None)``, or ``None`` when no cycle is met."""
+    return first_cycle(starts, lambda node: _edges(side, node, values))
 
 
 def _edges(side: Side, node: Node, values: dict[Node, Any]) -> list[tuple[Node, str | None]]:
-    """In-place children of ``node``: ``(child, pointer of the $ref that leads there | None)``
-    (``values``: schema values of the nodes already read)."""
+    """In-place children of ``node``: ``(child, pointer of the $ref that leads there | None)``,
+    the references' targets first (``values``: schema values of the nodes already read)."""
     value = values[node] if node in values else side.value(node)
     out: list[tuple[Node, str | None]] = []
     if not isinstance(value, dict):
         return out
     out.extend(_ref_targets(side, node, value))
-    for k in IN_PLACE_SINGLE:
-        if isinstance(value.get(k), (dict, bool)):
-            out.append((Node(node.side, node.file, join(node.ptr, k)), None))
-    for k in IN_PLACE_LISTS:
-        if isinstance(value.get(k), list):
-            out.extend((Node(node.side, node.file, join(node.ptr, k, i)), None)
-                       for i, s in enumerate(value[k]) if isinstance(s, (dict, bool)))
-    for k in ("dependentSchemas", "dependencies"):  # (draft-07 and older: "dependencies")
-        if isinstance(value.get(k), dict) and (k == "dependentSchemas") == (side.dialect(node) >= D2019):
-            out.extend((Node(node.side, node.file, join(node.ptr, k, n)), None)
-                       for n, s in value[k].items() if isinstance(s, (dict, bool)))
+    out.extend((Node(node.side, node.file, p), None)
+               for p in children(value, node.ptr, side.dialect(node) >= D2019))
     return out
 
 
