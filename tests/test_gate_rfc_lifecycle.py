@@ -130,3 +130,19 @@ def test_the_accepts_entries_must_have_been_open_for_comment(repo):
     write_rfc(repo, 99, "accepted", [A])  # A was open for comment for 30 days
     commit_all(repo, "accept A only")
     assert lifecycle(repo) == []
+
+
+def test_a_period_opened_by_a_merge_counts_from_the_merge(repo):
+    """A pull request merged with a merge commit is one first-parent step, dated when it merged:
+    the branch's own commit, dated 40 days ago, does not count, the merge 20 days ago does."""
+    git(repo, "checkout", "-q", "-b", "pr", "main")
+    write_rfc(repo, 99, "comment")
+    git(repo, "add", "-A")
+    old = (dt.datetime.now(dt.UTC) - dt.timedelta(days=40)).strftime("%Y-%m-%dT%H:%M:%S+0000")
+    git(repo, "commit", "-q", "-m", "open", env={"GIT_COMMITTER_DATE": old, "GIT_AUTHOR_DATE": old})
+    git(repo, "checkout", "-q", "main")
+    for days, expect in ((20, TODAY - dt.timedelta(days=20)), (5, TODAY - dt.timedelta(days=5))):
+        stamp = (dt.datetime.now(dt.UTC) - dt.timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S+0000")
+        git(repo, "merge", "-q", "--no-ff", "-m", "merge pr", "pr", env={"GIT_COMMITTER_DATE": stamp})
+        assert comment_since(repo, git(repo, "rev-parse", "main").strip(), 99) == expect
+        git(repo, "reset", "-q", "--hard", "HEAD~1")

@@ -116,14 +116,18 @@ def comment_since(root: Path, commit: str, number: int, enough: dt.date | None =
     ``number`` has status ``comment`` and lists every ``(fingerprint, to)`` pair of ``need`` in
     its ``accepts``, at every step up to ``commit``; ``None`` when that does not hold at
     ``commit``. With ``enough``, the walk back stops at the first such step dated on or before
-    ``enough`` (its date is returned: the period is long enough).
+    ``enough`` (its date is returned: the period is long enough). Only the steps that change
+    ``rfcs/`` are read (``git log --first-parent -- rfcs``): between two of them the RFC is as
+    it was.
 
     Raises:
         InputError: git fails; the run of ``comment`` steps reaches a shallow boundary (its
             start is not in this clone).
     """
+    # Only the steps that change rfcs/ can change the RFC (a first-parent step's tree differs
+    # from its parent's in the paths it touches alone), so those are the steps read.
     rows = git.run(root, "log", "--first-parent", f"--max-count={MAX_STEPS}", "--format=%H %ct",
-                   commit).stdout.decode("ascii", "replace").split("\n")
+                   commit, "--", "rfcs").stdout.decode("ascii", "replace").split("\n")
     cut = history.shallow_boundaries(root)
     since: dt.date | None = None
     for row in rows:
