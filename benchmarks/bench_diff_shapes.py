@@ -218,7 +218,8 @@ def peer_rows(timeout: float) -> tuple[list[list[str]], str | None, dict[str, bo
             cold_cpu = statistics.median(r.cpu for r in cold)
             rows.append([f"mergify.json {label}, process, cold (empty cache)",
                          "<= jsoncompat" if label == "self" else "- (figure)", f"{cold_cpu:.2f}",
-                         f"{max(r.peak_mib for r in cold):.0f}", f"exit {cold[0].exit_codes[0]}", peer_text])
+                         f"{max(r.peak_mib for r in cold):.0f}", f"exit {cold[0].exit_codes[0]}",
+                         f"{peer_text}; ratio {cold_cpu / peer.cpu:.2f}" if peer.cpu else peer_text])
             if label != "self":
                 continue
             checks["mergify self process (cold) no slower than jsoncompat's"] = cold_cpu <= peer.cpu
@@ -226,7 +227,8 @@ def peer_rows(timeout: float) -> tuple[list[list[str]], str | None, dict[str, bo
             run_process(ours, repeat=1, env=warm_env)  # fills the cache
             warm = run_process(ours, repeat=5, env=warm_env)
             rows.append(["mergify.json self, process, warm (cache hit)", "<= jsoncompat", f"{warm.cpu:.2f}",
-                         f"{warm.peak_mib:.0f}", f"exit {warm.exit_codes[0]}", peer_text])
+                         f"{warm.peak_mib:.0f}", f"exit {warm.exit_codes[0]}",
+                         f"{peer_text}; ratio {warm.cpu / peer.cpu:.2f}" if peer.cpu else peer_text])
             checks["mergify self process (warm cache) no slower than jsoncompat's"] = warm.cpu <= peer.cpu
     return rows, None, checks
 

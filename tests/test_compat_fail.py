@@ -98,3 +98,20 @@ def test_a_failure_carries_no_instance_dictionary():
     assert not hasattr(f, "__dict__")
     g = replace(f, item=1)  # dataclasses.replace still works, the lazy key recomputed
     assert g.key() != f.key() and g.item == 1
+
+
+def test_a_failure_one_level_up_shares_its_key_and_holds_no_empty_containers():
+    """A large comparison makes half a million failures seen one level up (azure-pipelines.json
+    with one enum value removed): each is the same failure (code, locations, item) at a longer
+    instance path, so it shares the key tuple, and it makes no witness cache or absorbed list
+    until one is needed; absorbing still collects the others' witnesses after its own."""
+    f = Fail("enum", "m", None, None, ("b",), item="x")
+    f.witness = [1]
+    g = f.one_level_up("a")
+    assert g.path == ("a", "b") and (g.code, g.message, g.item) == ("enum", "m", "x")
+    assert g.key() is f.key()
+    assert g.witness == [] and g.cache is None and g.absorbed == ()
+    h = Fail("enum", "m", None, None)
+    h.witness = [2]
+    g.absorb(h)
+    assert g.witness == [2]

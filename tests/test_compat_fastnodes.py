@@ -123,3 +123,27 @@ def test_screening_compiles_a_check_only_for_a_subschema_asked_again_and_again()
     assert side.quick_valid(node, "ab") is True
     assert side.confirms(_node("/definitions/name"), "abcd") is False  # confirms: at once
     assert len(side._fast_node) == 2
+
+
+def test_the_reference_is_asked_once_per_subschema_and_instance(monkeypatch):
+    """A subschema no compiled check may decide (validating it may apply a pattern jsonschema-rs
+    may read otherwise) is validated by python-jsonschema; the same document asked again is
+    answered from what the reference said (the witness searches of a large schema repeat
+    documents: issue 16), a document written another way (``1.0`` against ``1``) is asked anew.
+    By hand: ``UNLIKE`` rejects a string holding ``:`` ("a:b") and accepts "ab"; draft-04's
+    ``integer`` rejects ``1.0`` (the pattern there only keeps the compiled check out)."""
+    asked = []
+    real = nodes._guarded
+    monkeypatch.setattr(nodes, "_guarded", lambda fn, x: asked.append(x) or real(fn, x))
+    side = _side(SCHEMA)
+    branch = Node("old", "s.json", "/definitions/branch")
+    assert side.reaches_unlike_pattern(branch)
+    answers = [side.quick_valid(branch, x) for x in ("ab", "a:b", "ab", "a:b")]
+    assert answers == [True, False, True, False]
+    assert asked == ["ab", "a:b"]
+    d4 = Side("old", schema_set({"s.json": {"$schema": "http://json-schema.org/draft-04/schema#",
+                                            "type": "integer", "pattern": UNLIKE}}, "old"))
+    root = Node("old", "s.json", "")
+    asked.clear()
+    assert [d4.valid(root, x) for x in (1, 1.0, 1, 1.0)] == [True, False, True, False]
+    assert asked == [1, 1.0]

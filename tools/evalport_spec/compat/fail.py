@@ -30,14 +30,18 @@ class Fail:
     """``(inner Fail, A, B, key, how)`` when this failure is ``inner`` seen one level up (member
     ``key`` of an object, or item ``key`` of an array): its witnesses are built on demand by
     :meth:`Checker.witnesses`, only along this one instance path."""
-    cache: dict = field(default_factory=dict, repr=False, compare=False)
+    cache: dict | None = field(default=None, repr=False, compare=False)
+    """Witnesses :meth:`Checker.witnesses` embedded up to this failure's level, by
+    carefulness (``{careful: [...]}``); ``None`` until the first is kept (most failures of a
+    large comparison are never asked for one: no empty dictionary each)."""
     item: Any = NO_ITEM
     """The one lost item when the keyword holds alternatives (an ``enum`` value, a ``type``
     member, a ``required`` name, a dropped branch): each is its own failure (issue 20)."""
     later: Callable[[], list[Any]] | None = field(default=None, repr=False, compare=False)
     """Builds :attr:`found` on first use (:meth:`defer`)."""
-    absorbed: list[Fail] = field(default_factory=list, repr=False, compare=False)
-    """Failures found equal to this one (:meth:`absorb`) whose witnesses follow this one's."""
+    absorbed: list[Fail] | tuple[()] = field(default=(), repr=False, compare=False)
+    """Failures found equal to this one (:meth:`absorb`) whose witnesses follow this one's
+    (``()`` until the first: most failures absorb none)."""
     absorb_limit: int = field(default=3, repr=False, compare=False)
     _key: tuple | None = field(default=None, init=False, repr=False, compare=False)
     """:meth:`key`, computed once (not an init field: ``dataclasses.replace`` recomputes it)."""
@@ -61,7 +65,7 @@ class Fail:
             ws.extend(g._own()[:self.absorb_limit - len(ws)])
             walk.extend(g.absorbed)
         if not _PROBE[0]:  # every answer read is final (inside a probe, empty ones are not)
-            self.found, self.absorbed = ws, []
+            self.found, self.absorbed = ws, ()
         return ws
 
     def _own(self) -> list[Any]:
@@ -76,7 +80,7 @@ class Fail:
     @witness.setter
     def witness(self, values: list[Any]) -> None:
         self.later = None
-        self.absorbed = []
+        self.absorbed = ()
         self.found = values
 
     def defer(self, make: Callable[[], list[Any]]) -> None:
@@ -87,8 +91,20 @@ class Fail:
         """Add ``other``'s witnesses (the same failure reached another way) after this one's,
         up to ``limit`` in all, when they are read (``other``'s own absorbed failures follow,
         breadth first)."""
+        if not isinstance(self.absorbed, list):
+            self.absorbed = []
         self.absorbed.append(other)
         self.absorb_limit = limit
+
+    def one_level_up(self, key: Any) -> Fail:
+        """This failure seen one level up the instance, at member or item ``key`` of the value
+        holding it (``key`` heads the path): the same code, message, locations, undecidedness
+        and item, so the same :meth:`key`, whose tuple is shared rather than built again (a
+        large comparison makes half a million of these). No witness of its own: the caller
+        links it to this one (:attr:`via`)."""
+        g = Fail(self.code, self.message, self.a, self.b, (key,) + self.path, [], self.undecided, item=self.item)
+        g._key = self.key()
+        return g
 
     def key(self) -> tuple:
         """Identity of the failure by schema locations and item (not instance path): the same

@@ -42,7 +42,7 @@ class WitnessRules:
         return out
 
     def _wrap(self, f: Fail, A: Canon, B: Canon, key: Any, how: str) -> Fail:
-        g = Fail(f.code, f.message, f.a, f.b, (key,) + f.path, [], f.undecided, item=f.item)
+        g = f.one_level_up(key)
         if not f.undecided:
             g.via = (f, A, B, key, how)
         return g
@@ -65,7 +65,7 @@ class WitnessRules:
         (quadratic in the path length: the fallback)."""
         chain: list[Fail] = []
         g = f
-        while g.via is not None and careful not in g.cache:
+        while g.via is not None and (g.cache is None or careful not in g.cache):
             chain.append(g)
             g = g.via[0]
         ws = g.cache[careful] if g.via is not None else g.witness
@@ -80,6 +80,8 @@ class WitnessRules:
                 if len(out) >= limit:
                     break
             if out or not probe_active():  # an empty answer of a short search is provisional
+                if h.cache is None:
+                    h.cache = {}
                 h.cache[careful] = out
             ws = out
         return ws

@@ -10,7 +10,6 @@ canon. Witness construction filters them further by "rejected by the new side".
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from ..canonjson import canonical
 from ..ecmaregex import NotEcmaRegex, compile_ecma, search
 from ..jsontypes import json_type
 from .canon import Canon, Canonizer, spellings
-from .nodes import Node
+from .nodes import Node, instance_key
 from .strings import StringLangs, shortest
 
 STRINGS = ["", "a", "abc", "A", "0", " ", "-", "x y", "\u00fc", "2024-01-02", "aaaaaaaaaa",
@@ -32,12 +31,6 @@ _UNSET = object()
 
 _MAX_VERDICTS = 200_000
 """Validation verdicts :meth:`Sampler.holds` keeps (then starts over): a bound on memory."""
-
-
-def _instance_key(x: Any) -> str:
-    """``x`` as JSON text with sorted member names: equal only for the same JSON value written
-    alike, ``1`` and ``1.0`` and ``true`` apart (draft-04 tells ``1.0`` from an integer)."""
-    return json.dumps(x, sort_keys=True, separators=(",", ":"))
 
 
 def _emit(f: Fraction) -> Any:
@@ -135,7 +128,7 @@ class Sampler:
         plan = self._plan(c)
         if not plan.plain_hold(x):
             return False
-        key = _instance_key(x)
+        key = instance_key(x)
         for neg, node in plan.other:
             if self._held(node, x, key) == neg:
                 return False

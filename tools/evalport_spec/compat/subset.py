@@ -331,7 +331,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                     return (node, ptr)
             return loc
 
-        return [replace(f, a=moved(f.a), b=moved(f.b), cache={}) for f in out]
+        return [replace(f, a=moved(f.a), b=moved(f.b), cache=None) for f in out]
 
     def prove(self, rule: str, detail: str, a: tuple | None = None, b: tuple | None = None) -> None:
         """Record that ``rule`` (:data:`.proof.RULES`) discharged an obligation of the pair
