@@ -146,9 +146,14 @@ def changed_paths(root: Path, base: str, paths: tuple[str, ...]) -> list[str]:
 def tree_files(root: Path) -> list[str]:
     """The working tree's files as a commit of it would hold them: tracked, or new and not
     ignored (``git ls-files --cached --others --exclude-standard``), sorted; a tracked file
-    deleted from disk is still listed."""
-    out = git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").stdout
-    return sorted({n for n in out.decode("utf-8", "surrogateescape").split("\0") if n})
+    deleted from disk is still listed. Files in folders whose name starts with ``.`` are left
+    out, except ``.ci/`` (a ``.venv`` the quick start makes in the checkout is no part of the
+    change, and a package installed there must not make the question's answer, which a replayed
+    run compares, :mod:`.runmemo`, differ); root files starting with ``.`` stay listed."""
+    listed = b""
+    for spec in (":(exclude,glob).*/**", ".ci"):
+        listed += git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", spec).stdout
+    return sorted({n for n in listed.decode("utf-8", "surrogateescape").split("\0") if n})
 
 
 CONVERSIONS = ("ident", "filter", "working-tree-encoding")
@@ -184,8 +189,7 @@ def refuse_checkout_conversions(root: Path) -> None:
     ``filter`` or ``working-tree-encoding`` on ``tools/`` or a root module made the rule code
     the gate read from the checkout differ from the blob that lands, and nothing refused it).
     """
-    listed = git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").stdout
-    names = [n for n in dict.fromkeys(listed.decode("utf-8", "surrogateescape").split("\0")) if n and checkout_guarded(n)]
+    names = [n for n in tree_files(root) if checkout_guarded(n)]
     if not names:
         return
     stdin = "".join(n + "\0" for n in names).encode("utf-8", "surrogateescape")

@@ -9,6 +9,7 @@ it. Every report of ``check --base REF`` therefore carries one warning listing t
 from __future__ import annotations
 
 from ..findings import Finding, Location, Severity
+from ..gitsource import IMPORTABLE_SUFFIXES
 from . import history
 from .context import GateContext
 
@@ -27,8 +28,6 @@ DATA_FOLDERS = ("spec", "rfcs", "tests", "benchmarks")
 benchmarks), never by an import from the repository root. (``docs/`` is not one: a Python
 file there is what ``mkdocs.yml``'s ``hooks`` would run when the site is published.)"""
 
-IMPORTABLE_SUFFIXES = (".py", ".pyc", ".pth", ".so", ".pyd")
-"""Suffixes of what ``python -m`` or ``site`` would load from a folder on ``sys.path``."""
 
 
 def is_toolchain_path(path: str) -> bool:
