@@ -504,8 +504,10 @@ def test_this_toolchain_catches_every_canary(toolchain_repo, capsys):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("edit", "passed"), [
-    (WEAKENING, ["enum-value-removed", "major-declared-without-rfc"]),  # both remove an enum value
-    (NO_RFC_NEEDED, ["major-declared-without-rfc"]),
+    # all three remove an enum value
+    (WEAKENING, ["enum-value-removed", "major-declared-without-rfc", "major-accepted-in-the-same-change"]),
+    # both declare the next major version; no RFC is needed, so none needs dating
+    (NO_RFC_NEEDED, ["major-declared-without-rfc", "major-accepted-in-the-same-change"]),
 ], ids=["enum-not-breaking", "no-rfc-needed"])
 def test_a_weakened_major_rule_is_caught_by_a_canary(toolchain_repo, tmp_path, capsys, edit, passed):
     root = tmp_path / "weak"
