@@ -7,17 +7,19 @@ promise 2). Once such a change lands it judges every later pull request, so a ca
 later removal of an enum value through. The canary tests the changed toolchain before it lands
 (promise 9):
 
-1. a scratch clone of the checkout (``git clone --shared``: the history is there, the objects
-   are borrowed), at its committed ``HEAD``;
+1. scratch clones of the checkout (``git clone --shared``: the history is there, the objects
+   are borrowed), at its committed ``HEAD``, one per job (:mod:`.canarypool`: the runs below
+   go side by side, each in a clone of its own);
 2. for each canary of :data:`~.canarybreaks.CANARIES` (the judge's code in CI, never the
-   branch's): the clone is reset to ``HEAD``, one known break is written into it and committed;
+   branch's): a clone is reset to ``HEAD``, one known break is written into it and committed;
 3. the toolchain under test runs its own gate on that commit as a separate process
    (``env PYTHONPATH=TOOLCHAIN python -P -m evalport_spec -C CLONE check --base HEAD --stage S
-   --format json``, started from a scratch folder, with a fresh ``EVALPORT_CACHE_DIR``, bounded in
-   time), and must fail the stage ``S`` that catches the break today (exit 1);
-4. the control run (:class:`Control`): the same command, on an empty commit on ``HEAD``, with
-   every stage of the canaries, must pass every one of them. Without it a toolchain that fails
-   everything would catch every canary.
+   --format json``, ``--base`` left out for a canary caught by the branch's own gate only;
+   started from a scratch folder, with a fresh ``EVALPORT_CACHE_DIR``, bounded in time), and
+   must fail the stage ``S`` that catches the break today (exit 1);
+4. the control runs (:class:`Control`): the same command, on an empty commit on ``HEAD``, with
+   every stage of the canaries (one run with ``--base``, one without), must pass every one of
+   those stages. Without them a toolchain that fails everything would catch every canary.
 
 A canary whose stage passes is an error finding ``toolchain-canary-passed``; one whose run
 crashes, times out, exits 2 or prints no report is ``toolchain-canary-error``; a canary that
