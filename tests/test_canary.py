@@ -262,6 +262,22 @@ def test_an_acceptance_is_written_in_the_change_it_accepts(spec_repo):
     assert re.fullmatch(r"[0-9a-f]{16}", entry["fingerprint"])
 
 
+def test_a_rule_registry_of_another_shape_is_left_alone(tmp_path):
+    """A registry refactored past what the appended code knows (here violation() renamed) would
+    make every run of the tightened tree crash (a canary error that blocks the refactor): the
+    canary is skipped instead, and nothing is written."""
+    rules = tmp_path / "tools/evalport_spec/validation/rules"
+    registry = (Path(C.__file__).parents[1] / "validation/rules/registry.py").read_text()
+    write(rules / "registry.py", registry.replace("def violation(", "def rule_violation("))
+    write(rules / "__init__.py", "from .registry import RULES\n")
+    write(rules / "suite.py", '@register("DUPLICATE_ID", "suite")\ndef duplicate_id(document): ...\n')
+    write(tmp_path / "spec/releases/1.0.0/rules.json",
+          {"rules": [{"code": "DUPLICATE_ID", "encoded": False, "guard": ["/test_cases/*/id"]}]})
+    with pytest.raises(B.NothingToBreak, match="registry.py is not in the shape this canary edits"):
+        B.tighten_released_rule(tmp_path)
+    assert (rules / "__init__.py").read_text() == "from .registry import RULES\n"
+
+
 def test_a_tightened_rule_fires_on_what_it_passed_at_a_guard_location(tmp_path):
     """The code the canary appends to the rules package, run: DUPLICATE_ID (the first rule 1.0.0
     catalogues) now reports a suite with distinct ids at its first test case id, and a suite
