@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -469,6 +470,61 @@ def test_a_planting_that_cannot_read_the_spec_is_skipped_not_fatal(spec_repo, tm
     run = C.run_canaries(spec_repo, tools, canaries=(B.Canary("refused", "rfcs", refuse), B.CANARIES[0]))
     assert [(o.status, o.what) for o in run.outcomes] == [
         ("skipped", "could not plant it: rfcs/0001-x.md:3: no such thing"), ("error", run.outcomes[1].what)]
+
+
+def test_an_interrupted_pool_aborts_the_running_jobs_first(tmp_path):
+    """Ctrl-C reaches the calling thread only: ``abort`` must end the running jobs (here it
+    releases one that would wait 60 s) before they are waited for, and no job starts after."""
+    import threading
+    import time
+
+    release = threading.Event()
+    started = []
+
+    def job(n):
+        def run(folder):
+            started.append(n)
+            if n == 1:
+                release.wait(60)
+            return n
+        return run
+
+    def done(i, _):
+        raise KeyboardInterrupt  # as Ctrl-C would, while job 1 is still running
+
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run_pooled([job(n) for n in range(6)], [tmp_path / "a", tmp_path / "b"], done, abort=release.set)
+    assert time.monotonic() - start < 30 and release.is_set()
+    assert 1 in started and len(started) <= 3  # at most one more job started before the interruption
+
+
+def test_ctrl_c_kills_the_gate_runs_going_on(spec_repo, tmp_path):
+    """With runs side by side, Ctrl-C (here raised by the progress callback when the first run
+    ends) kills the others' gate processes at once, rather than waiting for them to end."""
+    import time
+
+    pids = tmp_path / "pids"
+    tools = fake_toolchain(tmp_path, "import os, sys, time\n"
+                           "if '--base' not in sys.argv:\n    raise SystemExit(2)\n"
+                           f"open({str(pids)!r}, 'a').write(f'{{os.getpid()}}\\n')\ntime.sleep(120)\n")
+    canaries = (B.CANARIES[0], next(c for c in B.CANARIES if not c.against_base))
+
+    def progress(item):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(pids.read_text().split() if pids.exists() else ()) < 2:
+            time.sleep(0.05)  # the two gate runs with --base have started (they wait 120 s)
+        raise KeyboardInterrupt
+
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        C.run_canaries(spec_repo, tools, canaries=canaries, jobs=4, progress=progress)
+    assert time.monotonic() - start < 60
+    running = [int(pid) for pid in pids.read_text().split()]
+    assert len(running) == 2  # the premise: the control with --base and the canary were going on
+    for pid in running:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
 
 
 def test_a_hanging_toolchain_is_stopped(spec_repo, tmp_path):
