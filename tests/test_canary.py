@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -262,6 +263,22 @@ def test_an_acceptance_is_written_in_the_change_it_accepts(spec_repo):
     assert re.fullmatch(r"[0-9a-f]{16}", entry["fingerprint"])
 
 
+def test_a_rule_registry_of_another_shape_is_left_alone(tmp_path):
+    """A registry refactored past what the appended code knows (here violation() renamed) would
+    make every run of the tightened tree crash (a canary error that blocks the refactor): the
+    canary is skipped instead, and nothing is written."""
+    rules = tmp_path / "tools/evalport_spec/validation/rules"
+    registry = (Path(C.__file__).parents[1] / "validation/rules/registry.py").read_text()
+    write(rules / "registry.py", registry.replace("def violation(", "def rule_violation("))
+    write(rules / "__init__.py", "from .registry import RULES\n")
+    write(rules / "suite.py", '@register("DUPLICATE_ID", "suite")\ndef duplicate_id(document): ...\n')
+    write(tmp_path / "spec/releases/1.0.0/rules.json",
+          {"rules": [{"code": "DUPLICATE_ID", "encoded": False, "guard": ["/test_cases/*/id"]}]})
+    with pytest.raises(B.NothingToBreak, match="registry.py is not in the shape this canary edits"):
+        B.tighten_released_rule(tmp_path)
+    assert (rules / "__init__.py").read_text() == "from .registry import RULES\n"
+
+
 def test_a_tightened_rule_fires_on_what_it_passed_at_a_guard_location(tmp_path):
     """The code the canary appends to the rules package, run: DUPLICATE_ID (the first rule 1.0.0
     catalogues) now reports a suite with distinct ids at its first test case id, and a suite
@@ -455,6 +472,61 @@ def test_a_planting_that_cannot_read_the_spec_is_skipped_not_fatal(spec_repo, tm
         ("skipped", "could not plant it: rfcs/0001-x.md:3: no such thing"), ("error", run.outcomes[1].what)]
 
 
+def test_an_interrupted_pool_aborts_the_running_jobs_first(tmp_path):
+    """Ctrl-C reaches the calling thread only: ``abort`` must end the running jobs (here it
+    releases one that would wait 60 s) before they are waited for, and no job starts after."""
+    import threading
+    import time
+
+    release = threading.Event()
+    started = []
+
+    def job(n):
+        def run(folder):
+            started.append(n)
+            if n == 1:
+                release.wait(60)
+            return n
+        return run
+
+    def done(i, _):
+        raise KeyboardInterrupt  # as Ctrl-C would, while job 1 is still running
+
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run_pooled([job(n) for n in range(6)], [tmp_path / "a", tmp_path / "b"], done, abort=release.set)
+    assert time.monotonic() - start < 30 and release.is_set()
+    assert 1 in started and len(started) <= 3  # at most one more job started before the interruption
+
+
+def test_ctrl_c_kills_the_gate_runs_going_on(spec_repo, tmp_path):
+    """With runs side by side, Ctrl-C (here raised by the progress callback when the first run
+    ends) kills the others' gate processes at once, rather than waiting for them to end."""
+    import time
+
+    pids = tmp_path / "pids"
+    tools = fake_toolchain(tmp_path, "import os, sys, time\n"
+                           "if '--base' not in sys.argv:\n    raise SystemExit(2)\n"
+                           f"open({str(pids)!r}, 'a').write(f'{{os.getpid()}}\\n')\ntime.sleep(120)\n")
+    canaries = (B.CANARIES[0], next(c for c in B.CANARIES if not c.against_base))
+
+    def progress(item):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(pids.read_text().split() if pids.exists() else ()) < 2:
+            time.sleep(0.05)  # the two gate runs with --base have started (they wait 120 s)
+        raise KeyboardInterrupt
+
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        C.run_canaries(spec_repo, tools, canaries=canaries, jobs=4, progress=progress)
+    assert time.monotonic() - start < 60
+    running = [int(pid) for pid in pids.read_text().split()]
+    assert len(running) == 2  # the premise: the control with --base and the canary were going on
+    for pid in running:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
 def test_a_hanging_toolchain_is_stopped(spec_repo, tmp_path):
     tools = fake_toolchain(tmp_path, "import time\ntime.sleep(60)\n")
     (outcome,) = C.run_canaries(spec_repo, tools, canaries=B.CANARIES[:1], timeout=1).outcomes
@@ -474,7 +546,8 @@ def test_nothing_to_test_when_the_toolchain_did_not_change(spec_repo, capsys):
     (lambda r, t: ["-C", str(r), "--timeout", "0"], "argument --timeout: must be a number greater than 0"),
     # beyond a day the operating system's wait overflows (OverflowError), so the bound is checked first
     (lambda r, t: ["-C", str(r), "--timeout", "1e30"], "must be a number greater than 0 and at most 86400, not '1e30'"),
-], ids=["no-package", "unknown-base", "bad-timeout", "huge-timeout"])
+    (lambda r, t: ["-C", str(r), "--jobs", "0"], "argument --jobs: must be a whole number from 1 to 64, not '0'"),
+], ids=["no-package", "unknown-base", "bad-timeout", "huge-timeout", "no-jobs"])
 def test_bad_input_is_one_line_and_exit_2(spec_repo, tmp_path, capsys, args, message):
     try:
         code = main(["canary", *args(spec_repo, tmp_path)])
@@ -504,8 +577,10 @@ def test_this_toolchain_catches_every_canary(toolchain_repo, capsys):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("edit", "passed"), [
-    (WEAKENING, ["enum-value-removed", "major-declared-without-rfc"]),  # both remove an enum value
-    (NO_RFC_NEEDED, ["major-declared-without-rfc"]),
+    # all three remove an enum value
+    (WEAKENING, ["enum-value-removed", "major-declared-without-rfc", "major-accepted-in-the-same-change"]),
+    # both declare the next major version; no RFC is needed, so none needs dating
+    (NO_RFC_NEEDED, ["major-declared-without-rfc", "major-accepted-in-the-same-change"]),
 ], ids=["enum-not-breaking", "no-rfc-needed"])
 def test_a_weakened_major_rule_is_caught_by_a_canary(toolchain_repo, tmp_path, capsys, edit, passed):
     root = tmp_path / "weak"

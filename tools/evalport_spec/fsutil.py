@@ -248,7 +248,8 @@ def _os_reason(exc: OSError) -> str:
 def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: float | None = None,
                 max_bytes: int, env: Mapping[str, str] | None = None,
                 cwd: str | os.PathLike[str] | None = None, label: str | None = None,
-                own_group: bool = False) -> subprocess.CompletedProcess[bytes]:
+                own_group: bool = False, started: Callable[[subprocess.Popen[bytes]], None] | None = None
+                ) -> subprocess.CompletedProcess[bytes]:
     """Run ``argv`` and capture its output, never more than ``max_bytes`` bytes of it.
 
     ``input`` is written to the child's standard input (standard input is ``/dev/null`` when
@@ -263,6 +264,9 @@ def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: flo
     child started (``sh -c 'validator; ...'``) included, so a program the user named leaves
     nothing running (except what it moved out of the group itself, with ``setsid``).
     (Off by default: a ``git`` that may prompt for credentials keeps the terminal.)
+
+    ``started`` is called with the child as soon as it runs: another thread that must stop it
+    (Ctrl-C reaches the main thread only) keeps it to kill its group.
 
     Returns:
         a :class:`subprocess.CompletedProcess` with ``stdout`` and ``stderr`` as bytes.
@@ -282,6 +286,8 @@ def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: flo
     total = 0
     pending = memoryview(input or b"")
     try:
+        if started is not None:
+            started(proc)
         with selectors.DefaultSelector() as sel:
             for fh in (proc.stdout, proc.stderr):
                 sel.register(fh, selectors.EVENT_READ)

@@ -7,17 +7,19 @@ promise 2). Once such a change lands it judges every later pull request, so a ca
 later removal of an enum value through. The canary tests the changed toolchain before it lands
 (promise 9):
 
-1. a scratch clone of the checkout (``git clone --shared``: the history is there, the objects
-   are borrowed), at its committed ``HEAD``;
+1. scratch clones of the checkout (``git clone --shared``: the history is there, the objects
+   are borrowed), at its committed ``HEAD``, one per job (:mod:`.canarypool`: the runs below
+   go side by side, each in a clone of its own);
 2. for each canary of :data:`~.canarybreaks.CANARIES` (the judge's code in CI, never the
-   branch's): the clone is reset to ``HEAD``, one known break is written into it and committed;
+   branch's): a clone is reset to ``HEAD``, one known break is written into it and committed;
 3. the toolchain under test runs its own gate on that commit as a separate process
    (``env PYTHONPATH=TOOLCHAIN python -P -m evalport_spec -C CLONE check --base HEAD --stage S
-   --format json``, started from a scratch folder, with a fresh ``EVALPORT_CACHE_DIR``, bounded in
-   time), and must fail the stage ``S`` that catches the break today (exit 1);
-4. the control run (:class:`Control`): the same command, on an empty commit on ``HEAD``, with
-   every stage of the canaries, must pass every one of them. Without it a toolchain that fails
-   everything would catch every canary.
+   --format json``, ``--base`` left out for a canary caught by the branch's own gate only;
+   started from a scratch folder, with a fresh ``EVALPORT_CACHE_DIR``, bounded in time), and
+   must fail the stage ``S`` that catches the break today (exit 1);
+4. the control runs (:class:`Control`): the same command, on an empty commit on ``HEAD``, with
+   every stage of the canaries (one run with ``--base``, one without), must pass every one of
+   those stages. Without them a toolchain that fails everything would catch every canary.
 
 A canary whose stage passes is an error finding ``toolchain-canary-passed``; one whose run
 crashes, times out, exits 2 or prints no report is ``toolchain-canary-error``; a canary that
@@ -31,12 +33,15 @@ is what review of ``toolchain-changed`` is for.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -247,13 +252,24 @@ def _gate_env(toolchain: Path, cache: str) -> dict[str, str]:
 class _Setup:
     """What every run shares: the commit planted on, the toolchain under test (``tools``; ``None``:
     the ``tools/`` of the clone the gate judges), the interpreter, the time limit, the scratch
-    folder (caches go there)."""
+    folder (caches go there), and the gate runs going on (:meth:`stop_all` ends them)."""
 
     head: str
     tools: Path | None
     python: str
     timeout: float
     scratch: Path
+    running: set[subprocess.Popen[bytes]] = field(default_factory=set)
+    """The gate runs going on (each the leader of a process group of its own)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def stop_all(self) -> None:
+        """Kill every gate run going on, with the processes it started (its group)."""
+        with self.lock:
+            for proc in self.running:
+                if proc.returncode is None:  # not reaped: its id is still its own
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(proc.pid, signal.SIGKILL)
 
     def reset(self, clone: Path) -> None:
         """Reset ``clone`` to :attr:`head`, untracked files removed. Raises InputError when git
@@ -276,16 +292,26 @@ class _Setup:
         argv = [self.python, "-P", "-m", "evalport_spec", "-C", str(clone), "check",
                 *(("--base", self.head) if against_base else ()),
                 *(a for s in stages for a in ("--stage", s)), "--format", "json"]
+        mine: list[subprocess.Popen[bytes]] = []
+
+        def started(proc: subprocess.Popen[bytes]) -> None:
+            mine.append(proc)
+            with self.lock:
+                self.running.add(proc)
+
         start = time.monotonic()
         try:
-            proc = run_bounded(argv, timeout=self.timeout, max_bytes=MAX_OUTPUT,
+            done = run_bounded(argv, timeout=self.timeout, max_bytes=MAX_OUTPUT,
                                env=_gate_env(self.tools or clone / "tools", cache), cwd=self.scratch,
-                               label="the toolchain's gate", own_group=True)
+                               label="the toolchain's gate", own_group=True, started=started)
         except subprocess.TimeoutExpired:
             return None, f"its gate ran longer than {self.timeout:g}s", time.monotonic() - start
         except (OSError, InputError) as exc:
             return None, f"its gate could not run: {exc}", time.monotonic() - start
-        return proc, "", time.monotonic() - start
+        finally:
+            with self.lock:
+                self.running.difference_update(mine)
+        return done, "", time.monotonic() - start
 
 
 def _run_canary(canary: Canary, clone: Path, *, setup: _Setup) -> Outcome:
@@ -413,7 +439,7 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
                 if progress is not None:
                     progress(outcome)
 
-        results = run_pooled(work, clones, done)
+        results = run_pooled(work, clones, done, abort=setup.stop_all)
     return CanaryRun(controls, [r for r in results if isinstance(r, Outcome)])
 
 

@@ -407,6 +407,11 @@ RULES[{code!r}] = _canary_tightened(RULES[{code!r}], {guards!r})
 """
 """What :func:`tighten_released_rule` appends to the rules package (``code``, ``guards``)."""
 
+REGISTRY_SHAPE = re.compile(r"^@dataclass\b.*\nclass Rule\b(?s:.*)^RULES\b(?s:.*)^def violation\(code\b.*instance_path\b.*"
+                            r"message\b", re.M)
+"""What :data:`TIGHTENED` needs of ``rules/registry.py``: ``Rule`` a dataclass (replaced with
+another ``function``), ``RULES``, ``violation(code, instance_path, message)``."""
+
 
 def tighten_released_rule(root: Path) -> str:
     """Tighten the implementation of the first hand-rolled rule the latest release catalogues
@@ -419,6 +424,10 @@ def tighten_released_rule(root: Path) -> str:
     releases = _releases(root)
     if not (rules / "__init__.py").is_file() or not (rules / "registry.py").is_file():
         raise NothingToBreak("no rule implementations under tools/evalport_spec/validation/rules/")
+    if not REGISTRY_SHAPE.search(rules.joinpath("registry.py").read_text(encoding="utf-8")):
+        # a registry refactored past what TIGHTENED knows: the code it appends would crash
+        raise NothingToBreak("tools/evalport_spec/validation/rules/registry.py is not in the shape this "
+                             "canary edits (a dataclass Rule, RULES, violation(code, instance_path, message))")
     if not releases:
         raise NothingToBreak("no release whose rules could be tightened")
     catalogue = _read_json(root / "spec" / "releases" / releases[-1] / "rules.json")

@@ -23,7 +23,8 @@ class _NotStarted(Exception):
 
 
 def run_pooled(jobs: Sequence[Callable[[Path], T]], folders: Sequence[Path],
-               done: Callable[[int, T], None] | None = None) -> list[T]:
+               done: Callable[[int, T], None] | None = None, *,
+               abort: Callable[[], None] | None = None) -> list[T]:
     """Run every job, each given one folder of ``folders`` that no other job holds meanwhile.
 
     Args:
@@ -33,14 +34,18 @@ def run_pooled(jobs: Sequence[Callable[[Path], T]], folders: Sequence[Path],
             on a child process, not to compute).
         done: called in the calling thread with ``(index, result)`` of each job as it ends, in
             the order they end.
+        abort: called in the calling thread when it is interrupted (Ctrl-C, SIGTERM's
+            exception, an exception of ``done`` or of a job) before the running jobs are waited
+            for: it makes them end soon (kills the processes they wait on).
 
     Returns:
         the jobs' results, in the order of ``jobs``.
 
     Raises:
         ValueError: ``folders`` is empty.
-        Exception: the first exception a job raised (jobs not started yet are not started;
-            those running are waited for).
+        Exception: the first exception a job or ``done`` raised, or the calling thread's
+            interruption (jobs not started yet are not started; ``abort`` is called, then those
+            running are waited for).
     """
     if not folders:
         raise ValueError("no folder to run jobs in")
@@ -77,7 +82,11 @@ def run_pooled(jobs: Sequence[Callable[[Path], T]], folders: Sequence[Path],
                     if done is not None:
                         done(index[future], result)
         except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
+            failed.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+            if abort is not None:
+                abort()
+            pool.shutdown(wait=True)
             raise
     return [results[i] for i in range(len(jobs))]
 
