@@ -22,7 +22,10 @@ POOL = [None, True, 0, 1, 1.5, "", "a", "b", "ab", [], {}, {"a": 1}, [1], ["a"],
 
 
 def _validator(schema):
-    return jsonschema.validators.validator_for(schema)(schema)
+    """python-jsonschema's validator of ``schema``'s dialect, ``format`` asserted (as the
+    classifier reads it by default)."""
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
 def pool_arrays(limit: int = 3) -> list:
@@ -32,7 +35,8 @@ def pool_arrays(limit: int = 3) -> list:
 
 def check(old, new, lost, pool=()):
     """The old -> new verdict is MAJOR exactly when ``lost`` is a document (confirmed lost by
-    python-jsonschema); for ``NONE``, no document of ``pool`` is lost (python-jsonschema)."""
+    python-jsonschema); for ``NONE``, no document of ``pool`` is lost (python-jsonschema).
+    Returns the classification."""
     vo, vn = _validator(old), _validator(new)
     if lost is NONE:
         assert [x for x in pool if vo.is_valid(x) and not vn.is_valid(x)] == []
@@ -40,6 +44,7 @@ def check(old, new, lost, pool=()):
         assert vo.is_valid(lost) and not vn.is_valid(lost)
     c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
     assert (c.change_class is ChangeClass.MAJOR) is (lost is not NONE), c.findings
+    return c
 
 
 STR, INT = {"type": "string"}, {"type": "integer"}
@@ -72,3 +77,90 @@ CONTAINS = [
 @pytest.mark.parametrize(("old", "new", "lost"), CONTAINS)
 def test_contains_counting(old, new, lost):
     check(old, new, lost, pool_arrays())
+
+
+NUM = {"type": "number"}
+BOUNDS = [
+    # an inclusive bound made exclusive at the same value loses that value
+    ({**NUM, "maximum": 1}, {**NUM, "exclusiveMaximum": 1}, 1),
+    ({**NUM, "minimum": 1}, {**NUM, "exclusiveMinimum": 1}, 1),
+    # the same bound on both sides (exclusive, or inclusive) covers itself
+    ({**NUM, "exclusiveMaximum": 1, "minimum": 0}, {**NUM, "exclusiveMaximum": 1}, NONE),
+    ({**NUM, "maximum": 1, "minimum": 0}, {**NUM, "maximum": 1}, NONE),
+    ({**NUM, "minimum": 1, "maximum": 5}, {**NUM, "minimum": 1}, NONE),
+    # a lower upper bound covers a higher one; a higher one, exclusive or not, does not
+    ({**NUM, "maximum": 0.5}, {**NUM, "maximum": 1}, NONE),
+    ({**NUM, "exclusiveMaximum": 2}, {**NUM, "maximum": 1}, 1.5),
+    ({**NUM, "maximum": 2}, {**NUM, "maximum": 1}, 2),
+    ({**NUM, "minimum": 1}, {**NUM, "minimum": 2}, 1),
+    # integers: bounds compare after rounding to the integers they admit
+    ({"type": "integer", "exclusiveMinimum": 1.2}, {"type": "integer", "exclusiveMinimum": 1.5}, NONE),  # both >= 2
+    ({"type": "integer", "minimum": 0.5}, {"type": "integer", "exclusiveMinimum": 0.5}, NONE),  # both >= 1
+    ({"type": "integer", "maximum": 1.5}, {"type": "integer", "maximum": 1.2}, NONE),  # both <= 1
+    ({"type": "integer", "maximum": 2.5}, {"type": "integer", "maximum": 1.2}, 2),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lost"), BOUNDS)
+def test_number_bounds(old, new, lost):
+    check(old, new, lost, [0, 0.5, 1, 1.5, 2, 1.2, 1.8, -1, 3, 10, 0.9, 2.0, 1.0, -0.5, 5, 6])
+
+
+STRINGS_AND_NAMES = [
+    # "" is the one string of ^$, and maxLength 0 holds exactly ""
+    ({"type": "string", "pattern": "^$"}, {"type": "string", "maxLength": 0}, NONE),
+    # a format that asserts nothing in this dialect does not hide the next one, which does
+    ({"type": "string"}, {"type": "string", "allOf": [{"format": "x-unknown"}, {"format": "date"}]}, ""),
+    # ^k8$ holds only "k8" (ECMA-262 $), one of the values
+    ({"type": "string", "pattern": "^k8$"}, {"enum": ["k8", "x"]}, NONE),
+    # lookaheads have no language: the two oneOf branches are not known to be disjoint ("a"
+    # matches both)
+    ({"type": "string", "pattern": "^(?=a)"},
+     {"oneOf": [{"type": "string", "pattern": "^(?=a)"}, {"type": "string", "pattern": "^(?=a)."}]}, "a"),
+    # a patternProperties regex with no language still has its members compared
+    ({"type": "object", "patternProperties": {"^(?=a)": {"type": "string"}}},
+     {"type": "object", "patternProperties": {"^(?=a)": {"type": "integer"}}}, {"a": "x"}),
+    # two objects with different patternProperties in one schema: each has its own cells
+    ({"properties": {"x": {"patternProperties": {"^a": {"type": "string"}}},
+                     "y": {"patternProperties": {"^b": {"type": "string"}}}}},
+     {"properties": {"x": {"patternProperties": {"^a": {"type": ["string", "null"]}}},
+                     "y": {"patternProperties": {"^b": {"type": "integer"}}}}}, {"y": {"b": "s"}}),
+    # names all start with "a", so none matches ^b: the ^b entry meets no member
+    ({"propertyNames": {"pattern": "^a"}, "patternProperties": {"^b": {"type": "string"}}},
+     {"propertyNames": {"pattern": "^a"}, "patternProperties": {"^b": {"type": "integer"}}}, NONE),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lost"), STRINGS_AND_NAMES)
+def test_string_languages_and_member_names(old, new, lost):
+    check(old, new, lost, ["", "a", "ab", "k8", "x", "2020-01-01", {"a": "x"}, {"b": "s"}, {"a": 1}, {"y": {"b": "s"}},
+                           {"ab": 1}, {"b": 1}])
+
+
+@pytest.mark.parametrize(("code", "a_min", "a_max", "n", "implied"), [
+    ("minLength", 3, None, 2, True), ("minLength", 3, None, 3, True), ("minLength", 2, None, 3, False),
+    ("minLength", None, 5, 1, False),
+    ("maxLength", None, 3, 4, True), ("maxLength", None, 3, 3, True), ("maxLength", None, 4, 3, False),
+    ("maxLength", 1, None, 9, False),
+])
+def test_length_bounds_implied_by_the_old_bounds(code, a_min, a_max, n, implied):
+    # the fallback when the automata cannot answer: an old minLength m implies a new minLength n
+    # iff m >= n; an old maxLength m a new maxLength n iff m <= n; no old bound implies nothing
+    from types import SimpleNamespace as NS
+
+    from evalport_spec.compat.scalars import ScalarRules
+    A = NS(min_len=NS(value=a_min) if a_min is not None else None, max_len=NS(value=a_max) if a_max is not None else None)
+    assert ScalarRules._length_implied(A, NS(code=code, text=str(n))) is implied
+
+
+@pytest.mark.parametrize(("old", "new", "lost", "kind"), [
+    ({**NUM, "minimum": 1}, {**NUM, "exclusiveMinimum": 1}, 1, "minimum-increased"),
+    ({**NUM, "minimum": 1}, {**NUM, "minimum": 2}, 1, "minimum-increased"),
+    ({"type": "string"}, {"type": "string", "allOf": [{"format": "x-unknown"}, {"format": "date"}]}, "",
+     "format-added"),
+])
+def test_the_finding_names_the_keyword_not_only_the_search(old, new, lost, kind):
+    # the counter-example search would find the lost document anyway; the finding must name the
+    # keyword (its kind is part of the fingerprint an RFC accepts)
+    c = check(old, new, lost)
+    assert kind in {f.kind for f in c.findings if f.direction == "backward"}

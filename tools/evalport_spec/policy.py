@@ -151,7 +151,8 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
             bound to its new value, the same ``to``) accepts that finding.
 
     Returns:
-        ``(findings, rule)``: the non-breaking findings as information, every breaking finding
+        ``(findings, rule)``: the non-breaking findings as information (a warning, such as the
+        classifier's ``pattern-not-portable``, stays a warning), every breaking finding
         with its verdict appended to its message (warning when accepted, error when not; its
         ``extra["accepted_by"]`` lists the RFC numbers, or names the ignore file entry), then one
         finding per policy decision whose kind is a key of :data:`RULES`; ``rule`` is the kind
@@ -159,7 +160,8 @@ def apply_major_rule(findings: Sequence[Finding], *, latest: str | None, declare
     """
     br = breaking(findings)
     br_ids = {id(f) for f in br}
-    out = [dataclasses.replace(f, severity=Severity.INFO) for f in findings if id(f) not in br_ids]
+    out = [dataclasses.replace(f, severity=Severity.WARNING if f.severity == Severity.WARNING else Severity.INFO)
+           for f in findings if id(f) not in br_ids]
     if not br:
         cls = max((f.change_class for f in findings), default=ChangeClass.NONE)
         out.append(Finding("policy-additive", f"policy: {max(cls, ChangeClass.PATCH).name} change {label} "

@@ -1,0 +1,111 @@
+"""``pattern-not-portable`` (compat/portable.py): a change that adds an ECMA-262 pattern which
+Python ``re`` (stock python-jsonschema) or jsonschema-rs cannot compile is warned about, by
+``diff`` and by the gate; the verdict stays what the classifier decides."""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from pathlib import Path
+
+import jsonschema
+import jsonschema_rs
+import pytest
+
+from compat_pair import sset
+from evalport_spec.cli import main
+from evalport_spec.compat import compare
+from evalport_spec.findings import ChangeClass, Severity
+from evalport_spec.gate import run_gate
+from gate_repo import edit_json, make_repo
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def py_compiles(source: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            re.compile(source)
+    except re.error:
+        return False
+    return True
+
+
+def rs_compiles(source: str) -> bool:
+    try:
+        jsonschema_rs.validator_for({"pattern": source})
+    except Exception:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("source", "py", "rs"), [
+    ("^[^]+$", False, False),   # ECMA-262 [^]: any code point; an unterminated set to both
+    ("\\p{L}", False, True),     # a Unicode property: Python re has none
+    ("(?<n>a)", False, True),    # a named group in ECMA-262 spelling
+    ("\\u{1F600}", False, True),  # a code point escape (u flag)
+])
+def test_the_libraries_really_refuse_these_ecma_patterns(source, py, rs):
+    # the ground truth the warning rests on, asked of the libraries themselves
+    assert (py_compiles(source), rs_compiles(source)) == (py, rs)
+    assert not (py and rs)
+    with pytest.raises(re.error):
+        jsonschema.Draft202012Validator({"pattern": source}).is_valid("x")
+
+
+def warned(old, new):
+    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
+    return c, [f for f in c.findings if f.kind == "pattern-not-portable"]
+
+
+def test_an_added_unportable_pattern_is_one_warning_at_its_place():
+    old = {"type": "object", "properties": {"a": {"type": "string"}}}
+    new = {"type": "object", "properties": {"a": {"type": "string", "pattern": "^[^]+$"}},
+           "patternProperties": {"\\p{L}": {}, "^x$": {}}}
+    c, found = warned(old, new)
+    found.sort(key=lambda f: f.new.pointer, reverse=True)
+    assert [(f.new.pointer, f.item) for f in found] == [("/properties/a/pattern", "^[^]+$"),
+                                                        ("/patternProperties/\\p{L}", "\\p{L}")]
+    for f in found:
+        assert f.severity is Severity.WARNING and f.change_class is ChangeClass.NONE
+        assert "Python re" in f.message
+    assert "jsonschema-rs" in found[0].message and "jsonschema-rs" not in found[1].message
+    # the verdict is the classifier's: "" is lost under a (MAJOR, whether witnessed or not)
+    assert c.change_class is ChangeClass.MAJOR
+
+
+def test_a_pattern_the_old_file_already_had_or_a_portable_one_is_not_warned_about():
+    old = {"type": "string", "pattern": "\\p{L}"}
+    assert warned(old, {**old, "maxLength": 3})[1] == []
+    assert warned({"type": "string"}, {"type": "string", "pattern": "^[a-z]+$"})[1] == []
+    # a warning never changes a class: the same pair without the pattern's problem is MINOR too
+    c, found = warned({"type": "string", "pattern": "\\p{L}", "maxLength": 2},
+                      {"type": "string", "pattern": "\\p{L}|(?<n>z)"})
+    assert c.change_class is ChangeClass.MINOR and [f.item for f in found] == ["\\p{L}|(?<n>z)"]
+
+
+def test_diff_prints_the_warning_and_keeps_the_exit_code(tmp_path, capsys):
+    (tmp_path / "old.json").write_text(json.dumps({"type": "string", "maxLength": 3}))
+    (tmp_path / "new.json").write_text(json.dumps({"anyOf": [{"type": "string", "maxLength": 3},
+                                                             {"type": "string", "pattern": "^[^]{9}$"}]}))
+    assert main(["diff", "--no-cache", str(tmp_path / "old.json"), str(tmp_path / "new.json")]) == 0
+    out = capsys.readouterr().out
+    assert "class: MINOR" in out
+    assert "warning pattern-not-portable" in out and "'^[^]{9}$'" in out
+
+
+def test_the_gate_keeps_the_warning(tmp_path):
+    repo = make_repo(tmp_path)
+    edit_json(repo / "spec/schemas/resultset.json", lambda d: d["$defs"]["runner"]["properties"].__setitem__(
+        "build", {"type": "string", "pattern": "^[^]+$"}))
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert stage.change_class == ChangeClass.MINOR
+    found = [f for f in stage.findings if f.kind == "pattern-not-portable"]
+    assert len(found) == 1 and found[0].severity is Severity.WARNING, stage.findings
+    assert stage.status == "warn"
+
+
+def test_the_kind_is_documented():
+    assert "`pattern-not-portable`" in (REPO / "docs/classifier.md").read_text()
