@@ -314,6 +314,41 @@ def test_a_sentence_changing_normative_force_or_validity_needs_a_record(repo: Pa
         f'"{sentence}"; list {cid} under spec_changes in the front matter of the RFC that makes it, or '
         "mark it editorial in the pending changelog entry"]
 
+@pytest.mark.parametrize("sentence", [
+    "A consumer MU&#83;T reject a ResultSet whose `run_id` is shorter than eight characters.",
+    "A consumer M&shy;UST reject a ResultSet whose `started_at` is not in UTC.",
+    "A consumer MU<!-- -->ST reject a ResultSet with no results.",
+    "A consumer M**UST** reject a ResultSet with no results.",
+    "A consumer M\u200dUST reject a ResultSet with no results.",
+    "A consumer \u041cUST reject a ResultSet with no results.",
+    "A consumer \uff2d\uff35\uff33\uff34 reject a ResultSet with no results.",
+])
+def test_a_key_word_spelled_to_hide_it_from_the_source_still_needs_a_record(repo: Path, sentence: str) -> None:
+    """Each renders as MUST on the published site (a character reference, a soft hyphen, an HTML
+    comment, emphasis, a zero-width joiner, a Cyrillic capital, full-width letters), but none has
+    the letters M-U-S-T in a row in the source (adversary, session 34: all passed as PATCH)."""
+    md = repo / "spec/SPEC.md"
+    anchor = "In the schema pass the code is derived from the JSON Schema keyword that failed:"
+    line = edit(md, anchor, f"{sentence} {anchor}")
+    cid = change_id("Validation", "", sentence)
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert [(f.new.line, cid in f.message) for f in stage.errors] == [(line, True)]
+
+
+@pytest.mark.parametrize("block", [
+    "#### A consumer MUST reject a ResultSet whose `run_id` is shorter than four characters",
+    "<div>\nA consumer MUST reject a ResultSet whose `run_id` is shorter than four characters.\n</div>",
+])
+def test_a_normative_heading_or_html_block_needs_a_record(repo: Path, block: str) -> None:
+    """Headings and HTML blocks are rendered text as much as paragraphs are (adversary, session
+    34: a `####` heading with a plain MUST passed as PATCH)."""
+    md = repo / "spec/SPEC.md"
+    anchor = "In the schema pass the code is derived from the JSON Schema keyword that failed:"
+    line = edit(md, anchor, f"{block}\n\n{anchor}")
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert [(f.kind, f.new.line) for f in stage.errors] == [("spec-change-unrecorded", line)]
+
+
 def test_a_new_normative_sentence_needs_a_record(repo: Path, capsys) -> None:
     md = repo / "spec/SPEC.md"
     sentence = "A consumer MUST NOT send documents over plain HTTP."

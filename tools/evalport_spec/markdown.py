@@ -14,7 +14,7 @@ Public API::
     Document.children(heading) -> list[Heading]   (headings one level deeper inside it)
     Document.inside(heading, items) -> the items whose first line lies in the heading's section
     Document.code_lines -> frozenset[int]         lines of fenced and indented code
-    code_spans(source) -> list[str]; plain(source) -> str   (one inline source)
+    code_spans(source) -> list[str]; plain(source) -> str; inline_tokens(source)   (one inline source)
 
 Lines are 1-based and inclusive (``line`` is the first line, ``end`` the last).
 """
@@ -230,6 +230,21 @@ def plain_of(children: list[Any]) -> str:
 def _inline(source: str, env: dict[str, Any] | None = None) -> list[Any]:
     tokens = _PARSER.parseInline(source, env)
     return tokens[0].children or [] if tokens else []
+
+
+def inline_tokens(source: str) -> list[Any]:
+    """The inline tokens of one inline Markdown source, flattened in order (emphasis, links
+    and the like replaced by their content's tokens)."""
+    out: list[Any] = []
+
+    def walk(tokens: list[Any]) -> None:
+        for t in tokens:
+            if t.children:
+                walk(t.children)
+            else:
+                out.append(t)
+    walk(_inline(source))
+    return out
 
 
 def plain(source: str) -> str:

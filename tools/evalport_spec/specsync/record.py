@@ -15,7 +15,8 @@ Normative content is compared in three kinds of unit between the latest release 
   RECOMMENDED, NOT RECOMMENDED, MAY, OPTIONAL, in capitals), name an error code
   (UPPER_SNAKE with an underscore, such as UNSUPPORTED_VERSION), or use a word that decides
   normative force or validity (:data:`CONFORMANCE_WORDS`: informative, non-normative,
-  normative, invalid), compared section by section.
+  normative, invalid), compared section by section; headings and HTML blocks are read like
+  paragraphs, and a key word counts as written or as rendered (:func:`rendered`).
 
 Each :class:`Change` has an id ``spec:`` + 8 hex digits (SHA-256 over where it is, the old
 text and the new text), so a record covers that exact change and a later edit needs its own.
@@ -39,8 +40,10 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import html
 import json
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -148,8 +151,40 @@ the text is normative "except where a passage says it is informative"): "This se
 informative." or "... is invalid" changes what the text requires as much as a MUST does."""
 
 
-def _normative(text: str) -> bool:
+_LOOKALIKE = str.maketrans(
+    "\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7"
+    "\u0405\u0406\u0408\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425\u04ae",
+    "ABEZHIKMNOPTYXSIJABEKMHOPCTYXY")
+"""Greek and Cyrillic capitals drawn like Latin ones (Unicode confusables, UTS #39): ``МUST``
+with a Cyrillic ``М`` reads as MUST."""
+
+
+def rendered(source: str) -> str:
+    """What a reader sees of one inline Markdown ``source``, for finding key words: the text
+    markdown-it renders (character references decoded, CommonMark 6.2; emphasis and link syntax
+    dropped; inline HTML tags and comments dropped, their content kept), with format characters
+    removed (Unicode category Cf: the soft hyphen, zero-width joiners and spaces, none of them
+    visible), NFKC-folded (full-width letters) and look-alike Greek and Cyrillic capitals read as
+    Latin (:data:`_LOOKALIKE`). Red team (session 34): ``MU&#83;T``, ``M&shy;UST``,
+    ``MU<!-- -->ST`` and ``M**UST**`` render as MUST, and the raw-source reading saw no key word."""
+    out = []
+    for tok in markdown.inline_tokens(source):
+        if tok.type in ("text", "code_inline"):
+            out.append(tok.content)
+        elif tok.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+    text = "".join(ch for ch in "".join(out) if unicodedata.category(ch) != "Cf")
+    return unicodedata.normalize("NFKC", text).translate(_LOOKALIKE)
+
+
+def _normative_text(text: str) -> bool:
     return bool(KEYWORDS.search(text) or ERROR_CODE.search(text) or CONFORMANCE_WORDS.search(text))
+
+
+def _normative(source: str) -> bool:
+    """Whether Markdown ``source`` is normative (module docstring), read as written or as a
+    reader sees it (:func:`rendered`)."""
+    return _normative_text(source) or _normative_text(rendered(source))
 
 
 def units(text: str, blocks: dict[str, Block]) -> list[Unit]:
@@ -184,6 +219,17 @@ def units(text: str, blocks: dict[str, Block]) -> list[Unit]:
         for sentence in _SENTENCE_END.split(_norm(p.source)):
             if _normative(sentence):
                 out.append(Unit(group, sentence, p.line))
+    for h in doc.headings:
+        group = section_of(h.line)
+        if group is not None and h.level > 1 and _normative(h.source):
+            out.append(Unit(group, f"heading {h.source}", h.line))
+    for b in doc.html_blocks:
+        group = section_of(b.line)
+        if group is None:
+            continue
+        for sentence in _SENTENCE_END.split(_norm(_html_text(b.content))):
+            if _normative(sentence):
+                out.append(Unit(group, sentence, b.line))
     for t in doc.tables:
         group = section_of(t.line)
         if group is None:
@@ -193,6 +239,15 @@ def units(text: str, blocks: dict[str, Block]) -> list[Unit]:
             if _normative(row_text):
                 out.append(Unit(group, row_text, row.line))
     return out
+
+
+_TAG = re.compile(r"<!--.*?-->|<[^>]*>", re.DOTALL)
+
+
+def _html_text(content: str) -> str:
+    """The text of an HTML block (comments and tags dropped, character references decoded), as
+    Markdown source again (so :func:`rendered` reads it like a paragraph's)."""
+    return html.unescape(_TAG.sub("", content))
 
 
 def compare(old: list[Unit], new: list[Unit], fallback_line: int = 1) -> list[Change]:
