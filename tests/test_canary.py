@@ -35,7 +35,8 @@ CAUGHT_BY = {"enum-value-removed": "enum-value-removed", "major-declared-without
              "example-invalid": "example-invalid", "release-removed": "released-file-removed",
              "release-version-understated": "release-version-mismatch", "rfc-decided-early": "rfc-decided-early",
              "released-rule-tightened": "release-rule-tightened",
-             "major-accepted-in-the-same-change": "policy-acceptance-same-change"}
+             "major-accepted-in-the-same-change": "policy-acceptance-same-change",
+             "major-accepted-in-the-same-change-draft": "policy-acceptance-same-change"}
 """The finding kind each canary's break is caught by today (worked out from what each break is):
 a canary caught by some other finding would test another check than the one it names."""
 
@@ -43,7 +44,7 @@ NAMES = ["enum-value-removed", "major-declared-without-rfc", "required-member-ad
          "released-file-and-sums-edited", "fixture-contradicts-validator", "field-table-edited",
          "dangling-ref", "rule-dropped-from-catalogue", "example-invalid", "release-removed",
          "release-version-understated", "rfc-decided-early", "released-rule-tightened",
-         "major-accepted-in-the-same-change"]
+         "major-accepted-in-the-same-change", "major-accepted-in-the-same-change-draft"]
 """The canaries, in order (written out by hand)."""
 
 SPEC_ONLY = [n for n in NAMES if n != "released-rule-tightened"]
@@ -85,6 +86,10 @@ STAGE_WEAKENINGS = {
     # acceptances read from the tree under review, not from the base
     "major-accepted-in-the-same-change": ("gate/basecheck.py", (
         "BaseLedger(now, states_at(ctx.root, commit), ctx.base,", "BaseLedger(now, now, ctx.base,")),
+    # an acceptance dated by history counted from the step that introduced the change itself
+    "major-accepted-in-the-same-change-draft": ("gate/acceptance.py", (
+        "return since is not None and since < self.introduced(f.fingerprint)",
+        "return since is not None and since <= self.introduced(f.fingerprint)")),
 }
 """For each canary added in session 34, an edit of this toolchain that weakens exactly the check
 the canary is named after (module under tools/evalport_spec, old, new)."""
@@ -577,10 +582,12 @@ def test_this_toolchain_catches_every_canary(toolchain_repo, capsys):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("edit", "passed"), [
-    # all three remove an enum value
-    (WEAKENING, ["enum-value-removed", "major-declared-without-rfc", "major-accepted-in-the-same-change"]),
-    # both declare the next major version; no RFC is needed, so none needs dating
-    (NO_RFC_NEEDED, ["major-declared-without-rfc", "major-accepted-in-the-same-change"]),
+    # all four remove an enum value
+    (WEAKENING, ["enum-value-removed", "major-declared-without-rfc", "major-accepted-in-the-same-change",
+                 "major-accepted-in-the-same-change-draft"]),
+    # all three declare the next major version; no RFC is needed, so none needs dating
+    (NO_RFC_NEEDED, ["major-declared-without-rfc", "major-accepted-in-the-same-change",
+                     "major-accepted-in-the-same-change-draft"]),
 ], ids=["enum-not-breaking", "no-rfc-needed"])
 def test_a_weakened_major_rule_is_caught_by_a_canary(toolchain_repo, tmp_path, capsys, edit, passed):
     root = tmp_path / "weak"

@@ -357,7 +357,8 @@ def accept_in_the_same_change(root: Path) -> str:
     declaring MAJOR, whose ``accepts`` lists the break's findings (fingerprints worked out by
     this toolchain's classifier, as ``rfc accept-findings`` does), all in the one commit. The
     acceptance does not predate the change it accepts (SPEC.md, "Governance"; the base stage
-    reads acceptances as they were at the base), so the MAJOR rule still fails it."""
+    reads acceptances as they were at the base, the draft stage dates them by the history of
+    the release line, the change under review its last step), so the MAJOR rule still fails it."""
     what = remove_enum_value_declaring_major(root)
     old = gitsource.spec_version_at(root, "HEAD", "spec", name="HEAD:spec")
     new = SpecRepo(root).version(DRAFT)
@@ -461,6 +462,7 @@ CANARIES: tuple[Canary, ...] = (
     Canary("rfc-decided-early", "rfcs", decide_rfc_early),
     Canary("released-rule-tightened", "behaviour", tighten_released_rule, against_base=False),
     Canary("major-accepted-in-the-same-change", "base", accept_in_the_same_change),
+    Canary("major-accepted-in-the-same-change-draft", "draft", accept_in_the_same_change),
 )
 """The known breaks, each with the stage that catches it (every one is caught by this
 toolchain: tests/test_canary.py)."""
