@@ -296,6 +296,28 @@ def test_unknown_regions_are_removed_and_missing_ones_inserted(repo: Path) -> No
     assert md.read_text() == text
 
 
+@pytest.mark.parametrize("wrap", [
+    lambda enum: {"type": "string", "allOf": [{"enum": enum}]},
+    lambda enum: {"type": "string", "anyOf": [{"enum": enum}]},
+    lambda enum: {"type": "string", "oneOf": [{"enum": enum}]},
+])
+def test_a_constraint_moved_into_a_combinator_stays_in_the_field_table(repo: Path, wrap) -> None:
+    """Adversary, session 34: Error.type's enum wrapped in ``allOf`` (same documents) made the
+    generated table say "—" for the field's constraints, so SPEC.md no longer named the allowed
+    values, with no record of the change."""
+    path = repo / "spec/schemas/resultset.json"
+    schema = json.loads(path.read_text())
+    node = schema["$defs"]["error"]["properties"]["type"]
+    enum = node.pop("enum")
+    node.pop("type", None)
+    node.update(wrap(enum))
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    sync_draft(SpecRepo(repo))
+    (row,) = [ln for ln in (repo / "spec/SPEC.md").read_text().splitlines()
+              if ln.startswith("| `type` |") and "Class of failure" in ln]
+    assert '`"timeout"`, `"provider_error"`, `"runner_error"`' in row.split(" | ")[3]
+
+
 # -- the normative change record ------------------------------------------------------------
 
 @pytest.mark.parametrize("sentence", ["This section is informative.",

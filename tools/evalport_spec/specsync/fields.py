@@ -161,6 +161,10 @@ class FieldTables:
             return " or ".join(dict.fromkeys(self.type_of(b, base, depth + 1) for b in branches))
         if not names and isinstance(node.get("enum"), list):
             names = list(dict.fromkeys(_json_type(v) for v in node["enum"]))
+        if not names and "properties" not in node:  # every allOf member holds: the first typed one names it
+            for part in node.get("allOf") or []:
+                if (t := self.type_of(part, base, depth + 1)) != "any":
+                    return t
         if not names:
             return "object" if "properties" in node else "any"
         out = []
@@ -200,6 +204,16 @@ class FieldTables:
                  for b in _branches(node) if (c := self.constraints(b, base, depth + 1))]
         if parts:
             out.append("; ".join(parts))
+        if "type" in node:  # alternatives beside a type (_branches reads them only without one)
+            for kw, word in (("oneOf", "one of"), ("anyOf", "any of")):
+                alts = [", ".join(c) or "any" for b in node.get(kw) or [] if isinstance(b, (dict, bool))
+                        for c in [self.constraints(b, base, depth + 1)]]
+                if isinstance(node.get(kw), list) and any(a != "any" for a in alts):
+                    out.append(f"{word}: " + " | ".join(alts))
+        for part in node.get("allOf") or []:  # every member holds, so its constraints are the field's
+            if isinstance(part, (dict, bool)):
+                out += [c for c in self.constraints(part, base, depth + 1)
+                        if not c.startswith(("open: ", "closed: ")) or "properties" in part]
         if "not" in node:
             out.append(f"not {code(plain(node['not']))}")
         return out
