@@ -446,6 +446,24 @@ def test_a_record_the_change_adds_itself_is_a_warning_in_the_gate_of_record(repo
                 if f.kind == "spec-change-self-recorded"]
 
 
+def test_a_change_the_base_recorded_by_an_rfc_relabelled_editorial_is_a_warning(repo: Path) -> None:
+    """Adversary, session 34: RFC 0007 deferred (no longer a covering status) and its changes
+    marked editorial in the same pull request passed with no word: the ids were on record at the
+    base, though by the RFC, not as editorial."""
+    rfc = repo / "rfcs/0007-version-scope.md"
+    cids = [c.id for c in record(SpecRepo(repo), load_rfcs(repo)).changes if c.rfcs == [7]]
+    assert cids  # RFC 0007 records some of SPEC.md's changes since 1.3.0
+    text = rfc.read_text()
+    assert "\nstatus: comment\n" in text
+    rfc.write_text(text.replace("\nstatus: comment\n", "\nstatus: withdrawn\n", 1))
+    md = repo / "spec/SPEC.md"
+    edit(md, "### 1.4.0 — unreleased\n\n", "### 1.4.0 — unreleased\n\n"
+         + "".join(f"- Editorial: wording (`{cid}`).\n" for cid in cids))
+    commit_all(repo, "RFC 0007 withdrawn, its changes called editorial")
+    stage = run_gate(repo, base="main", stages=["spec-text"]).stage("spec-text")
+    assert sorted(f.extra["change"] for f in stage.findings if f.kind == "spec-change-self-recorded") == sorted(cids)
+
+
 def test_a_mark_naming_no_current_change_is_a_warning(repo: Path) -> None:
     md = repo / "spec/SPEC.md"
     line = edit(md, "- Editorial: the list of rule codes", "- Editorial: gone (`spec:00000000`).\n"

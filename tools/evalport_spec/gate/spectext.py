@@ -98,13 +98,13 @@ def check_spec_text(text: str, label: str, *, draft: bool = False) -> list[Findi
 
 
 def check_draft_text(repo: SpecRepo, rfcs: Iterable[Any] = (),
-                     before: tuple[str, set[str]] | None = None) -> tuple[list[Finding], str]:
+                     before: tuple[str, dict[str, set[str]]] | None = None) -> tuple[list[Finding], str]:
     """What the draft's SPEC.md must further agree with: its generated regions
     (:func:`evalport_spec.specsync.check_draft`: stale, missing or unknown regions, rule
     parameters stated in prose) and the normative change record since the latest release
     (:func:`evalport_spec.specsync.record.record`: a change on no record is an error, a recorded
     one an INFO finding; ``rfcs`` are the repository's RFCs, whose ``spec_changes`` record changes).
-    With ``before`` (``(base, change ids on record there)``: :func:`~evalport_spec.specsync.record.records`),
+    With ``before`` (``(base, {change id: its records there})``: :func:`~evalport_spec.specsync.record.records`),
     a change on record only by what this change adds is a warning too
     (:func:`~evalport_spec.specsync.record.self_recorded`).
 

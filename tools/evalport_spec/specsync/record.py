@@ -414,30 +414,45 @@ def record(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> Record:
     return out
 
 
-def records(spec_md: str, rfc_metas: Iterable[dict[str, Any]]) -> set[str]:
-    """The change ids a tree puts on record: those its SPEC.md (``spec_md``) marks editorial in
-    the pending changelog entry, and those its RFCs (front matter dicts) in a covering status
-    list under ``spec_changes`` (module docstring)."""
-    out = set(_editorial(spec_md)[0])
+def records(spec_md: str, rfc_metas: Iterable[dict[str, Any]]) -> dict[str, set[str]]:
+    """What a tree puts on record: ``{change id: its records}``, each record ``"editorial"`` (the
+    pending changelog entry of ``spec_md``, its SPEC.md, marks it editorial) or ``"RFC NNNN"``
+    (an RFC, front matter dicts ``rfc_metas``, in a covering status lists it under
+    ``spec_changes``) (module docstring)."""
+    out: dict[str, set[str]] = {cid: {"editorial"} for cid in _editorial(spec_md)[0]}
     for meta in rfc_metas:
         if str(meta.get("status")) in _COVERING:
-            out.update(_listed(meta))
+            for cid in _listed(meta):
+                out.setdefault(cid, set()).add(f"RFC {_number(meta)}")
     return out
 
 
-def self_recorded(rec: Record, before: set[str], base: str) -> list[Finding]:
+def _number(meta: dict[str, Any]) -> str:
+    n = meta.get("number")
+    return f"{n:04d}" if isinstance(n, int) and not isinstance(n, bool) else str(n)
+
+
+def _sources(c: Change) -> set[str]:
+    """The records of ``c`` in the form :func:`records` gives them."""
+    return {f"RFC {n:04d}" for n in c.rfcs} | ({"editorial"} if c.editorial else set())
+
+
+def self_recorded(rec: Record, before: dict[str, set[str]], base: str) -> list[Finding]:
     """A ``spec-change-self-recorded`` warning for each change of ``rec`` that only records the
-    change adds itself cover: not generated, and its id not in ``before`` (:func:`records` of
-    the base ``base``). A record is a person's word that a normative edit is editorial, or part
-    of an RFC; the gate cannot judge prose against the schemas (red team: a sentence stating a
-    limit the schema lacks, marked editorial by the same branch), so a reviewer must see it."""
+    change adds itself cover: not generated, and none of its records (an RFC listing it, the
+    editorial mark) already recorded it in ``before`` (:func:`records` of the base ``base``). A
+    record is a person's word that a normative edit is editorial, or part of an RFC; the gate
+    cannot judge prose against the schemas (red team: a sentence stating a limit the schema
+    lacks, marked editorial by the same branch), so a reviewer must see it. A change the base
+    recorded by an RFC and the branch relabels editorial (the RFC deferred) counts as well
+    (adversary, session 34: that passed with no warning)."""
     return [Finding(
         "spec-change-self-recorded",
         f"normative change [{c.id}] is on record only by this change itself ({c.coverage()}, which "
         f"{base} did not have): the gate cannot judge prose, so a reviewer confirms SPEC.md still "
         f"agrees with the schemas and catalogue: {c.summary()}",
         severity=Severity.WARNING, new=Location(SPEC_MD, None, c.line), extra={"change": c.id})
-        for c in rec.changes if c.covered and not c.generated and c.id not in before]
+        for c in rec.changes if c.covered and not c.generated and not _sources(c) & before.get(c.id, set())]
 
 
 def release_bullets(repo: SpecRepo, rec: Record) -> list[str]:
