@@ -464,6 +464,31 @@ def test_a_change_the_base_recorded_by_an_rfc_relabelled_editorial_is_a_warning(
     assert sorted(f.extra["change"] for f in stage.findings if f.kind == "spec-change-self-recorded") == sorted(cids)
 
 
+def test_a_key_word_written_into_a_description_or_rule_statement_needs_a_record(repo: Path) -> None:
+    """Adversary, session 34: "MUST" added to ``run_id``'s schema description reached SPEC.md's
+    generated field table, on record by construction (the classifier reads a description as an
+    annotation), and one added to a rule's catalogue statement was a PATCH ``rule-reworded``."""
+    path = repo / "spec/schemas/resultset.json"
+    schema = json.loads(path.read_text())
+    said = "A consumer MUST reject a run_id shorter than eight characters."
+    schema["properties"]["run_id"]["description"] += " " + said
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    sync_draft(SpecRepo(repo))
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert [f.kind for f in stage.errors] == ["spec-change-unrecorded"]
+    assert "added in description of `run_id` in fields resultset.ResultSet" in stage.errors[0].message
+    assert said in stage.errors[0].message
+    git(repo, "checkout", "-q", "--", "spec")
+    rules = repo / "spec/rules.json"
+    catalogue = json.loads(rules.read_text())
+    entry = next(r for r in catalogue["rules"] if r["code"] == "DUPLICATE_ID")
+    entry["statement"] += " Ids MUST also differ when compared case-insensitively."
+    rules.write_text(json.dumps(catalogue, indent=2) + "\n")
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert [(f.kind, "statement of DUPLICATE_ID in rules.json" in f.message) for f in stage.errors] == [
+        ("spec-change-unrecorded", True)]
+
+
 def test_a_mark_naming_no_current_change_is_a_warning(repo: Path) -> None:
     md = repo / "spec/SPEC.md"
     line = edit(md, "- Editorial: the list of rule codes", "- Editorial: gone (`spec:00000000`).\n"

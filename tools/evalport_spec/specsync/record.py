@@ -187,14 +187,16 @@ def _normative(source: str) -> bool:
     return _normative_text(source) or _normative_text(rendered(source))
 
 
-def units(text: str, blocks: dict[str, Block]) -> list[Unit]:
+def units(text: str, blocks: dict[str, Block], statements: dict[str, str] | None = None) -> list[Unit]:
     """The normative units of one SPEC.md text whose version's generated regions are ``blocks``
-    (see the module docstring), in order: regions, rule sections, sentences."""
+    and whose catalogue's rule statements are ``statements`` (``{code: statement}``) (see the
+    module docstring), in order: regions, prose from the sources, rule sections, sentences."""
     doc = markdown.parse(text)
     regions = find(text, SPEC_MD)
     at = {r.id: r.start for r in regions}
     out = [Unit(f"region {rid}", "\n".join(b.render()), at.get(rid, 0))
            for rid, b in blocks.items() if rid != STATUS]
+    out += _source_prose(blocks, statements or {}, at)
 
     def in_region(line: int) -> bool:
         return any(r.covers(line) for r in regions)
@@ -238,6 +240,30 @@ def units(text: str, blocks: dict[str, Block]) -> list[Unit]:
             row_text = " | ".join(row.cells)
             if _normative(row_text):
                 out.append(Unit(group, row_text, row.line))
+    return out
+
+
+def _source_prose(blocks: dict[str, Block], statements: dict[str, str], at: dict[str, int]) -> list[Unit]:
+    """The normative sentences of prose that comes from the sources: the schemas' ``description``
+    (a field table's Description column) and the catalogue's rule ``statement``. A generated
+    region is on record by its sources, and the classifier judges what the schemas and the
+    catalogue *require*; a description or statement it reads as an annotation
+    (``annotation-changed``, ``rule-reworded``). So a key word written there reaches SPEC.md's
+    tables, or the catalogue, on no record (adversary, session 34: "MUST" in ``run_id``'s
+    description). Those sentences are units of their own, in groups not named ``region``, and
+    need a record like any hand-written sentence."""
+    out = []
+    for rid, b in blocks.items():
+        if "Description" not in b.columns:
+            continue
+        for r in b.rows:
+            for sentence in _SENTENCE_END.split(_norm(r.cells.get("Description", ""))):
+                if _normative(sentence):
+                    out.append(Unit(f"description of {r.key} in {rid}", sentence, at.get(rid, 0)))
+    for code, statement in statements.items():
+        for sentence in _SENTENCE_END.split(_norm(statement)):
+            if _normative(sentence):
+                out.append(Unit(f"statement of {code} in rules.json", sentence, at.get(f"rule {code}", 0)))
     return out
 
 
@@ -350,9 +376,14 @@ def draft_changes(repo: SpecRepo, draft: SpecVersion | None = None, text: str | 
     draft = draft if draft is not None else version(repo, DRAFT)
     text = text if text is not None else draft.spec_md
     releases = [version(repo, r) for r in repo.releases()]
-    old = units(releases[-1].spec_md, blocks_for(releases[-1], releases, latest, None))
-    new = units(text, blocks_for(draft, releases, repo.declared_draft_version(), latest))
+    old = units(releases[-1].spec_md, blocks_for(releases[-1], releases, latest, None), _statements(releases[-1]))
+    new = units(text, blocks_for(draft, releases, repo.declared_draft_version(), latest), _statements(draft))
     return compare(old, new)
+
+
+def _statements(v: SpecVersion) -> dict[str, str]:
+    """``{code: statement}`` of ``v``'s rule catalogue (none without one)."""
+    return {r.code: r.statement for r in v.catalogue.rules}
 
 
 def record(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> Record:
