@@ -489,6 +489,24 @@ def test_a_key_word_written_into_a_description_or_rule_statement_needs_a_record(
         ("spec-change-unrecorded", True)]
 
 
+def test_a_declarative_sentence_changed_by_the_branch_is_shown_to_the_reviewer(repo: Path) -> None:
+    """Adversary, session 34: "the document conforms when neither reports an error" gained "and
+    its `run_id` has at least eight characters": no key word, so the record did not follow it and
+    the gate said nothing. With ``--base`` it is now a warning naming the line."""
+    md = repo / "spec/SPEC.md"
+    old = "and the document conforms when neither reports an error."
+    line = edit(md, old, "and the document conforms when neither reports an error and its `run_id` has at "
+                "least eight characters.")
+    commit_all(repo, "a length condition in words")
+    stage = run_gate(repo, base="main", stages=["spec-text"]).stage("spec-text")
+    assert stage.status == "warn" and not stage.errors
+    assert [(f.kind, f.new.line) for f in stage.findings if f.severity == Severity.WARNING] == [
+        ("spec-sentence-changed", line)]
+    assert [f for f in stage.findings if "`run_id` has at least eight characters" in f.message]
+    # without --base nothing is compared (the record since the release has its own reading)
+    assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "ok"
+
+
 def test_a_mark_naming_no_current_change_is_a_warning(repo: Path) -> None:
     md = repo / "spec/SPEC.md"
     line = edit(md, "- Editorial: the list of rule codes", "- Editorial: gone (`spec:00000000`).\n"

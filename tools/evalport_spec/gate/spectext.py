@@ -27,7 +27,7 @@ from ..findings import Finding, Location, Severity
 from ..markdown import parse
 from ..spec import SpecRepo
 from ..specsync import check_draft
-from ..specsync.record import record, self_recorded
+from ..specsync.record import record, self_recorded, sentence_changes
 
 REQUIRED_H2 = ("Status", "Terminology", "Documents", "Grader types", "Validation", "Cross-field rules",
                "Versioning and compatibility", "Extension mechanism", "Conformance", "Governance",
@@ -127,3 +127,18 @@ def check_draft_text(repo: SpecRepo, rfcs: Iterable[Any] = (),
     state = f"{open_} on no record" if open_ else "all on record"
     summary = f"{len(rec.changes)} normative change(s) since {rec.since}, {state}{against}"
     return sorted(found, key=lambda f: (f.severity != Severity.ERROR, (f.new.line if f.new else 0) or 0)), summary
+
+
+def sentence_findings(before: str, after: str, base: str) -> list[Finding]:
+    """A ``spec-sentence-changed`` WARNING per hand-written sentence, table row or heading of the
+    draft's SPEC.md that differs between the base ``base`` (its text ``before``) and the branch
+    (``after``) without a key word on either side
+    (:func:`~evalport_spec.specsync.record.sentence_changes`): the record follows key words, and
+    a declarative sentence can change what the spec requires just as well, so a reviewer confirms
+    each one is editorial."""
+    return [Finding("spec-sentence-changed",
+                    f"SPEC.md prose {c.summary(240)} has no key word, so the normative change record does "
+                    "not follow it: confirm it changes nothing a document or implementation must do, "
+                    f"or state the requirement with a key word (changed since {base})",
+                    severity=Severity.WARNING, new=Location("spec/SPEC.md", None, c.line))
+            for c in sentence_changes(before, after)]

@@ -42,7 +42,7 @@ from .reroute import rerouted_findings
 from .rulecode import KIND as CODE_KIND
 from .rulecode import code_findings
 from .schemaids import schema_id_findings
-from .spectext import check_draft_text, check_spec_text
+from .spectext import check_draft_text, check_spec_text, sentence_findings
 
 StageOut = tuple[list[Finding], str, "ChangeClass | None"]
 
@@ -118,12 +118,14 @@ def stage_spec_text(ctx: GateContext) -> StageOut:
     out: list[Finding] = []
     names = _versions(ctx)
     broken = False
+    draft_md = ""
     for name in names:
         p = (ctx.repo.spec_dir if name == DRAFT else ctx.repo.releases_dir / name) / "SPEC.md"
         text = (read_optional(p, max_bytes=MAX_BYTES, label=f"{ctx.label(name)}/SPEC.md")
                 or b"").decode("utf-8", "replace")
         found = check_spec_text(text, f"{ctx.label(name)}/SPEC.md", draft=name == DRAFT)
         broken = broken or (name == DRAFT and bool(found))
+        draft_md = text if name == DRAFT else draft_md
         out += found
     if broken:  # a truncated draft would list every region and sentence as missing: noise
         return out, f"{len(names)} SPEC.md file(s); the draft's regions and record not checked", None
@@ -133,6 +135,7 @@ def stage_spec_text(ctx: GateContext) -> StageOut:
         commit = ctx.base_sha or ctx.base
         base_md = (gitsource.read_file(ctx.root, commit, "spec/SPEC.md") or b"").decode("utf-8", "replace")
         before = (ctx.base, records(base_md, metas_at(ctx.root, commit).values()))
+        out += sentence_findings(base_md, draft_md, ctx.base)
     draft, summary = check_draft_text(ctx.repo, rfcs, before)
     return out + draft, f"{len(names)} SPEC.md file(s); {summary}", None
 

@@ -187,10 +187,13 @@ def _normative(source: str) -> bool:
     return _normative_text(source) or _normative_text(rendered(source))
 
 
-def units(text: str, blocks: dict[str, Block], statements: dict[str, str] | None = None) -> list[Unit]:
+def units(text: str, blocks: dict[str, Block], statements: dict[str, str] | None = None, *,
+          every: bool = False) -> list[Unit]:
     """The normative units of one SPEC.md text whose version's generated regions are ``blocks``
     and whose catalogue's rule statements are ``statements`` (``{code: statement}``) (see the
-    module docstring), in order: regions, prose from the sources, rule sections, sentences."""
+    module docstring), in order: regions, prose from the sources, rule sections, sentences.
+    With ``every``, every hand-written sentence, row and heading is a unit, key word or not."""
+    keep = (lambda _text: True) if every else _normative
     doc = markdown.parse(text)
     regions = find(text, SPEC_MD)
     at = {r.id: r.start for r in regions}
@@ -219,18 +222,18 @@ def units(text: str, blocks: dict[str, Block], statements: dict[str, str] | None
         if group is None:
             continue
         for sentence in _SENTENCE_END.split(_norm(p.source)):
-            if _normative(sentence):
+            if keep(sentence):
                 out.append(Unit(group, sentence, p.line))
     for h in doc.headings:
         group = section_of(h.line)
-        if group is not None and h.level > 1 and _normative(h.source):
+        if group is not None and h.level > 1 and keep(h.source):
             out.append(Unit(group, f"heading {h.source}", h.line))
     for b in doc.html_blocks:
         group = section_of(b.line)
         if group is None:
             continue
         for sentence in _SENTENCE_END.split(_norm(_html_text(b.content))):
-            if _normative(sentence):
+            if keep(sentence):
                 out.append(Unit(group, sentence, b.line))
     for t in doc.tables:
         group = section_of(t.line)
@@ -238,7 +241,7 @@ def units(text: str, blocks: dict[str, Block], statements: dict[str, str] | None
             continue
         for row in t.rows:
             row_text = " | ".join(row.cells)
-            if _normative(row_text):
+            if keep(row_text):
                 out.append(Unit(group, row_text, row.line))
     return out
 
@@ -379,6 +382,20 @@ def draft_changes(repo: SpecRepo, draft: SpecVersion | None = None, text: str | 
     old = units(releases[-1].spec_md, blocks_for(releases[-1], releases, latest, None), _statements(releases[-1]))
     new = units(text, blocks_for(draft, releases, repo.declared_draft_version(), latest), _statements(draft))
     return compare(old, new)
+
+
+def sentence_changes(before: str, after: str) -> list[Change]:
+    """The hand-written sentences, table rows and headings (outside generated regions, rule
+    sections, "Status" and "Changelog") that differ from SPEC.md text ``before`` to ``after``
+    and are not normative by the record's reading (no key word, code or conformance word on
+    either side): the changes the record does not follow. Declarative prose can still change
+    what the text requires ("... conforms when its `run_id` has eight characters"), which no
+    word list can tell; ``check --base`` shows these to the reviewer (adversary, session 34)."""
+    out = []
+    for c in compare(units(before, {}, every=True), units(after, {}, every=True)):
+        if not (c.old and _normative(c.old)) and not (c.new and _normative(c.new)):
+            out.append(c)
+    return out
 
 
 def _statements(v: SpecVersion) -> dict[str, str]:
