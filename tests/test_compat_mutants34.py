@@ -198,6 +198,13 @@ def test_unique_items_over_a_small_item_domain(old, new, lost):
         assert "max-items-decreased" in {f.kind for f in c.findings if f.direction == "backward"}
 
 
+def test_positions_past_the_old_length_are_never_reached():
+    # old arrays have at most one item: the new string schema at index 1 meets none of them
+    check({**ARR, "maxItems": 1}, {**ARR, "prefixItems": [{}, {"type": "string"}]}, NONE,
+          [[], [1], ["a"], [None]])
+    check({**ARR, "maxItems": 2}, {**ARR, "prefixItems": [{}, {"type": "string"}]}, [1, 1])
+
+
 def test_unbounded_arrays_are_not_pairwise_distinct():
     # [1, 1] is lost; the finding is uniqueItems' own, not only the search's
     c = check(ARR, {**ARR, "uniqueItems": True}, [1, 1])
