@@ -232,3 +232,11 @@ NAMES = [
 @pytest.mark.parametrize(("old", "new", "lost"), NAMES)
 def test_property_names_of_closed_and_open_objects(old, new, lost):
     check(old, new, lost, [{}, {"a": 1}, {"Bc": 1}, {"a": 1, "Bc": 2}, {"bc": 1}, {"x": 1}])
+
+
+def test_a_small_closed_object_is_enumerated_and_its_lost_document_found():
+    # every document of the old schema is one of {}, {"a": 1}, {"a": 2}: {"a": 2} is lost
+    old = {**OBJ, "properties": {"a": {"enum": [1, 2]}}, "additionalProperties": False}
+    check(old, {**OBJ, "properties": {"a": {"enum": [1]}}, "additionalProperties": False}, {"a": 2})
+    check(old, {**OBJ, "properties": {"a": {"enum": [1, 2, 3]}}, "additionalProperties": False}, NONE,
+          [{}, {"a": 1}, {"a": 2}, {"a": 3}, {"b": 1}])
