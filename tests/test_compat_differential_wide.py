@@ -70,6 +70,7 @@ def test_no_unsound_verdict_on_focused_families(start, format_assertion):
     # dependentSchemas/dependentRequired, prefixItems/contains/minContains/maxContains,
     # unevaluatedItems, propertyNames, nested if/then/else, $ref/$dynamicRef recursion, float
     # multipleOf, format (asserted and not), const/enum of objects and arrays, draft-04/06/07
-    # exclusive bounds; about 31,000 such pairs ran offline in session 34 (100000..126000 and
-    # draft-04..07 pairs checked on python-jsonschema-generated documents), none unsound
+    # exclusive bounds; 32,000 such seeds ran offline in session 34 (100000..126000, the last
+    # 6,000 with format off, and 130000..136000), and 5,212 draft-04..07 pairs were checked on
+    # documents hypothesis-jsonschema drew from the old schema: none unsound
     assert [w for seed in range(start, start + 120) for w in wrong(seed, True, format_assertion)] == []
