@@ -44,6 +44,9 @@ def check(old, new, lost, pool=()):
         assert vo.is_valid(lost) and not vn.is_valid(lost)
     c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
     assert (c.change_class is ChangeClass.MAJOR) is (lost is not NONE), c.findings
+    for f in c.findings:  # and no witness is false
+        if f.direction == "backward" and (f.witness is not None or f.extra.get("witness_is_null")):
+            assert vo.is_valid(f.witness) and not vn.is_valid(f.witness), (f.kind, f.witness)
     return c
 
 
@@ -164,3 +167,76 @@ def test_the_finding_names_the_keyword_not_only_the_search(old, new, lost, kind)
     # keyword (its kind is part of the fingerprint an RFC accepts)
     c = check(old, new, lost)
     assert kind in {f.kind for f in c.findings if f.direction == "backward"}
+
+
+ARR = {"type": "array"}
+UNIQUE = [
+    # two distinct booleans exist, so uniqueItems with minItems 2 still has [true, false]
+    ({**ARR, "items": {"type": "boolean"}, "uniqueItems": True, "minItems": 2}, {**ARR, "maxItems": 1}, [True, False]),
+    ({**ARR, "items": {"type": ["null", "boolean"]}, "uniqueItems": True, "minItems": 3}, {**ARR, "maxItems": 2},
+     [None, True, False]),
+    ({**ARR, "items": {"enum": [1, 2]}, "uniqueItems": True, "minItems": 2}, {**ARR, "maxItems": 1}, [1, 2]),
+    # the values of every position count: 1 at the first, true and false after it
+    ({**ARR, "prefixItems": [{"const": 1}], "items": {"type": "boolean"}, "uniqueItems": True, "minItems": 3},
+     {**ARR, "maxItems": 2}, [1, True, False]),
+    ({**ARR, "prefixItems": [{"type": "boolean"}, {"type": "boolean"}], "items": {"const": 1}, "uniqueItems": True,
+      "minItems": 3}, {**ARR, "maxItems": 2}, [True, False, 1]),
+    # no item schema: any values, so no bound from the domain
+    ({**ARR, "uniqueItems": True, "minItems": 2}, {**ARR, "maxItems": 1}, [1, 2]),
+    # three values (null, true, false) cannot fill four unique items, one (null) cannot fill two:
+    # the old schema accepts no document at all
+    ({**ARR, "items": {"type": ["null", "boolean"]}, "uniqueItems": True, "minItems": 4}, {**ARR, "maxItems": 0}, NONE),
+    ({**ARR, "items": {"type": "null"}, "uniqueItems": True, "minItems": 2}, {**ARR, "maxItems": 0}, NONE),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lost"), UNIQUE)
+def test_unique_items_over_a_small_item_domain(old, new, lost):
+    pool = [list(t) for n in range(5) for t in itertools.product([None, True, False, 1, 2], repeat=n)]
+    c = check(old, new, lost, pool)
+    if lost is not NONE:  # found by the length rule, not only by the search
+        assert "max-items-decreased" in {f.kind for f in c.findings if f.direction == "backward"}
+
+
+def test_positions_past_the_old_length_are_never_reached():
+    # old arrays have at most one item: the new string schema at index 1 meets none of them
+    check({**ARR, "maxItems": 1}, {**ARR, "prefixItems": [{}, {"type": "string"}]}, NONE,
+          [[], [1], ["a"], [None]])
+    check({**ARR, "maxItems": 2}, {**ARR, "prefixItems": [{}, {"type": "string"}]}, [1, 1])
+
+
+def test_unbounded_arrays_are_not_pairwise_distinct():
+    # [1, 1] is lost; the finding is uniqueItems' own, not only the search's
+    c = check(ARR, {**ARR, "uniqueItems": True}, [1, 1])
+    assert "unique-items-added" in {f.kind for f in c.findings if f.direction == "backward"}
+
+
+OBJ = {"type": "object"}
+NAMES = [
+    # a closed object's names are its declared ones: "Bc" breaks the new propertyNames
+    ({**OBJ, "properties": {"a": {}, "Bc": {}}, "additionalProperties": False},
+     {**OBJ, "properties": {"a": {}, "Bc": {}}, "additionalProperties": False, "propertyNames": {"pattern": "^[a-z]+$"}},
+     {"Bc": 1}),
+    # ... every declared name fits maxLength 2
+    ({**OBJ, "properties": {"a": {}, "Bc": {}}, "additionalProperties": False},
+     {**OBJ, "properties": {"a": {}, "Bc": {}}, "additionalProperties": False, "propertyNames": {"maxLength": 2}}, NONE),
+    # ... a member whose schema is false never appears
+    ({**OBJ, "properties": {"a": {}, "Bc": False}, "additionalProperties": False},
+     {**OBJ, "properties": {"a": {}, "Bc": False}, "additionalProperties": False,
+      "propertyNames": {"pattern": "^[a-z]+$"}}, NONE),
+    # an open object takes any name
+    ({**OBJ, "properties": {"a": {}}}, {**OBJ, "properties": {"a": {}}, "propertyNames": {"maxLength": 1}}, {"bc": 1}),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "lost"), NAMES)
+def test_property_names_of_closed_and_open_objects(old, new, lost):
+    check(old, new, lost, [{}, {"a": 1}, {"Bc": 1}, {"a": 1, "Bc": 2}, {"bc": 1}, {"x": 1}])
+
+
+def test_a_small_closed_object_is_enumerated_and_its_lost_document_found():
+    # every document of the old schema is one of {}, {"a": 1}, {"a": 2}: {"a": 2} is lost
+    old = {**OBJ, "properties": {"a": {"enum": [1, 2]}}, "additionalProperties": False}
+    check(old, {**OBJ, "properties": {"a": {"enum": [1]}}, "additionalProperties": False}, {"a": 2})
+    check(old, {**OBJ, "properties": {"a": {"enum": [1, 2, 3]}}, "additionalProperties": False}, NONE,
+          [{}, {"a": 1}, {"a": 2}, {"a": 3}, {"b": 1}])

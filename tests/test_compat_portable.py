@@ -107,5 +107,37 @@ def test_the_gate_keeps_the_warning(tmp_path):
     assert stage.status == "warn"
 
 
-def test_the_kind_is_documented():
-    assert "`pattern-not-portable`" in (REPO / "docs/classifier.md").read_text()
+D2019 = "https://json-schema.org/draft/2019-09/schema"
+D7 = "http://json-schema.org/draft-07/schema#"
+
+
+@pytest.mark.parametrize("dialect", [None, D2019])
+def test_dependencies_in_a_modern_dialect_is_warned_about(dialect):
+    # the ground truth: python-jsonschema ignores `dependencies` there, jsonschema-rs asserts it
+    new = {"type": "object", "dependencies": {"a": ["b"]}, **({"$schema": dialect} if dialect else {})}
+    old = {k: v for k, v in new.items() if k != "dependencies"}
+    assert jsonschema.validators.validator_for(new)(new).is_valid({"a": 1})
+    assert not jsonschema_rs.validator_for(new).is_valid({"a": 1})
+    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
+    assert c.change_class is ChangeClass.PATCH  # the specification's verdict stands
+    found = [f for f in c.findings if f.kind == "keyword-not-portable"]
+    assert [(f.new.pointer, f.severity) for f in found] == [("/dependencies", Severity.WARNING)]
+    # an unchanged one is not warned about again; a changed one is
+    assert not [f for f in compare(sset(new, "old"), sset({**new, "minProperties": 0}, "new"),
+                                   search_budget=0).findings if f.kind == "keyword-not-portable"]
+    edited = {**new, "dependencies": {"a": ["b", "c"]}}
+    assert [f.kind for f in compare(sset(new, "old"), sset(edited, "new"), search_budget=0).findings
+            if f.kind == "keyword-not-portable"] == ["keyword-not-portable"]
+
+
+def test_dependencies_in_draft_07_is_a_keyword_and_not_warned_about():
+    new = {"$schema": D7, "type": "object", "dependencies": {"a": ["b"]}}
+    old = {"$schema": D7, "type": "object"}
+    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
+    assert c.change_class is ChangeClass.MAJOR  # {"a": 1} is lost, by every validator
+    assert not [f for f in c.findings if f.kind == "keyword-not-portable"]
+
+
+@pytest.mark.parametrize("kind", ["pattern-not-portable", "keyword-not-portable"])
+def test_the_kind_is_documented(kind):
+    assert f"`{kind}`" in (REPO / "docs/classifier.md").read_text()

@@ -29,7 +29,7 @@ from .edits import unaccounted
 from .fail import Budget, Fail
 from .kinds import kind_name
 from .nodes import D2020, LISTS, MAPS, SINGLE, Node, Side, TooDeep, Unresolvable, line_of
-from .portable import pattern_warnings
+from .portable import keyword_warnings, pattern_warnings
 from .refs import check_set
 from .sample import Sampler
 from .subset import Checker
@@ -125,7 +125,7 @@ def _compare(so: Side, sn: Side, format_assertion, candidates, search_budget, ge
                                     ChangeClass.MAJOR, old=Location(f.loaded.source, "", 1),
                                     witness=_first(sampler.many(canon.nodes(so.root(name)), 1))))
             continue
-        findings.extend(pattern_warnings(name, old, new))
+        findings.extend(pattern_warnings(name, old, new) + keyword_warnings(name, old, new))
         if name not in old.files:
             f = new.files[name]
             findings.append(Finding("schema-file-added", f"schema file {name} was added",

@@ -47,7 +47,8 @@ KINDS: dict[str, tuple[str, str]] = {
 """code -> (backward kind, forward kind)."""
 
 INFO_KINDS = ("schema-id-changed", "ref-target-changed", "annotation-changed", "dialect-changed",
-              "schema-file-added", "schema-file-removed", "pattern-not-portable")
+              "schema-file-added", "schema-file-removed", "pattern-not-portable",
+              "keyword-not-portable")
 """Kinds reported outside the inclusion check."""
 
 

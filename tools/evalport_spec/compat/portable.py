@@ -1,5 +1,5 @@
-"""``pattern-not-portable``: a warning for each regular expression a change adds that stock
-validators cannot compile.
+"""``pattern-not-portable`` and ``keyword-not-portable``: warnings for what a change adds that
+stock validators read otherwise than the specification.
 
 JSON Schema reads ``pattern`` and ``patternProperties`` names as ECMA-262 regular expressions
 (2020-12 Validation 6.3.3 and Core 6.4), and so does the toolchain (:mod:`evalport_spec.ecmaregex`).
@@ -9,6 +9,12 @@ Python's :mod:`re`, which raises on ``[^]`` (any character), ``\\p{L}``, ``(?<na
 (``[^]`` again). Such a schema is right, and the classifier's verdict on it stands, but a consumer
 validating with one of those libraries cannot load it. So the change is flagged, never
 classed: the finding is of class ``NONE`` and severity warning.
+
+Likewise ``dependencies`` in a 2019-09 or 2020-12 schema: those dialects replaced it by
+``dependentRequired`` and ``dependentSchemas`` (2019-09 Core, appendix on keyword changes), so it
+is an unknown keyword there and python-jsonschema and the classifier ignore it, but jsonschema-rs
+still asserts it: a change that adds one (or edits one) can lose documents for its users while
+the verdict, rightly by the specification, stays PATCH.
 """
 
 from __future__ import annotations
@@ -21,9 +27,13 @@ import jsonschema_rs
 
 from ..ecmaregex import NotEcmaRegex, compile_ecma
 from ..findings import ChangeClass, Finding, Location, Severity
+from ..pointer import join
 from ..schemaset import SchemaSet
 
 KIND = "pattern-not-portable"
+KEYWORD_KIND = "keyword-not-portable"
+MODERN = ("https://json-schema.org/draft/2019-09/schema", "https://json-schema.org/draft/2020-12/schema")
+"""Dialects (``$schema`` without a trailing ``#``) where ``dependencies`` is no keyword."""
 
 
 @lru_cache(maxsize=4096)
@@ -69,4 +79,28 @@ def pattern_warnings(name: str, old: SchemaSet, new: SchemaSet) -> list[Finding]
                                ChangeClass.NONE, Severity.WARNING,
                                new=Location(f.loaded.source, ptr, f.loaded.line(ptr)), direction="identity",
                                item=src))
+    return out
+
+
+def keyword_warnings(name: str, old: SchemaSet, new: SchemaSet) -> list[Finding]:
+    """One ``keyword-not-portable`` warning per ``dependencies`` of file ``name`` of ``new`` (a
+    2019-09 or 2020-12 file, by its root ``$schema``) that the same file of ``old`` does not hold
+    with the same value at the same pointer: ignored by the specification, python-jsonschema
+    and the classifier, asserted by jsonschema-rs (module docstring). Class ``NONE``."""
+    f = new.files[name]
+    if f.dialect.rstrip("#") not in MODERN:
+        return []
+    had = {ptr: node["dependencies"] for ptr, node, _ in old.files[name].walk()
+           if "dependencies" in node} if name in old.files else {}
+    out: list[Finding] = []
+    for ptr, node, _ in f.walk():
+        if "dependencies" not in node or (ptr in had and had[ptr] == node["dependencies"]):
+            continue
+        at = join(ptr, "dependencies")
+        out.append(Finding(KEYWORD_KIND, "'dependencies' is no keyword of this dialect (2019-09 replaced it by "
+                           "dependentRequired and dependentSchemas): the specification, python-jsonschema and this "
+                           "classification ignore it, but jsonschema-rs asserts it, so its users may lose documents "
+                           "this change keeps", ChangeClass.NONE, Severity.WARNING,
+                           new=Location(f.loaded.source, at, f.loaded.line(at)), direction="identity",
+                           item="dependencies"))
     return out
