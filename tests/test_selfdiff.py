@@ -148,6 +148,8 @@ def test_a_self_diff_of_a_plain_file_loads_no_engine(tmp_path):
     assert rc == 0 and "class: PATCH" in out.stdout
     heavy = ("evalport_spec.compat", "referencing", "jsonschema_specifications", "jsonschema.", "attrs")
     assert sorted(m for m in mods if m.startswith(heavy) or m == "jsonschema") == []
+    # nor what only other paths use: child processes (fsutil.run_bounded), HTML escaping
+    assert sorted({"subprocess", "html", "html.entities"} & set(mods)) == []
 
 
 def test_a_huge_or_different_file_is_never_read_whole(tmp_path, monkeypatch):
