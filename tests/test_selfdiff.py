@@ -148,3 +148,26 @@ def test_a_self_diff_of_a_plain_file_loads_no_engine(tmp_path):
     assert rc == 0 and "class: PATCH" in out.stdout
     heavy = ("evalport_spec.compat", "referencing", "jsonschema_specifications", "jsonschema.", "attrs")
     assert sorted(m for m in mods if m.startswith(heavy) or m == "jsonschema") == []
+    # nor what only other paths use: child processes (fsutil.run_bounded), HTML escaping
+    assert sorted({"subprocess", "html", "html.entities"} & set(mods)) == []
+
+
+def test_a_huge_or_different_file_is_never_read_whole(tmp_path, monkeypatch):
+    """Deciding whether two arguments are copies reads no byte of files of different sizes, and
+    a copy too large for the loader is refused by it before anything is read (a sparse 600 MB
+    pair was read whole, twice: 1.2 GB)."""
+    from evalport_spec import diffinputs
+
+    read = []
+    real = diffinputs.regular_bytes
+    monkeypatch.setattr(diffinputs, "regular_bytes", lambda p: read.append(p) or real(p))
+    old, new = _copies(tmp_path, {"type": "string"})
+    Path(new).write_text(json.dumps({"type": "integer"}), encoding="utf-8")  # another size
+    assert not selfdiff.plain_copies(old, new)
+    assert not diffinputs.same_local_file(old, new)
+    assert read == []
+    for p in (old, new):
+        with open(p, "wb") as fh:
+            fh.truncate(600 << 20)  # sparse: no disk used
+    assert not selfdiff.plain_copies(old, new)
+    assert read == []

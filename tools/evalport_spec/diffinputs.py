@@ -48,7 +48,8 @@ def same_local_file(a: str, b: str) -> bool:
     """Whether the ``diff`` arguments ``a`` and ``b`` name regular schema files of one name whose
     bytes and siblings' names and bytes (:func:`sibling_files`, every file the resolution may read
     as context) are the same: the two sides are then one input. ``False`` when anything cannot
-    be read."""
+    be read. Sizes are compared before any byte is read (a huge file beside a small one is
+    never read here); callers read ``a`` through their bounded loader first."""
     if a.startswith("-") or b.startswith("-") or local_kind(a) != "file" or local_kind(b) != "file":
         return False
     pa, pb = Path(a), Path(b)
@@ -58,7 +59,12 @@ def same_local_file(a: str, b: str) -> bool:
         fa, fb = [pa, *sibling_files(pa)], [pb, *sibling_files(pb)]
         if [x.name for x in fa] != [x.name for x in fb]:
             return False
-        for x, y in zip(fa, fb, strict=True):
+        pairs = list(zip(fa, fb, strict=True))
+        for x, y in pairs:  # sizes first: files of other sizes are never read
+            sx, sy = os.stat(x), os.stat(y)
+            if not (stat.S_ISREG(sx.st_mode) and stat.S_ISREG(sy.st_mode)) or sx.st_size != sy.st_size:
+                return False
+        for x, y in pairs:
             data = regular_bytes(x)
             if data is None or data != regular_bytes(y):
                 return False

@@ -16,18 +16,19 @@ import errno
 import fcntl
 import os
 import select
-import selectors
 import signal
 import stat
-import subprocess
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    import subprocess
 
 
 def resolve(path: str | os.PathLike[str], label: str | None = None) -> Path:
@@ -276,6 +277,9 @@ def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: flo
         subprocess.TimeoutExpired: the child ran longer than ``timeout`` (it was killed).
         OSError: the program cannot be started (callers word that for their command).
     """
+    import selectors  # (here: reading a file, what most commands do first, needs neither)
+    import subprocess
+
     shown = label or argv[0]
     proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,

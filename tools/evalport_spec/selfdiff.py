@@ -45,6 +45,8 @@ doubt give ``False``: the full path then runs and refuses with its own message, 
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -81,17 +83,31 @@ def plain_copies(old: str, new: str) -> bool:
     the full path (see the module docstring for the conditions and why they suffice). ``False``
     means only "not decided here": the full path then reads the files, refuses or classifies.
     Never raises for bad input."""
-    if not same_local_file(old, new):
+    if not _alike_files(old, new):
         return False
     try:
-        loaded = load(Path(old))
+        loaded = load(Path(old))  # the bounded reader refuses a huge file before reading it
     except (InputError, OSError, ValueError, RecursionError):
+        return False
+    if not same_local_file(old, new):
         return False
     try:
         _check_plain(SchemaFile(Path(old).name, "urn:evalport:selfdiff", loaded))
     except _NotPlain:
         return False
     return True
+
+
+def _alike_files(old: str, new: str) -> bool:
+    """Whether ``old`` and ``new`` are regular files of one name and one size (two stats, no
+    byte read: a diff of two different files never parses one here)."""
+    if old.startswith("-") or new.startswith("-") or Path(old).name != Path(new).name:
+        return False
+    try:
+        so, sn = os.stat(old), os.stat(new)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(so.st_mode) and stat.S_ISREG(sn.st_mode) and so.st_size == sn.st_size
 
 
 def identical(old_label: str, new_label: str, started: float) -> Classification:

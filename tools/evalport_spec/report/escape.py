@@ -13,7 +13,6 @@ a user wrote) never changes the shape of the output it is written into.
 
 from __future__ import annotations
 
-import html as _html
 import re
 from typing import Any
 
@@ -66,7 +65,9 @@ def md_code(value: Any) -> str:
 
 def html(value: Any) -> str:
     """``value`` inside raw HTML (``<summary>``, ``<code>``): ``& < > " '`` as entities."""
-    return _html.escape(text(value), quote=True)
+    from html import escape  # (html.entities is a large table: loaded for this format only)
+
+    return escape(text(value), quote=True)
 
 
 def gh_data(value: Any) -> str:
