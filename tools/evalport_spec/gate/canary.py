@@ -16,12 +16,13 @@ later removal of an enum value through. The canary tests the changed toolchain b
    (``env PYTHONPATH=TOOLCHAIN python -P -m evalport_spec -C CLONE check --base HEAD --stage S
    --format json``, ``--base`` left out for a canary caught by the branch's own gate only;
    started from a scratch folder, with a fresh ``EVALPORT_CACHE_DIR``, bounded in time), and
-   must fail the stage ``S`` that catches the break today (exit 1);
+   must fail the stage ``S`` that catches the break today (exit 1) with one of the finding
+   kinds the canary expects (:attr:`~.canarybreaks.Canary.expects`) among its errors;
 4. the control runs (:class:`Control`): the same command, on an empty commit on ``HEAD``, with
    every stage of the canaries (one run with ``--base``, one without), must pass every one of
    those stages. Without them a toolchain that fails everything would catch every canary.
 
-A canary whose stage passes is an error finding ``toolchain-canary-passed``; one whose run
+A canary whose stage passes, or fails with none of its kinds, is an error finding ``toolchain-canary-passed``; one whose run
 crashes, times out, exits 2 or prints no report is ``toolchain-canary-error``; a canary that
 finds nothing to break in this spec (no ``enum`` of two values, say) is a warning
 ``toolchain-canary-skipped``. A stage that fails the control run is an error
@@ -76,7 +77,8 @@ class Outcome:
     """What one canary's run gave.
 
     Attributes:
-        canary: the canary; status: ``caught``, ``passed``, ``error``, ``skipped`` or
+        canary: the canary; status: ``caught`` (its stage fails with a kind it expects),
+        ``passed`` (its stage passes, or fails with none of those kinds), ``error``, ``skipped`` or
         ``unproven`` (its stage fails the control run too, so failing the break proves nothing);
         what: the planted break (or why nothing was planted); detail: for ``error`` and
         ``unproven``, what went wrong; seconds: wall time of the gate run; kinds: the kinds of
@@ -100,10 +102,13 @@ class Outcome:
         control run's finding says why)."""
         name, what = self.canary.name, self.what
         if self.status == "passed":
+            kinds = " or ".join(self.canary.expects)
+            said = f" ({self.detail})" if self.detail else ""
             return Finding("toolchain-canary-passed",
                            f"the changed toolchain passes a known break ({name}: {what}); its "
-                           f"`{self.canary.stage}` stage no longer fails it, so a gate built from "
-                           "this change would let it land", extra={"canary": name, "stage": self.canary.stage})
+                           f"`{self.canary.stage}` stage no longer fails it with {kinds}{said}, so a gate "
+                           "built from this change would let it land, or catch it only by a side effect",
+                           extra={"canary": name, "stage": self.canary.stage, "expects": list(self.canary.expects)})
         if self.status == "error":
             return Finding("toolchain-canary-error",
                            f"the changed toolchain could not judge a known break ({name}: {what}): "
@@ -211,16 +216,20 @@ def _stage_results(proc: subprocess.CompletedProcess[bytes], stages: tuple[str, 
     return out, ""
 
 
-def _verdict(proc: subprocess.CompletedProcess[bytes], stage: str) -> tuple[str, str, list[str]]:
+def _verdict(proc: subprocess.CompletedProcess[bytes], stage: str, expects: tuple[str, ...]
+             ) -> tuple[str, str, list[str]]:
     """``(status, detail, kinds)`` of a finished gate run of ``stage``: ``kinds`` are the kinds
-    of the stage's error findings, sorted, once each (what caught the break). The stage failing
-    is what counts, whatever finding fails it: a break it fails cannot land."""
+    of the stage's error findings, sorted, once each. The break is caught only when the stage
+    fails with one of the kinds ``expects`` among them: a stage failing on something else (a
+    side effect of the planting) says nothing of the check the canary tests."""
     results, detail = _stage_results(proc, (stage,))
     if results is None:
         return "error", detail, []
     status, kinds = results[stage]
     if proc.returncode == 1 and status == "fail":
-        return "caught", "", kinds
+        if set(kinds) & set(expects):
+            return "caught", "", kinds
+        return "passed", f"its `{stage}` stage fails it with {', '.join(kinds) or 'no error finding'} only", kinds
     if proc.returncode == 1 or status == "fail":
         return "error", f"its gate exited {proc.returncode} with the `{stage}` stage {status!r}", kinds
     return "passed", "", kinds
@@ -332,7 +341,7 @@ def _run_canary(canary: Canary, clone: Path, *, setup: _Setup) -> Outcome:
     proc, detail, seconds = setup.gate(clone, (canary.stage,), canary.against_base)
     if proc is None:
         return Outcome(canary, "error", what, detail, seconds)
-    status, detail, kinds = _verdict(proc, canary.stage)
+    status, detail, kinds = _verdict(proc, canary.stage, canary.expects)
     return Outcome(canary, status, what, detail, seconds, kinds)
 
 
@@ -458,10 +467,11 @@ def _clone(root: Path, head: str, clone: Path) -> Path:
 
 
 def _controlled(outcome: Outcome, controls: list[Control]) -> Outcome:
-    """``outcome``, ``unproven`` when it was caught by a stage that fails its control run."""
+    """``outcome``, ``unproven`` when its stage failed it (caught, or failed with none of the
+    kinds it expects) and fails its control run too."""
     control = next(c for c in controls if c.against_base == outcome.canary.against_base)
     spoiled = control.spoils(outcome.canary.stage)
-    if spoiled and outcome.status == "caught":
+    if spoiled and (outcome.status == "caught" or (outcome.status == "passed" and outcome.kinds)):
         outcome.status, outcome.detail = "unproven", spoiled
     return outcome
 

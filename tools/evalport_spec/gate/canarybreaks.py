@@ -23,6 +23,7 @@ from typing import Any
 from .. import changelog, gitsource
 from ..compat import compare_versions
 from ..errors import InputError
+from ..findings import Finding
 from ..names import DRAFT
 from ..policy import breaking
 from ..rfc import frontmatter
@@ -47,14 +48,23 @@ class Canary:
         plant: writes the break into a checkout's working tree (its root given); returns what
             it did, one phrase (``"removed "runner_error" from spec/schemas/resultset.json#..."``).
             Raises :class:`NothingToBreak` when this spec has no place for it.
+        expects: the finding kinds that catch it: the break is caught only when ``stage`` fails
+            with one of them among its errors (a stage failing on a side effect of the planting,
+            say an RFC added already accepted, tests another check than the one named).
         against_base: whether the gate runs with ``--base`` (the commit the break is planted
             on); false for a break the stage catches in the branch's own gate only.
+        setup: ``None``, or what is written and committed first (its root given; returns what
+            it did): the place the break needs (an ``enum`` of two values...), made by the canary
+            itself so that whether it can be planted does not depend on the branch's data. The
+            gate then runs with ``--base`` at the setup commit.
     """
 
     name: str
     stage: str
     plant: Callable[[Path], str]
+    expects: tuple[str, ...]
     against_base: bool = True
+    setup: Callable[[Path], str] | None = None
 
 
 # --- the breaks --------------------------------------------------------------------------------
@@ -114,17 +124,24 @@ def remove_enum_value(root: Path) -> str:
     return f"removed {json.dumps(value)} from {_rel(root, path)}#{pointer}/enum"
 
 
-def remove_enum_value_declaring_major(root: Path) -> str:
-    """The break of :func:`remove_enum_value`, with ``spec/VERSION`` declaring the next major
-    version after the latest release: a MAJOR change still needs an accepted RFC listing the
-    finding (the second condition of the MAJOR rule, :mod:`evalport_spec.policy`)."""
+def _declare_next_major(root: Path, what: str) -> str:
+    """Set ``spec/VERSION`` to the next major version after the latest release; returns ``what``
+    with that said."""
     releases = [v for v in (p.name for p in (root / "spec" / "releases").glob("*")) if _is_version(v)]
     if not releases:
         raise NothingToBreak("no release to declare the next major version after")
     major = str(max(map(parse_semver, releases)).bump_major())
-    what = remove_enum_value(root)
     (root / "spec" / "VERSION").write_text(major + "\n", encoding="utf-8")
     return f"{what}, and spec/VERSION set to {major}"
+
+
+def remove_enum_value_declaring_major(root: Path) -> str:
+    """The break of :func:`remove_enum_value`, with ``spec/VERSION`` declaring the next major
+    version after the latest release: a MAJOR change still needs an accepted RFC listing the
+    finding (the second condition of the MAJOR rule, :mod:`evalport_spec.policy`)."""
+    if not _releases(root):
+        raise NothingToBreak("no release to declare the next major version after")
+    return _declare_next_major(root, remove_enum_value(root))
 
 
 def _is_version(text: str) -> bool:
@@ -352,29 +369,66 @@ def decide_rfc_early(root: Path) -> str:
     raise NothingToBreak("no decided RFC with a decision_date and a comment period")
 
 
-def accept_in_the_same_change(root: Path) -> str:
-    """The break of :func:`remove_enum_value_declaring_major` with a new RFC, accepted and
-    declaring MAJOR, whose ``accepts`` lists the break's findings (fingerprints worked out by
-    this toolchain's classifier, as ``rfc accept-findings`` does), all in the one commit. The
-    acceptance does not predate the change it accepts (SPEC.md, "Governance"; the base stage
-    reads acceptances as they were at the base, the draft stage dates them by the history of
-    the release line, the change under review its last step), so the MAJOR rule still fails it."""
-    what = remove_enum_value_declaring_major(root)
-    old = gitsource.spec_version_at(root, "HEAD", "spec", name="HEAD:spec")
-    new = SpecRepo(root).version(DRAFT)
-    found = bind_after(new, breaking(compare_versions(old, new).findings))
-    if not found:
-        raise NothingToBreak("removing an enum value is no breaking change here")
-    path = new_rfc(root, "Canary: an acceptance in the change it accepts", "evalport-canary",
-                   declared_class="MAJOR")
+def _add_rfc(root: Path, title: str, status: str, found: list[Finding] | tuple[()] = ()) -> Path:
+    """Add an RFC declaring MAJOR (as ``rfc new`` writes it), its comment period 40 to 20 days
+    ago, ``found`` written to its ``accepts`` while it is still a draft (``rfc accept-findings``
+    writes no accepted RFC), then given ``status`` (``comment``, or ``accepted`` with a decision
+    10 days ago). Returns its path. Raises InputError when ``rfc new`` or the writing fails."""
+    path = new_rfc(root, title, "evalport-canary", declared_class="MAJOR")
+    if found:
+        write_accepts(root, int(path.name[:4]), found)
     today = dt.date.today()
     day = [(today - dt.timedelta(days=n)).isoformat() for n in (40, 20, 10)]
-    text = path.read_text(encoding="utf-8").replace("\nstatus: draft\n", "\nstatus: accepted\n", 1)
-    text = re.sub(r"^created: .*$", f"created: {day[0]}\ncomment_period:\n  opens: {day[0]}\n  closes: {day[1]}\n"
-                  f"decision_date: {day[2]}", text, count=1, flags=re.M)
+    decided = f"\ndecision_date: {day[2]}" if status == "accepted" else ""
+    text = path.read_text(encoding="utf-8").replace("\nstatus: draft\n", f"\nstatus: {status}\n", 1)
+    text = re.sub(r"^created: .*$", f"created: {day[0]}\ncomment_period:\n  opens: {day[0]}\n  closes: {day[1]}"
+                  f"{decided}", text, count=1, flags=re.M)
     path.write_text(text, encoding="utf-8")
-    write_accepts(root, int(path.name[:4]), found)
+    return path
+
+
+def _breaking_now(root: Path) -> list[Finding]:
+    """The breaking findings of the working tree's draft against the committed ``HEAD``'s, bound
+    to the values they accept (fingerprints worked out by this toolchain's classifier, as ``rfc
+    accept-findings`` does)."""
+    old = gitsource.spec_version_at(root, "HEAD", "spec", name="HEAD:spec")
+    new = SpecRepo(root).version(DRAFT)
+    return bind_after(new, breaking(compare_versions(old, new).findings))
+
+
+def _accepted_alongside(root: Path, what: str) -> str:
+    """Add a new RFC, accepted and declaring MAJOR, whose ``accepts`` lists the breaking
+    findings of the working tree (``what``: the break already written); returns what was done."""
+    found = _breaking_now(root)
+    if not found:
+        raise NothingToBreak(f"{what}: no breaking change here")
+    path = _add_rfc(root, "Canary: an acceptance in the change it accepts", "accepted", found)
     return f"{what}, and {_rel(root, path)} accepting it added, accepted, in the same commit"
+
+
+def accept_in_the_same_change(root: Path) -> str:
+    """The break of :func:`remove_enum_value_declaring_major` with a new RFC, accepted and
+    declaring MAJOR, whose ``accepts`` lists the break's findings, all in the one commit. The
+    acceptance does not predate the change it accepts (SPEC.md, "Governance"; the base stage
+    reads acceptances as they were at the base), so the MAJOR rule still fails it."""
+    return _accepted_alongside(root, remove_enum_value_declaring_major(root))
+
+
+def accept_in_the_same_change_released(root: Path) -> str:
+    """:func:`accept_in_the_same_change` on a released enum (the last value of the draft's first
+    ``enum`` of two values, the next major version declared): the draft stage compares the draft
+    with the latest release and dates acceptances by the history of the release line, the change
+    under review its last step, so a member the release does not have would give it nothing to
+    judge."""
+    return _accepted_alongside(root, _declare_next_major(root, remove_enum_value(root)))
+
+
+def add_accepted_rfc(root: Path) -> str:
+    """Add a new RFC already accepted (declaring MAJOR, its comment period and decision dated in
+    the past, accepting nothing): ``rfc-status-transition`` (SPEC.md, "Governance": an RFC enters
+    the repository as draft or comment; only history shows it was never open for comment)."""
+    path = _add_rfc(root, "Canary: an RFC that enters accepted", "accepted")
+    return f"added {_rel(root, path)} with status accepted"
 
 
 TIGHTENED = """
@@ -446,23 +500,27 @@ def tighten_released_rule(root: Path) -> str:
 
 
 CANARIES: tuple[Canary, ...] = (
-    Canary("enum-value-removed", "base", remove_enum_value),
-    Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major),
-    Canary("required-member-added", "draft", add_required_member),
-    Canary("bound-tightened", "base", tighten_bound),
-    Canary("released-file-edited", "manifest", edit_released_file),
-    Canary("released-file-and-sums-edited", "history", edit_released_file_and_sums),
-    Canary("fixture-contradicts-validator", "conformance", flip_fixture),
-    Canary("field-table-edited", "spec-text", edit_field_table),
-    Canary("dangling-ref", "schemas", dangle_ref),
-    Canary("rule-dropped-from-catalogue", "rules", drop_catalogued_rule),
-    Canary("example-invalid", "examples", break_example),
-    Canary("release-removed", "history", remove_release),
-    Canary("release-version-understated", "releases", understate_release),
-    Canary("rfc-decided-early", "rfcs", decide_rfc_early),
-    Canary("released-rule-tightened", "behaviour", tighten_released_rule, against_base=False),
-    Canary("major-accepted-in-the-same-change", "base", accept_in_the_same_change),
-    Canary("major-accepted-in-the-same-change-draft", "draft", accept_in_the_same_change),
+    Canary("enum-value-removed", "base", remove_enum_value, ("enum-value-removed",)),
+    Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major, ("policy-major-needs-rfc",)),
+    Canary("required-member-added", "draft", add_required_member, ("required-added",)),
+    Canary("bound-tightened", "base", tighten_bound, ("min-length-increased", "minimum-increased", "min-items-increased")),
+    Canary("released-file-edited", "manifest", edit_released_file, ("released-file-changed",)),
+    Canary("released-file-and-sums-edited", "history", edit_released_file_and_sums, ("released-file-changed",)),
+    Canary("fixture-contradicts-validator", "conformance", flip_fixture, ("conformance-disagreement",)),
+    Canary("field-table-edited", "spec-text", edit_field_table, ("spec-region-stale",)),
+    Canary("dangling-ref", "schemas", dangle_ref, ("schema-ref-unresolved",)),
+    Canary("rule-dropped-from-catalogue", "rules", drop_catalogued_rule, ("rule-not-catalogued",)),
+    Canary("example-invalid", "examples", break_example, ("example-invalid",)),
+    Canary("release-removed", "history", remove_release, ("released-file-removed",)),
+    Canary("release-version-understated", "releases", understate_release, ("release-version-mismatch",)),
+    Canary("rfc-decided-early", "rfcs", decide_rfc_early, ("rfc-decided-early",)),
+    Canary("released-rule-tightened", "behaviour", tighten_released_rule, ("release-rule-tightened",),
+           against_base=False),
+    Canary("major-accepted-in-the-same-change", "base", accept_in_the_same_change,
+           ("policy-acceptance-same-change",)),
+    Canary("major-accepted-in-the-same-change-draft", "draft", accept_in_the_same_change_released,
+           ("policy-acceptance-same-change",)),
+    Canary("rfc-added-accepted", "base", add_accepted_rfc, ("rfc-status-transition",)),
 )
 """The known breaks, each with the stage that catches it (every one is caught by this
 toolchain: tests/test_canary.py)."""
