@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from evalport_spec.cli import main
+from evalport_spec.findings import Severity
 from evalport_spec.gate import canary as C
 from evalport_spec.gate import canarybreaks as B
 from evalport_spec.gate.canarypool import run_pooled
@@ -37,7 +38,9 @@ CAUGHT_BY = {"enum-value-removed": "enum-value-removed", "major-declared-without
              "released-rule-tightened": "release-rule-tightened",
              "major-accepted-in-the-same-change": "policy-acceptance-same-change",
              "major-accepted-in-the-same-change-draft": "policy-acceptance-same-change",
-             "rfc-added-accepted": "rfc-status-transition"}
+             "rfc-added-accepted": "rfc-status-transition",
+             "rfc-accepted-without-observed-period": "rfc-period-unobserved",
+             "rfc-accepts-after-decision": "rfc-accepts-after-decision"}
 """The finding kind each canary's break is caught by today (worked out from what each break is):
 a canary caught by some other finding would test another check than the one it names."""
 
@@ -45,7 +48,8 @@ NAMES = ["enum-value-removed", "major-declared-without-rfc", "required-member-ad
          "released-file-and-sums-edited", "fixture-contradicts-validator", "field-table-edited",
          "dangling-ref", "rule-dropped-from-catalogue", "example-invalid", "release-removed",
          "release-version-understated", "rfc-decided-early", "released-rule-tightened",
-         "major-accepted-in-the-same-change", "major-accepted-in-the-same-change-draft", "rfc-added-accepted"]
+         "major-accepted-in-the-same-change", "major-accepted-in-the-same-change-draft", "rfc-added-accepted",
+         "rfc-accepted-without-observed-period", "rfc-accepts-after-decision"]
 """The canaries, in order (written out by hand)."""
 
 SPEC_ONLY = [n for n in NAMES if n != "released-rule-tightened"]
@@ -133,11 +137,39 @@ def test_a_required_member_goes_to_the_first_titled_closed_object(tmp_path):
     assert closed["properties"] == {"a": {}, "canary_member": {"type": "string"}}
 
 
-def test_a_bound_is_raised_by_one_and_a_boolean_is_no_bound(tmp_path):
-    path = write(tmp_path / "spec/schemas/s.json",
-                 {"properties": {"a": {"minimum": True}, "b": {"items": {"minLength": 3}}}})
-    assert B.tighten_bound(tmp_path) == "raised spec/schemas/s.json#/properties/b/items/minLength from 3 to 4"
-    assert json.loads(path.read_text())["properties"]["b"]["items"] == {"minLength": 4}
+def by_name(name: str) -> B.Canary:
+    (found,) = [c for c in B.CANARIES if c.name == name]
+    return found
+
+
+ONLY_ENUM_IN_ALLOF = {"type": "object", "additionalProperties": False,
+                      "properties": {"type": {"type": "string", "allOf": [{"enum": ["p", "q"]}]},
+                                     "n": {"type": "string"}}}
+"""A schema whose only enum sits under ``allOf`` and which has no bound at all (red team, break3:
+the enum canaries found nothing to plant on such a draft and were skipped)."""
+
+
+@pytest.mark.parametrize(("name", "member", "planted"), [
+    ("enum-value-removed", "x_canary", {"enum": ["a"]}),
+    ("bound-tightened", "x_canary_text", {"type": "string", "minLength": 2}),
+])
+def test_the_enum_and_bound_canaries_plant_on_a_schema_of_their_own(tmp_path, name, member, planted):
+    """The setup adds spec/schemas/x-canary.json ($id next to the branch's first schema's) with
+    x_canary (enum a, b) and x_canary_text (minLength 1), leaving the branch's own schema (its
+    only enum under allOf, no bound) as it was; the break is planted on the canary's members."""
+    path = write(tmp_path / "spec/schemas/s.json", {**ONLY_ENUM_IN_ALLOF, "$id": "https://x.test/spec/draft/schemas/s.json"})
+    canary_ = by_name(name)
+    assert canary_.setup is not None
+    canary_.setup(tmp_path)
+    ours = tmp_path / "spec/schemas/x-canary.json"
+    after_setup = json.loads(ours.read_text())
+    assert after_setup == {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                           "$id": "https://x.test/spec/draft/schemas/x-canary.json", "title": "Canary",
+                           "type": "object", "properties": {"x_canary": {"enum": ["a", "b"]},
+                                                            "x_canary_text": {"type": "string", "minLength": 1}}}
+    canary_.plant(tmp_path)
+    assert json.loads(ours.read_text())["properties"] == {**after_setup["properties"], member: planted}
+    assert json.loads(path.read_text())["properties"] == ONLY_ENUM_IN_ALLOF["properties"]
 
 
 def test_nothing_to_break_is_said(tmp_path):
@@ -252,12 +284,13 @@ def test_a_decision_is_dated_the_day_the_comment_period_closes(tmp_path):
 
 
 def test_an_acceptance_is_written_in_the_change_it_accepts(spec_repo):
-    """The enum value removed (this spec's first: resultset.json's error type "runner_error"),
-    spec/VERSION the next major, and a new RFC, accepted after a closed comment period, whose
-    accepts lists that removal; the gate's caught_by (slow test) shows the fingerprint is the
-    gate's own."""
+    """After the setup (spec/schemas/x-canary.json, committed): "b" removed from x_canary, spec/VERSION the next major, and a new
+    RFC, accepted after a closed comment period, whose accepts lists that removal; the gate's
+    caught_by (slow test) shows the fingerprint is the gate's own."""
+    by_name("major-accepted-in-the-same-change").setup(spec_repo)
+    commit_all(spec_repo, "canary setup")
     said = B.accept_in_the_same_change(spec_repo)
-    assert said == ('removed "runner_error" from spec/schemas/resultset.json#/$defs/error/properties/type/enum, '
+    assert said == ('removed "b" from spec/schemas/x-canary.json#/properties/x_canary/enum, '
                     "and spec/VERSION set to 2.0.0, and rfcs/0008-canary-an-acceptance-in-the-change-it-accepts.md "
                     "accepting it added, accepted, in the same commit")
     assert (spec_repo / "spec/VERSION").read_text() == "2.0.0\n"
@@ -267,9 +300,31 @@ def test_an_acceptance_is_written_in_the_change_it_accepts(spec_repo):
     assert meta["comment_period"]["opens"] < meta["comment_period"]["closes"] < meta["decision_date"]
     (entry,) = meta["accepts"]
     assert {k: v for k, v in entry.items() if k != "fingerprint"} == {
-        "kind": "enum-value-removed", "location": "resultset.json#/$defs/error/properties/type/enum",
-        "item": "runner_error"}
+        "kind": "enum-value-removed", "location": "x-canary.json#/properties/x_canary/enum", "item": "b"}
     assert re.fullmatch(r"[0-9a-f]{16}", entry["fingerprint"])
+
+
+def test_the_lifecycle_canaries_decide_the_rfc_of_their_setup(spec_repo):
+    """rfc-accepted-without-observed-period: the setup's RFC in comment becomes accepted;
+    rfc-accepts-after-decision: the setup's accepted RFC gains the entry of the removal of "b"."""
+    from evalport_spec.rfc.frontmatter import parse
+    rfc = spec_repo / "rfcs/0008-canary-an-rfc-decided-by-the-canary.md"
+    period = by_name("rfc-accepted-without-observed-period")
+    period.setup(spec_repo)
+    assert parse(rfc.read_text(), "rfc").data["status"] == "comment"
+    period.plant(spec_repo)
+    meta = parse(rfc.read_text(), "rfc").data
+    assert meta["status"] == "accepted" and meta["comment_period"]["closes"] < meta["decision_date"]
+    git(spec_repo, "checkout", "-q", "--", ".")
+    git(spec_repo, "clean", "-qfd")
+    after = by_name("rfc-accepts-after-decision")
+    after.setup(spec_repo)
+    assert parse(rfc.read_text(), "rfc").data.get("accepts", []) == []
+    commit_all(spec_repo, "canary setup")
+    after.plant(spec_repo)
+    meta = parse(rfc.read_text(), "rfc").data
+    assert meta["status"] == "accepted"
+    assert [(e["kind"], e["item"]) for e in meta["accepts"]] == [("enum-value-removed", "b")]
 
 
 def test_an_rfc_is_added_already_accepted(spec_repo):
@@ -494,6 +549,24 @@ def test_a_planting_that_cannot_read_the_spec_is_skipped_not_fatal(spec_repo, tm
     run = C.run_canaries(spec_repo, tools, canaries=(B.Canary("refused", "rfcs", refuse, ("x",)), B.CANARIES[0]))
     assert [(o.status, o.what) for o in run.outcomes] == [
         ("skipped", "could not plant it: rfcs/0001-x.md:3: no such thing"), ("error", run.outcomes[1].what)]
+
+
+def test_a_canary_the_branch_took_its_place_away_from_is_an_error(spec_repo, tmp_path):
+    """The branch deletes every example: example-invalid has nothing to plant on HEAD, but had on
+    the base (main), so with the base given it is toolchain-canary-unplantable (an error); without
+    a base, or when the base cannot plant it either, it is only skipped (a warning)."""
+    for path in (spec_repo / "spec/examples").glob("*.json"):
+        path.unlink()
+    commit_all(spec_repo, "no examples")
+    tools = fake_toolchain(tmp_path, "raise SystemExit(0)\n")
+    example = by_name("example-invalid")
+    run = C.run_canaries(spec_repo, tools, canaries=(example,), base="main")
+    assert [(o.status, o.what) for o in run.outcomes] == [("unplantable", "spec/examples holds no JSON object")]
+    (finding,) = [f for f in run.findings() if f.kind.startswith("toolchain-canary-u")]
+    assert (finding.kind, finding.severity) == ("toolchain-canary-unplantable", Severity.ERROR)
+    assert [o.status for o in C.run_canaries(spec_repo, tools, canaries=(example,)).outcomes] == ["skipped"]
+    assert [o.status for o in C.run_canaries(spec_repo, tools, canaries=(example,), base="HEAD").outcomes] == [
+        "skipped"]
 
 
 def test_an_interrupted_pool_aborts_the_running_jobs_first(tmp_path):

@@ -9,7 +9,8 @@ canaries use. Exit codes: 0 every canary caught (or skipped: nothing to break in
 the control clean, 1 a canary passed, a run failed or the control failed, 2 usage or input
 error (not a git checkout, no toolchain).
 With ``--base REF`` nothing runs (exit 0) unless the toolchain or CI configuration differs from
-REF (the paths ``toolchain-changed`` lists): how ``.ci/run`` and the Action call it.
+REF (the paths ``toolchain-changed`` lists): how ``.ci/run`` and the Action call it; and a
+canary that cannot be planted on ``HEAD`` but can on REF is an error (``toolchain-canary-unplantable``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "tools/ as committed)")
     p.add_argument("--base", metavar="REF", default=None,
                    help="run only when the toolchain or CI configuration differs from REF (the paths "
-                        "`check --base REF` lists as toolchain-changed); otherwise report nothing to test")
+                        "`check --base REF` lists as toolchain-changed); otherwise report nothing to test. A "
+                        "canary plantable on REF but not on HEAD is then an error")
     p.add_argument("--timeout", metavar="S", type=number_in(float, 0, MAX_TIMEOUT, above=True), default=None,
                    help="seconds one canary's gate run may take (default 600)")
     p.add_argument("--jobs", metavar="N", type=number_in(int, 1, MAX_JOBS), default=None,
@@ -72,16 +74,17 @@ def run(args: argparse.Namespace) -> int:
     if changed:
         print(f"canary: note: {len(changed)} file(s) under tools/ differ from HEAD ({changed[0]}...); "
               "the committed toolchain is the one tested", file=sys.stderr)
-    result = canary.run_canaries(repo.root, args.toolchain, timeout=args.timeout or canary.TIMEOUT,
+    result = canary.run_canaries(repo.root, args.toolchain, base=args.base, timeout=args.timeout or canary.TIMEOUT,
                                  jobs=args.jobs, progress=progress)
     outcomes = result.outcomes
     findings = result.findings()
     failed = [f for f in findings if f.severity == Severity.ERROR]
     status = {"caught": "ok", "passed": "fail", "error": "fail", "skipped": "skip", "unproven": "fail",
+              "unplantable": "fail",
               "clean": "ok", "failed": "fail"}
     checks = [Check(x.name, status[x.status], round(x.seconds, 3), x.what) for x in [*result.controls, *outcomes]]
     caught = sum(o.status == "caught" for o in outcomes)
-    missed = sum(o.status in ("passed", "error", "unproven") for o in outcomes)
+    missed = sum(o.status in ("passed", "error", "unproven", "unplantable") for o in outcomes)
     spoiled = [c.name for c in result.controls if c.status != "clean"]
     verdict = (f"canary: passed ({caught} of {len(outcomes)} known breaks caught)" if not failed else
                f"canary: FAILED ({missed} of {len(outcomes)} known breaks not caught"

@@ -24,8 +24,11 @@ later removal of an enum value through. The canary tests the changed toolchain b
 
 A canary whose stage passes, or fails with none of its kinds, is an error finding ``toolchain-canary-passed``; one whose run
 crashes, times out, exits 2 or prints no report is ``toolchain-canary-error``; a canary that
-finds nothing to break in this spec (no ``enum`` of two values, say) is a warning
-``toolchain-canary-skipped``. A stage that fails the control run is an error
+finds nothing to break in this spec (no released file, say) is a warning
+``toolchain-canary-skipped``, unless it finds something on the branch's base (``canary --base``):
+then the branch took it away, an error ``toolchain-canary-unplantable``. The canaries that need a
+place in the data (an ``enum``, a bound, an RFC in comment) make it in a setup commit of their
+own first (:attr:`~.canarybreaks.Canary.setup`) and are judged with ``--base`` at that commit. A stage that fails the control run is an error
 ``toolchain-canary-control-failed``, and its canaries are ``unproven``.
 
 What it cannot catch: a toolchain that recognises the canaries and behaves only for them. That
@@ -79,7 +82,8 @@ class Outcome:
     Attributes:
         canary: the canary; status: ``caught`` (its stage fails with a kind it expects),
         ``passed`` (its stage passes, or fails with none of those kinds), ``error``, ``skipped`` or
-        ``unproven`` (its stage fails the control run too, so failing the break proves nothing);
+        ``unproven`` (its stage fails the control run too, so failing the break proves nothing),
+        ``unplantable`` (no place for the break on the head, but one on the branch's base);
         what: the planted break (or why nothing was planted); detail: for ``error`` and
         ``unproven``, what went wrong; seconds: wall time of the gate run; kinds: the kinds of
         the error findings of the canary's stage (what caught it), sorted.
@@ -113,6 +117,11 @@ class Outcome:
             return Finding("toolchain-canary-error",
                            f"the changed toolchain could not judge a known break ({name}: {what}): "
                            f"{self.detail}", extra={"canary": name, "stage": self.canary.stage})
+        if self.status == "unplantable":
+            return Finding("toolchain-canary-unplantable",
+                           f"canary {name} cannot be planted on this branch but can on its base ({what}): "
+                           "the branch took away what the known break needs, so the check it tests goes "
+                           "untested", extra={"canary": name, "stage": self.canary.stage})
         if self.status == "skipped":
             return Finding("toolchain-canary-skipped", f"canary {name} not run: {what}",
                            severity=Severity.WARNING, extra={"canary": name})
@@ -259,11 +268,13 @@ def _gate_env(toolchain: Path, cache: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class _Setup:
-    """What every run shares: the commit planted on, the toolchain under test (``tools``; ``None``:
+    """What every run shares: the commit planted on, the branch's base, the toolchain under test (``tools``; ``None``:
     the ``tools/`` of the clone the gate judges), the interpreter, the time limit, the scratch
     folder (caches go there), and the gate runs going on (:meth:`stop_all` ends them)."""
 
     head: str
+    base: str | None
+    """The commit the branch is judged against (``canary --base``), resolved; ``None`` when not given."""
     tools: Path | None
     python: str
     timeout: float
@@ -280,10 +291,10 @@ class _Setup:
                     with contextlib.suppress(ProcessLookupError, PermissionError):
                         os.killpg(proc.pid, signal.SIGKILL)
 
-    def reset(self, clone: Path) -> None:
-        """Reset ``clone`` to :attr:`head`, untracked files removed. Raises InputError when git
-        fails."""
-        git.run(clone, "reset", "-q", "--hard", self.head)
+    def reset(self, clone: Path, commit: str | None = None) -> None:
+        """Reset ``clone`` to ``commit`` (default :attr:`head`), untracked files removed. Raises
+        InputError when git fails."""
+        git.run(clone, "reset", "-q", "--hard", commit or self.head)
         git.run(clone, "clean", "-q", "-fdx")
 
     def commit(self, clone: Path, message: str) -> None:
@@ -293,13 +304,13 @@ class _Setup:
         git.run(clone, "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "--allow-empty", "-m",
                 message, env=IDENTITY)
 
-    def gate(self, clone: Path, stages: tuple[str, ...], against_base: bool
+    def gate(self, clone: Path, stages: tuple[str, ...], base: str | None
              ) -> tuple[subprocess.CompletedProcess[bytes] | None, str, float]:
-        """Run the toolchain's gate on ``clone``'s commit: ``(finished run, "", seconds)``, or
-        ``(None, what went wrong, seconds)``."""
+        """Run the toolchain's gate on ``clone``'s commit (``--base base`` unless ``None``):
+        ``(finished run, "", seconds)``, or ``(None, what went wrong, seconds)``."""
         cache = tempfile.mkdtemp(prefix="cache-", dir=self.scratch)
         argv = [self.python, "-P", "-m", "evalport_spec", "-C", str(clone), "check",
-                *(("--base", self.head) if against_base else ()),
+                *(("--base", base) if base is not None else ()),
                 *(a for s in stages for a in ("--stage", s)), "--format", "json"]
         mine: list[subprocess.Popen[bytes]] = []
 
@@ -323,22 +334,62 @@ class _Setup:
         return done, "", time.monotonic() - start
 
 
-def _run_canary(canary: Canary, clone: Path, *, setup: _Setup) -> Outcome:
-    """Plant ``canary`` in ``clone`` (reset to the head first), commit it, and run the
-    toolchain under test on it. Returns its :class:`Outcome`.
+def _plant(canary: Canary, clone: Path, setup: _Setup) -> tuple[str | None, str]:
+    """Run ``canary``'s setup (committed) and plant its break in ``clone`` (reset first):
+    ``(the commit to judge it against, what was planted)``, the commit ``None`` for a canary
+    run without ``--base``.
+
+    Raises:
+        NothingToBreak: nothing to plant on; OSError, ValueError, InputError: the planting failed.
+    """
+    setup.reset(clone)
+    base: str | None = setup.head
+    if canary.setup is not None:
+        canary.setup(clone)
+        setup.commit(clone, f"canary setup: {canary.name}")
+        base = git.resolve(clone, "HEAD")
+    return (base if canary.against_base else None), canary.plant(clone)
+
+
+def _plantable_at_base(canary: Canary, clone: Path, setup: _Setup) -> bool:
+    """Whether ``canary`` can be planted on the branch's base (:attr:`_Setup.base`); ``clone`` is
+    reset to the head afterwards.
 
     Raises:
         InputError: git failed to reset or commit the scratch clone.
     """
-    setup.reset(clone)
+    if setup.base is None or setup.base == setup.head:
+        return False
     try:
-        what = canary.plant(clone)
-    except NothingToBreak as exc:
-        return Outcome(canary, "skipped", str(exc))
-    except (OSError, ValueError, InputError) as exc:
-        return Outcome(canary, "skipped", f"could not plant it: {exc}")
+        setup.reset(clone, setup.base)
+        if canary.setup is not None:
+            canary.setup(clone)
+        canary.plant(clone)
+    except (NothingToBreak, OSError, ValueError, InputError):
+        return False
+    finally:
+        setup.reset(clone)
+    return True
+
+
+def _run_canary(canary: Canary, clone: Path, *, setup: _Setup) -> Outcome:
+    """Plant ``canary`` in ``clone`` (:func:`_plant`), commit it, and run the toolchain under
+    test on it. Returns its :class:`Outcome`: ``unplantable`` when it cannot be planted on the
+    head but can on the branch's base (the branch took away what it needs), ``skipped`` when it
+    cannot be planted on either.
+
+    Raises:
+        InputError: git failed to reset or commit the scratch clone.
+    """
+    try:
+        base, what = _plant(canary, clone, setup)
+    except (NothingToBreak, OSError, ValueError, InputError) as exc:
+        why = str(exc) if isinstance(exc, NothingToBreak) else f"could not plant it: {exc}"
+        if _plantable_at_base(canary, clone, setup):
+            return Outcome(canary, "unplantable", why)
+        return Outcome(canary, "skipped", why)
     setup.commit(clone, f"canary: {canary.name}")
-    proc, detail, seconds = setup.gate(clone, (canary.stage,), canary.against_base)
+    proc, detail, seconds = setup.gate(clone, (canary.stage,), base)
     if proc is None:
         return Outcome(canary, "error", what, detail, seconds)
     status, detail, kinds = _verdict(proc, canary.stage, canary.expects)
@@ -353,7 +404,8 @@ def _run_control(control: Control, clone: Path, *, setup: _Setup) -> Control:
     """
     setup.reset(clone)
     setup.commit(clone, "canary: control (no break planted)")
-    proc, control.detail, control.seconds = setup.gate(clone, control.stages, control.against_base)
+    proc, control.detail, control.seconds = setup.gate(clone, control.stages,
+                                                       setup.head if control.against_base else None)
     if proc is None:
         control.status = "error"
     else:
@@ -393,7 +445,7 @@ def default_jobs() -> int:
 
 
 def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str] | None = None, *,
-                 canaries: tuple[Canary, ...] = CANARIES, python: str | None = None,
+                 canaries: tuple[Canary, ...] = CANARIES, base: str | None = None, python: str | None = None,
                  timeout: float = TIMEOUT, jobs: int | None = None,
                  progress: Callable[[Outcome | Control], None] | None = None) -> CanaryRun:
     """Run the control runs and every canary against the toolchain under test.
@@ -403,6 +455,8 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
         toolchain: the folder put on ``PYTHONPATH`` (it holds ``evalport_spec``); default each
             scratch clone's own ``tools/`` (the checkout's toolchain as committed).
         canaries: the breaks to plant (default :data:`~.canarybreaks.CANARIES`).
+        base: the revision the branch is judged against (``canary --base``): a canary that
+            cannot be planted on ``HEAD`` but can on it is ``unplantable`` (an error), not skipped.
         python: the interpreter that runs the toolchain (default this one).
         timeout: seconds per gate run.
         jobs: how many gate runs at once, each in a scratch clone of its own (default
@@ -422,6 +476,7 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
     if not (root / "spec" / "schemas").is_dir():
         raise InputError(f"{root}: not a spec repository (no spec/schemas folder)")
     head = git.resolve(root, "HEAD")
+    base_sha = None if base is None else git.resolve(root, base, option="--base")
     controls = controls_for(canaries)
     with tempfile.TemporaryDirectory(prefix="evalport-canary-") as tmp:
         scratch = Path(tmp)
@@ -429,7 +484,7 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
         clones = [_clone(root, head, scratch / f"repo-{i}") for i in range(count)]
         require_package(clones[0] / "tools" if toolchain is None else toolchain,
                         "the checkout's tools/" if toolchain is None else str(toolchain))
-        setup = _Setup(head, None if toolchain is None else Path(toolchain).resolve(), python or sys.executable,
+        setup = _Setup(head, base_sha, None if toolchain is None else Path(toolchain).resolve(), python or sys.executable,
                        timeout, scratch)
         work: list[Callable[[Path], Outcome | Control]] = [
             *(functools.partial(_run_control, c, setup=setup) for c in controls),

@@ -1,11 +1,14 @@
 """The canary's known breaks: each plants one break in a checkout's working tree.
 
-Each :class:`Canary` names the gate stage that catches its break today (tests/test_canary.py
-checks that this toolchain fails every one with the finding the canary is named after). The
-breaks are chosen from whatever the spec holds (the first ``enum`` of two values, the first
-released ``.json`` file...); a spec with no place for one raises :class:`NothingToBreak`, and
-the canary is skipped. Run by :mod:`evalport_spec.gate.canary` (docs/how-to/gate-in-ci.md,
-promise 9).
+Each :class:`Canary` names the gate stage that catches its break today and the finding kinds
+that must be among that stage's errors (tests/test_canary.py checks that this toolchain fails
+every one so). Where a break needs a place in the spec's data (an ``enum`` of two values, a
+bound, an RFC in comment), the canary makes that place itself in a setup commit
+(:attr:`Canary.setup`) and the gate compares the break with that commit, so whether it can be
+planted does not depend on the branch under test. The others take what the spec holds (the first
+released ``.json`` file, the first generated field table...); a spec with no place for one
+raises :class:`NothingToBreak`. Run by :mod:`evalport_spec.gate.canary`
+(docs/how-to/gate-in-ci.md, promise 9).
 """
 
 from __future__ import annotations
@@ -115,6 +118,68 @@ def _rel(root: Path, path: Path) -> str:
     return path.relative_to(root).as_posix()
 
 
+CANARY_ENUM = "x_canary"
+"""The optional member the setup of the enum canaries adds, with ``enum: ["a", "b"]``."""
+
+CANARY_TEXT = "x_canary_text"
+"""The optional member the setup of the bound canary adds: a string of at least one character."""
+
+
+CANARY_SCHEMA = "x-canary.json"
+"""The draft schema file the setup of the data canaries adds."""
+
+
+def add_canary_members(root: Path) -> str:
+    """Setup: add the draft schema :data:`CANARY_SCHEMA` (``$id`` next to the first draft
+    schema's), an object with the optional members :data:`CANARY_ENUM` (``{"enum": ["a", "b"]}``)
+    and :data:`CANARY_TEXT` (``{"type": "string", "minLength": 1}``) and nothing else. The breaks
+    are then planted on these members, whatever enums and bounds the branch's own schemas hold
+    (red team: a branch that wrapped the draft's only enum in ``allOf`` left the enum canaries
+    nothing to plant on, and they were skipped), and no condition of the branch's schemas
+    touches them."""
+    for path in _draft_schemas(root):
+        doc = _read_json(path)
+        sid = doc.get("$id") if isinstance(doc, dict) else None
+        if isinstance(sid, str) and sid.endswith("/" + path.name):
+            new = path.with_name(CANARY_SCHEMA)
+            _write_json(new, {"$schema": doc.get("$schema", "https://json-schema.org/draft/2020-12/schema"),
+                              "$id": sid[:-len(path.name)] + CANARY_SCHEMA, "title": "Canary", "type": "object",
+                              "properties": {CANARY_ENUM: {"enum": ["a", "b"]},
+                                             CANARY_TEXT: {"type": "string", "minLength": 1}}})
+            return f"added {_rel(root, new)}, with optional members {CANARY_ENUM} and {CANARY_TEXT}"
+    raise NothingToBreak("no draft schema has an $id ending in its file name")
+
+
+def _canary_member(root: Path, name: str) -> tuple[Path, Any, dict[str, Any]]:
+    """The draft schema holding the setup's member ``name``, its document and the member's
+    subschema. Raises :class:`NothingToBreak` when no draft schema has it (no setup ran)."""
+    for path in _draft_schemas(root):
+        doc = _read_json(path)
+        sub = doc.get("properties", {}).get(name) if isinstance(doc, dict) and isinstance(doc.get("properties"),
+                                                                                          dict) else None
+        if isinstance(sub, dict):
+            return path, doc, sub
+    raise NothingToBreak(f"no draft schema has the member {name} (add_canary_members)")
+
+
+def remove_canary_enum_value(root: Path) -> str:
+    """Remove ``"b"`` from the ``enum`` of :data:`CANARY_ENUM` (setup: :func:`add_canary_members`):
+    a MAJOR ``enum-value-removed`` against the setup commit."""
+    path, doc, sub = _canary_member(root, CANARY_ENUM)
+    sub["enum"].remove("b")
+    _write_json(path, doc)
+    return f'removed "b" from {_rel(root, path)}#/properties/{CANARY_ENUM}/enum'
+
+
+def tighten_canary_bound(root: Path) -> str:
+    """Raise the ``minLength`` of :data:`CANARY_TEXT` from 1 to 2 (setup: :func:`add_canary_members`):
+    a MAJOR ``min-length-increased`` against the setup commit."""
+    path, doc, sub = _canary_member(root, CANARY_TEXT)
+    sub["minLength"] = 2
+    _write_json(path, doc)
+    return f"raised {_rel(root, path)}#/properties/{CANARY_TEXT}/minLength from 1 to 2"
+
+
 def remove_enum_value(root: Path) -> str:
     """Remove the last value of the first ``enum`` of two or more values (a MAJOR
     ``enum-value-removed``: a document holding it was valid and is not)."""
@@ -136,12 +201,12 @@ def _declare_next_major(root: Path, what: str) -> str:
 
 
 def remove_enum_value_declaring_major(root: Path) -> str:
-    """The break of :func:`remove_enum_value`, with ``spec/VERSION`` declaring the next major
-    version after the latest release: a MAJOR change still needs an accepted RFC listing the
-    finding (the second condition of the MAJOR rule, :mod:`evalport_spec.policy`)."""
+    """The break of :func:`remove_canary_enum_value`, with ``spec/VERSION`` declaring the next
+    major version after the latest release: a MAJOR change still needs an accepted RFC listing
+    the finding (the second condition of the MAJOR rule, :mod:`evalport_spec.policy`)."""
     if not _releases(root):
         raise NothingToBreak("no release to declare the next major version after")
-    return _declare_next_major(root, remove_enum_value(root))
+    return _declare_next_major(root, remove_canary_enum_value(root))
 
 
 def _is_version(text: str) -> bool:
@@ -163,19 +228,6 @@ def add_required_member(root: Path) -> str:
     sub["required"] = [*sub.get("required", []), "canary_member"]
     _write_json(path, doc)
     return f"made canary_member a new required member of {sub['title']} ({_rel(root, path)}#{pointer})"
-
-
-def tighten_bound(root: Path) -> str:
-    """Raise the first ``minLength``, ``minItems`` or ``minimum`` by one (a MAJOR tightening:
-    a value at the old bound is rejected)."""
-    keys = ("minLength", "minItems", "minimum")
-    path, doc, pointer, sub = _first(
-        root, lambda s: any(isinstance(s.get(k), int) and not isinstance(s.get(k), bool) for k in keys),
-        "a minLength, minItems or minimum")
-    key = next(k for k in keys if isinstance(sub.get(k), int) and not isinstance(sub.get(k), bool))
-    sub[key] += 1
-    _write_json(path, doc)
-    return f"raised {_rel(root, path)}#{pointer}/{key} from {sub[key] - 1} to {sub[key]}"
 
 
 def _released_json(root: Path) -> tuple[Path, list[str], int]:
@@ -431,6 +483,70 @@ def add_accepted_rfc(root: Path) -> str:
     return f"added {_rel(root, path)} with status accepted"
 
 
+CANARY_RFC = "Canary: an RFC decided by the canary"
+"""The title of the RFC the setup of the RFC lifecycle canaries adds."""
+
+
+def _canary_rfc(root: Path) -> Path:
+    """The RFC the setup added (titled :data:`CANARY_RFC`). Raises :class:`NothingToBreak`."""
+    found = sorted((root / "rfcs").glob("[0-9][0-9][0-9][0-9]-canary-an-rfc-decided-by-the-canary.md"))
+    if not found:
+        raise NothingToBreak("no RFC of the canary's setup")
+    return found[-1]
+
+
+def _set_status(path: Path, old: str, new: str, extra: str = "") -> None:
+    """Rewrite ``status: old`` to ``status: new`` in ``path``'s front matter (``extra`` lines after it)."""
+    text = path.read_text(encoding="utf-8")
+    if f"\nstatus: {old}\n" not in text:
+        raise NothingToBreak(f"{path.name} has no status {old}")
+    path.write_text(text.replace(f"\nstatus: {old}\n", f"\nstatus: {new}\n{extra}", 1), encoding="utf-8")
+
+
+def add_rfc_in_comment(root: Path) -> str:
+    """Setup: :func:`add_canary_members`, and an RFC declaring MAJOR in ``comment`` (its announced
+    period already closed, 40 to 20 days ago), accepting nothing yet."""
+    what = add_canary_members(root)
+    path = _add_rfc(root, CANARY_RFC, "comment")
+    return f"{what}, and {_rel(root, path)} in comment"
+
+
+def add_rfc_accepted(root: Path) -> str:
+    """Setup: :func:`add_canary_members`, and an RFC declaring MAJOR, accepted, accepting nothing."""
+    what = add_canary_members(root)
+    path = _add_rfc(root, CANARY_RFC, "accepted")
+    return f"{what}, and {_rel(root, path)} accepted"
+
+
+def accept_without_observed_period(root: Path) -> str:
+    """Accept the setup's RFC in comment (:func:`add_rfc_in_comment`), decided 10 days ago: its
+    front matter claims a closed period, but the base (the setup commit, made today) shows it in
+    comment for less than fourteen days (``rfc-period-unobserved``; SPEC.md, "Governance")."""
+    path = _canary_rfc(root)
+    decided = (dt.date.today() - dt.timedelta(days=10)).isoformat()
+    _set_status(path, "comment", "accepted")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(r"^(  closes: .*)$", rf"\1\ndecision_date: {decided}", text, count=1, flags=re.M),
+                    encoding="utf-8")
+    return f"accepted {_rel(root, path)}, which the base shows in comment since today only"
+
+
+def accept_after_decision(root: Path) -> str:
+    """Remove ``"b"`` from :data:`CANARY_ENUM` and add the removal to the ``accepts`` of the
+    setup's accepted RFC (:func:`add_rfc_accepted`): an acceptance extended after its decision
+    (``rfc-accepts-after-decision``). ``rfc accept-findings`` writes no accepted RFC, so the
+    entry is written with the RFC briefly back in comment."""
+    path = _canary_rfc(root)
+    what = remove_canary_enum_value(root)
+    found = _breaking_now(root)
+    if not found:
+        raise NothingToBreak(f"{what}: no breaking change here")
+    _set_status(path, "accepted", "comment")
+    write_accepts(root, int(path.name[:4]), found)
+    _set_status(path, "comment", "accepted")
+    return f"{what}, and the removal added to the accepts of {_rel(root, path)}, accepted at the base"
+
+
 TIGHTENED = """
 # canary: rule {code} tightened. It now also fires, at the first of its guard locations the
 # document has, on every document it passed.
@@ -500,10 +616,12 @@ def tighten_released_rule(root: Path) -> str:
 
 
 CANARIES: tuple[Canary, ...] = (
-    Canary("enum-value-removed", "base", remove_enum_value, ("enum-value-removed",)),
-    Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major, ("policy-major-needs-rfc",)),
+    Canary("enum-value-removed", "base", remove_canary_enum_value, ("enum-value-removed",),
+           setup=add_canary_members),
+    Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major, ("policy-major-needs-rfc",),
+           setup=add_canary_members),
     Canary("required-member-added", "draft", add_required_member, ("required-added",)),
-    Canary("bound-tightened", "base", tighten_bound, ("min-length-increased", "minimum-increased", "min-items-increased")),
+    Canary("bound-tightened", "base", tighten_canary_bound, ("min-length-increased",), setup=add_canary_members),
     Canary("released-file-edited", "manifest", edit_released_file, ("released-file-changed",)),
     Canary("released-file-and-sums-edited", "history", edit_released_file_and_sums, ("released-file-changed",)),
     Canary("fixture-contradicts-validator", "conformance", flip_fixture, ("conformance-disagreement",)),
@@ -517,10 +635,14 @@ CANARIES: tuple[Canary, ...] = (
     Canary("released-rule-tightened", "behaviour", tighten_released_rule, ("release-rule-tightened",),
            against_base=False),
     Canary("major-accepted-in-the-same-change", "base", accept_in_the_same_change,
-           ("policy-acceptance-same-change",)),
+           ("policy-acceptance-same-change",), setup=add_canary_members),
     Canary("major-accepted-in-the-same-change-draft", "draft", accept_in_the_same_change_released,
            ("policy-acceptance-same-change",)),
     Canary("rfc-added-accepted", "base", add_accepted_rfc, ("rfc-status-transition",)),
+    Canary("rfc-accepted-without-observed-period", "base", accept_without_observed_period,
+           ("rfc-period-unobserved",), setup=add_rfc_in_comment),
+    Canary("rfc-accepts-after-decision", "base", accept_after_decision, ("rfc-accepts-after-decision",),
+           setup=add_rfc_accepted),
 )
 """The known breaks, each with the stage that catches it (every one is caught by this
 toolchain: tests/test_canary.py)."""
