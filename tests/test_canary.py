@@ -289,9 +289,10 @@ def test_an_acceptance_is_written_in_the_change_it_accepts(spec_repo):
     caught_by (slow test) shows the fingerprint is the gate's own."""
     by_name("major-accepted-in-the-same-change").setup(spec_repo)
     commit_all(spec_repo, "canary setup")
+    assert (spec_repo / "spec/VERSION").read_text() == "2.0.0\n"  # declared by the setup
     said = B.accept_in_the_same_change(spec_repo)
     assert said == ('removed "b" from spec/schemas/x-canary.json#/properties/x_canary/enum, '
-                    "and spec/VERSION set to 2.0.0, and rfcs/0008-canary-an-acceptance-in-the-change-it-accepts.md "
+                    "spec/VERSION declaring 2.0.0, and rfcs/0008-canary-an-acceptance-in-the-change-it-accepts.md "
                     "accepting it added, accepted, in the same commit")
     assert (spec_repo / "spec/VERSION").read_text() == "2.0.0\n"
     from evalport_spec.rfc.frontmatter import parse
@@ -468,7 +469,9 @@ def test_a_toolchain_that_fails_everything_fails_the_control_run(spec_repo, tmp_
         ("control", "failed", used, {s: ["x"] for s in used}),
         ("control-no-base", "failed", ["behaviour"], {"behaviour": ["x"]})]
     errors = [f for f in report["findings"] if f["severity"] == "error"]
-    assert [f["kind"] for f in errors] == ["toolchain-canary-control-failed"] * 2
+    # and its diff writes no diff report: one error for the classifier pairs
+    assert [f["kind"] for f in errors] == ["toolchain-canary-control-failed"] * 2 + ["toolchain-canary-error"]
+    assert "could not judge the classifier's" in errors[2]["message"]
     assert "fails HEAD with no break planted" in errors[0]["message"]
     assert "canary: control: failed (HEAD with no break planted (check --base HEAD: schemas, " in err
     assert "canary: enum-value-removed: unproven (" in err
@@ -775,3 +778,62 @@ def test_uncommitted_tools_are_named_as_untested(spec_repo, capsys):
     assert ("canary: note: 1 file(s) under tools/ differ from HEAD (tools/evalport_spec/__init__.py...); "
             "the committed toolchain is the one tested") in err
     assert "evalport-spec: error: the checkout's tools/: no evalport_spec package to test" in err
+
+
+# --- the classifier canary -----------------------------------------------------------------------
+
+def test_every_classifier_pair_loses_its_witness():
+    """python-jsonschema (Draft 2020-12, formats asserted, as EvalPort requires) accepts each
+    pair's witness under the old schema and rejects it under the new one: the pair is a
+    breaking change whatever the classifier says."""
+    from jsonschema import Draft202012Validator
+
+    from evalport_spec.gate.canaryclassifier import load_pairs
+    pairs = load_pairs()
+    assert len({p.name for p in pairs}) == len(pairs)
+    for pair in pairs:
+        old = Draft202012Validator(pair.old, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        new = Draft202012Validator(pair.new, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        assert old.is_valid(pair.witness) and not new.is_valid(pair.witness), pair.name
+
+
+def test_the_classifier_pairs_cover_what_a_weakening_could_hide():
+    """At least one pair for each tightening named in the brief (written out by hand), and one
+    per format JSON Schema 2020-12 section 7.3 defines."""
+    from evalport_spec.gate.canaryclassifier import load_pairs
+    names = {p.name for p in load_pairs()}
+    wanted = {"enum-value-removed", "type-member-removed", "required-added", "minimum-increased", "maximum-decreased",
+              "exclusive-minimum-added", "exclusive-maximum-added", "min-length-increased", "max-length-decreased",
+              "min-items-increased", "max-items-decreased", "min-properties-increased", "max-properties-decreased",
+              "pattern-added", "additional-properties-closed", "const-added", "items-tightened",
+              "prefix-items-tightened", "dependent-required-added", "oneof-branch-removed", "ref-target-tightened",
+              "multiple-of-added", "unique-items-added", "property-names-restricted", "not-added"}
+    formats = {"date", "date-time", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4",
+               "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
+               "relative-json-pointer", "regex"}
+    assert wanted | {f"format-added-{f}" for f in formats} <= names
+
+
+NARROWED_FORMATS = ("    return frozenset(_validator_class(dialect).FORMAT_CHECKER.checkers)\n",
+                    "    return frozenset(_validator_class(dialect).FORMAT_CHECKER.checkers) & frozenset(\n"
+                    "        {'date', 'date-time', 'time', 'email', 'idn-email', 'ipv4', 'ipv6', 'regex', 'uuid'})\n")
+"""Adversary 34's break2 PR1: the classifier's asserted formats cut to a "library-free" set."""
+
+
+def test_a_classifier_that_stopped_asserting_some_formats_is_caught(spec_repo, tmp_path, capsys):
+    """This toolchain with asserted_formats narrowed: the classifier canary reports exactly the
+    format pairs it no longer calls MAJOR (the planted breaks do not touch formats); this
+    toolchain itself calls every pair MAJOR."""
+    from evalport_spec.gate.canaryclassifier import load_pairs
+    tools = tmp_path / "tools"
+    shutil.copytree(Path(C.__file__).parents[2], tools, ignore=shutil.ignore_patterns("__pycache__"))
+    pairs = load_pairs()
+    run = C.run_canaries(spec_repo, tools, canaries=(), pairs=pairs)
+    assert [o.status for o in run.classified] == ["caught"] * len(pairs) and run.findings() == []
+    weaken(tools.parent, NARROWED_FORMATS, "compat/nodes.py")
+    run = C.run_canaries(spec_repo, tools, canaries=(), pairs=pairs)
+    cut = {"duration", "hostname", "idn-hostname", "uri", "uri-reference", "iri", "iri-reference", "uri-template",
+           "json-pointer", "relative-json-pointer"}
+    assert {o.name for o in run.classified if o.status == "passed"} == {f"classifier-format-added-{f}" for f in cut}
+    passed = [f for f in run.findings() if f.kind == "toolchain-canary-passed"]
+    assert len(passed) == len(cut) and "no longer calls a known breaking schema pair MAJOR" in passed[0].message

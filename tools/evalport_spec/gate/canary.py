@@ -22,6 +22,10 @@ later removal of an enum value through. The canary tests the changed toolchain b
    every stage of the canaries (one run with ``--base``, one without), must pass every one of
    those stages. Without them a toolchain that fails everything would catch every canary.
 
+5. the classifier canary (:mod:`.canaryclassifier`): the toolchain under test's own ``diff
+   --format json OLD NEW``, once, on folders holding the known-breaking schema pairs of this
+   package's data; it must call every pair MAJOR.
+
 A canary whose stage passes, or fails with none of its kinds, is an error finding ``toolchain-canary-passed``; one whose run
 crashes, times out, exits 2 or prints no report is ``toolchain-canary-error``; a canary that
 finds nothing to break in this spec (no released file, say) is a warning
@@ -58,6 +62,7 @@ from ..fsutil import run_bounded
 from ..names import STAGES
 from . import history
 from .canarybreaks import CANARIES, Canary, NothingToBreak
+from .canaryclassifier import Pair, major_kinds, write_pairs
 from .canarypool import run_pooled
 from .toolchain import is_toolchain_path
 
@@ -105,6 +110,11 @@ class Outcome:
         """The finding this outcome reports (``None`` when caught, and when unproven: the
         control run's finding says why)."""
         name, what = self.canary.name, self.what
+        if self.status == "passed" and self.canary.stage == CLASSIFIER_STAGE:
+            return Finding("toolchain-canary-passed",
+                           f"the changed toolchain's classifier no longer calls a known breaking schema pair "
+                           f"MAJOR ({name}: {what}); a gate built from this change would let such a change "
+                           "land as MINOR or PATCH", extra={"canary": name, "stage": CLASSIFIER_STAGE})
         if self.status == "passed":
             kinds = " or ".join(self.canary.expects)
             said = f" ({self.detail})" if self.detail else ""
@@ -126,6 +136,20 @@ class Outcome:
             return Finding("toolchain-canary-skipped", f"canary {name} not run: {what}",
                            severity=Severity.WARNING, extra={"canary": name})
         return None
+
+
+CLASSIFIER_STAGE = "diff"
+"""The :attr:`Canary.stage` of a classifier pair's outcome: judged by ``evalport-spec diff``."""
+
+
+def _not_planted(root: Path) -> str:
+    """The ``plant`` of a classifier pair's :class:`Canary`: nothing is planted in a clone."""
+    raise NothingToBreak("a classifier pair is judged by diff, not planted")
+
+
+def pair_canary(pair: Pair) -> Canary:
+    """The :class:`Canary` an outcome of ``pair`` names (``classifier-NAME``, stage ``diff``)."""
+    return Canary(f"classifier-{pair.name}", CLASSIFIER_STAGE, _not_planted, ("MAJOR",))
 
 
 @dataclass
@@ -188,15 +212,24 @@ class Control:
 
 @dataclass
 class CanaryRun:
-    """Every canary's :class:`Outcome` (in order) and the :class:`Control` runs."""
+    """Every canary's :class:`Outcome` (in order), the :class:`Control` runs, and the outcome
+    of each classifier pair (:func:`pair_canary`, in order)."""
 
     controls: list[Control]
     outcomes: list[Outcome]
+    classified: list[Outcome] = field(default_factory=list)
 
     def findings(self) -> list[Finding]:
-        """The findings of the controls and the outcomes (none for a clean control or a caught
-        canary), located at ``tools/``."""
-        found = [f for f in (x.finding() for x in [*self.controls, *self.outcomes]) if f is not None]
+        """The findings of the controls, the outcomes and the classifier pairs (none for a clean
+        control or a caught canary; one for all the pairs when the ``diff`` run failed), located
+        at ``tools/``."""
+        broken = [o for o in self.classified if o.status == "error"]
+        judged = [o for o in self.classified if o.status != "error"]
+        found = [f for f in (x.finding() for x in [*self.controls, *self.outcomes, *judged]) if f is not None]
+        if broken:  # one run judged every pair: one finding says it failed
+            found.append(Finding("toolchain-canary-error",
+                                 f"the changed toolchain could not judge the classifier's {len(broken)} known "
+                                 f"breaking schema pair(s): {broken[0].detail}", extra={"canary": "classifier"}))
         for f in found:
             f.new = Location("tools")
         return found
@@ -309,9 +342,16 @@ class _Setup:
         """Run the toolchain's gate on ``clone``'s commit (``--base base`` unless ``None``):
         ``(finished run, "", seconds)``, or ``(None, what went wrong, seconds)``."""
         cache = tempfile.mkdtemp(prefix="cache-", dir=self.scratch)
-        argv = [self.python, "-P", "-m", "evalport_spec", "-C", str(clone), "check",
-                *(("--base", base) if base is not None else ()),
+        argv = ["-C", str(clone), "check", *(("--base", base) if base is not None else ()),
                 *(a for s in stages for a in ("--stage", s)), "--format", "json"]
+        return self.run(argv, clone, cache, self.scratch, "gate")
+
+    def run(self, args: list[str], clone: Path, cache: str, cwd: Path, what: str
+            ) -> tuple[subprocess.CompletedProcess[bytes] | None, str, float]:
+        """Run ``python -P -m evalport_spec ARGS`` of the toolchain under test (``clone``'s
+        ``tools/`` when none was given) from ``cwd``, with ``cache`` as its cache, bounded in time
+        and output, stopped by :meth:`stop_all`: ``(finished run, "", seconds)``, or ``(None,
+        what went wrong, seconds)`` (``what``: ``gate``, ``diff``, as the message names it)."""
         mine: list[subprocess.Popen[bytes]] = []
 
         def started(proc: subprocess.Popen[bytes]) -> None:
@@ -321,13 +361,13 @@ class _Setup:
 
         start = time.monotonic()
         try:
-            done = run_bounded(argv, timeout=self.timeout, max_bytes=MAX_OUTPUT,
-                               env=_gate_env(self.tools or clone / "tools", cache), cwd=self.scratch,
-                               label="the toolchain's gate", own_group=True, started=started)
+            done = run_bounded([self.python, "-P", "-m", "evalport_spec", *args], timeout=self.timeout,
+                               max_bytes=MAX_OUTPUT, env=_gate_env(self.tools or clone / "tools", cache), cwd=cwd,
+                               label=f"the toolchain's {what}", own_group=True, started=started)
         except subprocess.TimeoutExpired:
-            return None, f"its gate ran longer than {self.timeout:g}s", time.monotonic() - start
+            return None, f"its {what} ran longer than {self.timeout:g}s", time.monotonic() - start
         except (OSError, InputError) as exc:
-            return None, f"its gate could not run: {exc}", time.monotonic() - start
+            return None, f"its {what} could not run: {exc}", time.monotonic() - start
         finally:
             with self.lock:
                 self.running.difference_update(mine)
@@ -396,6 +436,44 @@ def _run_canary(canary: Canary, clone: Path, *, setup: _Setup) -> Outcome:
     return Outcome(canary, status, what, detail, seconds, kinds)
 
 
+def _run_classifier(pairs: tuple[Pair, ...], clone: Path, *, setup: _Setup) -> list[Outcome]:
+    """Run the toolchain under test's ``diff --format json --no-cache --fail-on never --search-budget 0
+    OLD NEW`` once
+    on two folders holding every pair (:mod:`.canaryclassifier`): a pair is ``caught`` when the
+    report has a MAJOR finding on its file, ``passed`` when not; every pair is ``error`` when the
+    run fails. ``clone`` (reset to the head) gives the toolchain when none was given.
+
+    Raises:
+        InputError: git failed to reset the scratch clone.
+    """
+    setup.reset(clone)
+    folder = Path(tempfile.mkdtemp(prefix="classifier-", dir=setup.scratch))
+    old, new = write_pairs(folder, pairs)
+    # --search-budget 0: the classifier's own reasoning is under test; the counter-example search
+    # only samples (it finds some lost formats by luck: an unasserted "uri-template" it missed)
+    args = ["diff", str(old), str(new), "--format", "json", "--no-cache", "--fail-on", "never", "--search-budget", "0"]
+    done, detail, seconds = setup.run(args, clone, str(folder / "cache"), folder, "diff")
+    kinds = None
+    if done is not None:
+        err = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        tail = f" ({err[-1][:300]})" if err else ""
+        try:
+            kinds = major_kinds(json.loads(done.stdout), pairs) if done.returncode == 0 else None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            kinds = None
+        if kinds is None:
+            detail = f"its diff (exit {done.returncode}) wrote no diff report{tail}"
+    out = []
+    for pair in pairs:
+        what = f"witness {json.dumps(pair.witness)} valid under old, invalid under new"
+        if kinds is None:
+            out.append(Outcome(pair_canary(pair), "error", what, detail, seconds))
+        else:
+            found = kinds[pair.name]
+            out.append(Outcome(pair_canary(pair), "caught" if found else "passed", what, "", seconds, found))
+    return out
+
+
 def _run_control(control: Control, clone: Path, *, setup: _Setup) -> Control:
     """Run ``control`` in ``clone`` (an empty commit on the head); returns it, its status set.
 
@@ -445,8 +523,8 @@ def default_jobs() -> int:
 
 
 def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str] | None = None, *,
-                 canaries: tuple[Canary, ...] = CANARIES, base: str | None = None, python: str | None = None,
-                 timeout: float = TIMEOUT, jobs: int | None = None,
+                 canaries: tuple[Canary, ...] = CANARIES, pairs: tuple[Pair, ...] = (), base: str | None = None,
+                 python: str | None = None, timeout: float = TIMEOUT, jobs: int | None = None,
                  progress: Callable[[Outcome | Control], None] | None = None) -> CanaryRun:
     """Run the control runs and every canary against the toolchain under test.
 
@@ -455,6 +533,8 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
         toolchain: the folder put on ``PYTHONPATH`` (it holds ``evalport_spec``); default each
             scratch clone's own ``tools/`` (the checkout's toolchain as committed).
         canaries: the breaks to plant (default :data:`~.canarybreaks.CANARIES`).
+        pairs: the known-breaking schema pairs the toolchain's ``diff`` must call MAJOR, in one
+            run (:func:`~.canaryclassifier.load_pairs`; default none).
         base: the revision the branch is judged against (``canary --base``): a canary that
             cannot be planted on ``HEAD`` but can on it is ``unplantable`` (an error), not skipped.
         python: the interpreter that runs the toolchain (default this one).
@@ -466,7 +546,8 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
 
     Returns:
         the :class:`CanaryRun`: one :class:`Outcome` per canary, in order (a canary whose stage
-        fails its control run is ``unproven``), and the :class:`Control` runs.
+        fails its control run is ``unproven``), the :class:`Control` runs, and one
+        :class:`Outcome` per pair.
 
     Raises:
         InputError: ``repo`` is not a git checkout with a commit; ``toolchain`` has no
@@ -480,18 +561,23 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
     controls = controls_for(canaries)
     with tempfile.TemporaryDirectory(prefix="evalport-canary-") as tmp:
         scratch = Path(tmp)
-        count = max(1, min(jobs or default_jobs(), len(controls) + len(canaries)))
+        count = max(1, min(jobs or default_jobs(), len(controls) + len(canaries) + bool(pairs)))
         clones = [_clone(root, head, scratch / f"repo-{i}") for i in range(count)]
         require_package(clones[0] / "tools" if toolchain is None else toolchain,
                         "the checkout's tools/" if toolchain is None else str(toolchain))
         setup = _Setup(head, base_sha, None if toolchain is None else Path(toolchain).resolve(), python or sys.executable,
                        timeout, scratch)
-        work: list[Callable[[Path], Outcome | Control]] = [
+        work: list[Callable[[Path], Outcome | Control | list[Outcome]]] = [
             *(functools.partial(_run_control, c, setup=setup) for c in controls),
+            *((functools.partial(_run_classifier, pairs, setup=setup),) if pairs else ()),
             *(functools.partial(_run_canary, c, setup=setup) for c in canaries)]
         waiting: list[Outcome] = []  # outcomes known before their control run
 
-        def done(_: int, item: Outcome | Control) -> None:
+        def done(_: int, item: Outcome | Control | list[Outcome]) -> None:
+            if isinstance(item, list):  # the classifier pairs: no control run decides them
+                for outcome in item if progress is not None else ():
+                    progress(outcome)
+                return
             if isinstance(item, Outcome):
                 waiting.append(item)
             elif progress is not None:
@@ -504,7 +590,8 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
                     progress(outcome)
 
         results = run_pooled(work, clones, done, abort=setup.stop_all)
-    return CanaryRun(controls, [r for r in results if isinstance(r, Outcome)])
+    return CanaryRun(controls, [r for r in results if isinstance(r, Outcome)],
+                     [o for r in results if isinstance(r, list) for o in r])
 
 
 def _clone(root: Path, head: str, clone: Path) -> Path:
@@ -550,5 +637,5 @@ def toolchain_changes(repo: str | os.PathLike[str], base: str) -> list[str]:
     return [p for p in history.changed_paths(root, sha, (":/",)) if is_toolchain_path(p)]
 
 
-__all__ = ["CANARIES", "Canary", "CanaryRun", "Control", "NothingToBreak", "Outcome", "run_canaries",
+__all__ = ["CANARIES", "Canary", "CanaryRun", "Control", "NothingToBreak", "Outcome", "pair_canary", "run_canaries",
            "toolchain_changes", "uncommitted_tools"]

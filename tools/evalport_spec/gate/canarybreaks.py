@@ -200,13 +200,20 @@ def _declare_next_major(root: Path, what: str) -> str:
     return f"{what}, and spec/VERSION set to {major}"
 
 
+def add_canary_members_declaring_major(root: Path) -> str:
+    """Setup: :func:`add_canary_members`, with ``spec/VERSION`` declaring the next major version
+    after the latest release (in the setup, so that the break itself changes nothing but the
+    enum: a version bump is a change of its own the gate judges)."""
+    return _declare_next_major(root, add_canary_members(root))
+
+
 def remove_enum_value_declaring_major(root: Path) -> str:
-    """The break of :func:`remove_canary_enum_value`, with ``spec/VERSION`` declaring the next
-    major version after the latest release: a MAJOR change still needs an accepted RFC listing
-    the finding (the second condition of the MAJOR rule, :mod:`evalport_spec.policy`)."""
-    if not _releases(root):
-        raise NothingToBreak("no release to declare the next major version after")
-    return _declare_next_major(root, remove_canary_enum_value(root))
+    """The break of :func:`remove_canary_enum_value` where ``spec/VERSION`` already declares the
+    next major version (setup: :func:`add_canary_members_declaring_major`): a MAJOR change still
+    needs an accepted RFC listing the finding (the second condition of the MAJOR rule,
+    :mod:`evalport_spec.policy`)."""
+    version = (root / "spec" / "VERSION").read_text(encoding="utf-8").strip()
+    return f"{remove_canary_enum_value(root)}, spec/VERSION declaring {version}"
 
 
 def _is_version(text: str) -> bool:
@@ -619,7 +626,7 @@ CANARIES: tuple[Canary, ...] = (
     Canary("enum-value-removed", "base", remove_canary_enum_value, ("enum-value-removed",),
            setup=add_canary_members),
     Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major, ("policy-major-needs-rfc",),
-           setup=add_canary_members),
+           setup=add_canary_members_declaring_major),
     Canary("required-member-added", "draft", add_required_member, ("required-added",)),
     Canary("bound-tightened", "base", tighten_canary_bound, ("min-length-increased",), setup=add_canary_members),
     Canary("released-file-edited", "manifest", edit_released_file, ("released-file-changed",)),
@@ -635,7 +642,7 @@ CANARIES: tuple[Canary, ...] = (
     Canary("released-rule-tightened", "behaviour", tighten_released_rule, ("release-rule-tightened",),
            against_base=False),
     Canary("major-accepted-in-the-same-change", "base", accept_in_the_same_change,
-           ("policy-acceptance-same-change",), setup=add_canary_members),
+           ("policy-acceptance-same-change",), setup=add_canary_members_declaring_major),
     Canary("major-accepted-in-the-same-change-draft", "draft", accept_in_the_same_change_released,
            ("policy-acceptance-same-change",)),
     Canary("rfc-added-accepted", "base", add_accepted_rfc, ("rfc-status-transition",)),
