@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from evalport_spec.cli import main
+from evalport_spec.findings import Severity
 from evalport_spec.gate import canary as C
 from evalport_spec.gate import canarybreaks as B
 from evalport_spec.gate.canarypool import run_pooled
@@ -36,7 +37,10 @@ CAUGHT_BY = {"enum-value-removed": "enum-value-removed", "major-declared-without
              "release-version-understated": "release-version-mismatch", "rfc-decided-early": "rfc-decided-early",
              "released-rule-tightened": "release-rule-tightened",
              "major-accepted-in-the-same-change": "policy-acceptance-same-change",
-             "major-accepted-in-the-same-change-draft": "policy-acceptance-same-change"}
+             "major-accepted-in-the-same-change-draft": "policy-acceptance-same-change",
+             "rfc-added-accepted": "rfc-status-transition",
+             "rfc-accepted-without-observed-period": "rfc-period-unobserved",
+             "rfc-accepts-after-decision": "rfc-accepts-after-decision"}
 """The finding kind each canary's break is caught by today (worked out from what each break is):
 a canary caught by some other finding would test another check than the one it names."""
 
@@ -44,7 +48,8 @@ NAMES = ["enum-value-removed", "major-declared-without-rfc", "required-member-ad
          "released-file-and-sums-edited", "fixture-contradicts-validator", "field-table-edited",
          "dangling-ref", "rule-dropped-from-catalogue", "example-invalid", "release-removed",
          "release-version-understated", "rfc-decided-early", "released-rule-tightened",
-         "major-accepted-in-the-same-change", "major-accepted-in-the-same-change-draft"]
+         "major-accepted-in-the-same-change", "major-accepted-in-the-same-change-draft", "rfc-added-accepted",
+         "rfc-accepted-without-observed-period", "rfc-accepts-after-decision"]
 """The canaries, in order (written out by hand)."""
 
 SPEC_ONLY = [n for n in NAMES if n != "released-rule-tightened"]
@@ -90,6 +95,9 @@ STAGE_WEAKENINGS = {
     "major-accepted-in-the-same-change-draft": ("gate/acceptance.py", (
         "return since is not None and since < self.introduced(f.fingerprint)",
         "return since is not None and since <= self.introduced(f.fingerprint)")),
+    # an RFC may enter the repository with any status
+    "rfc-added-accepted": ("gate/rfclifecycle.py", ("            if status not in ENTRY_STATUSES:\n",
+                                                    "            if status not in ENTRY_STATUSES and False:\n")),
 }
 """For each canary added in session 34, an edit of this toolchain that weakens exactly the check
 the canary is named after (module under tools/evalport_spec, old, new)."""
@@ -129,11 +137,39 @@ def test_a_required_member_goes_to_the_first_titled_closed_object(tmp_path):
     assert closed["properties"] == {"a": {}, "canary_member": {"type": "string"}}
 
 
-def test_a_bound_is_raised_by_one_and_a_boolean_is_no_bound(tmp_path):
-    path = write(tmp_path / "spec/schemas/s.json",
-                 {"properties": {"a": {"minimum": True}, "b": {"items": {"minLength": 3}}}})
-    assert B.tighten_bound(tmp_path) == "raised spec/schemas/s.json#/properties/b/items/minLength from 3 to 4"
-    assert json.loads(path.read_text())["properties"]["b"]["items"] == {"minLength": 4}
+def by_name(name: str) -> B.Canary:
+    (found,) = [c for c in B.CANARIES if c.name == name]
+    return found
+
+
+ONLY_ENUM_IN_ALLOF = {"type": "object", "additionalProperties": False,
+                      "properties": {"type": {"type": "string", "allOf": [{"enum": ["p", "q"]}]},
+                                     "n": {"type": "string"}}}
+"""A schema whose only enum sits under ``allOf`` and which has no bound at all (red team, break3:
+the enum canaries found nothing to plant on such a draft and were skipped)."""
+
+
+@pytest.mark.parametrize(("name", "member", "planted"), [
+    ("enum-value-removed", "x_canary", {"enum": ["a"]}),
+    ("bound-tightened", "x_canary_text", {"type": "string", "minLength": 2}),
+])
+def test_the_enum_and_bound_canaries_plant_on_a_schema_of_their_own(tmp_path, name, member, planted):
+    """The setup adds spec/schemas/x-canary.json ($id next to the branch's first schema's) with
+    x_canary (enum a, b) and x_canary_text (minLength 1), leaving the branch's own schema (its
+    only enum under allOf, no bound) as it was; the break is planted on the canary's members."""
+    path = write(tmp_path / "spec/schemas/s.json", {**ONLY_ENUM_IN_ALLOF, "$id": "https://x.test/spec/draft/schemas/s.json"})
+    canary_ = by_name(name)
+    assert canary_.setup is not None
+    canary_.setup(tmp_path)
+    ours = tmp_path / "spec/schemas/x-canary.json"
+    after_setup = json.loads(ours.read_text())
+    assert after_setup == {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                           "$id": "https://x.test/spec/draft/schemas/x-canary.json", "title": "Canary",
+                           "type": "object", "properties": {"x_canary": {"enum": ["a", "b"]},
+                                                            "x_canary_text": {"type": "string", "minLength": 1}}}
+    canary_.plant(tmp_path)
+    assert json.loads(ours.read_text())["properties"] == {**after_setup["properties"], member: planted}
+    assert json.loads(path.read_text())["properties"] == ONLY_ENUM_IN_ALLOF["properties"]
 
 
 def test_nothing_to_break_is_said(tmp_path):
@@ -248,13 +284,15 @@ def test_a_decision_is_dated_the_day_the_comment_period_closes(tmp_path):
 
 
 def test_an_acceptance_is_written_in_the_change_it_accepts(spec_repo):
-    """The enum value removed (this spec's first: resultset.json's error type "runner_error"),
-    spec/VERSION the next major, and a new RFC, accepted after a closed comment period, whose
-    accepts lists that removal; the gate's caught_by (slow test) shows the fingerprint is the
-    gate's own."""
+    """After the setup (spec/schemas/x-canary.json, committed): "b" removed from x_canary, spec/VERSION the next major, and a new
+    RFC, accepted after a closed comment period, whose accepts lists that removal; the gate's
+    caught_by (slow test) shows the fingerprint is the gate's own."""
+    by_name("major-accepted-in-the-same-change").setup(spec_repo)
+    commit_all(spec_repo, "canary setup")
+    assert (spec_repo / "spec/VERSION").read_text() == "2.0.0\n"  # declared by the setup
     said = B.accept_in_the_same_change(spec_repo)
-    assert said == ('removed "runner_error" from spec/schemas/resultset.json#/$defs/error/properties/type/enum, '
-                    "and spec/VERSION set to 2.0.0, and rfcs/0008-canary-an-acceptance-in-the-change-it-accepts.md "
+    assert said == ('removed "b" from spec/schemas/x-canary.json#/properties/x_canary/enum, '
+                    "spec/VERSION declaring 2.0.0, and rfcs/0008-canary-an-acceptance-in-the-change-it-accepts.md "
                     "accepting it added, accepted, in the same commit")
     assert (spec_repo / "spec/VERSION").read_text() == "2.0.0\n"
     from evalport_spec.rfc.frontmatter import parse
@@ -263,9 +301,43 @@ def test_an_acceptance_is_written_in_the_change_it_accepts(spec_repo):
     assert meta["comment_period"]["opens"] < meta["comment_period"]["closes"] < meta["decision_date"]
     (entry,) = meta["accepts"]
     assert {k: v for k, v in entry.items() if k != "fingerprint"} == {
-        "kind": "enum-value-removed", "location": "resultset.json#/$defs/error/properties/type/enum",
-        "item": "runner_error"}
+        "kind": "enum-value-removed", "location": "x-canary.json#/properties/x_canary/enum", "item": "b"}
     assert re.fullmatch(r"[0-9a-f]{16}", entry["fingerprint"])
+
+
+def test_the_lifecycle_canaries_decide_the_rfc_of_their_setup(spec_repo):
+    """rfc-accepted-without-observed-period: the setup's RFC in comment becomes accepted;
+    rfc-accepts-after-decision: the setup's accepted RFC gains the entry of the removal of "b"."""
+    from evalport_spec.rfc.frontmatter import parse
+    rfc = spec_repo / "rfcs/0008-canary-an-rfc-decided-by-the-canary.md"
+    period = by_name("rfc-accepted-without-observed-period")
+    period.setup(spec_repo)
+    assert parse(rfc.read_text(), "rfc").data["status"] == "comment"
+    period.plant(spec_repo)
+    meta = parse(rfc.read_text(), "rfc").data
+    assert meta["status"] == "accepted" and meta["comment_period"]["closes"] < meta["decision_date"]
+    git(spec_repo, "checkout", "-q", "--", ".")
+    git(spec_repo, "clean", "-qfd")
+    after = by_name("rfc-accepts-after-decision")
+    after.setup(spec_repo)
+    assert parse(rfc.read_text(), "rfc").data.get("accepts", []) == []
+    commit_all(spec_repo, "canary setup")
+    after.plant(spec_repo)
+    meta = parse(rfc.read_text(), "rfc").data
+    assert meta["status"] == "accepted"
+    assert [(e["kind"], e["item"]) for e in meta["accepts"]] == [("enum-value-removed", "b")]
+
+
+def test_an_rfc_is_added_already_accepted(spec_repo):
+    """A new RFC (0008: this spec has seven), accepted, with a closed comment period and a
+    decision after it: only its entering accepted is wrong (rfc-status-transition)."""
+    assert B.add_accepted_rfc(spec_repo) == ("added rfcs/0008-canary-an-rfc-that-enters-accepted.md "
+                                             "with status accepted")
+    from evalport_spec.rfc.frontmatter import parse
+    meta = parse((spec_repo / "rfcs/0008-canary-an-rfc-that-enters-accepted.md").read_text(), "rfc").data
+    assert (meta["status"], meta["declared_class"]) == ("accepted", "MAJOR")
+    assert meta["comment_period"]["opens"] < meta["comment_period"]["closes"] < meta["decision_date"]
+    assert "accepts" not in meta or meta["accepts"] == []
 
 
 def test_a_rule_registry_of_another_shape_is_left_alone(tmp_path):
@@ -315,6 +387,9 @@ def done(code: int, report: object | None, stderr: str = "") -> subprocess.Compl
     (done(1, {"stages": [{"name": "base", "status": "fail", "findings": [
         {"kind": "b", "severity": "error"}, {"kind": "w", "severity": "warning"}, {"kind": "a", "severity": "error"},
         {"kind": "b", "severity": "error"}]}]}), ("caught", "", ["a", "b"])),
+    (done(1, {"stages": [{"name": "base", "status": "fail", "findings": [{"kind": "b", "severity": "error"},
+                                                                          {"kind": "a", "severity": "warning"}]}]}),
+     ("passed", "its `base` stage fails it with b only", ["b"])),
     (done(0, {"stages": [{"name": "base", "status": "ok"}]}), ("passed", "", [])),
     (done(0, {"stages": [{"name": "base", "status": "warn"}]}), ("passed", "", [])),
     (done(2, None, "evalport-spec: error: boom"), ("error", "its gate exited 2 (evalport-spec: error: boom)", [])),
@@ -325,9 +400,9 @@ def done(code: int, report: object | None, stderr: str = "") -> subprocess.Compl
     (done(1, {"stages": [{"name": "draft", "status": "fail"}]}),
      ("error", "its gate (exit 1) wrote no JSON report with a `base` stage", [])),
     (done(1, ["not", "a", "report"]), ("error", "its gate (exit 1) wrote no JSON report with a `base` stage", [])),
-], ids=["caught", "passed", "warned", "exit-2", "crash", "other-stage-failed", "stage-missing", "not-an-object"])
+], ids=["caught", "failed-by-another-kind", "passed", "warned", "exit-2", "crash", "other-stage-failed", "stage-missing", "not-an-object"])
 def test_the_verdict_of_a_run(proc, expected):
-    assert C._verdict(proc, "base") == expected
+    assert C._verdict(proc, "base", ("a", "x")) == expected
 
 
 # --- whole runs ----------------------------------------------------------------------------------
@@ -394,7 +469,9 @@ def test_a_toolchain_that_fails_everything_fails_the_control_run(spec_repo, tmp_
         ("control", "failed", used, {s: ["x"] for s in used}),
         ("control-no-base", "failed", ["behaviour"], {"behaviour": ["x"]})]
     errors = [f for f in report["findings"] if f["severity"] == "error"]
-    assert [f["kind"] for f in errors] == ["toolchain-canary-control-failed"] * 2
+    # and its diff writes no diff report: one error for the classifier pairs
+    assert [f["kind"] for f in errors] == ["toolchain-canary-control-failed"] * 2 + ["toolchain-canary-error"]
+    assert "could not judge the classifier's" in errors[2]["message"]
     assert "fails HEAD with no break planted" in errors[0]["message"]
     assert "canary: control: failed (HEAD with no break planted (check --base HEAD: schemas, " in err
     assert "canary: enum-value-removed: unproven (" in err
@@ -472,9 +549,27 @@ def test_a_planting_that_cannot_read_the_spec_is_skipped_not_fatal(spec_repo, tm
         raise InputError("no such thing", "rfcs/0001-x.md", 3)
 
     tools = fake_toolchain(tmp_path, "raise SystemExit(2)\n")
-    run = C.run_canaries(spec_repo, tools, canaries=(B.Canary("refused", "rfcs", refuse), B.CANARIES[0]))
+    run = C.run_canaries(spec_repo, tools, canaries=(B.Canary("refused", "rfcs", refuse, ("x",)), B.CANARIES[0]))
     assert [(o.status, o.what) for o in run.outcomes] == [
         ("skipped", "could not plant it: rfcs/0001-x.md:3: no such thing"), ("error", run.outcomes[1].what)]
+
+
+def test_a_canary_the_branch_took_its_place_away_from_is_an_error(spec_repo, tmp_path):
+    """The branch deletes every example: example-invalid has nothing to plant on HEAD, but had on
+    the base (main), so with the base given it is toolchain-canary-unplantable (an error); without
+    a base, or when the base cannot plant it either, it is only skipped (a warning)."""
+    for path in (spec_repo / "spec/examples").glob("*.json"):
+        path.unlink()
+    commit_all(spec_repo, "no examples")
+    tools = fake_toolchain(tmp_path, "raise SystemExit(0)\n")
+    example = by_name("example-invalid")
+    run = C.run_canaries(spec_repo, tools, canaries=(example,), base="main")
+    assert [(o.status, o.what) for o in run.outcomes] == [("unplantable", "spec/examples holds no JSON object")]
+    (finding,) = [f for f in run.findings() if f.kind.startswith("toolchain-canary-u")]
+    assert (finding.kind, finding.severity) == ("toolchain-canary-unplantable", Severity.ERROR)
+    assert [o.status for o in C.run_canaries(spec_repo, tools, canaries=(example,)).outcomes] == ["skipped"]
+    assert [o.status for o in C.run_canaries(spec_repo, tools, canaries=(example,), base="HEAD").outcomes] == [
+        "skipped"]
 
 
 def test_an_interrupted_pool_aborts_the_running_jobs_first(tmp_path):
@@ -617,7 +712,8 @@ def test_a_toolchain_weakened_on_a_stage_check_is_caught_by_its_canary(toolchain
     (canary_,) = [c for c in B.CANARIES if c.name == name]
     run = C.run_canaries(root, canaries=(canary_,))
     assert [(c.status, c.stages) for c in run.controls] == [("clean", (canary_.stage,))]
-    assert [(o.status, o.kinds) for o in run.outcomes] == [("passed", [])]
+    (outcome,) = run.outcomes  # passed: the stage passes, or fails only with other kinds (a side effect)
+    assert outcome.status == "passed" and not set(outcome.kinds) & set(canary_.expects), outcome
     assert [f.kind for f in run.findings()] == ["toolchain-canary-passed"]
     unweakened = C.run_canaries(toolchain_repo, canaries=(canary_,))  # the premise: caught by this toolchain
     assert [o.status for o in unweakened.outcomes] == ["caught"]
@@ -682,3 +778,62 @@ def test_uncommitted_tools_are_named_as_untested(spec_repo, capsys):
     assert ("canary: note: 1 file(s) under tools/ differ from HEAD (tools/evalport_spec/__init__.py...); "
             "the committed toolchain is the one tested") in err
     assert "evalport-spec: error: the checkout's tools/: no evalport_spec package to test" in err
+
+
+# --- the classifier canary -----------------------------------------------------------------------
+
+def test_every_classifier_pair_loses_its_witness():
+    """python-jsonschema (Draft 2020-12, formats asserted, as EvalPort requires) accepts each
+    pair's witness under the old schema and rejects it under the new one: the pair is a
+    breaking change whatever the classifier says."""
+    from jsonschema import Draft202012Validator
+
+    from evalport_spec.gate.canaryclassifier import load_pairs
+    pairs = load_pairs()
+    assert len({p.name for p in pairs}) == len(pairs)
+    for pair in pairs:
+        old = Draft202012Validator(pair.old, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        new = Draft202012Validator(pair.new, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        assert old.is_valid(pair.witness) and not new.is_valid(pair.witness), pair.name
+
+
+def test_the_classifier_pairs_cover_what_a_weakening_could_hide():
+    """At least one pair for each tightening named in the brief (written out by hand), and one
+    per format JSON Schema 2020-12 section 7.3 defines."""
+    from evalport_spec.gate.canaryclassifier import load_pairs
+    names = {p.name for p in load_pairs()}
+    wanted = {"enum-value-removed", "type-member-removed", "required-added", "minimum-increased", "maximum-decreased",
+              "exclusive-minimum-added", "exclusive-maximum-added", "min-length-increased", "max-length-decreased",
+              "min-items-increased", "max-items-decreased", "min-properties-increased", "max-properties-decreased",
+              "pattern-added", "additional-properties-closed", "const-added", "items-tightened",
+              "prefix-items-tightened", "dependent-required-added", "oneof-branch-removed", "ref-target-tightened",
+              "multiple-of-added", "unique-items-added", "property-names-restricted", "not-added"}
+    formats = {"date", "date-time", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4",
+               "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
+               "relative-json-pointer", "regex"}
+    assert wanted | {f"format-added-{f}" for f in formats} <= names
+
+
+NARROWED_FORMATS = ("    return frozenset(_validator_class(dialect).FORMAT_CHECKER.checkers)\n",
+                    "    return frozenset(_validator_class(dialect).FORMAT_CHECKER.checkers) & frozenset(\n"
+                    "        {'date', 'date-time', 'time', 'email', 'idn-email', 'ipv4', 'ipv6', 'regex', 'uuid'})\n")
+"""Adversary 34's break2 PR1: the classifier's asserted formats cut to a "library-free" set."""
+
+
+def test_a_classifier_that_stopped_asserting_some_formats_is_caught(spec_repo, tmp_path, capsys):
+    """This toolchain with asserted_formats narrowed: the classifier canary reports exactly the
+    format pairs it no longer calls MAJOR (the planted breaks do not touch formats); this
+    toolchain itself calls every pair MAJOR."""
+    from evalport_spec.gate.canaryclassifier import load_pairs
+    tools = tmp_path / "tools"
+    shutil.copytree(Path(C.__file__).parents[2], tools, ignore=shutil.ignore_patterns("__pycache__"))
+    pairs = load_pairs()
+    run = C.run_canaries(spec_repo, tools, canaries=(), pairs=pairs)
+    assert [o.status for o in run.classified] == ["caught"] * len(pairs) and run.findings() == []
+    weaken(tools.parent, NARROWED_FORMATS, "compat/nodes.py")
+    run = C.run_canaries(spec_repo, tools, canaries=(), pairs=pairs)
+    cut = {"duration", "hostname", "idn-hostname", "uri", "uri-reference", "iri", "iri-reference", "uri-template",
+           "json-pointer", "relative-json-pointer"}
+    assert {o.name for o in run.classified if o.status == "passed"} == {f"classifier-format-added-{f}" for f in cut}
+    passed = [f for f in run.findings() if f.kind == "toolchain-canary-passed"]
+    assert len(passed) == len(cut) and "no longer calls a known breaking schema pair MAJOR" in passed[0].message

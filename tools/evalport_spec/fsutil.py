@@ -453,5 +453,9 @@ def repo_lock(root: str | os.PathLike[str], what: str = "evalport-spec") -> Iter
             yield
         finally:
             del _HELD[key]
+            # released explicitly, not by the close below: a process another thread forks
+            # meanwhile holds a copy of the descriptor until it execs, and the lock with it
+            # (the canary plants RFCs in several clones while gate runs start)
+            fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)

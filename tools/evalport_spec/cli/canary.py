@@ -9,7 +9,8 @@ canaries use. Exit codes: 0 every canary caught (or skipped: nothing to break in
 the control clean, 1 a canary passed, a run failed or the control failed, 2 usage or input
 error (not a git checkout, no toolchain).
 With ``--base REF`` nothing runs (exit 0) unless the toolchain or CI configuration differs from
-REF (the paths ``toolchain-changed`` lists): how ``.ci/run`` and the Action call it.
+REF (the paths ``toolchain-changed`` lists): how ``.ci/run`` and the Action call it; and a
+canary that cannot be planted on ``HEAD`` but can on REF is an error (``toolchain-canary-unplantable``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "tools/ as committed)")
     p.add_argument("--base", metavar="REF", default=None,
                    help="run only when the toolchain or CI configuration differs from REF (the paths "
-                        "`check --base REF` lists as toolchain-changed); otherwise report nothing to test")
+                        "`check --base REF` lists as toolchain-changed); otherwise report nothing to test. A "
+                        "canary plantable on REF but not on HEAD is then an error")
     p.add_argument("--timeout", metavar="S", type=number_in(float, 0, MAX_TIMEOUT, above=True), default=None,
                    help="seconds one canary's gate run may take (default 600)")
     p.add_argument("--jobs", metavar="N", type=number_in(int, 1, MAX_JOBS), default=None,
@@ -62,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     def progress(item) -> None:
+        if getattr(item, "status", "") == "caught" and item.name.startswith("classifier-"):
+            return  # sixty of them: the verdict line counts them
         print(f"canary: {item.name}: {item.status} ({item.what}; {item.seconds:.1f}s)",
               file=sys.stderr, flush=True)
 
@@ -72,24 +76,37 @@ def run(args: argparse.Namespace) -> int:
     if changed:
         print(f"canary: note: {len(changed)} file(s) under tools/ differ from HEAD ({changed[0]}...); "
               "the committed toolchain is the one tested", file=sys.stderr)
-    result = canary.run_canaries(repo.root, args.toolchain, timeout=args.timeout or canary.TIMEOUT,
+    from ..gate.canaryclassifier import load_pairs
+
+    result = canary.run_canaries(repo.root, args.toolchain, pairs=load_pairs(), base=args.base,
+                                 timeout=args.timeout or canary.TIMEOUT,
                                  jobs=args.jobs, progress=progress)
     outcomes = result.outcomes
     findings = result.findings()
     failed = [f for f in findings if f.severity == Severity.ERROR]
     status = {"caught": "ok", "passed": "fail", "error": "fail", "skipped": "skip", "unproven": "fail",
+              "unplantable": "fail",
               "clean": "ok", "failed": "fail"}
     checks = [Check(x.name, status[x.status], round(x.seconds, 3), x.what) for x in [*result.controls, *outcomes]]
     caught = sum(o.status == "caught" for o in outcomes)
-    missed = sum(o.status in ("passed", "error", "unproven") for o in outcomes)
+    missed = sum(o.status in ("passed", "error", "unproven", "unplantable") for o in outcomes)
     spoiled = [c.name for c in result.controls if c.status != "clean"]
-    verdict = (f"canary: passed ({caught} of {len(outcomes)} known breaks caught)" if not failed else
+    pairs = result.classified
+    major = sum(o.status == "caught" for o in pairs)
+    classified = f"; classifier: {major} of {len(pairs)} known breaking schema pairs called MAJOR"
+    checks += [Check(o.name, status[o.status], round(o.seconds, 3), o.what) for o in pairs if o.status != "caught"]
+    if pairs and major == len(pairs):
+        checks.append(Check("classifier", "ok", round(pairs[0].seconds, 3),
+                            f"{len(pairs)} known breaking schema pairs, each called MAJOR by diff"))
+    verdict = (f"canary: passed ({caught} of {len(outcomes)} known breaks caught){classified}" if not failed else
                f"canary: FAILED ({missed} of {len(outcomes)} known breaks not caught"
                + (f"; {len(spoiled)} of {len(result.controls)} control runs (no break planted) failed" if spoiled
-                  else "") + ")")
+                  else "") + f"){classified}")
     data = {"ok": not failed, "canaries": [
         {"name": o.canary.name, "stage": o.canary.stage, "status": o.status, "what": o.what,
          "detail": o.detail, "caught_by": o.kinds, "seconds": round(o.seconds, 3)} for o in outcomes],
+        "classifier": [{"name": o.canary.name, "status": o.status, "what": o.what, "detail": o.detail,
+                        "major_kinds": o.kinds} for o in pairs],
         "controls": [{"name": c.name, "stages": list(c.stages), "status": c.status, "failing": c.failing,
                       "detail": c.detail, "seconds": round(c.seconds, 3)} for c in result.controls]}
     report = Report.of(findings, command="canary", title="EvalPort toolchain canary",

@@ -1,11 +1,14 @@
 """The canary's known breaks: each plants one break in a checkout's working tree.
 
-Each :class:`Canary` names the gate stage that catches its break today (tests/test_canary.py
-checks that this toolchain fails every one with the finding the canary is named after). The
-breaks are chosen from whatever the spec holds (the first ``enum`` of two values, the first
-released ``.json`` file...); a spec with no place for one raises :class:`NothingToBreak`, and
-the canary is skipped. Run by :mod:`evalport_spec.gate.canary` (docs/how-to/gate-in-ci.md,
-promise 9).
+Each :class:`Canary` names the gate stage that catches its break today and the finding kinds
+that must be among that stage's errors (tests/test_canary.py checks that this toolchain fails
+every one so). Where a break needs a place in the spec's data (an ``enum`` of two values, a
+bound, an RFC in comment), the canary makes that place itself in a setup commit
+(:attr:`Canary.setup`) and the gate compares the break with that commit, so whether it can be
+planted does not depend on the branch under test. The others take what the spec holds (the first
+released ``.json`` file, the first generated field table...); a spec with no place for one
+raises :class:`NothingToBreak`. Run by :mod:`evalport_spec.gate.canary`
+(docs/how-to/gate-in-ci.md, promise 9).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 from .. import changelog, gitsource
 from ..compat import compare_versions
 from ..errors import InputError
+from ..findings import Finding
 from ..names import DRAFT
 from ..policy import breaking
 from ..rfc import frontmatter
@@ -47,14 +51,23 @@ class Canary:
         plant: writes the break into a checkout's working tree (its root given); returns what
             it did, one phrase (``"removed "runner_error" from spec/schemas/resultset.json#..."``).
             Raises :class:`NothingToBreak` when this spec has no place for it.
+        expects: the finding kinds that catch it: the break is caught only when ``stage`` fails
+            with one of them among its errors (a stage failing on a side effect of the planting,
+            say an RFC added already accepted, tests another check than the one named).
         against_base: whether the gate runs with ``--base`` (the commit the break is planted
             on); false for a break the stage catches in the branch's own gate only.
+        setup: ``None``, or what is written and committed first (its root given; returns what
+            it did): the place the break needs (an ``enum`` of two values...), made by the canary
+            itself so that whether it can be planted does not depend on the branch's data. The
+            gate then runs with ``--base`` at the setup commit.
     """
 
     name: str
     stage: str
     plant: Callable[[Path], str]
+    expects: tuple[str, ...]
     against_base: bool = True
+    setup: Callable[[Path], str] | None = None
 
 
 # --- the breaks --------------------------------------------------------------------------------
@@ -105,6 +118,68 @@ def _rel(root: Path, path: Path) -> str:
     return path.relative_to(root).as_posix()
 
 
+CANARY_ENUM = "x_canary"
+"""The optional member the setup of the enum canaries adds, with ``enum: ["a", "b"]``."""
+
+CANARY_TEXT = "x_canary_text"
+"""The optional member the setup of the bound canary adds: a string of at least one character."""
+
+
+CANARY_SCHEMA = "x-canary.json"
+"""The draft schema file the setup of the data canaries adds."""
+
+
+def add_canary_members(root: Path) -> str:
+    """Setup: add the draft schema :data:`CANARY_SCHEMA` (``$id`` next to the first draft
+    schema's), an object with the optional members :data:`CANARY_ENUM` (``{"enum": ["a", "b"]}``)
+    and :data:`CANARY_TEXT` (``{"type": "string", "minLength": 1}``) and nothing else. The breaks
+    are then planted on these members, whatever enums and bounds the branch's own schemas hold
+    (red team: a branch that wrapped the draft's only enum in ``allOf`` left the enum canaries
+    nothing to plant on, and they were skipped), and no condition of the branch's schemas
+    touches them."""
+    for path in _draft_schemas(root):
+        doc = _read_json(path)
+        sid = doc.get("$id") if isinstance(doc, dict) else None
+        if isinstance(sid, str) and sid.endswith("/" + path.name):
+            new = path.with_name(CANARY_SCHEMA)
+            _write_json(new, {"$schema": doc.get("$schema", "https://json-schema.org/draft/2020-12/schema"),
+                              "$id": sid[:-len(path.name)] + CANARY_SCHEMA, "title": "Canary", "type": "object",
+                              "properties": {CANARY_ENUM: {"enum": ["a", "b"]},
+                                             CANARY_TEXT: {"type": "string", "minLength": 1}}})
+            return f"added {_rel(root, new)}, with optional members {CANARY_ENUM} and {CANARY_TEXT}"
+    raise NothingToBreak("no draft schema has an $id ending in its file name")
+
+
+def _canary_member(root: Path, name: str) -> tuple[Path, Any, dict[str, Any]]:
+    """The draft schema holding the setup's member ``name``, its document and the member's
+    subschema. Raises :class:`NothingToBreak` when no draft schema has it (no setup ran)."""
+    for path in _draft_schemas(root):
+        doc = _read_json(path)
+        sub = doc.get("properties", {}).get(name) if isinstance(doc, dict) and isinstance(doc.get("properties"),
+                                                                                          dict) else None
+        if isinstance(sub, dict):
+            return path, doc, sub
+    raise NothingToBreak(f"no draft schema has the member {name} (add_canary_members)")
+
+
+def remove_canary_enum_value(root: Path) -> str:
+    """Remove ``"b"`` from the ``enum`` of :data:`CANARY_ENUM` (setup: :func:`add_canary_members`):
+    a MAJOR ``enum-value-removed`` against the setup commit."""
+    path, doc, sub = _canary_member(root, CANARY_ENUM)
+    sub["enum"].remove("b")
+    _write_json(path, doc)
+    return f'removed "b" from {_rel(root, path)}#/properties/{CANARY_ENUM}/enum'
+
+
+def tighten_canary_bound(root: Path) -> str:
+    """Raise the ``minLength`` of :data:`CANARY_TEXT` from 1 to 2 (setup: :func:`add_canary_members`):
+    a MAJOR ``min-length-increased`` against the setup commit."""
+    path, doc, sub = _canary_member(root, CANARY_TEXT)
+    sub["minLength"] = 2
+    _write_json(path, doc)
+    return f"raised {_rel(root, path)}#/properties/{CANARY_TEXT}/minLength from 1 to 2"
+
+
 def remove_enum_value(root: Path) -> str:
     """Remove the last value of the first ``enum`` of two or more values (a MAJOR
     ``enum-value-removed``: a document holding it was valid and is not)."""
@@ -114,17 +189,31 @@ def remove_enum_value(root: Path) -> str:
     return f"removed {json.dumps(value)} from {_rel(root, path)}#{pointer}/enum"
 
 
-def remove_enum_value_declaring_major(root: Path) -> str:
-    """The break of :func:`remove_enum_value`, with ``spec/VERSION`` declaring the next major
-    version after the latest release: a MAJOR change still needs an accepted RFC listing the
-    finding (the second condition of the MAJOR rule, :mod:`evalport_spec.policy`)."""
+def _declare_next_major(root: Path, what: str) -> str:
+    """Set ``spec/VERSION`` to the next major version after the latest release; returns ``what``
+    with that said."""
     releases = [v for v in (p.name for p in (root / "spec" / "releases").glob("*")) if _is_version(v)]
     if not releases:
         raise NothingToBreak("no release to declare the next major version after")
     major = str(max(map(parse_semver, releases)).bump_major())
-    what = remove_enum_value(root)
     (root / "spec" / "VERSION").write_text(major + "\n", encoding="utf-8")
     return f"{what}, and spec/VERSION set to {major}"
+
+
+def add_canary_members_declaring_major(root: Path) -> str:
+    """Setup: :func:`add_canary_members`, with ``spec/VERSION`` declaring the next major version
+    after the latest release (in the setup, so that the break itself changes nothing but the
+    enum: a version bump is a change of its own the gate judges)."""
+    return _declare_next_major(root, add_canary_members(root))
+
+
+def remove_enum_value_declaring_major(root: Path) -> str:
+    """The break of :func:`remove_canary_enum_value` where ``spec/VERSION`` already declares the
+    next major version (setup: :func:`add_canary_members_declaring_major`): a MAJOR change still
+    needs an accepted RFC listing the finding (the second condition of the MAJOR rule,
+    :mod:`evalport_spec.policy`)."""
+    version = (root / "spec" / "VERSION").read_text(encoding="utf-8").strip()
+    return f"{remove_canary_enum_value(root)}, spec/VERSION declaring {version}"
 
 
 def _is_version(text: str) -> bool:
@@ -146,19 +235,6 @@ def add_required_member(root: Path) -> str:
     sub["required"] = [*sub.get("required", []), "canary_member"]
     _write_json(path, doc)
     return f"made canary_member a new required member of {sub['title']} ({_rel(root, path)}#{pointer})"
-
-
-def tighten_bound(root: Path) -> str:
-    """Raise the first ``minLength``, ``minItems`` or ``minimum`` by one (a MAJOR tightening:
-    a value at the old bound is rejected)."""
-    keys = ("minLength", "minItems", "minimum")
-    path, doc, pointer, sub = _first(
-        root, lambda s: any(isinstance(s.get(k), int) and not isinstance(s.get(k), bool) for k in keys),
-        "a minLength, minItems or minimum")
-    key = next(k for k in keys if isinstance(sub.get(k), int) and not isinstance(sub.get(k), bool))
-    sub[key] += 1
-    _write_json(path, doc)
-    return f"raised {_rel(root, path)}#{pointer}/{key} from {sub[key] - 1} to {sub[key]}"
 
 
 def _released_json(root: Path) -> tuple[Path, list[str], int]:
@@ -352,29 +428,130 @@ def decide_rfc_early(root: Path) -> str:
     raise NothingToBreak("no decided RFC with a decision_date and a comment period")
 
 
-def accept_in_the_same_change(root: Path) -> str:
-    """The break of :func:`remove_enum_value_declaring_major` with a new RFC, accepted and
-    declaring MAJOR, whose ``accepts`` lists the break's findings (fingerprints worked out by
-    this toolchain's classifier, as ``rfc accept-findings`` does), all in the one commit. The
-    acceptance does not predate the change it accepts (SPEC.md, "Governance"; the base stage
-    reads acceptances as they were at the base, the draft stage dates them by the history of
-    the release line, the change under review its last step), so the MAJOR rule still fails it."""
-    what = remove_enum_value_declaring_major(root)
-    old = gitsource.spec_version_at(root, "HEAD", "spec", name="HEAD:spec")
-    new = SpecRepo(root).version(DRAFT)
-    found = bind_after(new, breaking(compare_versions(old, new).findings))
-    if not found:
-        raise NothingToBreak("removing an enum value is no breaking change here")
-    path = new_rfc(root, "Canary: an acceptance in the change it accepts", "evalport-canary",
-                   declared_class="MAJOR")
+def _add_rfc(root: Path, title: str, status: str, found: list[Finding] | tuple[()] = ()) -> Path:
+    """Add an RFC declaring MAJOR (as ``rfc new`` writes it), its comment period 40 to 20 days
+    ago, ``found`` written to its ``accepts`` while it is still a draft (``rfc accept-findings``
+    writes no accepted RFC), then given ``status`` (``comment``, or ``accepted`` with a decision
+    10 days ago). Returns its path. Raises InputError when ``rfc new`` or the writing fails."""
+    path = new_rfc(root, title, "evalport-canary", declared_class="MAJOR")
+    if found:
+        write_accepts(root, int(path.name[:4]), found)
     today = dt.date.today()
     day = [(today - dt.timedelta(days=n)).isoformat() for n in (40, 20, 10)]
-    text = path.read_text(encoding="utf-8").replace("\nstatus: draft\n", "\nstatus: accepted\n", 1)
-    text = re.sub(r"^created: .*$", f"created: {day[0]}\ncomment_period:\n  opens: {day[0]}\n  closes: {day[1]}\n"
-                  f"decision_date: {day[2]}", text, count=1, flags=re.M)
+    decided = f"\ndecision_date: {day[2]}" if status == "accepted" else ""
+    text = path.read_text(encoding="utf-8").replace("\nstatus: draft\n", f"\nstatus: {status}\n", 1)
+    text = re.sub(r"^created: .*$", f"created: {day[0]}\ncomment_period:\n  opens: {day[0]}\n  closes: {day[1]}"
+                  f"{decided}", text, count=1, flags=re.M)
     path.write_text(text, encoding="utf-8")
-    write_accepts(root, int(path.name[:4]), found)
+    return path
+
+
+def _breaking_now(root: Path) -> list[Finding]:
+    """The breaking findings of the working tree's draft against the committed ``HEAD``'s, bound
+    to the values they accept (fingerprints worked out by this toolchain's classifier, as ``rfc
+    accept-findings`` does)."""
+    old = gitsource.spec_version_at(root, "HEAD", "spec", name="HEAD:spec")
+    new = SpecRepo(root).version(DRAFT)
+    return bind_after(new, breaking(compare_versions(old, new).findings))
+
+
+def _accepted_alongside(root: Path, what: str) -> str:
+    """Add a new RFC, accepted and declaring MAJOR, whose ``accepts`` lists the breaking
+    findings of the working tree (``what``: the break already written); returns what was done."""
+    found = _breaking_now(root)
+    if not found:
+        raise NothingToBreak(f"{what}: no breaking change here")
+    path = _add_rfc(root, "Canary: an acceptance in the change it accepts", "accepted", found)
     return f"{what}, and {_rel(root, path)} accepting it added, accepted, in the same commit"
+
+
+def accept_in_the_same_change(root: Path) -> str:
+    """The break of :func:`remove_enum_value_declaring_major` with a new RFC, accepted and
+    declaring MAJOR, whose ``accepts`` lists the break's findings, all in the one commit. The
+    acceptance does not predate the change it accepts (SPEC.md, "Governance"; the base stage
+    reads acceptances as they were at the base), so the MAJOR rule still fails it."""
+    return _accepted_alongside(root, remove_enum_value_declaring_major(root))
+
+
+def accept_in_the_same_change_released(root: Path) -> str:
+    """:func:`accept_in_the_same_change` on a released enum (the last value of the draft's first
+    ``enum`` of two values, the next major version declared): the draft stage compares the draft
+    with the latest release and dates acceptances by the history of the release line, the change
+    under review its last step, so a member the release does not have would give it nothing to
+    judge."""
+    return _accepted_alongside(root, _declare_next_major(root, remove_enum_value(root)))
+
+
+def add_accepted_rfc(root: Path) -> str:
+    """Add a new RFC already accepted (declaring MAJOR, its comment period and decision dated in
+    the past, accepting nothing): ``rfc-status-transition`` (SPEC.md, "Governance": an RFC enters
+    the repository as draft or comment; only history shows it was never open for comment)."""
+    path = _add_rfc(root, "Canary: an RFC that enters accepted", "accepted")
+    return f"added {_rel(root, path)} with status accepted"
+
+
+CANARY_RFC = "Canary: an RFC decided by the canary"
+"""The title of the RFC the setup of the RFC lifecycle canaries adds."""
+
+
+def _canary_rfc(root: Path) -> Path:
+    """The RFC the setup added (titled :data:`CANARY_RFC`). Raises :class:`NothingToBreak`."""
+    found = sorted((root / "rfcs").glob("[0-9][0-9][0-9][0-9]-canary-an-rfc-decided-by-the-canary.md"))
+    if not found:
+        raise NothingToBreak("no RFC of the canary's setup")
+    return found[-1]
+
+
+def _set_status(path: Path, old: str, new: str, extra: str = "") -> None:
+    """Rewrite ``status: old`` to ``status: new`` in ``path``'s front matter (``extra`` lines after it)."""
+    text = path.read_text(encoding="utf-8")
+    if f"\nstatus: {old}\n" not in text:
+        raise NothingToBreak(f"{path.name} has no status {old}")
+    path.write_text(text.replace(f"\nstatus: {old}\n", f"\nstatus: {new}\n{extra}", 1), encoding="utf-8")
+
+
+def add_rfc_in_comment(root: Path) -> str:
+    """Setup: :func:`add_canary_members`, and an RFC declaring MAJOR in ``comment`` (its announced
+    period already closed, 40 to 20 days ago), accepting nothing yet."""
+    what = add_canary_members(root)
+    path = _add_rfc(root, CANARY_RFC, "comment")
+    return f"{what}, and {_rel(root, path)} in comment"
+
+
+def add_rfc_accepted(root: Path) -> str:
+    """Setup: :func:`add_canary_members`, and an RFC declaring MAJOR, accepted, accepting nothing."""
+    what = add_canary_members(root)
+    path = _add_rfc(root, CANARY_RFC, "accepted")
+    return f"{what}, and {_rel(root, path)} accepted"
+
+
+def accept_without_observed_period(root: Path) -> str:
+    """Accept the setup's RFC in comment (:func:`add_rfc_in_comment`), decided 10 days ago: its
+    front matter claims a closed period, but the base (the setup commit, made today) shows it in
+    comment for less than fourteen days (``rfc-period-unobserved``; SPEC.md, "Governance")."""
+    path = _canary_rfc(root)
+    decided = (dt.date.today() - dt.timedelta(days=10)).isoformat()
+    _set_status(path, "comment", "accepted")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(r"^(  closes: .*)$", rf"\1\ndecision_date: {decided}", text, count=1, flags=re.M),
+                    encoding="utf-8")
+    return f"accepted {_rel(root, path)}, which the base shows in comment since today only"
+
+
+def accept_after_decision(root: Path) -> str:
+    """Remove ``"b"`` from :data:`CANARY_ENUM` and add the removal to the ``accepts`` of the
+    setup's accepted RFC (:func:`add_rfc_accepted`): an acceptance extended after its decision
+    (``rfc-accepts-after-decision``). ``rfc accept-findings`` writes no accepted RFC, so the
+    entry is written with the RFC briefly back in comment."""
+    path = _canary_rfc(root)
+    what = remove_canary_enum_value(root)
+    found = _breaking_now(root)
+    if not found:
+        raise NothingToBreak(f"{what}: no breaking change here")
+    _set_status(path, "accepted", "comment")
+    write_accepts(root, int(path.name[:4]), found)
+    _set_status(path, "comment", "accepted")
+    return f"{what}, and the removal added to the accepts of {_rel(root, path)}, accepted at the base"
 
 
 TIGHTENED = """
@@ -446,23 +623,33 @@ def tighten_released_rule(root: Path) -> str:
 
 
 CANARIES: tuple[Canary, ...] = (
-    Canary("enum-value-removed", "base", remove_enum_value),
-    Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major),
-    Canary("required-member-added", "draft", add_required_member),
-    Canary("bound-tightened", "base", tighten_bound),
-    Canary("released-file-edited", "manifest", edit_released_file),
-    Canary("released-file-and-sums-edited", "history", edit_released_file_and_sums),
-    Canary("fixture-contradicts-validator", "conformance", flip_fixture),
-    Canary("field-table-edited", "spec-text", edit_field_table),
-    Canary("dangling-ref", "schemas", dangle_ref),
-    Canary("rule-dropped-from-catalogue", "rules", drop_catalogued_rule),
-    Canary("example-invalid", "examples", break_example),
-    Canary("release-removed", "history", remove_release),
-    Canary("release-version-understated", "releases", understate_release),
-    Canary("rfc-decided-early", "rfcs", decide_rfc_early),
-    Canary("released-rule-tightened", "behaviour", tighten_released_rule, against_base=False),
-    Canary("major-accepted-in-the-same-change", "base", accept_in_the_same_change),
-    Canary("major-accepted-in-the-same-change-draft", "draft", accept_in_the_same_change),
+    Canary("enum-value-removed", "base", remove_canary_enum_value, ("enum-value-removed",),
+           setup=add_canary_members),
+    Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major, ("policy-major-needs-rfc",),
+           setup=add_canary_members_declaring_major),
+    Canary("required-member-added", "draft", add_required_member, ("required-added",)),
+    Canary("bound-tightened", "base", tighten_canary_bound, ("min-length-increased",), setup=add_canary_members),
+    Canary("released-file-edited", "manifest", edit_released_file, ("released-file-changed",)),
+    Canary("released-file-and-sums-edited", "history", edit_released_file_and_sums, ("released-file-changed",)),
+    Canary("fixture-contradicts-validator", "conformance", flip_fixture, ("conformance-disagreement",)),
+    Canary("field-table-edited", "spec-text", edit_field_table, ("spec-region-stale",)),
+    Canary("dangling-ref", "schemas", dangle_ref, ("schema-ref-unresolved",)),
+    Canary("rule-dropped-from-catalogue", "rules", drop_catalogued_rule, ("rule-not-catalogued",)),
+    Canary("example-invalid", "examples", break_example, ("example-invalid",)),
+    Canary("release-removed", "history", remove_release, ("released-file-removed",)),
+    Canary("release-version-understated", "releases", understate_release, ("release-version-mismatch",)),
+    Canary("rfc-decided-early", "rfcs", decide_rfc_early, ("rfc-decided-early",)),
+    Canary("released-rule-tightened", "behaviour", tighten_released_rule, ("release-rule-tightened",),
+           against_base=False),
+    Canary("major-accepted-in-the-same-change", "base", accept_in_the_same_change,
+           ("policy-acceptance-same-change",), setup=add_canary_members_declaring_major),
+    Canary("major-accepted-in-the-same-change-draft", "draft", accept_in_the_same_change_released,
+           ("policy-acceptance-same-change",)),
+    Canary("rfc-added-accepted", "base", add_accepted_rfc, ("rfc-status-transition",)),
+    Canary("rfc-accepted-without-observed-period", "base", accept_without_observed_period,
+           ("rfc-period-unobserved",), setup=add_rfc_in_comment),
+    Canary("rfc-accepts-after-decision", "base", accept_after_decision, ("rfc-accepts-after-decision",),
+           setup=add_rfc_accepted),
 )
 """The known breaks, each with the stage that catches it (every one is caught by this
 toolchain: tests/test_canary.py)."""
