@@ -98,6 +98,13 @@ STAGE_WEAKENINGS = {
     # an RFC may enter the repository with any status
     "rfc-added-accepted": ("gate/rfclifecycle.py", ("            if status not in ENTRY_STATUSES:\n",
                                                     "            if status not in ENTRY_STATUSES and False:\n")),
+    # an acceptance counted from its announced period, not from what the base's history shows
+    "rfc-accepted-without-observed-period": ("gate/rfclifecycle.py", (
+        "            if since is None or (today - since).days < MIN_PERIOD_DAYS:\n",
+        "            if False:\n")),
+    # an accepted RFC may gain accepts entries
+    "rfc-accepts-after-decision": ("gate/rfclifecycle.py", ('            if status == "accepted" and added:\n',
+                                                            '            if status == "accepted" and added and False:\n')),
 }
 """For each canary added in session 34, an edit of this toolchain that weakens exactly the check
 the canary is named after (module under tools/evalport_spec, old, new)."""
