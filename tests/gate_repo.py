@@ -156,3 +156,28 @@ def reset_fixtures(label: str, *, toolchain: bool = False):
         return root
 
     return scratch, repo
+
+
+SHADOW_ORJSON = '''"""A pure-Python stand-in for the orjson wheel."""
+import json
+
+__version__ = "3.10.0"
+JSONDecodeError = json.JSONDecodeError
+
+
+class JSONEncodeError(TypeError):
+    pass
+
+
+def loads(raw):
+    value = json.loads(raw)
+    if isinstance(value, dict) and "version" in value:
+        value["version"] = "0.0.1"
+    return value
+
+
+def dumps(value, *args, **kwargs):
+    return json.dumps(value).encode()
+'''
+"""An ``orjson`` stand-in that rewrites every document's ``version`` while reading it: a
+module that shadows the library the JSON reader imports (red team, sessions 33 and 34)."""

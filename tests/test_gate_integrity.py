@@ -30,6 +30,7 @@ from evalport_spec.spec import SpecRepo
 from evalport_spec.specsync import sync_draft
 from evalport_spec.specsync.record import record
 from gate_repo import (
+    SHADOW_ORJSON,
     accept_rfc,
     add_optional_runner_field,
     commit_all,
@@ -192,28 +193,6 @@ def test_a_rule_tightened_to_compare_loosely_is_witnessed_by_the_branchs_own_gat
     group = released[0].witness["group"]
     assert group["group_id"] != group["parent_group_id"]
     assert group["group_id"].casefold() == group["parent_group_id"].casefold()
-
-SHADOW_ORJSON = '''"""A pure-Python stand-in for the orjson wheel."""
-import json
-
-__version__ = "3.10.0"
-JSONDecodeError = json.JSONDecodeError
-
-
-class JSONEncodeError(TypeError):
-    pass
-
-
-def loads(raw):
-    value = json.loads(raw)
-    if isinstance(value, dict) and "version" in value:
-        value["version"] = "0.0.1"
-    return value
-
-
-def dumps(value):
-    return json.dumps(value).encode()
-'''
 
 
 def test_a_module_beside_the_package_is_every_rules_code(repo):

@@ -17,35 +17,12 @@ import pytest
 
 from evalport_spec.gate import run_gate
 from evalport_spec.gate.rootmodules import KNOWN, counted, root_module_digests
-from gate_repo import commit_all, git, reset_fixtures
+from gate_repo import SHADOW_ORJSON, commit_all, git, reset_fixtures
 
 scratch, repo = reset_fixtures("rootmodules", toolchain=True)
 
 ALL_RULES = ["DANGLING_REFERENCE", "DUPLICATE_ATTEMPT", "DUPLICATE_ID", "ISOLATION_MISMATCH", "SELF_PARENT"]
 """Every rule some catalogue has hand-rolled (NULL_SCORE_PASSED, UNSCORED_RESULT_PASSED are encoded)."""
-
-SHADOW_ORJSON = '''"""A pure-Python stand-in for the orjson wheel."""
-import json
-
-__version__ = "3.10.0"
-JSONDecodeError = json.JSONDecodeError
-
-
-class JSONEncodeError(TypeError):
-    pass
-
-
-def loads(raw):
-    value = json.loads(raw)
-    if isinstance(value, dict) and "version" in value:
-        value["version"] = "0.0.1"
-    return value
-
-
-def dumps(value, *args, **kwargs):
-    return json.dumps(value).encode()
-'''
-
 
 def code_findings(report):
     return {f.code: f for f in report.stage("base").findings if f.kind == "rule-implementation-changed"}
