@@ -17,7 +17,6 @@ from urllib.parse import urldefrag, urljoin
 from .ecmaregex import NotEcmaRegex, compile_ecma
 from .errors import InputError
 from .jsonload import Loaded
-from .jsontypes import json_type
 from .pointer import escape, join
 
 if TYPE_CHECKING:
@@ -70,21 +69,6 @@ def legacy_dialect(schema: Any) -> bool:
     """Whether ``schema`` (a file's root) names draft-07 or an older dialect in ``$schema``."""
     d = schema.get("$schema") if isinstance(schema, dict) else None
     return isinstance(d, str) and any(f"draft-0{n}/" in d for n in range(3, 8))
-
-
-def _refuse_non_string_dialects(f: SchemaFile) -> None:
-    """Refuse a ``$schema`` that is not a string in any schema object of ``f``: the keyword is a
-    URI (2020-12 Core 8.1.1), and ``referencing`` fails on any other value with an
-    AttributeError (fresh user, session 34: ``"$schema": 5`` gave a traceback).
-
-    Raises:
-        InputError: naming the file, line and pointer of the first such ``$schema``.
-    """
-    for ptr, node, _base in f.walk():
-        if "$schema" in node and not isinstance(node["$schema"], str):
-            at = f"{ptr}/$schema"
-            raise InputError(f"'$schema' must be a string naming a dialect, not {json_type(node['$schema'])}",
-                             f.loaded.source, f.loaded.line(at), None, at)
 
 
 @dataclass
@@ -166,7 +150,6 @@ class SchemaSet:
                                  "/" + id_kw)
             uri = urldefrag(uri)[0] if uri else f"urn:evalport:file:{name}"
             files[name] = SchemaFile(name, uri, doc)
-            _refuse_non_string_dialects(files[name])
             _refuse_redefinitions(files[name], seen)
             dialect = value.get("$schema", DIALECT_2020_12) if isinstance(value, dict) else DIALECT_2020_12
             try:
