@@ -22,6 +22,20 @@ NUMBERS = [0, 1, 1.0, 2, 2.0, 0.0, 2.5, -1, 0.1, 0.3, 0.30000000000000004, 3, 10
 FORMATS = ["date", "email", "ipv4", "uuid", "date-time", "regex"]
 
 
+def tuple_items(r, d, sub) -> dict:
+    """A tuple-form array schema in dialect ``d`` (``None``: 2020-12, ``prefixItems`` and
+    ``items``; older: ``items`` as a list and ``additionalItems``), members drawn by ``sub``."""
+    if d is None:
+        s: dict = {"prefixItems": [sub() for _ in range(r.randint(1, 2))]}
+        if r.random() < .6:
+            s["items"] = sub() if r.random() < .6 else False
+        return s
+    s = {"items": [sub() for _ in range(r.randint(1, 2))]}
+    if r.random() < .6:
+        s["additionalItems"] = sub() if r.random() < .6 else False
+    return s
+
+
 def docs(r: random.Random, n: int = 60) -> list:
     """A fixed core of documents plus ``n`` random ones."""
     core: list[Any] = [None, True, False, *NUMBERS, *STRINGS, [], [1], [1, 1.0], [1, "a"], ["a", "a"], [True, 1],
@@ -107,15 +121,7 @@ def leaf(r: random.Random, d: str | None, depth: int) -> dict:
             return {"dependentRequired": {r.choice("ab"): r.sample(["a", "b", "c"], r.randint(0, 2))}}
         return {"dependencies": {r.choice("ab"): r.sample(["a", "b", "c"], r.randint(1, 2))}}
     if c == 20:
-        if d is None:  # 2020-12
-            s: dict = {"prefixItems": [sub() for _ in range(r.randint(1, 2))]}
-            if r.random() < .6:
-                s["items"] = sub() if r.random() < .6 else False
-            return s
-        s = {"items": [sub() for _ in range(r.randint(1, 2))]}
-        if r.random() < .6:
-            s["additionalItems"] = sub() if r.random() < .6 else False
-        return s
+        return tuple_items(r, d, sub)
     if c == 21 and new:
         return {"unevaluatedProperties": sub() if r.random() < .4 else False,
                 **({"properties": {"a": sub()}} if r.random() < .6 else {})}
@@ -278,15 +284,7 @@ def focus_leaf(r: random.Random, d: str | None, depth: int, fam: str) -> dict:
         return other("obj")
     if fam == "arr":
         if c < 2:
-            if d is None:
-                s: dict = {"prefixItems": [sub() for _ in range(r.randint(1, 2))]}
-                if r.random() < .6:
-                    s["items"] = sub() if r.random() < .6 else False
-                return s
-            s = {"items": [sub() for _ in range(r.randint(1, 2))]}
-            if r.random() < .6:
-                s["additionalItems"] = sub() if r.random() < .6 else False
-            return s
+            return tuple_items(r, d, sub)
         if c < 4 and d != D4:
             s = {"contains": sub()}
             if new and r.random() < .6:
