@@ -317,6 +317,49 @@ def test_check_reports_bad_ref_in_scratch_spec(repo, ref, message):
     assert tree_digest(repo) == before
 
 
+DIALECTS = [  # id, where the value goes in grader.json, the value, the phrase of the refusal
+    ("root-number", (), 5, "'$schema' must be a string, the URI of a dialect, not integer (at '/$schema')"),
+    ("root-object", (), {}, "not object (at '/$schema')"),
+    ("nested-number", ("properties", "id"), 7, "7 is not of type 'string' (at '/properties/id/$schema')"),
+]
+
+
+def _put_dialect_in_draft(repo: Path, where: tuple[str, ...], value: object) -> None:
+    p = repo / "spec" / "schemas" / "grader.json"
+    s = json.loads(p.read_text())
+    node = s
+    for key in where:
+        node = node[key]
+    node["$schema"] = value
+    p.write_text(json.dumps(s, indent=2))
+
+
+@pytest.mark.parametrize(("where", "value", "message"), [r[1:] for r in DIALECTS], ids=[r[0] for r in DIALECTS])
+def test_validate_refuses_non_string_dialect_in_spec(repo, where, value, message):
+    """A ``$schema`` that is not a string gave a traceback from ``referencing`` (fresh user,
+    session 34): now one line naming the schema file and the pointer, exit 2."""
+    _put_dialect_in_draft(repo, where, value)
+    proc = run(["-C", str(repo), "validate", "--spec-version", "draft",
+                str(repo / "spec/examples/llm-judge-grader.json")], cwd=repo)
+    assert_refused(proc, "spec/schemas/grader.json:", message)
+
+
+@pytest.mark.parametrize(("where", "value", "message"), [r[1:] for r in DIALECTS], ids=[r[0] for r in DIALECTS])
+def test_check_reports_non_string_dialect_in_spec(repo, where, value, message):
+    """The gate reports it as a failing ``schemas`` stage naming file and pointer (exit 1), no
+    stage crashes."""
+    _put_dialect_in_draft(repo, where, value)
+    proc = run(["-C", str(repo), "check", "--format", "json", "--stage", "schemas", "--stage", "rules"],
+               cwd=repo)
+    err = proc.stderr.decode()
+    assert "Traceback" not in err and proc.returncode == 1, (proc.returncode, err)
+    report = json.loads(proc.stdout)
+    assert {s["name"]: s["status"] for s in report["stages"]}["schemas"] == "fail"
+    text = json.dumps(report)
+    assert "spec/schemas/grader.json" in text and message.replace("'", "") in text.replace("'", "").replace("\\", "")
+    assert "crashed" not in text
+
+
 def test_check_draft_stage_survives_circular_ref(repo):
     _put_ref_in_draft(repo, "#/$defs/loopa")
     proc = run(["-C", str(repo), "check", "--stage", "draft"], cwd=repo, timeout=120)

@@ -17,6 +17,7 @@ from urllib.parse import urldefrag, urljoin
 from .ecmaregex import NotEcmaRegex, compile_ecma
 from .errors import InputError
 from .jsonload import Loaded
+from .jsontypes import json_type
 from .pointer import escape, join
 
 if TYPE_CHECKING:
@@ -69,6 +70,37 @@ def legacy_dialect(schema: Any) -> bool:
     """Whether ``schema`` (a file's root) names draft-07 or an older dialect in ``$schema``."""
     d = schema.get("$schema") if isinstance(schema, dict) else None
     return isinstance(d, str) and any(f"draft-0{n}/" in d for n in range(3, 8))
+
+
+def _refuse_non_string_dialect(doc: Loaded) -> None:
+    """Refuse a root ``$schema`` that is not a string: the keyword's value is a URI naming the
+    dialect (2020-12 Core 8.1.1; draft-07 Core 7), and ``referencing`` calls ``str`` methods on
+    it (a number gave a traceback, fresh user session 34). Only the root's member is read here:
+    a ``$schema`` below it is checked by the meta-schema at schema positions only, so a property
+    *named* ``$schema`` (``"properties": {"$schema": ...}``) is data and stays accepted.
+
+    Raises:
+        InputError: ``'$schema' must be a string ..., not TYPE``, at ``/$schema``.
+    """
+    value = doc.value
+    if isinstance(value, dict) and "$schema" in value and not isinstance(value["$schema"], str):
+        raise InputError(f"'$schema' must be a string, the URI of a dialect, not {json_type(value['$schema'])}",
+                         doc.source, doc.line("/$schema"), None, "/$schema")
+
+
+def _first_meta_error(files: Iterable[SchemaFile]) -> InputError | None:
+    """The first meta-schema or pattern problem of ``files`` (:func:`_meta_errors`), or ``None``.
+
+    Asked when ``referencing`` cannot index a set: it reads every subschema it meets as a
+    schema (a nested ``"$schema": 7`` raised AttributeError), and the meta-schema says the same
+    thing at the same schema positions with a file, a line and a pointer (2020-12 meta-schema,
+    core vocabulary: ``$schema`` is a URI string), never at a property named ``$schema``.
+    """
+    for f in files:
+        problems = _meta_errors(f, None)
+        if problems:
+            return problems[0]
+    return None
 
 
 @dataclass
@@ -141,6 +173,7 @@ class SchemaSet:
             value = doc.value
             if not isinstance(value, (dict, bool)):
                 raise InputError("a JSON Schema must be an object or a boolean", doc.source, 1, 1)
+            _refuse_non_string_dialect(doc)
             id_kw = id_keyword(value)
             uri = value.get(id_kw) if isinstance(value, dict) else None
             if isinstance(uri, str) and identifier(value, id_kw, legacy_dialect(value)) is None:
@@ -162,8 +195,9 @@ class SchemaSet:
         registry = meta_schemas().with_resources(resources)
         try:
             registry = registry.crawl()
-        except Exception as exc:  # malformed $id/$anchor inside a schema
-            raise InputError(f"cannot index schema set: {exc}", label or None) from None
+        except Exception as exc:  # malformed $id/$anchor, or a subschema that is no schema
+            raise _first_meta_error(files.values()) or InputError(
+                f"cannot index schema set: {exc}", label or None) from None
         return cls(files, registry, label)
 
     def __iter__(self) -> Iterator[SchemaFile]:
