@@ -329,20 +329,21 @@ class SchemaSet:
         of times); the error of every reference to a broken target names that reference."""
         problems: list[InputError] = []
         outcome: dict[tuple[str, str], str | None] = {}  # (file URI, absolute) -> problem or None
+        loops: dict[int, bool] = {}  # id of a subschema -> whether its $ref chain loops (_ref_loops)
         for f, ptr, ref, absolute in self.references():
             key = (f.uri, absolute)
             if key not in outcome:
-                outcome[key] = self._ref_problem(f.uri, absolute)
+                outcome[key] = self._ref_problem(f.uri, absolute, loops)
             what = outcome[key]
             if what is not None:
                 problems.append(InputError(what.replace(_REF, repr(ref)), f.loaded.source, f.loaded.line(ptr),
                                            None, ptr))
         return problems
 
-    def _ref_problem(self, file_uri: str, absolute: str) -> str | None:
+    def _ref_problem(self, file_uri: str, absolute: str, loops: dict[int, bool]) -> str | None:
         """What is wrong with a ``$ref`` to ``absolute`` written in the file whose URI is
         ``file_uri`` (a message with :data:`_REF` where the reference as written goes), or
-        ``None``."""
+        ``None``. ``loops``: the verdicts :func:`_ref_loops` has reached so far."""
         import referencing.exceptions
 
         target = urldefrag(absolute)[0]
@@ -355,7 +356,7 @@ class SchemaSet:
             resolved = self.registry.resolver(base_uri=file_uri).lookup(absolute)
         except referencing.exceptions.Unresolvable as exc:
             return f"unresolvable $ref {_REF}: {type(exc).__name__}"
-        if _ref_loops(resolved):
+        if _ref_loops(resolved, loops):
             return f"$ref {_REF} starts a chain of $refs that comes back to itself (validation would never end)"
         return None
 
@@ -495,23 +496,37 @@ def _meta_errors(f: SchemaFile, meta_validator: Callable[[Any], Any] | None) -> 
     return problems
 
 
-def _ref_loops(resolved: Any) -> bool:
+def _ref_loops(resolved: Any, known: dict[int, bool]) -> bool:
     """Whether following ``$ref`` from ``resolved`` (a ``referencing`` ``Resolved``) comes back to
     a subschema already met: a pure ``$ref`` chain (``a -> b -> a``) applies to the same instance
     forever, so no validator can finish. A long chain that ends (``d0 -> d1 -> ... -> d200``) is
-    fine: the walk ends there, or at the first subschema met twice (a set has finitely many)."""
+    fine: the walk ends there, or at the first subschema met twice (a set has finitely many).
+
+    ``known`` maps the ``id`` of each subschema already walked from to its verdict (a subschema
+    holds at most one ``$ref``, resolved against its own base URI, so the rest of its chain
+    depends on it alone); the subschemas of this walk are added, so the references of a set
+    walk each subschema once (a chain of n links was n^2/2 lookups, fresh user session 34)."""
     import referencing.exceptions
 
-    seen = {id(resolved.contents)}
-    while True:
+    seen = [id(resolved.contents)]
+    met = set(seen)
+    verdict = False
+    while seen[-1] not in known:
         node = resolved.contents
         ref = node.get("$ref") if isinstance(node, dict) else None
         if not isinstance(ref, str):
-            return False
+            break
         try:
             resolved = resolved.resolver.lookup(ref)
         except referencing.exceptions.Unresolvable:
-            return False  # reported as unresolvable at that $ref itself
-        if id(resolved.contents) in seen:
-            return True
-        seen.add(id(resolved.contents))
+            break  # reported as unresolvable at that $ref itself
+        here = id(resolved.contents)
+        if here in met:
+            verdict = True
+            break
+        seen.append(here)
+        met.add(here)
+    else:
+        verdict = known[seen.pop()]
+    known.update(dict.fromkeys(seen, verdict))
+    return verdict
