@@ -150,6 +150,8 @@ BAD_JSON = [
     ("nan", b'{"a": NaN}', ":1:7", "NaN/Infinity is not JSON: NaN"),
     ("infinity", b'{"a": -Infinity}', ":1:7", "NaN/Infinity is not JSON: -Infinity"),
     ("float-overflow", b'{"a": 1e400}', ":1:7", "number out of range for an IEEE 754 double: 1e400"),
+    ("float-underflow", b'{"a": 1e-400}', ":1:7", "number too close to 0 for an IEEE 754 double (it would read "
+     "as 0): 1e-400"),
     ("huge-integer", b'{"a": ' + b"9" * 5000 + b"}", ":1:7", "number out of range"),
     ("bom", b'\xef\xbb\xbf{"a": 1}', ":1:1", "byte-order mark"),
     ("invalid-utf8", b'{"a": "\xff\xfe"}', ":1:8", "invalid UTF-8 at byte 7"),
