@@ -420,6 +420,7 @@ FRONT_MATTER = [
     ("yaml-python-name", "number: 9\ntitle: !!python/name:os.system\n", ":3:8", "!!python/name:os.system"),
     ("yaml-malformed", "number: 9\ntitle: [unclosed\n", ":4:1", "front matter"),
     ("yaml-not-a-mapping", "- 1\n- 2\n", ":2", "front matter must be a YAML mapping"),
+    ("yaml-nul", "number: 9\ntitle: a\x00b\n", ":3:9", "unacceptable character #x0000"),
 ]
 
 

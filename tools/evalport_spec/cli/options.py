@@ -84,6 +84,26 @@ def number_in(kind: type[int] | type[float], low: float, high: float = math.inf,
     return parse
 
 
+def warn_if_blank_ignore(command: str, path: str | None) -> None:
+    """Say on standard error, as ``evalport-spec COMMAND: warning: ...``, that the ``--ignore``
+    file ``path`` says nothing (:func:`~evalport_spec.ignorefile.is_blank`): it accepts nothing,
+    so the run goes on, but naming such a file is most likely a mistake. Nothing for no file, or
+    for a path that is no regular file (reading its entries refuses it).
+
+    Raises:
+        InputError: the file is too large to read (:func:`~evalport_spec.ignorefile.is_blank`).
+    """
+    import os
+    import sys
+
+    if path is None or not os.path.isfile(path):
+        return
+    from ..ignorefile import blank_message, is_blank
+
+    if is_blank(path):
+        print(f"evalport-spec {command}: warning: {blank_message(path)}", file=sys.stderr)
+
+
 def repository(args: argparse.Namespace) -> SpecRepo:
     """The spec repository a command works on: the one around ``-C DIR`` (``args.repo``), else
     around the working directory.
