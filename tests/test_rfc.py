@@ -193,6 +193,31 @@ def test_unknown_status_refused(repo, capsys):
     assert tree_digest(repo) == before
 
 
+@pytest.mark.parametrize(("status", "shown"), [("ACCEPTED", "'ACCEPTED'"), ("[accepted]", "['accepted']"),
+                                             ("null", "None")])
+def test_accept_findings_names_a_status_that_is_no_status_word(repo, capsys, status, shown):
+    """Session 34: ``status: ACCEPTED`` or ``[accepted]`` was reported as "RFC 0007 is
+    ['accepted']: its decision record is closed", as if it were a decided status."""
+    write_rfc(repo, "0007-x.md", comment_rfc().replace("status: comment", f"status: {status}")
+              .replace("declared_class: MINOR", "declared_class: MAJOR"))
+    before = tree_digest(repo)
+    code, _, err = run_cli(repo, "accept-findings", "7", capsys=capsys)
+    assert (code, err) == (2, f"evalport-spec: error: rfcs/0007-x.md:4: RFC 0007 has status {shown}, which is no "
+                              "status word (one of draft, comment, accepted, rejected, deferred, withdrawn, "
+                              "implemented, superseded): fix its front matter (see `rfc lint`) first\n")
+    assert tree_digest(repo) == before
+
+
+def test_lint_names_a_key_a_status_forbids_not_the_whole_front_matter(repo):
+    """``waiting_on`` is allowed only with status ``comment``: python-jsonschema's message for the
+    schema's ``not`` printed the whole front matter as a Python dict, at line 1."""
+    fm = comment_rfc(extra="waiting_on: a fixture").replace("status: comment", "status: ACCEPTED")
+    write_rfc(repo, "0007-x.md", fm)
+    found = [f for f in lint_rfcs(repo, today=D(2026, 9, 30)) if "waiting_on" in f.message]
+    assert [(f.new.line, f.message) for f in found] == [
+        (16, "front matter: 'waiting_on' not allowed with status 'ACCEPTED'")]
+
+
 # --- front matter round trip ----------------------------------------------------------------------
 
 def test_dump_round_trips_and_keeps_dates_as_strings():
