@@ -438,6 +438,70 @@ def test_rfc_front_matter_hostile(repo, front, pos, message, command):
     assert tree_digest(repo) == before
 
 
+# --- 5b. paths the file system refuses: a trailing '/' on a file, a name too long ---------------
+
+SLASHED = [  # id, command (F: the file written with a trailing '/', G: a good schema), the file F names
+    ("diff-old", ["diff", "F", "G"], "schema"),
+    ("diff-new", ["diff", "G", "F"], "schema"),
+    ("diff-ignore", ["diff", "--ignore", "F", "G", "G"], "ignore"),
+    ("check-ignore", ["check", "--ignore", "F", "--stage", "schemas"], "ignore"),
+    ("validate", ["validate", "F"], "document"),
+    ("rfc-lint", ["rfc", "lint", "F"], "rfc"),
+]
+
+
+def _slashed_setup(repo: Path, tmp_path: Path, what: str) -> Path:
+    if what == "rfc":
+        return repo / "rfcs" / "0001-conformance-suite.md"
+    if what == "document":
+        return write(tmp_path / "doc.json", (repo / "spec/examples/llm-judge-grader.json").read_bytes())
+    if what == "ignore":
+        return write(tmp_path / "ignore.yml", "[]\n")
+    return write(tmp_path / "s.json", json.dumps(GOOD_SCHEMA))
+
+
+@pytest.mark.parametrize(("args", "what"), [r[1:] for r in SLASHED], ids=[r[0] for r in SLASHED])
+def test_a_file_written_with_a_trailing_slash_is_refused(repo, tmp_path, args, what):
+    """Session 34: ``diff s.json/ s.json`` read s.json (pathlib drops the slash) and said PATCH;
+    open(2) refuses such a path (ENOTDIR). Every command that takes a file refuses it."""
+    f = _slashed_setup(repo, tmp_path, what)
+    g = write(tmp_path / "g" / "s.json", json.dumps(GOOD_SCHEMA))
+    slashed = str(f) + "/"
+    argv = [slashed if a == "F" else str(g) if a == "G" else a for a in args]
+    proc = run(["-C", str(repo), *argv], cwd=tmp_path, timeout=60)
+    if what == "document":  # validate reports each unreadable file, then its summary
+        err = proc.stderr.decode()
+        assert proc.returncode == 2 and "Traceback" not in err, err
+        assert err.splitlines()[0] == f"evalport-spec: error: {slashed}: not a directory: the path ends in '/', " \
+                                      "which names a folder", err
+        return
+    assert_refused(proc, f"{slashed}: ", "not a directory: the path ends in '/', which names a folder")
+
+
+def test_a_folder_written_with_a_trailing_slash_is_still_a_folder(repo, tmp_path):
+    for side in ("old", "new"):
+        write(tmp_path / side / "s.json", json.dumps(GOOD_SCHEMA))
+    proc = run(["-C", str(repo), "diff", f"{tmp_path / 'old'}/", f"{tmp_path / 'new'}/"], cwd=tmp_path)
+    assert proc.returncode == 0 and b"class: PATCH" in proc.stdout, proc.stderr
+
+
+LONG = "x" * 300 + ".json"  # longer than a file name may be (NAME_MAX 255 on Linux)
+TOO_LONG = [
+    ("diff", ["diff", LONG, "spec/schemas/grader.json"], "no such file, folder or version"),
+    ("check-ignore", ["check", "--ignore", LONG, "--stage", "schemas"], "File name too long"),
+    ("check-ignore-in-repo", ["check", "--ignore", f"spec/{LONG}", "--stage", "schemas"], "File name too long"),
+    ("rfc-lint", ["rfc", "lint", f"rfcs/0009-{LONG}.md"], "File name too long"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), [r[1:] for r in TOO_LONG], ids=[r[0] for r in TOO_LONG])
+def test_a_name_too_long_for_the_file_system_is_one_line(repo, args, message):
+    """pathlib's exists()/is_file() raise OSError (ENAMETOOLONG) instead of answering False: a
+    traceback in diff, check --ignore and rfc lint before."""
+    proc = run(["-C", str(repo), *args], cwd=repo, timeout=60)
+    assert_refused(proc, None, message)
+
+
 # --- 6. options that look like git options, unknown versions and types, non-documents --------
 
 ARGS = [

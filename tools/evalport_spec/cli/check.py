@@ -18,7 +18,7 @@ import argparse
 import sys
 
 from ..names import STAGES
-from .options import add_format_option, reports_input_error, repository, warn_if_blank_ignore
+from .options import add_format_option, check_ignore_arg, reports_input_error, repository
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -68,7 +68,7 @@ def _run(args: argparse.Namespace) -> int:
         def progress(stage):  # each stage's line as soon as it is done
             print(check_line(to_check(stage), color), flush=True)
 
-    warn_if_blank_ignore("check", args.ignore)
+    check_ignore_arg("check", args.ignore)
     report = run_gate(repo, base=args.base, stages=args.stages, progress=progress, ignore=args.ignore)
     emit(gate_report(report), args.format, checks=progress is None)
     if report.context.get("replayed") and args.format == "text":

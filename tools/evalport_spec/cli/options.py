@@ -84,19 +84,26 @@ def number_in(kind: type[int] | type[float], low: float, high: float = math.inf,
     return parse
 
 
-def warn_if_blank_ignore(command: str, path: str | None) -> None:
-    """Say on standard error, as ``evalport-spec COMMAND: warning: ...``, that the ``--ignore``
-    file ``path`` says nothing (:func:`~evalport_spec.ignorefile.is_blank`): it accepts nothing,
-    so the run goes on, but naming such a file is most likely a mistake. Nothing for no file, or
-    for a path that is no regular file (reading its entries refuses it).
+def check_ignore_arg(command: str, path: str | None) -> None:
+    """Before anything reads the ``--ignore`` file ``path`` (a cache key, its entries): refuse
+    it when written with a trailing ``/`` (:func:`~evalport_spec.fsutil.refuse_trailing_slash`),
+    and say on standard error, as ``evalport-spec COMMAND: warning: ...``, that it says nothing
+    (:func:`~evalport_spec.ignorefile.is_blank`): it accepts nothing, so the run goes on, but
+    naming such a file is most likely a mistake. Nothing for no file, or for a path that is no
+    regular file (reading its entries refuses it).
 
     Raises:
-        InputError: the file is too large to read (:func:`~evalport_spec.ignorefile.is_blank`).
+        InputError: a trailing ``/``; the file is too large to read.
     """
     import os
     import sys
 
-    if path is None or not os.path.isfile(path):
+    from ..fsutil import refuse_trailing_slash
+
+    if path is None:
+        return
+    refuse_trailing_slash(path)
+    if not os.path.isfile(path):
         return
     from ..ignorefile import blank_message, is_blank
 
