@@ -685,6 +685,11 @@ INPUTS = [
      "@T/old.json", "is a FIFO (named pipe)"),
     ("diff-ignore-fifo", lambda r, t: ["diff", "--ignore", str(_fifo(t / "ignore.yaml")), "1.3.0", "draft"],
      "@T/ignore.yaml", "is a FIFO (named pipe)"),
+    # two local files: the disk cache's key read the ignore file first, with a blocking open (session 35)
+    ("diff-ignore-fifo-local-files", lambda r, t: ["diff", "--ignore", str(_fifo(t / "ignore.yaml")),
+                                                   str(write(t / "s.json", json.dumps(GOOD_SCHEMA))),
+                                                   str(t / "s.json")],
+     "@T/ignore.yaml", "is a FIFO (named pipe)"),
     ("rfc-lint-fifo", lambda r, t: ["rfc", "lint", str(_fifo(r / "rfcs" / "0009-fifo.md"))],
      "rfcs/0009-fifo.md", "is a FIFO (named pipe)"),
     ("rfc-lint-fifo-in-rfcs", lambda r, t: (_fifo(r / "rfcs" / "0009-fifo.md"), ["rfc", "lint"])[1],
