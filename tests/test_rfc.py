@@ -218,6 +218,25 @@ def test_lint_names_a_key_a_status_forbids_not_the_whole_front_matter(repo):
         (16, "front matter: 'waiting_on' not allowed with status 'ACCEPTED'")]
 
 
+NOT_UTF8 = b"a\xed\xa0\x80b".decode("utf-8", "surrogateescape")  # how Python reads such an argv byte string
+
+
+@pytest.mark.parametrize("argv", [["new", NOT_UTF8], ["new", "Fine", "--author", NOT_UTF8],
+                                  ["status", "7", "comment", "--closes", "2026-12-01", "--reason", NOT_UTF8],
+                                  ["status", "7", "accepted", "--approver", NOT_UTF8]])
+def test_text_arguments_that_are_not_utf8_are_a_usage_error(repo, capsys, argv):
+    """Session 35: bytes that are not UTF-8 in a title, author or reason reached the writer as
+    lone surrogates: a UnicodeEncodeError traceback. Nothing is written."""
+    write_rfc(repo, "0007-x.md", comment_rfc())
+    before = tree_digest(repo)
+    with pytest.raises(SystemExit) as exc:
+        main(["-C", str(repo), "rfc", *argv])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and len(err.splitlines()) == 1, err
+    assert "not UTF-8 text: 'a\\udced\\udca0\\udc80b'" in err
+    assert tree_digest(repo) == before
+
+
 # --- front matter round trip ----------------------------------------------------------------------
 
 def test_dump_round_trips_and_keeps_dates_as_strings():

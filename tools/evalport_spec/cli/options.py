@@ -84,6 +84,18 @@ def number_in(kind: type[int] | type[float], low: float, high: float = math.inf,
     return parse
 
 
+def utf8_text(text: str) -> str:
+    """An argparse ``type=`` for free text a command writes into a file (an RFC's title, author,
+    reason): a command-line argument holding bytes that are not UTF-8 reaches Python as lone
+    surrogates (PEP 383), which no UTF-8 file can hold; refused as a usage error (one line,
+    exit 2) before anything is written, instead of a UnicodeEncodeError on writing."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(f"not UTF-8 text: {text!r}") from None
+    return text
+
+
 def check_ignore_arg(command: str, path: str | None) -> None:
     """Before anything reads the ``--ignore`` file ``path`` (a cache key, its entries): refuse
     it when written with a trailing ``/`` (:func:`~evalport_spec.fsutil.refuse_trailing_slash`),
