@@ -43,6 +43,11 @@ BROKEN = {  # file text -> a phrase the refusal must carry
     "nested $schema a number": ('{"$defs": {"a": {"$schema": 7}}}', "7 is not of type 'string' "
                                 "(at '/$defs/a/$schema')"),
     "$schema a number in allOf": ('{"allOf": [{"$schema": null}]}', "(at '/allof/0/$schema')"),
+    # session 35: urljoin raised ValueError (an unclosed IPv6 host, RFC 3986 3.2.2): tracebacks
+    "nested $id no URI": ('{"$defs": {"a": {"$id": "http://[::1/x"}}}', "'$id' is not a uri reference "
+                          "(invalid ipv6 url): 'http://[::1/x' (at '/$defs/a/$id')"),
+    "$ref no URI": ('{"$defs": {"a": {"$ref": "http://[::1/x"}}}', "(at '/$defs/a/$ref')"),
+    "root $id no URI": ('{"$id": "http://[::1", "type": "string"}', "(at '/$id')"),
 }
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from .ecmaregex import NotEcmaRegex, compile_ecma
 from .errors import InputError
@@ -86,6 +86,28 @@ def _refuse_non_string_dialect(doc: Loaded) -> None:
     if isinstance(value, dict) and "$schema" in value and not isinstance(value["$schema"], str):
         raise InputError(f"'$schema' must be a string, the URI of a dialect, not {json_type(value['$schema'])}",
                          doc.source, doc.line("/$schema"), None, "/$schema")
+
+
+def _refuse_malformed_uris(f: SchemaFile, id_kw: str) -> None:
+    """Refuse an identifier or reference of ``f`` that no URI parser reads (``"$id":
+    "http://[::1"``: an unclosed IPv6 host, RFC 3986 section 3.2.2): resolving it against a base
+    raised ValueError from :func:`urllib.parse.urljoin`, a traceback (session 35). The keywords
+    are URI references (2020-12 Core 8.2.1 and 8.2.3); the meta-schema's ``format`` says so but
+    is not asserted.
+
+    Raises:
+        InputError: ``'$ref' is not a URI reference (...)``, at its pointer.
+    """
+    for ptr, node, _ in f.walk():
+        for key in (id_kw, "$ref", "$dynamicRef", "$recursiveRef"):
+            value = node.get(key)
+            if isinstance(value, str):
+                try:
+                    urlsplit(value)
+                except ValueError as exc:
+                    at = join(ptr, key)
+                    raise InputError(f"{key!r} is not a URI reference ({exc}): {value!r}", f.loaded.source,
+                                     f.loaded.line(at), None, at) from None
 
 
 def _first_meta_error(files: Iterable[SchemaFile]) -> InputError | None:
@@ -183,6 +205,7 @@ class SchemaSet:
                                  "/" + id_kw)
             uri = urldefrag(uri)[0] if uri else f"urn:evalport:file:{name}"
             files[name] = SchemaFile(name, uri, doc)
+            _refuse_malformed_uris(files[name], id_kw)
             _refuse_redefinitions(files[name], seen)
             dialect = value.get("$schema", DIALECT_2020_12) if isinstance(value, dict) else DIALECT_2020_12
             try:
@@ -384,7 +407,10 @@ def _walk_with_base(schema: Any, uri: str, id_kw: str,
         if isinstance(node, dict):
             nid = identifier(node, id_kw, legacy)
             if ptr and isinstance(nid, str):
-                target, fragment = urldefrag(urljoin(base, nid))
+                try:
+                    target, fragment = urldefrag(urljoin(base, nid))
+                except ValueError:  # no URI ("http://[::1"): refused by _refuse_malformed_uris
+                    target, fragment = base, ""
                 base = base if fragment else target
             yield ptr, node, base
             for k, v in node.items():  # (a token needs RFC 6901 escaping only with "~" or "/")
