@@ -130,6 +130,15 @@ def test_dependencies_in_a_modern_dialect_is_warned_about(dialect):
             if f.kind == "keyword-not-portable"] == ["keyword-not-portable"]
 
 
+def test_a_property_named_dependencies_is_not_the_keyword():
+    # `properties` maps names to schemas: a member called "dependencies" is data about the
+    # instance, asserted by no validator as the keyword (jsonschema-rs accepts the lost-looking doc)
+    new = {"type": "object", "properties": {"dependencies": {"type": "object"}}}
+    assert jsonschema_rs.validator_for(new).is_valid({"a": 1})
+    c = compare(sset({"type": "object"}, "old"), sset(new, "new"), search_budget=0)
+    assert not [f for f in c.findings if f.kind == "keyword-not-portable"], c.findings
+
+
 def test_dependencies_in_draft_07_is_a_keyword_and_not_warned_about():
     new = {"$schema": D7, "type": "object", "dependencies": {"a": ["b"]}}
     old = {"$schema": D7, "type": "object"}

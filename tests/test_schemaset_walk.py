@@ -34,3 +34,22 @@ def test_references_and_patterns_come_from_one_walk():
 ])
 def test_plain_python_jsonschema_reads_alike_only_without_regex_or_multipleof(schema, differs):
     assert sset(schema).plain_reading_differs() is differs
+
+
+@pytest.mark.parametrize("name", ["default", "enum", "const", "examples"])
+def test_a_property_named_like_a_data_keyword_is_still_a_schema(name):
+    # {"properties": {"default": S}}: S is the schema of member "default" (2020-12 Core 10.3.2.1),
+    # so its $ref, pattern and multipleOf are read like any other property's
+    s = sset({"properties": {name: {"$ref": "#/$defs/d", "pattern": "^a", "multipleOf": 0.1}},
+              "$defs": {"d": {}}})
+    assert [(p, ref) for _, p, ref, _ in s.references()] == [(f"/properties/{name}/$ref", "#/$defs/d")]
+    assert [(p, src) for _, p, src in s.patterns()] == [(f"/properties/{name}/pattern", "^a")]
+    assert s.plain_reading_differs() is True
+
+
+def test_a_map_of_names_is_no_schema_object():
+    # a property named "multipleOf" or "$ref" is a member name, not a keyword of the map
+    s = sset({"properties": {"multipleOf": {"type": "number"}, "$ref": {"type": "string"}}})
+    [f] = list(s)
+    assert [p for p, _, _ in f.walk()] == ["", "/properties/$ref", "/properties/multipleOf"]
+    assert s.plain_reading_differs() is False

@@ -393,18 +393,35 @@ class SchemaSet:
             return False
 
 
+VALUE_KEYWORDS = frozenset({"enum", "const", "examples", "default"})
+"""Keywords whose values are instance data, never schemas (2020-12 Validation 6.1.2, 6.1.3;
+Meta-Data 9.2, 9.5)."""
+SCHEMA_MAP_KEYWORDS = frozenset({"properties", "patternProperties", "$defs", "definitions",
+                                 "dependentSchemas", "dependencies"})
+"""Keywords whose value maps names (of members, patterns or definitions) to schemas (2020-12
+Core 8.2.4, 10.3.2; draft-07 ``definitions`` and ``dependencies``): a member of such a map is a
+schema whatever it is called, and the map itself is no schema object."""
+
+
 def _walk_with_base(schema: Any, uri: str, id_kw: str,
                     legacy: bool = False) -> Iterator[tuple[str, dict[str, Any], str]]:
     """``(pointer, schema object, base URI)`` for every schema object of a file whose own URI is
     ``uri``: the base is the URI of the innermost enclosing ``id_kw`` (``$id``, or ``id`` in
     draft-04) resolved against its parent's base (RFC 3986 section 5.2; 2020-12 Core 8.2.1); an
     identifier with a fragment (draft-07's ``"$id": "#name"``) names a location, not a base.
-    Values of ``enum``, ``const``, ``examples`` and ``default`` are data, not schemas, and are
-    not entered. ``legacy``: a draft-07 or older file (:func:`identifier`)."""
-    stack: list[tuple[Any, str, str]] = [(schema, "", uri)]
+    Values of :data:`VALUE_KEYWORDS` are data, not schemas, and are not entered. The members of
+    a :data:`SCHEMA_MAP_KEYWORDS` map are schemas whatever their names (a property named
+    ``default`` or ``$schema`` is a schema, not a keyword), and the map itself is not yielded.
+    ``legacy``: a draft-07 or older file (:func:`identifier`)."""
+    # (node, pointer, base, whether node is a map of names to schemas)
+    stack: list[tuple[Any, str, str, bool]] = [(schema, "", uri, False)]
     while stack:
-        node, ptr, base = stack.pop()
+        node, ptr, base, is_map = stack.pop()
         if isinstance(node, dict):
+            if is_map:
+                stack.extend((v, f"{ptr}/{escape(k) if '~' in k or '/' in k else k}", base, False)
+                             for k, v in node.items() if isinstance(v, (dict, list)))
+                continue
             nid = identifier(node, id_kw, legacy)
             if ptr and isinstance(nid, str):
                 try:
@@ -414,10 +431,11 @@ def _walk_with_base(schema: Any, uri: str, id_kw: str,
                 base = base if fragment else target
             yield ptr, node, base
             for k, v in node.items():  # (a token needs RFC 6901 escaping only with "~" or "/")
-                if k not in ("enum", "const", "examples", "default") and isinstance(v, (dict, list)):
-                    stack.append((v, f"{ptr}/{escape(k) if '~' in k or '/' in k else k}", base))
+                if k not in VALUE_KEYWORDS and isinstance(v, (dict, list)):
+                    stack.append((v, f"{ptr}/{escape(k) if '~' in k or '/' in k else k}", base,
+                                  k in SCHEMA_MAP_KEYWORDS and isinstance(v, dict)))
         elif isinstance(node, list):
-            stack.extend((v, f"{ptr}/{i}", base) for i, v in enumerate(node) if isinstance(v, (dict, list)))
+            stack.extend((v, f"{ptr}/{i}", base, False) for i, v in enumerate(node) if isinstance(v, (dict, list)))
 
 
 def _definitions(f: SchemaFile) -> Iterator[tuple[str, str, str]]:

@@ -12,10 +12,7 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from .pointer import join, split
-from .schemaset import SchemaSet
-
-_VALUE_KEYWORDS = frozenset({"enum", "const", "examples", "default"})
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+from .schemaset import SCHEMA_MAP_KEYWORDS, VALUE_KEYWORDS, SchemaSet
 
 
 @dataclass(frozen=True)
@@ -43,9 +40,9 @@ def subschemas(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, 
         yield ptr, node
         children: list[tuple[str, Any]] = []
         for key, value in node.items():
-            if key in _VALUE_KEYWORDS:
+            if key in VALUE_KEYWORDS:
                 continue
-            if key in _SCHEMA_MAPS and isinstance(value, dict):
+            if key in SCHEMA_MAP_KEYWORDS and isinstance(value, dict):
                 children.extend((join(ptr, key, k), v) for k, v in value.items())
             elif isinstance(value, list):  # allOf/anyOf/oneOf/prefixItems, draft-07 tuple items
                 children.extend((join(ptr, key, i), v) for i, v in enumerate(value)

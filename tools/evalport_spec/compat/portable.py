@@ -29,6 +29,7 @@ from ..ecmaregex import NotEcmaRegex, compile_ecma
 from ..findings import ChangeClass, Finding, Location, Severity
 from ..pointer import join
 from ..schemaset import SchemaSet
+from ..schemawalk import subschemas
 
 KIND = "pattern-not-portable"
 KEYWORD_KIND = "keyword-not-portable"
@@ -86,14 +87,16 @@ def keyword_warnings(name: str, old: SchemaSet, new: SchemaSet) -> list[Finding]
     """One ``keyword-not-portable`` warning per ``dependencies`` of file ``name`` of ``new`` (a
     2019-09 or 2020-12 file, by its root ``$schema``) that the same file of ``old`` does not hold
     with the same value at the same pointer: ignored by the specification, python-jsonschema
-    and the classifier, asserted by jsonschema-rs (module docstring). Class ``NONE``."""
+    and the classifier, asserted by jsonschema-rs (module docstring). Class ``NONE``. Only schema
+    positions are read (:func:`~evalport_spec.schemawalk.subschemas`): a member of a
+    ``properties`` map that happens to be named ``dependencies`` is no keyword."""
     f = new.files[name]
     if f.dialect.rstrip("#") not in MODERN:
         return []
-    had = {ptr: node["dependencies"] for ptr, node, _ in old.files[name].walk()
+    had = {ptr: node["dependencies"] for ptr, node in subschemas(old.files[name].schema)
            if "dependencies" in node} if name in old.files else {}
     out: list[Finding] = []
-    for ptr, node, _ in f.walk():
+    for ptr, node in subschemas(f.schema):
         if "dependencies" not in node or (ptr in had and had[ptr] == node["dependencies"]):
             continue
         at = join(ptr, "dependencies")

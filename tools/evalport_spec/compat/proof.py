@@ -35,6 +35,7 @@ RULES: dict[str, str] = {
     "format-annotation": "the format is an annotation in this dialect (no validator asserts it)",
     "language-included": "the old strings' regular language is inside the new keyword's",
     "values-cover-language": "every string of the old side's regular language is a new enum/const value",
+    "values-cover-range": "every integer of the old side's bounded range is a new enum/const value",
     "length-covered": "the old length bounds are at least as tight",
     "unique-implied": "no two items of an old array can be equal (or old asserts uniqueItems)",
     "contains-counted": "counting the items that must (or cannot) match 'contains'",

@@ -15,6 +15,12 @@ from .fail import Fail, located, short
 from .nodes import asserted_formats
 from .sample import is_json_type
 
+RANGE_VALUES = 4096
+"""Most integers in a bounded integer range that :meth:`ScalarRules._range_values_missing`
+enumerates against an ``enum`` (a larger range is left to the witness search)."""
+MISSING_SHOWN = 4
+"""Integers missing from the ``enum`` offered as witness candidates."""
+
 
 class ScalarRules:
     """Mixin of :class:`~.subset.Checker`: types, values, numbers and strings."""
@@ -37,9 +43,11 @@ class ScalarRules:
         if not B.allows(t):
             return self._fail("type", f"type {t} is accepted by the {{A}} schema and rejected by the {{B}} schema", A, B, A.type_src, B.type_src,
                               {"type": hint_t}, item=t, must=lambda w: is_json_type(w, t))
-        if B.enum is not None and not (t == "string" and self._strings_in_values(A, B)):
-            return self._fail("enum-new", f"an enum/const in the {{B}} schema restricts {t} values the {{A}} schema accepts", A, B, A.type_src,
-                              B.enum_src, {"type": hint_t, "values": B.enum})
+        if B.enum is not None:
+            missing = self._range_values_missing(A, B) if t == "integer" else None
+            if missing != [] and not (t == "string" and self._strings_in_values(A, B)):
+                return self._fail("enum-new", f"an enum/const in the {{B}} schema restricts {t} values the {{A}} schema accepts", A, B, A.type_src,
+                                  B.enum_src, {"type": hint_t, "values": [*(missing or ()), *B.enum]})
         if B.types is not None:
             self.prove("type-included", f"type {t}", A.type_src, B.type_src)
         return None
@@ -58,6 +66,29 @@ class ScalarRules:
         a_loc = A.patterns[0].at if A.patterns else located(A)
         self.prove("values-cover-language", f"{len(values)} string value(s)", a_loc, B.enum_src)
         return True
+
+    def _range_values_missing(self, A: Canon, B: Canon) -> list[int] | None:
+        """The integers ``A`` accepts that are none of ``B``'s ``enum``/``const`` values (the
+        first :data:`MISSING_SHOWN`), ``[]`` when there is none, as ``{"type": "integer",
+        "minimum": 1, "maximum": 3}`` inside ``{"enum": [1, 2, 3]}``; ``None`` when this is not
+        decided by enumeration. Only for an ``A`` of integers only, bounded on both sides, with
+        at most :data:`RANGE_VALUES` integers in its range: each integer of the range that
+        ``A``'s ``multipleOf`` admits (exact rational arithmetic) is looked up among ``B``'s
+        values by its canonical text, where ``1`` and ``1.0`` are one number (2020-12 Core
+        4.2.2). ``A``'s other keywords only remove integers, so ``[]`` over the whole range is a
+        proof (recorded as ``values-cover-range`` at ``A``'s ``type``); a missing integer is only
+        a witness candidate, verified like any other."""
+        if B.enum_keys is None or A.lo is None or A.hi is None:
+            return None
+        lo, hi = _int_lo(A.lo), _int_hi(A.hi)
+        if hi - lo + 1 > RANGE_VALUES:
+            return None
+        missing = [n for n in range(int(lo), int(hi) + 1)
+                   if all((n / m).denominator == 1 for m, _, _ in A.mult) and canonical(n) not in B.enum_keys]
+        if not missing:
+            self.prove("values-cover-range", f"{max(int(hi - lo) + 1, 0)} integer(s) from {int(lo)} to {int(hi)}",
+                       A.type_src or (A.lo.src, A.lo.ptr), B.enum_src)
+        return missing[:MISSING_SHOWN]
 
     def _numbers(self, A: Canon, B: Canon) -> list[Fail]:
         ints_only = not A.allows("number") or any(m.denominator == 1 for m, _, _ in A.mult)

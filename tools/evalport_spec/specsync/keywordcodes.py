@@ -26,6 +26,7 @@ import jsonschema
 from ..findings import Finding, Location
 from ..markdown import Document
 from ..pointer import join
+from ..schemaset import SCHEMA_MAP_KEYWORDS, VALUE_KEYWORDS
 from ..spec import SpecVersion
 from ..specmd import VALIDATION_SECTION
 from ..validation import keyword_code
@@ -37,8 +38,6 @@ PASS_THROUGH = frozenset({"$ref", "$dynamicRef", "allOf", "if", "then", "else", 
 """Applicators whose failures python-jsonschema reports with the failing inner keyword."""
 
 _OWN_WHEN_FALSE = frozenset({"items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems"})
-_VALUE_KEYWORDS = frozenset({"enum", "const", "examples", "default"})
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "dependentSchemas"})
 _TICK = re.compile(r"^`([^`]+)`$")
 
 
@@ -63,9 +62,9 @@ def _uses(node: Any, ptr: str = "") -> Iterator[tuple[str, str]]:
                     continue
             elif key in known and key not in PASS_THROUGH:
                 yield key, at
-            if key in _VALUE_KEYWORDS or key == "if":  # an ``if`` never reports its errors
+            if key in VALUE_KEYWORDS or key == "if":  # an ``if`` never reports its errors
                 continue
-            if key in _SCHEMA_MAPS and isinstance(value, dict):
+            if key in SCHEMA_MAP_KEYWORDS and isinstance(value, dict):
                 stack.extend((join(at, k), v) for k, v in value.items())
             elif isinstance(value, list):
                 stack.extend((join(at, i), v) for i, v in enumerate(value) if isinstance(v, (dict, bool)))
