@@ -485,6 +485,17 @@ def test_a_file_written_with_a_trailing_slash_is_refused(repo, tmp_path, args, w
     assert_refused(proc, f"{slashed}: ", "not a directory: the path ends in '/', which names a folder")
 
 
+def test_a_file_at_a_revision_written_with_a_trailing_slash_is_refused(repo):
+    """``git cat-file -t HEAD:FILE/`` says the path does not exist; ``diff HEAD:FILE/`` read the
+    file (the path check drops a trailing slash) and said PATCH (session 35). A folder at a
+    revision written with '/' is still a folder."""
+    proc = run(["-C", str(repo), "diff", "HEAD:spec/schemas/grader.json/", "spec/schemas/grader.json"], cwd=repo)
+    assert_refused(proc, "HEAD:spec/schemas/grader.json/: ",
+                   "not a directory: the path ends in '/', which names a folder")
+    proc = run(["-C", str(repo), "diff", "HEAD:spec/schemas/", "HEAD:spec/schemas"], cwd=repo, timeout=300)
+    assert proc.returncode == 0 and b"class: PATCH" in proc.stdout, proc.stderr
+
+
 def test_a_folder_written_with_a_trailing_slash_is_still_a_folder(repo, tmp_path):
     for side in ("old", "new"):
         write(tmp_path / side / "s.json", json.dumps(GOOD_SCHEMA))
