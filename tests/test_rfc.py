@@ -166,6 +166,16 @@ def test_missing_front_matter(repo):
         lint_rfcs(repo, today=D(2026, 11, 30))
 
 
+def test_a_byte_order_mark_before_the_front_matter_is_named(repo, capsys):
+    """Session 35: an RFC saved with a BOM was told "the first line must be '---'", which it
+    seems to be in most editors."""
+    p = write_rfc(repo, "0007-x.md", comment_rfc())
+    p.write_bytes(b"\xef\xbb\xbf" + p.read_bytes())
+    code, _, err = run_cli(repo, "lint", capsys=capsys)
+    assert (code, err) == (2, "evalport-spec: error: rfcs/0007-x.md:1:1: a byte-order mark (U+FEFF) before the "
+                              "front matter's '---': save the file as UTF-8 without a BOM\n")
+
+
 def test_title_escaping_rfcs_is_refused_and_nothing_written(repo, capsys):
     before = tree_digest(repo)
     code, out, err = run_cli(repo, "new", "../../etc/x", capsys=capsys)

@@ -83,9 +83,13 @@ def split(text: str, source: str) -> tuple[str, str, int]:
     """Split an RFC's text into ``(front matter YAML, body, body offset in lines)``.
 
     Raises:
-        InputError: no opening ``---`` on line 1, no closing fence, or front matter over 64 KiB.
+        InputError: no opening ``---`` on line 1 (a byte-order mark before it is named as such),
+            no closing fence, or front matter over 64 KiB.
     """
     lines = text.split("\n")
+    if lines[0].startswith("\ufeff"):  # the line reads '---' in an editor that hides the BOM
+        raise InputError("a byte-order mark (U+FEFF) before the front matter's '---': save the file as "
+                         "UTF-8 without a BOM", source, 1, 1)
     if not lines or lines[0].rstrip("\r") != FENCE:
         raise InputError("no YAML front matter: the first line must be '---'", source, 1)
     size = 0
