@@ -51,6 +51,20 @@ def test_zero_and_subnormal_numbers_are_read(text: str, value: object) -> None:
         assert got[-1] == value and str(got[-1]) == str(value)
 
 
+@pytest.mark.parametrize(("data", "name"), [
+    ('{"a": 1}'.encode("utf-16-le"), "UTF-16LE"), ('{"a": 1}'.encode("utf-16-be"), "UTF-16BE"),
+    ('{"a": 1}'.encode("utf-16"), "UTF-16LE"),  # with its BOM (FF FE), little-endian here
+    ('{"a": 1}'.encode("utf-32-le"), "UTF-32LE"), ('{"a": 1}'.encode("utf-32-be"), "UTF-32BE"),
+    (b"\xfe\xff\x00[\x00]", "UTF-16BE"),
+])
+def test_utf16_and_utf32_text_is_named(data: bytes, name: str) -> None:
+    """RFC 4627 section 3's patterns of NULs in the first four bytes, or a UTF-16/32 BOM (session 35:
+    "invalid UTF-8 at byte 0", or "Expecting property name" for UTF-16LE without a BOM)."""
+    with pytest.raises(InputError) as info:
+        loads(data, "f.json")
+    assert str(info.value) == f"f.json:1:1: the file is {name} text, not UTF-8 (RFC 8259 section 8.1: JSON text is UTF-8)"
+
+
 def test_invalid_utf8_names_byte_offset() -> None:
     with pytest.raises(InputError) as info:
         loads(b'{"a": "\xff"}', "bad.json")

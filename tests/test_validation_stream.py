@@ -121,6 +121,8 @@ CASES = {
     "u0022 escape": TEXT.replace(b'"t12"', b'"t\\u0022"'),
     "escaped quote": TEXT.replace(b'"t12"', b'"t\\"12"'),
     "byte-order mark": b"\xef\xbb\xbf" + TEXT,
+    "UTF-16LE without a BOM": TEXT.decode("utf-8").encode("utf-16-le"),
+    "UTF-32 with a BOM": TEXT.decode("utf-8").encode("utf-32"),
     "invalid UTF-8 late beats a syntax error early": TEXT.replace(b'"t3"', b'"t3",').replace(
         b'"t33"', b'"t\xff33"'),
     "truncated UTF-8 sequence": TEXT.replace(b'"t12"', b'"t\xe2\x82"'),
@@ -203,6 +205,14 @@ def test_a_number_that_reads_as_zero_is_refused_in_a_batch(tmp_path: Path) -> No
         assert got[:2] == ("refused", "number too close to 0 for an IEEE 754 double (it would read as 0): -2.5e-400")
         assert got[3] == data.index(b"-2.5e-400") + 1
     assert same(tmp_path, CASES["zero with a large exponent (allowed)"])[0] == "value"
+
+
+def test_utf16_and_utf32_are_named(tmp_path: Path) -> None:
+    """Session 35: UTF-16LE without a BOM read as UTF-8 text with NULs ("Expecting property
+    name", column 2); with a BOM, "invalid UTF-8 at byte 0". RFC 8259 section 8.1 asks for UTF-8."""
+    assert same(tmp_path, CASES["UTF-16LE without a BOM"]) == (
+        "refused", "the file is UTF-16LE text, not UTF-8 (RFC 8259 section 8.1: JSON text is UTF-8)", 1, 1, None)
+    assert same(tmp_path, CASES["UTF-32 with a BOM"])[1].startswith("the file is UTF-32LE text")
 
 
 def test_integers_beyond_64_bits_stay_exact(tmp_path: Path) -> None:

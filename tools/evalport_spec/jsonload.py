@@ -249,10 +249,40 @@ def lone_surrogate_error(found: tuple[str, str], source: str, line: int | None, 
                       source, line, col, ptr.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
+def wide_encoding(head: bytes) -> str | None:
+    """The UTF-16 or UTF-32 encoding the first bytes ``head`` of a file show, or ``None``: a
+    UTF-16/32 byte-order mark, or the NUL pattern of a text whose first character is ASCII, as
+    RFC 4627 section 3 reads it (``00 00 00 xx`` UTF-32BE, ``00 xx 00 xx`` UTF-16BE, ``xx 00 00
+    00`` UTF-32LE, ``xx 00 xx 00`` UTF-16LE). A NUL byte is never in UTF-8 JSON text (RFC 8259
+    section 7 requires it escaped in strings), so naming the encoding only sharpens a refusal."""
+    for bom, name in ((b"\x00\x00\xfe\xff", "UTF-32BE"), (b"\xff\xfe\x00\x00", "UTF-32LE"),
+                      (b"\xfe\xff", "UTF-16BE"), (b"\xff\xfe", "UTF-16LE")):
+        if head.startswith(bom):
+            return name
+    if len(head) < 4 or 0 not in head[:4]:
+        return None
+    nul = tuple(b == 0 for b in head[:4])
+    return {(True, True, True, False): "UTF-32BE", (True, False, True, False): "UTF-16BE",
+            (False, True, True, True): "UTF-32LE", (False, True, False, True): "UTF-16LE"}.get(nul)
+
+
+def wide_error(head: bytes, source: str) -> InputError | None:
+    """The refusal of a file that starts as UTF-16 or UTF-32 text (:func:`wide_encoding`), at
+    line 1, column 1, or ``None``."""
+    name = wide_encoding(head)
+    if name is None:
+        return None
+    return InputError(f"the file is {name} text, not UTF-8 (RFC 8259 section 8.1: JSON text is UTF-8)", source, 1, 1)
+
+
 def decode_bytes(data: bytes, source: str) -> str:
-    """Decode UTF-8 strictly; a BOM or invalid byte sequence is an :class:`InputError`."""
+    """Decode UTF-8 strictly; a BOM, UTF-16/32 text (:func:`wide_error`) or an invalid byte
+    sequence is an :class:`InputError`."""
     if data.startswith(b"\xef\xbb\xbf"):
         raise InputError(BOM_MESSAGE, source, 1, 1)
+    wide = wide_error(data[:4], source)
+    if wide is not None:
+        raise wide
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
