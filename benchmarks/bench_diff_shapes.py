@@ -11,7 +11,8 @@ Cases: ``oneOf`` nested 3/6/9 deep (two closed object branches a level, the leaf
 raised: MINOR); eight identical 4-branch ``anyOf`` groups with one unrelated bound raised (MINOR);
 a string ``enum`` of 5,000/10,000/50,000 values with one removed (MAJOR, one finding) and of 5,000
 losing 2,500 (MAJOR, 2,500 findings: issue 20); a ``oneOf`` of 5,000 six-character string
-``const``s against ``maxLength`` 5 (MAJOR, 5,000 findings); the draft ``grader.json`` with one ``then``
+``const``s against ``maxLength`` 5 (MAJOR, 5,000 findings); a ``$ref`` chain of 1,000/5,000 links with a
+``description`` added at its end (PATCH); the draft ``grader.json`` with one ``then``
 tightened (MAJOR) and with each ``if``/``then`` split into an ``anyOf`` of its cases (PATCH);
 check-jsonschema's vendored renovate.json, azure-pipelines.json and mergify.json against
 themselves with keys reordered (PATCH without the byte-identity shortcut), with one ``enum``
@@ -27,7 +28,7 @@ needs Python >= 3.12: point ``$EVALPORT_PEER_JSONCOMPAT`` at such a Python with 
 installed (default ``/tmp/peer-jsoncompat/bin/python``); the row is skipped, with a note, without it.
 
 Targets (issues 16 and 20): nested ``oneOf`` depth 9 < 1 s; the ``anyOf`` groups < 1 s and
-< 200 MiB; the 50,000-value enum < 1 s; 2,500 findings in < 1 s; the 5,000 string consts < 2 s; grader.json < 2 s; each large
+< 200 MiB; the 50,000-value enum < 1 s; 2,500 findings in < 1 s; the 5,000 string consts < 2 s; grader.json < 2 s; the 5,000-link chain < 2 s; each large
 schema case < 2 s and < 300 MiB with the right verdict; mergify self, cold and warm, no slower than
 jsoncompat (the edited-title figure is printed beside them).
 """
@@ -111,6 +112,13 @@ def build_cases(skip_large: bool) -> tuple[list[Case], list[str]]:
         narrowed = [*tagged[:-1], {**tagged[-1], "required": ["kind", "value"]}]
         cases.append(Case(f"oneOf of {size} tagged objects, last narrowed", _one({"oneOf": tagged}),
                           _one({"oneOf": narrowed}), ("MAJOR",), 2.0 if size == 40 else None))
+    for links in (1_000, 5_000):  # fresh user, session 34: each reference walked the rest of the chain (70 s)
+        chain = {"$ref": "#/$defs/d0", "$defs": {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(links)}}
+        chain["$defs"][f"d{links}"] = {"type": "string"}
+        noted = json.loads(json.dumps(chain))
+        noted["$defs"][f"d{links}"]["description"] = "the end of the chain"
+        cases.append(Case(f"$ref chain of {links:,} links, last one's description added", _one(chain), _one(noted),
+                          ("PATCH",), 2.0 if links == 5_000 else None))
     old, new = shapes.big_enum(5_000, 2_500)
     cases.append(Case("enum of 5,000 values losing 2,500", _one(old), _one(new), ("MAJOR",), 1.0, findings=2_500))
     grader = json.loads((ROOT / "spec" / "schemas" / "grader.json").read_text(encoding="utf-8"))

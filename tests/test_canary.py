@@ -650,11 +650,14 @@ def test_nothing_to_test_when_the_toolchain_did_not_change(spec_repo, capsys):
 @pytest.mark.parametrize(("args", "message"), [
     (lambda r, t: ["-C", str(r), "--toolchain", str(t)], "@t: no evalport_spec package to test (--toolchain)"),
     (lambda r, t: ["-C", str(r), "--base", "nosuch"], "git revision 'nosuch' not found"),
+    # a full clone: no `git fetch --unshallow` hint (session 34)
+    (lambda r, t: ["-C", str(r), "--base", "HEAD~999"], "git revision 'HEAD~999' does not exist: 'HEAD' has "
+     "no such ancestor (this clone has the whole history)"),
     (lambda r, t: ["-C", str(r), "--timeout", "0"], "argument --timeout: must be a number greater than 0"),
     # beyond a day the operating system's wait overflows (OverflowError), so the bound is checked first
     (lambda r, t: ["-C", str(r), "--timeout", "1e30"], "must be a number greater than 0 and at most 86400, not '1e30'"),
     (lambda r, t: ["-C", str(r), "--jobs", "0"], "argument --jobs: must be a whole number from 1 to 64, not '0'"),
-], ids=["no-package", "unknown-base", "bad-timeout", "huge-timeout", "no-jobs"])
+], ids=["no-package", "unknown-base", "base-beyond-history", "bad-timeout", "huge-timeout", "no-jobs"])
 def test_bad_input_is_one_line_and_exit_2(spec_repo, tmp_path, capsys, args, message):
     try:
         code = main(["canary", *args(spec_repo, tmp_path)])

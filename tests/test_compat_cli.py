@@ -56,6 +56,39 @@ def test_ignore_file_silences_and_reports_stale_and_expired(files, capsys):
     assert [e["kind"] for e in data["ignored"]["expired"]] == ["type-narrowed"]
 
 
+@pytest.mark.parametrize("content", ["", "\n", "# none yet\n", "null\n", "~\n", "ignore:\n"])
+def test_a_blank_ignore_file_warns_as_check_does(files, tmp_path, capsys, monkeypatch, content):
+    """Session 34: ``diff --ignore`` with an empty (or ``null``, ``~``) file was silent where
+    ``check --ignore`` warns; the warning is also given when the report is replayed from the
+    disk cache. The findings are not touched: exit 1 on the removed enum value."""
+    monkeypatch.setenv("EVALPORT_CACHE_DIR", str(tmp_path / "cache"))
+    blank = files / "blank.yml"
+    blank.write_text(content)
+    for _ in ("computed", "replayed"):
+        assert main(["diff", str(files / "old.json"), str(files / "new.json"), "--ignore", str(blank)]) == 1
+        out, err = capsys.readouterr()
+        assert "MAJOR enum-value-removed" in out
+        assert err.splitlines() == [f"evalport-spec diff: warning: {blank} is empty (no entry: nothing but comments, "
+                                    "blank lines or a null): it accepts nothing; if that is meant, write [] in it, "
+                                    "else check the file's path and content"]
+    blank.write_text("[]\n")  # says "no entries" on purpose
+    assert main(["diff", str(files / "old.json"), str(files / "new.json"), "--ignore", str(blank)]) == 1
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(("content", "where", "problem"), [
+    (b"\x00\x01", ":1:1", "unacceptable character #x0000: special characters are not allowed"),
+    (b"- kind: x\n  reason: \"a\x07b\"\n", ":2:13", "unacceptable character #x0007: special characters are not allowed"),
+])
+def test_an_ignore_file_with_a_control_character_is_one_line(files, capsys, content, where, problem):
+    """Session 34: a NUL byte gave PyYAML's two lines (the second ``in "<unicode string>",
+    position 0``): now one line with the line and column of the character (counted by hand)."""
+    bad = files / "ctl.yml"
+    bad.write_bytes(content)
+    assert main(["diff", str(files / "old.json"), str(files / "new.json"), "--ignore", str(bad)]) == 2
+    assert capsys.readouterr().err == f"evalport-spec: error: {bad}{where}: not YAML/JSON: {problem}\n"
+
+
 def test_bad_inputs_exit_2_with_one_line(files, capsys):
     assert main(["diff", str(files / "old.json"), "no/such/thing.json"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

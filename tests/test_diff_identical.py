@@ -33,6 +33,21 @@ BROKEN = {  # file text -> a phrase the refusal must carry
                               '"$ref": "#/$defs/a"}', "comes back to itself"),
     "in-place cycle": ('{"not": {"$ref": "#"}}', "cycle"),
     "draft-03": ('{"$schema": "http://json-schema.org/draft-03/schema#", "type": "object"}', "draft-03"),
+    # fresh user, session 34: referencing called .rstrip on these (a traceback, exit 1; nested:
+    # a raw AttributeError message without a location)
+    "root $schema a number": ('{"$schema": 5, "type": "object"}', "'$schema' must be a string, the uri of a "
+                              "dialect, not integer (at '/$schema')"),
+    "root $schema null": ('{"$schema": null}', "not null (at '/$schema')"),
+    "root $schema true": ('{"$schema": true}', "not boolean (at '/$schema')"),
+    "root $schema an object": ('{"$schema": {}}', "not object (at '/$schema')"),
+    "nested $schema a number": ('{"$defs": {"a": {"$schema": 7}}}', "7 is not of type 'string' "
+                                "(at '/$defs/a/$schema')"),
+    "$schema a number in allOf": ('{"allOf": [{"$schema": null}]}', "(at '/allof/0/$schema')"),
+    # session 35: urljoin raised ValueError (an unclosed IPv6 host, RFC 3986 3.2.2): tracebacks
+    "nested $id no URI": ('{"$defs": {"a": {"$id": "http://[::1/x"}}}', "'$id' is not a uri reference "
+                          "(invalid ipv6 url): 'http://[::1/x' (at '/$defs/a/$id')"),
+    "$ref no URI": ('{"$defs": {"a": {"$ref": "http://[::1/x"}}}', "(at '/$defs/a/$ref')"),
+    "root $id no URI": ('{"$id": "http://[::1", "type": "string"}', "(at '/$id')"),
 }
 
 
@@ -68,6 +83,21 @@ def test_a_valid_schema_against_its_copy_is_patch(tmp_path, capsys):
     new = _write(tmp_path / "new", json.dumps(GOOD))
     code, out, _ = _diff(capsys, old, new)
     assert code == 0 and "class: PATCH" in out
+
+
+@pytest.mark.parametrize("text", [
+    '{"type": "object", "properties": {"$schema": {"type": "string"}}, "required": ["$schema"]}',
+    '{"dependentRequired": {"$schema": ["a"]}, "patternProperties": {"^[$]schema$": {}}}',
+    '{"x-note": {"$schema": 5}}',  # an unknown keyword's value is no schema: nothing to check
+])
+def test_a_member_named_schema_is_no_dialect(tmp_path, capsys, text):
+    """Only a ``$schema`` at a schema position names a dialect: a property called ``$schema``
+    (spec/releases 1.0.0 to 1.2.0, resultset.json, have one) is accepted (a reverted fix of
+    session 34 refused it)."""
+    old = _write(tmp_path / "old", text)
+    new = _write(tmp_path / "new", text + "\n")
+    code, out, err = _diff(capsys, old, new)
+    assert code == 0 and "class: PATCH" in out, err
 
 
 def test_the_copy_is_not_read_again(tmp_path, monkeypatch):

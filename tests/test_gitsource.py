@@ -44,6 +44,34 @@ def test_fetch_hint(ref, hint):
     assert gitcmd.fetch_hint(ref, ["origin", "upstream"]) == hint
 
 
+def test_a_missing_revision_in_a_full_clone_is_not_blamed_on_shallowness(tmp_path):
+    """Session 34: ``--base HEAD~999`` in a full clone said "a shallow CI clone ...: run `git fetch
+    --unshallow`": more history cannot bring an ancestor a full clone lacks, and ``--depth=1``
+    would make the clone shallow. A shallow clone keeps its hint."""
+    import subprocess
+
+    root = make_repo(tmp_path)
+    assert git(root, "rev-parse", "--is-shallow-repository").strip() == "false"
+    with pytest.raises(InputError) as exc:
+        gitcmd.resolve(root, "HEAD~999")
+    assert exc.value.message == ("git revision 'HEAD~999' does not exist: 'HEAD' has no such ancestor "
+                                 "(this clone has the whole history)")
+    with pytest.raises(InputError) as exc:
+        gitcmd.resolve(root, "nosuch~2")
+    assert exc.value.message == ("git revision 'nosuch~2' not found in this repository (it has the whole "
+                                 "history of what it fetched): if a remote has it, run `git fetch origin "
+                                 "nosuch:refs/remotes/origin/nosuch` first")
+    shallow = tmp_path / "shallow-clone"
+    git(root, "commit", "-q", "--allow-empty", "-m", "a second commit, so a depth-1 clone is shallow")
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{root}", str(shallow)], check=True,
+                   capture_output=True)
+    with pytest.raises(InputError, match=r"shallow CI clone .*run `git fetch --unshallow` first"):
+        gitcmd.resolve(shallow, "HEAD~1")
+    with pytest.raises(InputError, match=r"shallow CI clone .*run `git fetch --depth=1 origin "
+                       r"main:refs/remotes/origin/main` first"):
+        gitcmd.resolve(shallow, "origin/main")  # --depth 1 fetched the checked-out branch alone
+
+
 def test_read_tree_and_file_at_revision(tmp_path):
     root = make_repo(tmp_path)
     committed = (root / "spec" / "VERSION").read_bytes()
@@ -64,7 +92,8 @@ def test_missing_revision_says_what_to_fetch(tmp_path):
     git(root, "remote", "add", "origin", "https://example.invalid/x.git")
     with pytest.raises(InputError) as exc:
         gitcmd.resolve(root, "origin/main")
-    assert "git fetch --depth=1 origin main:refs/remotes/origin/main" in str(exc.value)
+    # a full clone: the fetch brings history too (--depth=1 would make the clone shallow)
+    assert "run `git fetch origin main:refs/remotes/origin/main` first" in str(exc.value)
 
 
 def test_outside_git(tmp_path):

@@ -151,6 +151,8 @@ BAD_JSON = [
     ("nan", b'{"a": NaN}', ":1:7", "NaN/Infinity is not JSON: NaN"),
     ("infinity", b'{"a": -Infinity}', ":1:7", "NaN/Infinity is not JSON: -Infinity"),
     ("float-overflow", b'{"a": 1e400}', ":1:7", "number out of range for an IEEE 754 double: 1e400"),
+    ("float-underflow", b'{"a": 1e-400}', ":1:7", "number too close to 0 for an IEEE 754 double (it would read "
+     "as 0): 1e-400"),
     ("huge-integer", b'{"a": ' + b"9" * 5000 + b"}", ":1:7", "number out of range"),
     ("bom", b'\xef\xbb\xbf{"a": 1}', ":1:1", "byte-order mark"),
     ("invalid-utf8", b'{"a": "\xff\xfe"}', ":1:8", "invalid UTF-8 at byte 7"),
@@ -324,6 +326,49 @@ def test_check_reports_bad_ref_in_scratch_spec(repo, ref, message):
     assert tree_digest(repo) == before
 
 
+DIALECTS = [  # id, where the value goes in grader.json, the value, the phrase of the refusal
+    ("root-number", (), 5, "'$schema' must be a string, the URI of a dialect, not integer (at '/$schema')"),
+    ("root-object", (), {}, "not object (at '/$schema')"),
+    ("nested-number", ("properties", "id"), 7, "7 is not of type 'string' (at '/properties/id/$schema')"),
+]
+
+
+def _put_dialect_in_draft(repo: Path, where: tuple[str, ...], value: object) -> None:
+    p = repo / "spec" / "schemas" / "grader.json"
+    s = json.loads(p.read_text())
+    node = s
+    for key in where:
+        node = node[key]
+    node["$schema"] = value
+    p.write_text(json.dumps(s, indent=2))
+
+
+@pytest.mark.parametrize(("where", "value", "message"), [r[1:] for r in DIALECTS], ids=[r[0] for r in DIALECTS])
+def test_validate_refuses_non_string_dialect_in_spec(repo, where, value, message):
+    """A ``$schema`` that is not a string gave a traceback from ``referencing`` (fresh user,
+    session 34): now one line naming the schema file and the pointer, exit 2."""
+    _put_dialect_in_draft(repo, where, value)
+    proc = run(["-C", str(repo), "validate", "--spec-version", "draft",
+                str(repo / "spec/examples/llm-judge-grader.json")], cwd=repo)
+    assert_refused(proc, "spec/schemas/grader.json:", message)
+
+
+@pytest.mark.parametrize(("where", "value", "message"), [r[1:] for r in DIALECTS], ids=[r[0] for r in DIALECTS])
+def test_check_reports_non_string_dialect_in_spec(repo, where, value, message):
+    """The gate reports it as a failing ``schemas`` stage naming file and pointer (exit 1), no
+    stage crashes."""
+    _put_dialect_in_draft(repo, where, value)
+    proc = run(["-C", str(repo), "check", "--format", "json", "--stage", "schemas", "--stage", "rules"],
+               cwd=repo)
+    err = proc.stderr.decode()
+    assert "Traceback" not in err and proc.returncode == 1, (proc.returncode, err)
+    report = json.loads(proc.stdout)
+    assert {s["name"]: s["status"] for s in report["stages"]}["schemas"] == "fail"
+    text = json.dumps(report)
+    assert "spec/schemas/grader.json" in text and message.replace("'", "") in text.replace("'", "").replace("\\", "")
+    assert "crashed" not in text
+
+
 def test_check_draft_stage_survives_circular_ref(repo):
     _put_ref_in_draft(repo, "#/$defs/loopa")
     proc = run(["-C", str(repo), "check", "--stage", "draft"], cwd=repo, timeout=120)
@@ -382,6 +427,7 @@ FRONT_MATTER = [
     ("yaml-python-name", "number: 9\ntitle: !!python/name:os.system\n", ":3:8", "!!python/name:os.system"),
     ("yaml-malformed", "number: 9\ntitle: [unclosed\n", ":4:1", "front matter"),
     ("yaml-not-a-mapping", "- 1\n- 2\n", ":2", "front matter must be a YAML mapping"),
+    ("yaml-nul", "number: 9\ntitle: a\x00b\n", ":3:9", "unacceptable character #x0000"),
 ]
 
 
@@ -397,6 +443,81 @@ def test_rfc_front_matter_hostile(repo, front, pos, message, command):
     assert message in line or "YAML" in line, line
     assert not (repo / "PWNED").exists()
     assert tree_digest(repo) == before
+
+
+# --- 5b. paths the file system refuses: a trailing '/' on a file, a name too long ---------------
+
+SLASHED = [  # id, command (F: the file written with a trailing '/', G: a good schema), the file F names
+    ("diff-old", ["diff", "F", "G"], "schema"),
+    ("diff-new", ["diff", "G", "F"], "schema"),
+    ("diff-ignore", ["diff", "--ignore", "F", "G", "G"], "ignore"),
+    ("check-ignore", ["check", "--ignore", "F", "--stage", "schemas"], "ignore"),
+    ("validate", ["validate", "F"], "document"),
+    ("rfc-lint", ["rfc", "lint", "F"], "rfc"),
+]
+
+
+def _slashed_setup(repo: Path, tmp_path: Path, what: str) -> Path:
+    if what == "rfc":
+        return repo / "rfcs" / "0001-conformance-suite.md"
+    if what == "document":
+        return write(tmp_path / "doc.json", (repo / "spec/examples/llm-judge-grader.json").read_bytes())
+    if what == "ignore":
+        return write(tmp_path / "ignore.yml", "[]\n")
+    return write(tmp_path / "s.json", json.dumps(GOOD_SCHEMA))
+
+
+@pytest.mark.parametrize(("args", "what"), [r[1:] for r in SLASHED], ids=[r[0] for r in SLASHED])
+def test_a_file_written_with_a_trailing_slash_is_refused(repo, tmp_path, args, what):
+    """Session 34: ``diff s.json/ s.json`` read s.json (pathlib drops the slash) and said PATCH;
+    open(2) refuses such a path (ENOTDIR). Every command that takes a file refuses it."""
+    f = _slashed_setup(repo, tmp_path, what)
+    g = write(tmp_path / "g" / "s.json", json.dumps(GOOD_SCHEMA))
+    slashed = str(f) + "/"
+    argv = [slashed if a == "F" else str(g) if a == "G" else a for a in args]
+    proc = run(["-C", str(repo), *argv], cwd=tmp_path, timeout=60)
+    if what == "document":  # validate reports each unreadable file, then its summary
+        err = proc.stderr.decode()
+        assert proc.returncode == 2 and "Traceback" not in err, err
+        assert err.splitlines()[0] == f"evalport-spec: error: {slashed}: not a directory: the path ends in '/', " \
+                                      "which names a folder", err
+        return
+    assert_refused(proc, f"{slashed}: ", "not a directory: the path ends in '/', which names a folder")
+
+
+def test_a_file_at_a_revision_written_with_a_trailing_slash_is_refused(repo):
+    """``git cat-file -t HEAD:FILE/`` says the path does not exist; ``diff HEAD:FILE/`` read the
+    file (the path check drops a trailing slash) and said PATCH (session 35). A folder at a
+    revision written with '/' is still a folder."""
+    proc = run(["-C", str(repo), "diff", "HEAD:spec/schemas/grader.json/", "spec/schemas/grader.json"], cwd=repo)
+    assert_refused(proc, "HEAD:spec/schemas/grader.json/: ",
+                   "not a directory: the path ends in '/', which names a folder")
+    proc = run(["-C", str(repo), "diff", "HEAD:spec/schemas/", "HEAD:spec/schemas"], cwd=repo, timeout=300)
+    assert proc.returncode == 0 and b"class: PATCH" in proc.stdout, proc.stderr
+
+
+def test_a_folder_written_with_a_trailing_slash_is_still_a_folder(repo, tmp_path):
+    for side in ("old", "new"):
+        write(tmp_path / side / "s.json", json.dumps(GOOD_SCHEMA))
+    proc = run(["-C", str(repo), "diff", f"{tmp_path / 'old'}/", f"{tmp_path / 'new'}/"], cwd=tmp_path)
+    assert proc.returncode == 0 and b"class: PATCH" in proc.stdout, proc.stderr
+
+
+LONG = "x" * 300 + ".json"  # longer than a file name may be (NAME_MAX 255 on Linux)
+TOO_LONG = [
+    ("diff", ["diff", LONG, "spec/schemas/grader.json"], "no such file, folder or version"),
+    ("check-ignore", ["check", "--ignore", LONG, "--stage", "schemas"], "File name too long"),
+    ("check-ignore-in-repo", ["check", "--ignore", f"spec/{LONG}", "--stage", "schemas"], "File name too long"),
+    ("rfc-lint", ["rfc", "lint", f"rfcs/0009-{LONG}.md"], "File name too long"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), [r[1:] for r in TOO_LONG], ids=[r[0] for r in TOO_LONG])
+def test_a_name_too_long_for_the_file_system_is_one_line(repo, args, message):
+    """pathlib's exists()/is_file() raise OSError (ENAMETOOLONG) instead of answering False: a
+    traceback in diff, check --ignore and rfc lint before."""
+    proc = run(["-C", str(repo), *args], cwd=repo, timeout=60)
+    assert_refused(proc, None, message)
 
 
 # --- 6. options that look like git options, unknown versions and types, non-documents --------
@@ -581,6 +702,11 @@ INPUTS = [
     ("diff-fifo-schema", lambda r, t: ["diff", str(_fifo(t / "old.json")), str(_fifo(t / "new.json"))],
      "@T/old.json", "is a FIFO (named pipe)"),
     ("diff-ignore-fifo", lambda r, t: ["diff", "--ignore", str(_fifo(t / "ignore.yaml")), "1.3.0", "draft"],
+     "@T/ignore.yaml", "is a FIFO (named pipe)"),
+    # two local files: the disk cache's key read the ignore file first, with a blocking open (session 35)
+    ("diff-ignore-fifo-local-files", lambda r, t: ["diff", "--ignore", str(_fifo(t / "ignore.yaml")),
+                                                   str(write(t / "s.json", json.dumps(GOOD_SCHEMA))),
+                                                   str(t / "s.json")],
      "@T/ignore.yaml", "is a FIFO (named pipe)"),
     ("rfc-lint-fifo", lambda r, t: ["rfc", "lint", str(_fifo(r / "rfcs" / "0009-fifo.md"))],
      "rfcs/0009-fifo.md", "is a FIFO (named pipe)"),

@@ -16,6 +16,11 @@ from evalport_spec.jsonload import MAX_DEPTH, load, loads, positions
         ("[NaN]", "f.json:1:2: NaN/Infinity is not JSON: NaN"),
         ('{"v": -Infinity}', "f.json:1:7: NaN/Infinity is not JSON: -Infinity"),
         ("[1e999]", "f.json:1:2: number out of range for an IEEE 754 double: 1e999"),
+        # nonzero as written, 0 as a double (the smallest subnormal is about 4.94e-324)
+        ('{"minimum": 1e-400}', "f.json:1:13: number too close to 0 for an IEEE 754 double (it would read as 0): 1e-400"),
+        ("[-2E-324]", "f.json:1:2: number too close to 0 for an IEEE 754 double (it would read as 0): -2E-324"),
+        ("[0.00000000000000000001e-310]", "f.json:1:2: number too close to 0 for an IEEE 754 double "
+         "(it would read as 0): 0.00000000000000000001e-310"),
         ('{"a":\n  }', "f.json:2:3: malformed JSON: Expecting value"),
         ("\ufeff{}", "f.json:1:1: byte-order mark at start of file (RFC 8259 section 8.1 forbids it)"),
         ("", "f.json:1:1: malformed JSON: Expecting value"),
@@ -26,6 +31,38 @@ def test_refusals_are_one_line_with_position(text: str, expected: str) -> None:
         loads(text, "f.json")
     assert str(info.value) == expected
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("text", ['{"minimum": 1e-400}', "[-2E-324]", "[1.0e-0400]", '{"a": [5E-999]}'])
+def test_a_nonzero_number_read_as_zero_is_refused_on_the_fast_path_too(text: str) -> None:
+    """Bytes go to orjson first, which reads these as 0.0 (fresh user, session 34:
+    ``minimum 0 -> 1e-400`` was PATCH)."""
+    with pytest.raises(InputError, match="too close to 0"):
+        loads(text.encode(), "f.json")
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("[0e-400]", 0.0), ("[-0.000e-999]", -0.0), ("[4.9e-324]", 5e-324), ("[1e-320]", 1e-320),
+    ('["case-100", "1e-400"]', "1e-400"),  # in strings: no number
+])
+def test_zero_and_subnormal_numbers_are_read(text: str, value: object) -> None:
+    for given in (text, text.encode()):
+        got = loads(given, "f.json").value
+        assert got[-1] == value and str(got[-1]) == str(value)
+
+
+@pytest.mark.parametrize(("data", "name"), [
+    ('{"a": 1}'.encode("utf-16-le"), "UTF-16LE"), ('{"a": 1}'.encode("utf-16-be"), "UTF-16BE"),
+    ('{"a": 1}'.encode("utf-16"), "UTF-16LE"),  # with its BOM (FF FE), little-endian here
+    ('{"a": 1}'.encode("utf-32-le"), "UTF-32LE"), ('{"a": 1}'.encode("utf-32-be"), "UTF-32BE"),
+    (b"\xfe\xff\x00[\x00]", "UTF-16BE"),
+])
+def test_utf16_and_utf32_text_is_named(data: bytes, name: str) -> None:
+    """RFC 4627 section 3's patterns of NULs in the first four bytes, or a UTF-16/32 BOM (session 35:
+    "invalid UTF-8 at byte 0", or "Expecting property name" for UTF-16LE without a BOM)."""
+    with pytest.raises(InputError) as info:
+        loads(data, "f.json")
+    assert str(info.value) == f"f.json:1:1: the file is {name} text, not UTF-8 (RFC 8259 section 8.1: JSON text is UTF-8)"
 
 
 def test_invalid_utf8_names_byte_offset() -> None:

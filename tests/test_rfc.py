@@ -166,6 +166,16 @@ def test_missing_front_matter(repo):
         lint_rfcs(repo, today=D(2026, 11, 30))
 
 
+def test_a_byte_order_mark_before_the_front_matter_is_named(repo, capsys):
+    """Session 35: an RFC saved with a BOM was told "the first line must be '---'", which it
+    seems to be in most editors."""
+    p = write_rfc(repo, "0007-x.md", comment_rfc())
+    p.write_bytes(b"\xef\xbb\xbf" + p.read_bytes())
+    code, _, err = run_cli(repo, "lint", capsys=capsys)
+    assert (code, err) == (2, "evalport-spec: error: rfcs/0007-x.md:1:1: a byte-order mark (U+FEFF) before the "
+                              "front matter's '---': save the file as UTF-8 without a BOM\n")
+
+
 def test_title_escaping_rfcs_is_refused_and_nothing_written(repo, capsys):
     before = tree_digest(repo)
     code, out, err = run_cli(repo, "new", "../../etc/x", capsys=capsys)
@@ -190,6 +200,50 @@ def test_unknown_status_refused(repo, capsys):
     code, _, err = run_cli(repo, "status", "7", "approved", capsys=capsys)
     assert code == 2
     assert err.startswith("evalport-spec: error: unknown status 'approved' (expected one of draft, comment,")
+    assert tree_digest(repo) == before
+
+
+@pytest.mark.parametrize(("status", "shown"), [("ACCEPTED", "'ACCEPTED'"), ("[accepted]", "['accepted']"),
+                                             ("null", "None")])
+def test_accept_findings_names_a_status_that_is_no_status_word(repo, capsys, status, shown):
+    """Session 34: ``status: ACCEPTED`` or ``[accepted]`` was reported as "RFC 0007 is
+    ['accepted']: its decision record is closed", as if it were a decided status."""
+    write_rfc(repo, "0007-x.md", comment_rfc().replace("status: comment", f"status: {status}")
+              .replace("declared_class: MINOR", "declared_class: MAJOR"))
+    before = tree_digest(repo)
+    code, _, err = run_cli(repo, "accept-findings", "7", capsys=capsys)
+    assert (code, err) == (2, f"evalport-spec: error: rfcs/0007-x.md:4: RFC 0007 has status {shown}, which is no "
+                              "status word (one of draft, comment, accepted, rejected, deferred, withdrawn, "
+                              "implemented, superseded): fix its front matter (see `rfc lint`) first\n")
+    assert tree_digest(repo) == before
+
+
+def test_lint_names_a_key_a_status_forbids_not_the_whole_front_matter(repo):
+    """``waiting_on`` is allowed only with status ``comment``: python-jsonschema's message for the
+    schema's ``not`` printed the whole front matter as a Python dict, at line 1."""
+    fm = comment_rfc(extra="waiting_on: a fixture").replace("status: comment", "status: ACCEPTED")
+    write_rfc(repo, "0007-x.md", fm)
+    found = [f for f in lint_rfcs(repo, today=D(2026, 9, 30)) if "waiting_on" in f.message]
+    assert [(f.new.line, f.message) for f in found] == [
+        (16, "front matter: 'waiting_on' not allowed with status 'ACCEPTED'")]
+
+
+NOT_UTF8 = b"a\xed\xa0\x80b".decode("utf-8", "surrogateescape")  # how Python reads such an argv byte string
+
+
+@pytest.mark.parametrize("argv", [["new", NOT_UTF8], ["new", "Fine", "--author", NOT_UTF8],
+                                  ["status", "7", "comment", "--closes", "2026-12-01", "--reason", NOT_UTF8],
+                                  ["status", "7", "accepted", "--approver", NOT_UTF8]])
+def test_text_arguments_that_are_not_utf8_are_a_usage_error(repo, capsys, argv):
+    """Session 35: bytes that are not UTF-8 in a title, author or reason reached the writer as
+    lone surrogates: a UnicodeEncodeError traceback. Nothing is written."""
+    write_rfc(repo, "0007-x.md", comment_rfc())
+    before = tree_digest(repo)
+    with pytest.raises(SystemExit) as exc:
+        main(["-C", str(repo), "rfc", *argv])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and len(err.splitlines()) == 1, err
+    assert "not UTF-8 text: 'a\\udced\\udca0\\udc80b'" in err
     assert tree_digest(repo) == before
 
 

@@ -115,10 +115,14 @@ CASES = {
     "NaN": TEXT.replace(b'"attempt": 12', b'"attempt": NaN'),
     "-Infinity": TEXT.replace(b'"attempt": 12', b'"attempt": -Infinity'),
     "out of range": TEXT.replace(b'"attempt": 12', b'"attempt": 1e400'),
+    "underflow to 0": TEXT.replace(b'"attempt": 12', b'"attempt": -2.5e-400'),
+    "zero with a large exponent (allowed)": TEXT.replace(b'"attempt": 12', b'"attempt": 0.0e-400'),
     "500-digit integer": TEXT.replace(b'"attempt": 12', b'"attempt": ' + b"9" * 500),
     "u0022 escape": TEXT.replace(b'"t12"', b'"t\\u0022"'),
     "escaped quote": TEXT.replace(b'"t12"', b'"t\\"12"'),
     "byte-order mark": b"\xef\xbb\xbf" + TEXT,
+    "UTF-16LE without a BOM": TEXT.decode("utf-8").encode("utf-16-le"),
+    "UTF-32 with a BOM": TEXT.decode("utf-8").encode("utf-32"),
     "invalid UTF-8 late beats a syntax error early": TEXT.replace(b'"t3"', b'"t3",').replace(
         b'"t33"', b'"t\xff33"'),
     "truncated UTF-8 sequence": TEXT.replace(b'"t12"', b'"t\xe2\x82"'),
@@ -190,6 +194,25 @@ def test_some_refusals_worked_out_by_hand(tmp_path: Path) -> None:
                                     "(RFC 7493 section 2.1)", 1, name.index(b'"end"') + 1, "/\\udfff")
     for allowed in ("surrogate pair (allowed)", "escaped backslash before u-d800 (allowed)"):
         assert same(tmp_path, CASES[allowed])[0] == "value"
+
+
+def test_a_number_that_reads_as_zero_is_refused_in_a_batch(tmp_path: Path) -> None:
+    """orjson reads -2.5e-400 as -0.0 (the batches are read by orjson): the fresh user of
+    session 34 found 1e-400 accepted as 0."""
+    data = CASES["underflow to 0"]
+    for batch, chunk in ((64, 7), (1 << 20, 1 << 20)):
+        got = same(tmp_path, data, batch=batch, chunk=chunk)
+        assert got[:2] == ("refused", "number too close to 0 for an IEEE 754 double (it would read as 0): -2.5e-400")
+        assert got[3] == data.index(b"-2.5e-400") + 1
+    assert same(tmp_path, CASES["zero with a large exponent (allowed)"])[0] == "value"
+
+
+def test_utf16_and_utf32_are_named(tmp_path: Path) -> None:
+    """Session 35: UTF-16LE without a BOM read as UTF-8 text with NULs ("Expecting property
+    name", column 2); with a BOM, "invalid UTF-8 at byte 0". RFC 8259 section 8.1 asks for UTF-8."""
+    assert same(tmp_path, CASES["UTF-16LE without a BOM"]) == (
+        "refused", "the file is UTF-16LE text, not UTF-8 (RFC 8259 section 8.1: JSON text is UTF-8)", 1, 1, None)
+    assert same(tmp_path, CASES["UTF-32 with a BOM"])[1].startswith("the file is UTF-32LE text")
 
 
 def test_integers_beyond_64_bits_stay_exact(tmp_path: Path) -> None:

@@ -65,9 +65,15 @@ class _Budget:
         self.left = MAX_KEY_BYTES
 
     def read(self, path: Path) -> bytes | None:
-        """``path``'s bytes, or ``None`` (not a regular file, unreadable, or over budget)."""
+        """``path``'s bytes, or ``None`` (not a regular file, unreadable, or over budget). Opened
+        non-blocking: opening a FIFO (``diff --ignore FIFO``) waits for a writer otherwise, and
+        the key was computed before the reader that refuses it (a hang, session 35)."""
         try:
-            with open(path, "rb") as fh:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        except OSError:
+            return None
+        try:
+            with open(fd, "rb") as fh:
                 if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                     return None
                 data = fh.read(self.left + 1)

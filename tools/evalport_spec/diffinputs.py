@@ -12,6 +12,8 @@ import os
 import stat
 from pathlib import Path
 
+from .fsutil import refuse_trailing_slash
+
 SIBLING_MAX_BYTES = 8 << 20
 """Largest sibling file (8 MiB) read as possible context of a single schema file: schemas are
 kilobytes; a bigger ``.json`` beside it is data, never read for a diff."""
@@ -21,12 +23,21 @@ def local_kind(arg: str) -> str | None:
     """What the local path ``arg`` is to ``diff``: ``"file"`` (anything that is not a folder,
     a FIFO or a dangling link included: reading refuses those), ``"version"`` (a folder holding
     ``schemas/``: a spec version), ``"folder"`` (a folder of schemas), or ``None`` (nothing
-    there: a version name, ``draft`` or ``REF:PATH``)."""
+    there: a version name, ``draft`` or ``REF:PATH``).
+
+    Raises:
+        InputError: ``arg`` ends in ``/`` and is no folder (``s.json/``:
+            :func:`~evalport_spec.fsutil.refuse_trailing_slash`).
+    """
+    refuse_trailing_slash(arg)
     p = Path(arg)
-    if p.is_file() or (os.path.lexists(p) and not p.is_dir()):
-        return "file"
-    if p.is_dir():
-        return "version" if (p / "schemas").is_dir() else "folder"
+    try:
+        if p.is_file() or (os.path.lexists(p) and not p.is_dir()):
+            return "file"
+        if p.is_dir():
+            return "version" if (p / "schemas").is_dir() else "folder"
+    except OSError:  # a name longer than the system allows (ENAMETOOLONG): no file is called so
+        return None
     return None
 
 

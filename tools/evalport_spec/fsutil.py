@@ -76,8 +76,12 @@ def escaping_symlinks(root: str | os.PathLike[str], folders: tuple[str, ...] = (
     out: list[tuple[str, Path]] = []
     for folder in folders:
         top = base / folder
-        if top.is_symlink() or not top.is_dir():
-            candidates = [top] if top.is_symlink() else []
+        try:
+            link, folder_there = top.is_symlink(), top.is_dir()
+        except OSError:  # a name longer than the system allows (ENAMETOOLONG): nothing is there
+            continue
+        if link or not folder_there:
+            candidates = [top] if link else []
         else:
             candidates = []
             for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
@@ -113,6 +117,23 @@ def file_kind(mode: int) -> str | None:
         if test(mode):
             return name
     return "not a regular file"
+
+
+def refuse_trailing_slash(path: str | os.PathLike[str], source: str | None = None) -> None:
+    """Refuse a path written with a trailing ``/`` that is no directory (``s.json/``): POSIX
+    resolves such a path only to a directory (open(2) fails with ENOTDIR), but
+    :class:`pathlib.Path` drops the slash, so ``Path("s.json/")`` would read ``s.json``. Checked
+    on the text as given, before anything turns it into a ``Path``. A folder written with a
+    trailing ``/`` is fine; so is a path with nothing there (its reader says so).
+
+    Raises:
+        InputError: ``not a directory: the path ends in '/', which names a folder``, naming
+            ``source`` (default: the path as written).
+    """
+    text = os.fspath(path)
+    if isinstance(text, str) and len(text) > 1 and text.endswith(("/", os.sep)) \
+            and os.path.lexists(text.rstrip("/" + os.sep)) and not os.path.isdir(text):
+        raise InputError("not a directory: the path ends in '/', which names a folder", source or text)
 
 
 def _refuse_kind(mode: int, source: str) -> None:
@@ -175,10 +196,12 @@ def read_limited(path: str | os.PathLike[str], *, max_bytes: int, label: str | N
 
     Raises:
         InputError: missing, not a regular file, a symlink loop, unreadable, larger than
-            ``max_bytes``, or outside ``within`` (message names ``label``).
+            ``max_bytes``, outside ``within``, or written with a trailing ``/``
+            (:func:`refuse_trailing_slash`; message names ``label``).
     """
+    source = label or os.fspath(path)
+    refuse_trailing_slash(path, source)
     p = Path(path)
-    source = label or str(path)
     if within is not None:
         check_within(p, within, source)
     try:

@@ -180,7 +180,9 @@ def resolve(root: str | os.PathLike[str], ref: str, *, option: str | None = None
             says to use that one ("use `--base origin/cold`": git does not look under a remote's
             name, and fetching would not change that); else it carries the :func:`fetch_hint`,
             e.g. "not found in this clone (a shallow CI clone fetches only the pull request):
-            run `git fetch --depth=1 origin main:refs/remotes/origin/main`".
+            run `git fetch --depth=1 origin main:refs/remotes/origin/main`" in a shallow clone;
+            in a full one, an ancestor beyond the history "does not exist" and a name gets the
+            fetch without ``--depth`` (:func:`_absent_from_full_clone`).
     """
     root = Path(root)
     check_ref(ref)
@@ -201,6 +203,29 @@ def resolve(root: str | os.PathLike[str], ref: str, *, option: str | None = None
             use = " or ".join(f"`{option + ' ' if option else ''}{t}`" for t in tracking)
             raise InputError(f"git revision {ref!r} not found in this clone, but the remote-tracking "
                              f"branch {tracking[0]} is: use {use}")
+        if not _is_shallow(root):
+            raise InputError(_absent_from_full_clone(root, ref, name, remotes))
         raise InputError(f"git revision {ref!r} not found in this clone (a shallow CI clone "
                          f"fetches only the pull request head): run `{fetch_hint(ref, remotes)}` first")
     return sha
+
+
+def _is_shallow(root: Path) -> bool:
+    """Whether the repository at ``root`` is a shallow clone (``git rev-parse
+    --is-shallow-repository``, git 2.15): only there can a revision be missing for want of history."""
+    return run(root, "rev-parse", "--is-shallow-repository", check=False).stdout.strip() == b"true"
+
+
+def _absent_from_full_clone(root: Path, ref: str, name: str, remotes: list[str]) -> str:
+    """The message for ``ref`` (its name before any ``~``/``^`` being ``name``) unknown in a
+    clone with the whole history: fetching more history cannot bring it (fresh user, session 34:
+    ``--base HEAD~999`` was told to run ``git fetch --unshallow``)."""
+    if name != ref and run(root, "rev-parse", "--verify", "--quiet", "--end-of-options",
+                           f"{name}^{{commit}}", check=False).returncode == 0:
+        return (f"git revision {ref!r} does not exist: {name!r} has no such ancestor "
+                "(this clone has the whole history)")
+    if name == "HEAD":
+        return f"git revision {ref!r} does not exist: the repository has no commit yet"
+    hint = fetch_hint(name, remotes).replace("--depth=1 ", "")  # a full clone stays full
+    return (f"git revision {ref!r} not found in this repository (it has the whole history of what it "
+            f"fetched): if a remote has it, run `{hint}` first")

@@ -3,8 +3,8 @@
 The fast path is the standard library's C decoder with hooks that reject what RFC 8259 leaves
 to implementations and that this project refuses: duplicate object member names (RFC 8259
 section 4 says names SHOULD be unique), ``NaN``/``Infinity`` (not JSON at all), numbers that
-overflow an IEEE 754 double, a byte-order mark (RFC 8259 section 8.1: MUST NOT be added), invalid
-UTF-8, nesting deeper than :data:`MAX_DEPTH`, and files larger than :data:`MAX_BYTES`.
+overflow an IEEE 754 double or, not being 0, read as 0 (:func:`underflows`), a byte-order mark
+(RFC 8259 section 8.1: MUST NOT be added), invalid UTF-8, nesting deeper than :data:`MAX_DEPTH`, and files larger than :data:`MAX_BYTES`.
 
 Positions (1-based line and column for every JSON Pointer) are computed lazily by a small
 tokenizer (:func:`evalport_spec.jsonpos.positions`) only when a caller asks, so large documents
@@ -84,9 +84,21 @@ def _parse_constant(text: str) -> Any:
 
 def _parse_float(text: str) -> float:
     value = float(text)
-    if math.isinf(value):
+    if math.isinf(value) or (value == 0.0 and underflows(text)):
         raise _BadNumber(text)
     return value
+
+
+def underflows(text: str) -> bool:
+    """Whether the JSON number ``text`` is not zero but reads as a zero double: its mantissa has
+    a digit other than 0 (``1e-400``, ``-0.5e-330``; ``0e-400`` and ``0.000`` are zero as written).
+
+    Such a number is refused as one too large is: the nearest double is 0, which changes its
+    sign against every bound (``"minimum": 1e-400`` would accept 0, which the number as written
+    excludes) and its division (a ``multipleOf`` of 0). A subnormal double (``1e-320``) keeps
+    its sign and is read like any other decimal rounded to a double."""
+    mantissa = text.lower().partition("e")[0]
+    return any(c in "123456789" for c in mantissa)
 
 
 def _parse_int(text: str) -> int:
@@ -237,10 +249,40 @@ def lone_surrogate_error(found: tuple[str, str], source: str, line: int | None, 
                       source, line, col, ptr.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
+def wide_encoding(head: bytes) -> str | None:
+    """The UTF-16 or UTF-32 encoding the first bytes ``head`` of a file show, or ``None``: a
+    UTF-16/32 byte-order mark, or the NUL pattern of a text whose first character is ASCII, as
+    RFC 4627 section 3 reads it (``00 00 00 xx`` UTF-32BE, ``00 xx 00 xx`` UTF-16BE, ``xx 00 00
+    00`` UTF-32LE, ``xx 00 xx 00`` UTF-16LE). A NUL byte is never in UTF-8 JSON text (RFC 8259
+    section 7 requires it escaped in strings), so naming the encoding only sharpens a refusal."""
+    for bom, name in ((b"\x00\x00\xfe\xff", "UTF-32BE"), (b"\xff\xfe\x00\x00", "UTF-32LE"),
+                      (b"\xfe\xff", "UTF-16BE"), (b"\xff\xfe", "UTF-16LE")):
+        if head.startswith(bom):
+            return name
+    if len(head) < 4 or 0 not in head[:4]:
+        return None
+    nul = tuple(b == 0 for b in head[:4])
+    return {(True, True, True, False): "UTF-32BE", (True, False, True, False): "UTF-16BE",
+            (False, True, True, True): "UTF-32LE", (False, True, False, True): "UTF-16LE"}.get(nul)
+
+
+def wide_error(head: bytes, source: str) -> InputError | None:
+    """The refusal of a file that starts as UTF-16 or UTF-32 text (:func:`wide_encoding`), at
+    line 1, column 1, or ``None``."""
+    name = wide_encoding(head)
+    if name is None:
+        return None
+    return InputError(f"the file is {name} text, not UTF-8 (RFC 8259 section 8.1: JSON text is UTF-8)", source, 1, 1)
+
+
 def decode_bytes(data: bytes, source: str) -> str:
-    """Decode UTF-8 strictly; a BOM or invalid byte sequence is an :class:`InputError`."""
+    """Decode UTF-8 strictly; a BOM, UTF-16/32 text (:func:`wide_error`) or an invalid byte
+    sequence is an :class:`InputError`."""
     if data.startswith(b"\xef\xbb\xbf"):
         raise InputError(BOM_MESSAGE, source, 1, 1)
+    wide = wide_error(data[:4], source)
+    if wide is not None:
+        raise wide
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -269,15 +311,22 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_NUMBER_SHAPE = bytes(0x30 if 0x30 <= b <= 0x39 else 0x65 if b in b"eE" else b if b == 0x2D else 0x20
+                      for b in range(256))
+"""Every digit as ``0``, ``E`` as ``e``, ``-`` as itself, every other byte a space."""
 _LONG_RUN = b"0" * 19
+_TINY_EXPONENT = b"0e-000"
 
 
 def has_long_digits(raw: bytes) -> bool:
     """Whether ``raw`` has a run of 19 or more ASCII digits, enough for an integer beyond 64
-    bits (2**63 has 19 digits). Two C passes (translate, substring search): a regular
-    expression takes about thirty times longer on large documents."""
-    return _LONG_RUN in raw.translate(_DIGITS_ONLY)
+    bits (2**63 has 19 digits), or a digit followed by a negative exponent of three or more
+    digits (``5e-400``). A number whose double underflows to 0 (:func:`underflows`) has one or
+    the other: below 2.5e-324 with at most 18 digits after the point needs an exponent below
+    -305. Three C passes (translate, two substring searches): a regular expression takes about
+    thirty times longer on large documents."""
+    shape = raw.translate(_NUMBER_SHAPE)
+    return _LONG_RUN in shape or _TINY_EXPONENT in shape
 
 
 def _fast_loads(raw: bytes) -> Any:
@@ -291,8 +340,9 @@ def _fast_loads(raw: bytes) -> Any:
     can only spell ``\\"`` or ``\\u0022`` (the latter sends the document to the strict path).
     orjson reads an integer beyond 64 bits as the nearest double, which changes verdicts
     (``{"const": B}`` and ``{"const": B + 1}`` would read alike, and a draft-04 ``integer`` rejects
-    a float): a run of 19 or more digits anywhere in the text sends the document to the strict
-    path, which keeps every integer exact.
+    a float), and a nonzero number too close to 0 as 0.0: a run of 19 or more digits or a
+    three-digit negative exponent anywhere in the text (:func:`has_long_digits`) sends the
+    document to the strict path, which keeps every integer exact and refuses the underflow.
     """
     if orjson is None or b"\\u0022" in raw or has_long_digits(raw):
         return _SLOW
@@ -334,8 +384,10 @@ def strict_error(exc: BaseException, text: str, source: str, max_depth: int = MA
         return InputError(f"duplicate object key {exc.key!r}", source, line, col, ptr)
     if isinstance(exc, _BadNumber):
         line, col = locate_token(text, exc.text)
-        what = "NaN/Infinity is not JSON" if exc.text in ("NaN", "Infinity", "-Infinity") else (
-            "number out of range for an IEEE 754 double")
+        what = ("NaN/Infinity is not JSON" if exc.text in ("NaN", "Infinity", "-Infinity") else
+                "number out of range for an IEEE 754 double" if exc.text.lstrip("-").isdigit()
+                or math.isinf(float(exc.text)) else
+                "number too close to 0 for an IEEE 754 double (it would read as 0)")
         return InputError(f"{what}: {exc.text[:40]}", source, line, col)
     return InputError(f"nesting deeper than {max_depth} levels", source)
 

@@ -48,6 +48,7 @@ from .jsonload import (
     lone_surrogate,
     lone_surrogate_error,
     strict_error,
+    wide_error,
 )
 from .jsonpos import positions
 from .pointer import escape
@@ -347,9 +348,12 @@ class ObjectStream:
                 "invalid UTF-8", self.source) from None
 
     def _document(self) -> Iterator[Event]:
-        self._need(3)
+        self._need(4)
         if self._buf.startswith(b"\xef\xbb\xbf"):
             raise InputError(BOM_MESSAGE, self.source, 1, 1)
+        wide = wide_error(bytes(self._buf[:4]), self.source)
+        if wide is not None:
+            raise wide
         i = self._skip_ws(0)
         byte = self._byte(i)
         if byte is None:

@@ -12,11 +12,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from .ecmaregex import NotEcmaRegex, compile_ecma
 from .errors import InputError
 from .jsonload import Loaded
+from .jsontypes import json_type
 from .pointer import escape, join
 
 if TYPE_CHECKING:
@@ -69,6 +70,59 @@ def legacy_dialect(schema: Any) -> bool:
     """Whether ``schema`` (a file's root) names draft-07 or an older dialect in ``$schema``."""
     d = schema.get("$schema") if isinstance(schema, dict) else None
     return isinstance(d, str) and any(f"draft-0{n}/" in d for n in range(3, 8))
+
+
+def _refuse_non_string_dialect(doc: Loaded) -> None:
+    """Refuse a root ``$schema`` that is not a string: the keyword's value is a URI naming the
+    dialect (2020-12 Core 8.1.1; draft-07 Core 7), and ``referencing`` calls ``str`` methods on
+    it (a number gave a traceback, fresh user session 34). Only the root's member is read here:
+    a ``$schema`` below it is checked by the meta-schema at schema positions only, so a property
+    *named* ``$schema`` (``"properties": {"$schema": ...}``) is data and stays accepted.
+
+    Raises:
+        InputError: ``'$schema' must be a string ..., not TYPE``, at ``/$schema``.
+    """
+    value = doc.value
+    if isinstance(value, dict) and "$schema" in value and not isinstance(value["$schema"], str):
+        raise InputError(f"'$schema' must be a string, the URI of a dialect, not {json_type(value['$schema'])}",
+                         doc.source, doc.line("/$schema"), None, "/$schema")
+
+
+def _refuse_malformed_uris(f: SchemaFile, id_kw: str) -> None:
+    """Refuse an identifier or reference of ``f`` that no URI parser reads (``"$id":
+    "http://[::1"``: an unclosed IPv6 host, RFC 3986 section 3.2.2): resolving it against a base
+    raised ValueError from :func:`urllib.parse.urljoin`, a traceback (session 35). The keywords
+    are URI references (2020-12 Core 8.2.1 and 8.2.3); the meta-schema's ``format`` says so but
+    is not asserted.
+
+    Raises:
+        InputError: ``'$ref' is not a URI reference (...)``, at its pointer.
+    """
+    for ptr, node, _ in f.walk():
+        for key in (id_kw, "$ref", "$dynamicRef", "$recursiveRef"):
+            value = node.get(key)
+            if isinstance(value, str):
+                try:
+                    urlsplit(value)
+                except ValueError as exc:
+                    at = join(ptr, key)
+                    raise InputError(f"{key!r} is not a URI reference ({exc}): {value!r}", f.loaded.source,
+                                     f.loaded.line(at), None, at) from None
+
+
+def _first_meta_error(files: Iterable[SchemaFile]) -> InputError | None:
+    """The first meta-schema or pattern problem of ``files`` (:func:`_meta_errors`), or ``None``.
+
+    Asked when ``referencing`` cannot index a set: it reads every subschema it meets as a
+    schema (a nested ``"$schema": 7`` raised AttributeError), and the meta-schema says the same
+    thing at the same schema positions with a file, a line and a pointer (2020-12 meta-schema,
+    core vocabulary: ``$schema`` is a URI string), never at a property named ``$schema``.
+    """
+    for f in files:
+        problems = _meta_errors(f, None)
+        if problems:
+            return problems[0]
+    return None
 
 
 @dataclass
@@ -141,6 +195,7 @@ class SchemaSet:
             value = doc.value
             if not isinstance(value, (dict, bool)):
                 raise InputError("a JSON Schema must be an object or a boolean", doc.source, 1, 1)
+            _refuse_non_string_dialect(doc)
             id_kw = id_keyword(value)
             uri = value.get(id_kw) if isinstance(value, dict) else None
             if isinstance(uri, str) and identifier(value, id_kw, legacy_dialect(value)) is None:
@@ -150,6 +205,7 @@ class SchemaSet:
                                  "/" + id_kw)
             uri = urldefrag(uri)[0] if uri else f"urn:evalport:file:{name}"
             files[name] = SchemaFile(name, uri, doc)
+            _refuse_malformed_uris(files[name], id_kw)
             _refuse_redefinitions(files[name], seen)
             dialect = value.get("$schema", DIALECT_2020_12) if isinstance(value, dict) else DIALECT_2020_12
             try:
@@ -162,8 +218,9 @@ class SchemaSet:
         registry = meta_schemas().with_resources(resources)
         try:
             registry = registry.crawl()
-        except Exception as exc:  # malformed $id/$anchor inside a schema
-            raise InputError(f"cannot index schema set: {exc}", label or None) from None
+        except Exception as exc:  # malformed $id/$anchor, or a subschema that is no schema
+            raise _first_meta_error(files.values()) or InputError(
+                f"cannot index schema set: {exc}", label or None) from None
         return cls(files, registry, label)
 
     def __iter__(self) -> Iterator[SchemaFile]:
@@ -295,20 +352,21 @@ class SchemaSet:
         of times); the error of every reference to a broken target names that reference."""
         problems: list[InputError] = []
         outcome: dict[tuple[str, str], str | None] = {}  # (file URI, absolute) -> problem or None
+        loops: dict[int, bool] = {}  # id of a subschema -> whether its $ref chain loops (_ref_loops)
         for f, ptr, ref, absolute in self.references():
             key = (f.uri, absolute)
             if key not in outcome:
-                outcome[key] = self._ref_problem(f.uri, absolute)
+                outcome[key] = self._ref_problem(f.uri, absolute, loops)
             what = outcome[key]
             if what is not None:
                 problems.append(InputError(what.replace(_REF, repr(ref)), f.loaded.source, f.loaded.line(ptr),
                                            None, ptr))
         return problems
 
-    def _ref_problem(self, file_uri: str, absolute: str) -> str | None:
+    def _ref_problem(self, file_uri: str, absolute: str, loops: dict[int, bool]) -> str | None:
         """What is wrong with a ``$ref`` to ``absolute`` written in the file whose URI is
         ``file_uri`` (a message with :data:`_REF` where the reference as written goes), or
-        ``None``."""
+        ``None``. ``loops``: the verdicts :func:`_ref_loops` has reached so far."""
         import referencing.exceptions
 
         target = urldefrag(absolute)[0]
@@ -321,7 +379,7 @@ class SchemaSet:
             resolved = self.registry.resolver(base_uri=file_uri).lookup(absolute)
         except referencing.exceptions.Unresolvable as exc:
             return f"unresolvable $ref {_REF}: {type(exc).__name__}"
-        if _ref_loops(resolved):
+        if _ref_loops(resolved, loops):
             return f"$ref {_REF} starts a chain of $refs that comes back to itself (validation would never end)"
         return None
 
@@ -366,7 +424,10 @@ def _walk_with_base(schema: Any, uri: str, id_kw: str,
                 continue
             nid = identifier(node, id_kw, legacy)
             if ptr and isinstance(nid, str):
-                target, fragment = urldefrag(urljoin(base, nid))
+                try:
+                    target, fragment = urldefrag(urljoin(base, nid))
+                except ValueError:  # no URI ("http://[::1"): refused by _refuse_malformed_uris
+                    target, fragment = base, ""
                 base = base if fragment else target
             yield ptr, node, base
             for k, v in node.items():  # (a token needs RFC 6901 escaping only with "~" or "/")
@@ -479,23 +540,37 @@ def _meta_errors(f: SchemaFile, meta_validator: Callable[[Any], Any] | None) -> 
     return problems
 
 
-def _ref_loops(resolved: Any) -> bool:
+def _ref_loops(resolved: Any, known: dict[int, bool]) -> bool:
     """Whether following ``$ref`` from ``resolved`` (a ``referencing`` ``Resolved``) comes back to
     a subschema already met: a pure ``$ref`` chain (``a -> b -> a``) applies to the same instance
     forever, so no validator can finish. A long chain that ends (``d0 -> d1 -> ... -> d200``) is
-    fine: the walk ends there, or at the first subschema met twice (a set has finitely many)."""
+    fine: the walk ends there, or at the first subschema met twice (a set has finitely many).
+
+    ``known`` maps the ``id`` of each subschema already walked from to its verdict (a subschema
+    holds at most one ``$ref``, resolved against its own base URI, so the rest of its chain
+    depends on it alone); the subschemas of this walk are added, so the references of a set
+    walk each subschema once (a chain of n links was n^2/2 lookups, fresh user session 34)."""
     import referencing.exceptions
 
-    seen = {id(resolved.contents)}
-    while True:
+    seen = [id(resolved.contents)]
+    met = set(seen)
+    verdict = False
+    while seen[-1] not in known:
         node = resolved.contents
         ref = node.get("$ref") if isinstance(node, dict) else None
         if not isinstance(ref, str):
-            return False
+            break
         try:
             resolved = resolved.resolver.lookup(ref)
         except referencing.exceptions.Unresolvable:
-            return False  # reported as unresolvable at that $ref itself
-        if id(resolved.contents) in seen:
-            return True
-        seen.add(id(resolved.contents))
+            break  # reported as unresolvable at that $ref itself
+        here = id(resolved.contents)
+        if here in met:
+            verdict = True
+            break
+        seen.append(here)
+        met.add(here)
+    else:
+        verdict = known[seen.pop()]
+    known.update(dict.fromkeys(seen, verdict))
+    return verdict

@@ -142,8 +142,9 @@ def _check_plain(f: SchemaFile) -> None:
     if not meta_valid_fast(root) or next(pattern_problems(f.walk()), None) is not None:
         raise _NotPlain
     targets = {ref: _target(root, ref) for ref in refs}
+    ends: set[str] = set()
     for ref in refs:
-        _check_chain(root, ref, targets)
+        _check_chain(root, ref, targets, ends)
     later = PLAIN_DIALECTS[dialect]
 
     def edges(ptr: str) -> list[tuple[str, None]]:
@@ -196,16 +197,23 @@ def _at(root: Any, ptr: str) -> Any:
     return node
 
 
-def _check_chain(root: Any, ref: str, targets: dict[str, str]) -> None:
+def _check_chain(root: Any, ref: str, targets: dict[str, str], ends: set[str]) -> None:
     """The chain of ``$ref``\\ s from ``ref``'s target resolves and never comes back to a place met
-    (a pure chain ``a -> b -> a`` would apply to one instance forever)."""
+    (a pure chain ``a -> b -> a`` would apply to one instance forever), else :class:`_NotPlain`.
+
+    ``ends`` holds the pointers already known to start a chain that ends (each place has at
+    most one ``$ref``, so the rest of a chain depends on the place only); the places of this
+    chain are added to it, so checking every reference of a file walks each place once (a
+    chain of n links was n^2/2 steps, fresh user session 34: 5,000 links took 21 s)."""
     seen: set[str] = set()
     ptr = targets.get(ref) or _target(root, ref)
-    while ptr not in seen:
+    while ptr not in ends:
+        if ptr in seen:
+            raise _NotPlain
         seen.add(ptr)
         value = _at(root, ptr)
         nxt = value.get("$ref") if isinstance(value, dict) else None
         if not isinstance(nxt, str):
-            return
-        ptr = _target(root, nxt)
-    raise _NotPlain
+            break
+        ptr = targets.get(nxt) or _target(root, nxt)
+    ends.update(seen)

@@ -118,6 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:
         print("evalport-spec: error: input nested too deeply to process", file=sys.stderr)
         return EXIT_ERROR
+    except OSError as exc:  # the file system refused a path no reader checked (ENAMETOOLONG from
+        # pathlib's exists()/is_file(), which swallow only "not there"): bad input, one line
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"evalport-spec: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,11 +15,10 @@ an unsafe or missing ``--base`` revision: the message says what to ``git fetch``
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..names import STAGES
-from .options import add_format_option, reports_input_error, repository
+from .options import add_format_option, check_ignore_arg, reports_input_error, repository
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -57,7 +56,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from ..gate import run_gate
-    from ..gate.ignores import blank_message, is_blank
     from ..gate.output import gate_report, to_check
     from ..report import emit, use_color
     from ..report.text import check_line
@@ -70,8 +68,7 @@ def _run(args: argparse.Namespace) -> int:
         def progress(stage):  # each stage's line as soon as it is done
             print(check_line(to_check(stage), color), flush=True)
 
-    if args.ignore is not None and os.path.isfile(args.ignore) and is_blank(args.ignore):
-        print(f"evalport-spec check: warning: {blank_message(args.ignore)}", file=sys.stderr)
+    check_ignore_arg("check", args.ignore)
     report = run_gate(repo, base=args.base, stages=args.stages, progress=progress, ignore=args.ignore)
     emit(gate_report(report), args.format, checks=progress is None)
     if report.context.get("replayed") and args.format == "text":

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .options import add_format_option, number_in, reports_input_error
+from .options import add_format_option, check_ignore_arg, number_in, reports_input_error
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -63,6 +63,7 @@ def _run(args: argparse.Namespace) -> int:
     def key() -> str | None:
         return diffcache.key(args.old, args.new, options=options, ignore=args.ignore)
 
+    check_ignore_arg("diff", args.ignore)  # before the cache: a replayed report warns too
     k = key()
     code = diffcache.replay(k) if k is not None else None
     return code if code is not None else diffcache.computed(k, lambda: _compare(args, options), key)

@@ -84,6 +84,45 @@ def number_in(kind: type[int] | type[float], low: float, high: float = math.inf,
     return parse
 
 
+def utf8_text(text: str) -> str:
+    """An argparse ``type=`` for free text a command writes into a file (an RFC's title, author,
+    reason): a command-line argument holding bytes that are not UTF-8 reaches Python as lone
+    surrogates (PEP 383), which no UTF-8 file can hold; refused as a usage error (one line,
+    exit 2) before anything is written, instead of a UnicodeEncodeError on writing."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(f"not UTF-8 text: {text!r}") from None
+    return text
+
+
+def check_ignore_arg(command: str, path: str | None) -> None:
+    """Before anything reads the ``--ignore`` file ``path`` (a cache key, its entries): refuse
+    it when written with a trailing ``/`` (:func:`~evalport_spec.fsutil.refuse_trailing_slash`),
+    and say on standard error, as ``evalport-spec COMMAND: warning: ...``, that it says nothing
+    (:func:`~evalport_spec.ignorefile.is_blank`): it accepts nothing, so the run goes on, but
+    naming such a file is most likely a mistake. Nothing for no file, or for a path that is no
+    regular file (reading its entries refuses it).
+
+    Raises:
+        InputError: a trailing ``/``; the file is too large to read.
+    """
+    import os
+    import sys
+
+    from ..fsutil import refuse_trailing_slash
+
+    if path is None:
+        return
+    refuse_trailing_slash(path)
+    if not os.path.isfile(path):
+        return
+    from ..ignorefile import blank_message, is_blank
+
+    if is_blank(path):
+        print(f"evalport-spec {command}: warning: {blank_message(path)}", file=sys.stderr)
+
+
 def repository(args: argparse.Namespace) -> SpecRepo:
     """The spec repository a command works on: the one around ``-C DIR`` (``args.repo``), else
     around the working directory.

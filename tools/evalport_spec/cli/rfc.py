@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..names import CHANGE_CLASSES, MAX_RFC_NUMBER, RFC_STATUSES, WRITE_FORMATS
-from .options import add_format_option, number_in, relative, reports_input_error, repository
+from .options import (
+    add_format_option,
+    number_in,
+    relative,
+    reports_input_error,
+    repository,
+    utf8_text,
+)
 
 RFC_NUMBER = number_in(int, 1, MAX_RFC_NUMBER)
 """An RFC number argument: a usage error (exit 2) outside 1..MAX_RFC_NUMBER."""
@@ -233,8 +240,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         return sp
 
     sp = add("new", run_new, "create rfcs/NNNN-slug.md (next free number, status draft) from the template")
-    sp.add_argument("title")
-    sp.add_argument("--author", default=None, help="author name for the front matter")
+    sp.add_argument("title", type=utf8_text)
+    sp.add_argument("--author", type=utf8_text, default=None, help="author name for the front matter")
     sp.add_argument("--number", type=RFC_NUMBER, default=None, help="use this number instead of the next free one")
     sp.add_argument("--class", dest="change_class", choices=CHANGE_CLASSES, default="MINOR",
                     help="declared change class (default MINOR; the proposal's computed class is checked "
@@ -262,15 +269,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp.add_argument("--date", metavar="DATE", help="decision date (default: today)")
     sp.add_argument("--release", metavar="X.Y.Z", help="release that implements it (for implemented)")
     sp.add_argument("--by", type=RFC_NUMBER, metavar="N", help="superseding RFC (for superseded)")
-    sp.add_argument("--reason", metavar="TEXT",
+    sp.add_argument("--reason", metavar="TEXT", type=utf8_text,
                     help="why the comment period is extended (with --closes) or reopened (from deferred)")
-    sp.add_argument("--waiting-on", metavar="WHAT",
+    sp.add_argument("--waiting-on", metavar="WHAT", type=utf8_text,
                     help="extend the comment period with no closing date until WHAT arrives")
-    sp.add_argument("--resolution", metavar="URL",
+    sp.add_argument("--resolution", metavar="URL", type=utf8_text,
                     help="link to the post that records the decision (accepted, rejected, deferred)")
-    sp.add_argument("--option", metavar="X", help="the option accepted (an RFC with an Options section)")
-    sp.add_argument("--approver", action="append", metavar="NAME", help="a maintainer who approved (repeatable)")
-    sp.add_argument("--spec-lead", action="append", metavar="NAME",
+    sp.add_argument("--option", metavar="X", type=utf8_text, help="the option accepted (an RFC with an Options section)")
+    sp.add_argument("--approver", action="append", metavar="NAME", type=utf8_text, help="a maintainer who approved (repeatable)")
+    sp.add_argument("--spec-lead", action="append", metavar="NAME", type=utf8_text,
                     help="the spec lead's sign-off (needed to accept a MAJOR change)")
     add_format_option(sp, WRITE_FORMATS, text="'FILE: STATUS'", json="{path, number, status, index}")
     sp.add_argument("--today", default=None, help=argparse.SUPPRESS)

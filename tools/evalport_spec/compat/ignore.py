@@ -21,9 +21,8 @@ from typing import Any
 from ..errors import InputError
 from ..findings import Finding
 from ..fsutil import read_limited
-
-MAX_IGNORE_BYTES = 8 * 1024 * 1024
-"""Largest ignore file accepted (8 MiB; counted as read, see :func:`~evalport_spec.fsutil.read_limited`)."""
+from ..ignorefile import MAX_IGNORE_BYTES
+from ..yamlerror import describe
 
 
 def load_ignore(path: str | Path) -> list[dict[str, Any]]:
@@ -42,9 +41,8 @@ def load_ignore(path: str | Path) -> list[dict[str, Any]]:
     except UnicodeDecodeError as exc:
         raise InputError(f"cannot read ignore file: {exc}", str(p)) from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise InputError(f"not YAML/JSON: {getattr(exc, 'problem', exc)}", str(p),
-                         mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
+        problem, line, col = describe(exc, text)
+        raise InputError(f"not YAML/JSON: {problem}", str(p), line, col) from None
     if isinstance(data, dict):  # {"ignore": [...]}; any other object is no ignore file
         if "ignore" not in data:
             raise InputError("an ignore file is a list of {kind, pointer, fingerprint, reason, expires} "

@@ -164,6 +164,9 @@ def _from_git(arg: str, repo_root: str | None) -> SpecVersion | SchemaSet:
     assert split is not None
     ref, path = split
     root = Path(repo_root) if repo_root else _git_root()
+    if arg.endswith("/") and path and gitsource.read_file(root, ref, path) is not None:
+        # git refuses REF:FILE/ ("does not exist"), as open(2) does FILE/; check_path drops the slash
+        raise InputError("not a directory: the path ends in '/', which names a folder", arg)
     data = gitsource.read_file(root, ref, path) if path.endswith(".json") else None
     if data is not None:
         pp = PurePosixPath(path)

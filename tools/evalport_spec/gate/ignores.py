@@ -41,10 +41,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import gitsource
-from ..compat.ignore import MAX_IGNORE_BYTES, apply_ignore, load_ignore
+from ..compat.ignore import apply_ignore, load_ignore
 from ..errors import InputError
 from ..findings import Finding, Location, Severity
-from ..fsutil import read_limited, refuse_escaping_symlinks
+from ..fsutil import refuse_escaping_symlinks
+from ..ignorefile import blank_message, is_blank
 from .rulecode import KIND as CODE_KIND
 
 COMMITTED_KINDS = (CODE_KIND,)
@@ -73,33 +74,6 @@ def _inside(root: Path, path: Path) -> str | None:
 
 EMPTY_KIND = "ignore-file-empty"
 """The warning about an ignore file with no entry and no list (:func:`is_blank`)."""
-
-
-def is_blank(path: str | Path) -> bool:
-    """Whether the file at ``path`` says nothing: YAML reads it as no document at all (empty,
-    blank lines, ``#`` comments, document markers ``---``/``...``) or as a null (``null``, ``~``),
-    bare or as the ``ignore`` member (``ignore:`` with no value). An explicit empty list (``[]``,
-    ``ignore: []``) says "no entries" and is not blank. A file that cannot be read, decoded or
-    parsed is not blank: reading it for its entries reports that.
-
-    Raises:
-        InputError: the file is larger than :data:`~evalport_spec.compat.ignore.MAX_IGNORE_BYTES`
-            or not a regular file.
-    """
-    import yaml
-
-    data = read_limited(Path(path), max_bytes=MAX_IGNORE_BYTES, label=str(path))
-    try:
-        value = yaml.safe_load(data.decode("utf-8"))
-    except (UnicodeDecodeError, yaml.YAMLError):
-        return False
-    return value is None or (isinstance(value, dict) and list(value) == ["ignore"] and value["ignore"] is None)
-
-
-def blank_message(label: str) -> str:
-    """The one line saying that ignore file ``label`` is blank (:func:`is_blank`)."""
-    return (f"{label} is empty (no entry: nothing but comments, blank lines or a null): it accepts nothing; if "
-            "that is meant, write [] in it, else check the file's path and content")
 
 
 def load_check_ignores(root: Path, path: str | Path, base: str | None,

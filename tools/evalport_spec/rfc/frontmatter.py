@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from ..errors import InputError
+from ..yamlerror import describe
 
 MAX_FRONT_MATTER = 64 * 1024
 """Largest front matter accepted, in bytes (64 KiB)."""
@@ -82,9 +83,13 @@ def split(text: str, source: str) -> tuple[str, str, int]:
     """Split an RFC's text into ``(front matter YAML, body, body offset in lines)``.
 
     Raises:
-        InputError: no opening ``---`` on line 1, no closing fence, or front matter over 64 KiB.
+        InputError: no opening ``---`` on line 1 (a byte-order mark before it is named as such),
+            no closing fence, or front matter over 64 KiB.
     """
     lines = text.split("\n")
+    if lines[0].startswith("\ufeff"):  # the line reads '---' in an editor that hides the BOM
+        raise InputError("a byte-order mark (U+FEFF) before the front matter's '---': save the file as "
+                         "UTF-8 without a BOM", source, 1, 1)
     if not lines or lines[0].rstrip("\r") != FENCE:
         raise InputError("no YAML front matter: the first line must be '---'", source, 1)
     size = 0
@@ -114,15 +119,14 @@ def _screen_events(yaml_text: str, source: str) -> None:
                                  "(only plain strings, numbers, booleans, null, lists and mappings)",
                                  source, ev.start_mark.line + 2, ev.start_mark.column + 1)
     except yaml.YAMLError as exc:
-        raise _yaml_error(exc, source) from None
+        raise _yaml_error(exc, yaml_text, source) from None
 
 
-def _yaml_error(exc: yaml.YAMLError, source: str) -> InputError:
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
-    if mark is not None:
-        return InputError(f"front matter is not valid YAML: {problem}", source, mark.line + 2, mark.column + 1)
-    return InputError(f"front matter is not valid YAML: {problem}", source, 2)
+def _yaml_error(exc: yaml.YAMLError, yaml_text: str, source: str) -> InputError:
+    """The error for ``exc``, raised reading the front matter ``yaml_text`` (which starts on the
+    file's line 2, after the opening ``---``)."""
+    problem, line, col = describe(exc, yaml_text)
+    return InputError(f"front matter is not valid YAML: {problem}", source, line + 1 if line else 2, col)
 
 
 def _key_lines(node: yaml.Node, prefix: str, out: dict[str, int]) -> None:
@@ -149,7 +153,7 @@ def parse(text: str, source: str) -> FrontMatter:
         node = yaml.compose(yaml_text, Loader=_Loader)
         data = yaml.load(yaml_text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader subclass
     except yaml.YAMLError as exc:
-        raise _yaml_error(exc, source) from None
+        raise _yaml_error(exc, yaml_text, source) from None
     if not isinstance(data, dict):
         raise InputError("front matter must be a YAML mapping (key: value lines)", source, 2)
     bad = [k for k in data if not isinstance(k, str)]

@@ -159,8 +159,23 @@ def _schema_findings(rfc: Rfc) -> list[Finding]:
         msg = err.message
         if err.validator == "additionalProperties":
             msg = msg.replace("Additional properties are not allowed", "unknown key(s)")
+        elif err.validator == "not" and not path:
+            banned = _keys_not_allowed(err.validator_value, rfc.meta)
+            if banned:  # python-jsonschema's message spells out the whole front matter
+                key = banned[0]
+                msg = (f"{', '.join(repr(k) for k in banned)} not allowed with status "
+                       f"{rfc.meta.get('status')!r}")
         out.append(_finding("rfc-front-matter", rfc, rfc.fm.line(key), f"{where}: {msg}"))
     return out
+
+
+def _keys_not_allowed(schema: Any, meta: dict[str, Any]) -> list[str]:
+    """The keys of ``meta`` a ``not`` of the front-matter schema forbids: its schema is
+    ``{"required": [...]}`` or an ``anyOf`` of such (``waiting_on`` outside ``comment``,
+    ``superseded_by`` outside ``superseded``, ...); ``[]`` for any other shape."""
+    branches = schema.get("anyOf", [schema]) if isinstance(schema, dict) else []
+    keys = [k for b in branches if isinstance(b, dict) for k in b.get("required", [])]
+    return [k for k in keys if k in meta]
 
 
 def _missing_key(err: jsonschema.ValidationError) -> str | None:

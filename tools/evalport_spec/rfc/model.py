@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import markdown
 from ..errors import InputError
-from ..fsutil import check_within, read_limited
+from ..fsutil import check_within, read_limited, refuse_trailing_slash
 from ..names import RFC_STATUSES
 from ..spec import SpecRepo
 from .frontmatter import MAX_RFC_BYTES, FrontMatter, parse
@@ -105,10 +105,12 @@ def load_rfc(repo: SpecRepo | str | Path, path: str | Path) -> Rfc:
     """Load one RFC file.
 
     Raises:
-        InputError: bad file name (not ``NNNN-slug.md``), unreadable file, or unsafe/invalid
-            front matter (see :mod:`evalport_spec.rfc.frontmatter`).
+        InputError: bad file name (not ``NNNN-slug.md``), unreadable file, a path with a
+            trailing ``/`` (``rfcs/0005-x.md/``), or unsafe/invalid front matter (see
+            :mod:`evalport_spec.rfc.frontmatter`).
     """
     root = repo_root(repo)
+    refuse_trailing_slash(path)  # Path() would drop the slash and read the file
     p = Path(path)
     if not p.is_absolute():
         p = (Path.cwd() / p) if p.exists() else (root / p)
