@@ -122,3 +122,28 @@ def test_an_ignore_file_that_was_a_link_at_the_base_is_refused_not_read_as_absen
     commit_all(repo, "an ignore file reached through a link")
     with pytest.raises(InputError, match="ci/ignore.yml is a symbolic link at commit"):
         run_gate(repo, base="HEAD", stages=["base"], ignore=repo / "ci/ignore.yml", cache=False)
+
+
+def _kinds_by_stage(report, kinds):
+    return [(s.name, f.kind) for s in report.stages for f in s.findings if f.kind in kinds]
+
+
+@pytest.mark.parametrize(("base", "stages", "shown_in"), [
+    (None, None, "draft"),
+    ("main", None, "draft"),
+    ("main", ["base"], "base"),
+    ("main", ["schemas", "base"], "base"),
+])
+def test_the_ignore_file_warnings_are_in_the_report_once_whatever_the_stages(repo, tmp_path, base, stages, shown_in):
+    """Before session 35 the warnings about the ignore file were the draft stage's only: `check
+    --base REF --stage base --ignore FILE` (how a CI job may run the base stage alone) said
+    nothing of a blank file or of an expired entry. Now the first stage that applies the file
+    (draft, else base) reports each warning, once."""
+    blank = tmp_path / "blank.yml"
+    blank.write_text("# none yet\n")
+    report = run_gate(repo, base=base, stages=stages, ignore=blank, cache=False)
+    assert _kinds_by_stage(report, {"ignore-file-empty"}) == [(shown_in, "ignore-file-empty")]
+    expired = tmp_path / "expired.yml"
+    expired.write_text("- {kind: enum-value-removed, reason: long ago, expires: '2000-01-01'}\n")
+    report = run_gate(repo, base=base, stages=stages, ignore=expired, cache=False)
+    assert _kinds_by_stage(report, {"ignore-entry-expired"}) == [(shown_in, "ignore-entry-expired")]

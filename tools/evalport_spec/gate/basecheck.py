@@ -94,4 +94,4 @@ def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
 
         ledger = BaseLedger(now, states_at(ctx.root, commit), ctx.base, landed if latest else None)
     findings, summary, computed = decide(ctx, changed, computed, f"against {ctx.base}", ledger)
-    return out + findings, summary, computed
+    return out + findings + ctx.take_ignore_notes(), summary, computed

@@ -371,7 +371,7 @@ def stage_draft(ctx: GateContext) -> StageOut:
     ledger = _history_ledger(ctx, latest, released) if breaking(changed) else None
     out, summary, computed = decide(ctx, changed, computed, f"since {latest}", ledger)
     out += _stale_acceptances(ctx, {f.fingerprint for f in breaking(changed)})
-    out += ctx.ignore_notes + stale_entries(ctx.ignores, ctx.cache[("ignore-used", f"since {latest}")],
+    out += ctx.take_ignore_notes() + stale_entries(ctx.ignores, ctx.cache[("ignore-used", f"since {latest}")],
                                             f"since {latest}")
     declared = ctx.declared()
     if declared is None:
