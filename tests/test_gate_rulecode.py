@@ -448,3 +448,48 @@ def test_this_toolchains_command_modules_but_validate_and_conformance_are_read_s
     pointer.write_text(pointer.read_text() + "\n\ndef _more():\n    return 1\n")
     hit = changed_code(old, rule_code(tools), codes)
     assert hit and all(modules == ["evalport_spec/pointer.py"] for modules in hit.values())
+
+
+OPTIONAL_FILES = {
+    "dotted keys": b'[tool.setuptools.dynamic]\noptional-dependencies.dev = { file = ["dev.txt"] }\n',
+    "nested table": b'[tool.setuptools.dynamic.optional-dependencies]\ndev = { file = ["dev.txt"] }\n',
+    "deepest table": b'[tool.setuptools.dynamic.optional-dependencies.dev]\nfile = ["dev.txt"]\n',
+    "inline tables": b'[tool.setuptools.dynamic]\noptional-dependencies = { dev = { file = "dev.txt" } }\n',
+}
+"""One optional-dependencies group whose requirements setuptools reads from dev.txt, in each TOML
+spelling of the nesting (setuptools, "Dynamic metadata")."""
+
+
+@pytest.mark.parametrize("spelling", list(OPTIONAL_FILES))
+def test_the_file_of_an_optional_dependencies_group_is_counted_however_toml_nests_it(spelling):
+    """Before session 35 only the first level of [tool.setuptools.dynamic] was read for `file`,
+    so dev.txt (what `pip install .[dev]` installs) could change with no digest changing."""
+    files = {"pyproject.toml": PYPROJECT + b"\n" + OPTIONAL_FILES[spelling], "dev.txt": b"jsonschema>=4.23\n"}
+    base = packaging_of(files)
+    entry = "pyproject.toml [tool.setuptools.dynamic] dev.txt"
+    assert entry in base
+    pinned = packaging_of({**files, "dev.txt": b"jsonschema==4.0.0\n"})
+    assert sorted(k for k in base.keys() | pinned.keys() if base.get(k) != pinned.get(k)) == [entry]
+
+
+OPTIONAL_INLINE = {
+    "table": b'[project.optional-dependencies]\ndev = ["pytest>=8"]\n',
+    "inline": b'[project]\noptional-dependencies = { dev = ["pytest>=8"] }\n',
+    "dotted": b'[project]\noptional-dependencies.dev = ["pytest>=8"]\n',
+}
+
+
+def test_optional_dependencies_in_project_count_in_every_spelling_and_respelling_changes_nothing():
+    """[project] optional-dependencies, written as a table, an inline table or dotted keys: the
+    same groups give the same digest, a changed requirement a changed one (tomllib reads all
+    three to one value)."""
+    def project(extra: bytes) -> bytes:
+        text = PYPROJECT.replace(b'dependencies = ["jsonschema>=4.23"]\n',
+                                 b'dependencies = ["jsonschema>=4.23"]\n' + extra.removeprefix(b"[project]\n")
+                                 if extra.startswith(b"[project]\n") else b'dependencies = ["jsonschema>=4.23"]\n')
+        return text if extra.startswith(b"[project]\n") else text + b"\n" + extra
+    digests = {name: packaging_of({"pyproject.toml": project(extra)}) for name, extra in OPTIONAL_INLINE.items()}
+    assert digests["table"] == digests["inline"] == digests["dotted"]
+    for name, extra in OPTIONAL_INLINE.items():
+        pinned = packaging_of({"pyproject.toml": project(extra.replace(b"pytest>=8", b"pytest==7.0"))})
+        assert pinned["pyproject.toml [project]"] != digests[name]["pyproject.toml [project]"], name
