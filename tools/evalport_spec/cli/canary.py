@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
                             f"{len(pairs)} known breaking schema pairs, each called MAJOR by diff"))
     verdict = (f"canary: passed ({caught} of {len(outcomes)} known breaks caught){classified}" if not failed else
                f"canary: FAILED ({missed} of {len(outcomes)} known breaks not caught"
-               + (f"; {len(spoiled)} of {len(result.controls)} control runs (a benign change, no break planted) failed" if spoiled
+               + (f"; {len(spoiled)} of {len(result.controls)} control runs (no break planted) failed" if spoiled
                   else "") + f"){classified}")
     data = {"ok": not failed, "canaries": [
         {"name": o.canary.name, "stage": o.canary.stage, "status": o.status, "what": o.what,
