@@ -395,6 +395,8 @@ def test_a_commands_run_is_not_rule_code_but_what_validate_runs_is(tmp_path):
     ("a parser named after another command", "    v = subparsers.add_parser('validate')\n"
                                               "    v.set_defaults(func=run)\n"),
     ("own parser name rebound", "    p = subparsers.choices['validate']\n    p.set_defaults(func=run)\n"),
+    ("an alias naming another command", "    a = subparsers.add_parser('check', aliases=['validate'])\n"
+                                        "    a.set_defaults(func=run)\n"),
     ("a module-level alias", None),
     ("a lookup by computed name", None),
 ])

@@ -24,7 +24,7 @@ A top-level function ``f`` of a shallow module ``M`` is **reachable** (its body 
 
 The exception: in ``register``, ``X.set_defaults(func=f)`` where ``X`` is the module's own
 sub-parser (``X = subparsers.add_parser("<module name>", ...)`` with ``subparsers`` the first
-parameter of ``register``), or a parser below it (``S = X.add_subparsers(...)``, ``Y =
+parameter of ``register``, and no ``aliases``), or a parser below it (``S = X.add_subparsers(...)``, ``Y =
 S.add_parser(...)``), each name bound only so in ``register``: argparse calls ``args.func`` only
 when that command was chosen, so ``f`` runs for that command, never for ``validate``. A function
 handed to another command's parser (``subparsers.choices["validate"].set_defaults(func=f)``) is
@@ -210,7 +210,9 @@ def _own_parsers(sc: _Scopes, command: str) -> set[tuple[int, str]]:
         receiver, method = sc.key(sid, call.func.value.id), call.func.attr
         if method == "add_parser" and receiver == param:
             first = call.args[0] if call.args else None
-            return "parser" if isinstance(first, ast.Constant) and first.value == command else None
+            named = isinstance(first, ast.Constant) and first.value == command
+            # an alias could name another command (argparse before 3.11 let the later one win)
+            return "parser" if named and not any(k.arg in ("aliases", None) for k in call.keywords) else None
         if method == "add_parser" and receiver in subs:
             return "parser"
         if method == "add_subparsers" and receiver in parsers:
