@@ -147,3 +147,27 @@ def test_the_ignore_file_warnings_are_in_the_report_once_whatever_the_stages(rep
     expired.write_text("- {kind: enum-value-removed, reason: long ago, expires: '2000-01-01'}\n")
     report = run_gate(repo, base=base, stages=stages, ignore=expired, cache=False)
     assert _kinds_by_stage(report, {"ignore-entry-expired"}) == [(shown_in, "ignore-entry-expired")]
+
+
+def test_an_entry_is_stale_only_when_no_stage_of_the_run_used_it(repo, tmp_path):
+    """The base adds an error type the release lacks and the branch removes it again: only the
+    base stage sees the removal, and an entry accepting it is used there alone. Before session
+    35 the draft stage called that entry stale ("remove it", which would fail the base stage),
+    and `--stage base` called no entry stale, however stale."""
+    from gate_repo import edit_json
+    edit_json(repo / "spec/schemas/resultset.json",
+              lambda d: d["$defs"]["error"]["properties"]["type"]["enum"].append("canary_type"))
+    git(repo, "branch", "-f", "main", commit_all(repo, "the base adds an error type"))
+    remove_error_types(repo, "canary_type")
+    (e,) = [entry(f) for f in change_to_accept(repo, base="main")[0]]
+    outside = tmp_path / "owner-ignore.yml"
+    outside.write_text(f"- {{kind: {e['kind']}, fingerprint: '{e['fingerprint']}', reason: reverted on purpose}}\n"
+                       "- {kind: enum-value-removed, fingerprint: '0123456789abcdef', reason: long gone}\n")
+    for stages in (None, ["base"], ["draft", "base"]):
+        report = run_gate(repo, base="main", stages=stages, ignore=outside, cache=False)
+        stale = [(s.name, f.message) for s in report.stages for f in s.findings if f.kind == "ignore-entry-stale"]
+        assert [(name, "0123456789abcdef" in message) for name, message in stale] == [("base", True)], (stages, stale)
+        assert report.stage("base").status == "warn"  # the removal is accepted by the first entry
+    # without --base the draft stage alone applies the file: both entries are stale there
+    report = run_gate(repo, stages=["draft"], ignore=outside, cache=False)
+    assert [s.name for s in report.stages for f in s.findings if f.kind == "ignore-entry-stale"] == ["draft", "draft"]

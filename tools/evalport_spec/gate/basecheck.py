@@ -65,7 +65,7 @@ def released_changes(ctx: GateContext) -> list[Finding]:
 
 def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
     """The ``base`` stage: ``(findings, summary, effective class)``."""
-    from .stages import change_findings, decide, now_states, released_side
+    from .stages import change_findings, decide, now_states, released_side, stale_ignores
 
     assert ctx.base is not None
     commit = ctx.base_sha or ctx.base
@@ -92,4 +92,4 @@ def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
 
         ledger = BaseLedger(now, states_at(ctx.root, commit), ctx.base, landed if latest else None)
     findings, summary, computed = decide(ctx, changed, computed, f"against {ctx.base}", ledger)
-    return out + findings + ctx.take_ignore_notes(), summary, computed
+    return out + findings + ctx.take_ignore_notes() + stale_ignores(ctx, "base"), summary, computed

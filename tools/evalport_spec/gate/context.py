@@ -93,6 +93,9 @@ class GateContext:
     ignores: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     ignore_notes: list[Finding] = dataclasses.field(default_factory=list)
     cache: dict[Any, Any] = dataclasses.field(default_factory=dict)
+    applying: tuple[str, ...] = ()
+    """The stages of this run that apply the ignore file (``draft``, ``base``), in run order;
+    empty when not known (each such stage then reports its own stale entries)."""
     _tmp: Path | None = None
     _ignore_notes_taken: bool = False
 
