@@ -132,16 +132,50 @@ def test_enum_removal_takes_an_unconditional_enum_and_leaves_conditions_alone(tm
         "properties": {"a": {"type": "string"}, "b": {"enum": ["x", "y"]}}}
 
 
-def test_a_required_member_goes_to_the_first_titled_closed_object(tmp_path):
-    schema = {"$defs": {"open": {"title": "Open", "properties": {}},
-                        "closed": {"title": "Closed", "additionalProperties": False,
-                                   "properties": {"a": {}}, "required": ["a"]}}}
-    path = write(tmp_path / "spec/schemas/s.json", schema)
-    assert B.add_required_member(tmp_path) == ("made canary_member a new required member of Closed "
-                                               "(spec/schemas/s.json#/$defs/closed)")
-    closed = json.loads(path.read_text())["$defs"]["closed"]
-    assert closed["required"] == ["a", "canary_member"]
-    assert closed["properties"] == {"a": {}, "canary_member": {"type": "string"}}
+ONLY_OPEN_OBJECTS = {"type": "object", "properties": {"kind": {"type": "string", "allOf": [{"enum": ["p", "q"]}]}}}
+"""A schema with no titled closed object and its only enum under ``allOf`` (a data-only pull
+request can make a draft so): before session 35 the two draft-stage canaries planted on the
+draft's first titled closed object and its first unconditional enum, and found nothing here."""
+
+
+def released_spec(tmp_path: Path) -> tuple[Path, Path]:
+    """A draft schema (:data:`ONLY_OPEN_OBJECTS`) released as 1.0.0 (with SHA256SUMS), VERSION 1.1.0."""
+    draft = write(tmp_path / "spec/schemas/s.json", {**ONLY_OPEN_OBJECTS, "$id": "https://x.test/spec/draft/schemas/s.json"})
+    released = write(tmp_path / "spec/releases/1.0.0/schemas/s.json",
+                     {**ONLY_OPEN_OBJECTS, "$id": "https://x.test/spec/1.0.0/schemas/s.json"})
+    digest = hashlib.sha256(released.read_bytes()).hexdigest()
+    write(tmp_path / "spec/releases/SHA256SUMS", f"{digest}  1.0.0/schemas/s.json\n")
+    write(tmp_path / "spec/VERSION", "1.1.0\n")
+    return draft, released
+
+
+@pytest.mark.parametrize("name", ["required-member-added", "major-accepted-in-the-same-change-draft"])
+def test_the_draft_stage_canaries_plant_on_a_released_schema_of_their_own(tmp_path, name):
+    """The setup adds x-canary.json to the draft and to the latest release (its $id in the
+    release's segment, a SHA256SUMS line); the branch's own schemas, which offer neither a
+    titled closed object nor an unconditional enum, are left as they were."""
+    draft, released = released_spec(tmp_path)
+    canary_ = by_name(name)
+    assert canary_.setup is not None  # before: no setup, planted on the branch's data
+    canary_.setup(tmp_path)
+    ours = json.loads((tmp_path / "spec/schemas/x-canary.json").read_text())
+    theirs = json.loads((tmp_path / "spec/releases/1.0.0/schemas/x-canary.json").read_text())
+    assert theirs == {**ours, "$id": "https://x.test/spec/1.0.0/schemas/x-canary.json"}
+    assert ours["$id"] == "https://x.test/spec/draft/schemas/x-canary.json"
+    sums = (tmp_path / "spec/releases/SHA256SUMS").read_text().splitlines()
+    digest = hashlib.sha256((tmp_path / "spec/releases/1.0.0/schemas/x-canary.json").read_bytes()).hexdigest()
+    assert sums[0].endswith("  1.0.0/schemas/s.json") and sums[1] == f"{digest}  1.0.0/schemas/x-canary.json"
+    if name == "required-member-added":
+        assert canary_.plant(tmp_path) == "made canary_member a new required member of spec/schemas/x-canary.json"
+        after = json.loads((tmp_path / "spec/schemas/x-canary.json").read_text())
+        assert after["required"] == ["canary_member"]
+        assert after["properties"] == {**ours["properties"], "canary_member": {"type": "string"}}
+    else:
+        assert (tmp_path / "spec/VERSION").read_text() == "2.0.0\n"
+        assert B.remove_enum_value_declaring_major(tmp_path).startswith(
+            'removed "b" from spec/schemas/x-canary.json#/properties/x_canary/enum')
+    assert json.loads(draft.read_text())["properties"] == ONLY_OPEN_OBJECTS["properties"]
+    assert json.loads(released.read_text())["properties"] == ONLY_OPEN_OBJECTS["properties"]
 
 
 def by_name(name: str) -> B.Canary:
@@ -462,8 +496,9 @@ raise SystemExit(1)
 
 
 def test_a_toolchain_that_fails_everything_fails_the_control_run(spec_repo, tmp_path, capsys):
-    """Each canary's stage fails, as it should on a break; but it fails on HEAD with no break
-    too (the control run), so no canary is caught: every one is unproven and CI fails."""
+    """Each canary's stage fails, as it should on a break; but it fails on HEAD with a benign
+    change and no break too (the control run), so no canary is caught: every one is unproven and
+    CI fails."""
     tools = fake_toolchain(tmp_path, FAILS_EVERY_STAGE)
     code, out, err = canary(capsys, "-C", str(spec_repo), "--toolchain", str(tools), "--format", "json")
     assert code == 1, err
@@ -479,8 +514,8 @@ def test_a_toolchain_that_fails_everything_fails_the_control_run(spec_repo, tmp_
     # and its diff writes no diff report: one error for the classifier pairs
     assert [f["kind"] for f in errors] == ["toolchain-canary-control-failed"] * 2 + ["toolchain-canary-error"]
     assert "could not judge the classifier's" in errors[2]["message"]
-    assert "fails HEAD with no break planted" in errors[0]["message"]
-    assert "canary: control: failed (HEAD with no break planted (check --base HEAD: schemas, " in err
+    assert "fails HEAD with a benign change, no break planted" in errors[0]["message"]
+    assert "canary: control: failed (HEAD with a benign change, no break planted (check --base SETUP: schemas, " in err
     assert "canary: enum-value-removed: unproven (" in err
     code, out, _ = canary(capsys, "-C", str(spec_repo), "--toolchain", str(tools))
     assert code == 1
@@ -488,21 +523,62 @@ def test_a_toolchain_that_fails_everything_fails_the_control_run(spec_repo, tmp_
             "(no break planted) failed)") in out
 
 
-def test_the_control_run_is_head_as_committed_with_the_canaries_stages(spec_repo, tmp_path):
-    """The control run's gate gets what a canary's gets, with every stage of the canaries: an
-    empty commit on HEAD, and ``--base HEAD``."""
+def test_the_control_run_is_a_benign_change_with_the_canaries_stages(spec_repo, tmp_path):
+    """The control run's gate gets what a canary's gets, with every stage of the canaries: a
+    setup commit on HEAD adding x-canary.json (with its SPEC.md section), a commit adding one
+    optional member to it (and its SPEC.md row), and ``--base`` at the setup commit."""
     tools = fake_toolchain(tmp_path, "import json, os, subprocess, sys\n"
                            f"open({str(tmp_path / 'argv')!r}, 'a').write(json.dumps([sys.argv[1:], "
-                           "subprocess.run(['git', '-C', sys.argv[2], 'show', '--stat', '--format=%s', 'HEAD'], "
+                           "subprocess.run(['git', '-C', sys.argv[2], 'log', '-3', '--stat=200', '--format=%s%x09%H', 'HEAD'], "
                            "capture_output=True, text=True).stdout]) + '\\n')\n" + FAILS_EVERY_STAGE)
     run = C.run_canaries(spec_repo, tools, canaries=B.CANARIES[:2] + B.CANARIES[4:5])
     head = git(spec_repo, "rev-parse", "HEAD").strip()
     calls = [json.loads(line) for line in (tmp_path / "argv").read_text().splitlines()]
-    (argv,) = [argv for argv, shown in calls if shown.strip() == "canary: control (no break planted)"]
-    assert argv[2:] == ["check", "--base", head, "--stage", "manifest", "--stage", "base", "--format", "json"]
-    assert len(calls) == 4  # the control (an empty commit: no file changed, as shown) and 3 canaries
+    (argv, shown), = [(argv, shown) for argv, shown in calls
+                      if shown.startswith("canary: control (a benign change, no break planted)\t")]
+    commits = [line.split("\t") for line in shown.splitlines() if "\t" in line]
+    assert [subject for subject, _ in commits] == ["canary: control (a benign change, no break planted)",
+                                                   "canary: control setup", "base"]
+    assert commits[2][1] == head
+    assert argv[2:] == ["check", "--base", commits[1][1], "--stage", "manifest", "--stage", "base", "--format",
+                        "json"]
+    changed = shown.split("\n\n")[1]  # the control's own commit: the schema and its SPEC.md row only
+    assert re.findall(r"^ (\S+) +\|", changed, re.M) == ["spec/SPEC.md", "spec/schemas/x-canary.json"]
+    assert len(calls) == 4  # the control and 3 canaries
     assert [c.status for c in run.controls] == ["failed"]
     assert [o.status for o in run.outcomes] == ["unproven"] * 3
+
+
+FAILS_EVERY_CHANGE = """import json, subprocess, sys
+args = sys.argv[1:]
+stages = [args[i + 1] for i, a in enumerate(args) if a == "--stage"]
+base = args[args.index("--base") + 1] if "--base" in args else "HEAD~1"
+changed = subprocess.run(["git", "-C", args[1], "diff", "--quiet", base, "HEAD"]).returncode != 0
+kinds = %r
+print(json.dumps({"stages": [{"name": s, "status": "fail" if changed else "ok",
+                              "findings": [{"kind": k, "severity": "error"} for k in kinds] if changed else []}
+                             for s in stages]}))
+raise SystemExit(1 if changed else 0)
+"""
+"""A toolchain whose gate fails every stage, with every kind the canaries expect, on any commit
+that changes a file (and passes an empty one): it fails every change, breaking or not."""
+
+
+def test_a_toolchain_that_fails_every_change_fails_the_control_run(spec_repo, tmp_path, capsys):
+    """Before session 35 the control was an empty commit, which such a toolchain passes: it then
+    "caught" every canary and the canary passed it (exit 0). The control is now a benign change
+    (an optional member added), which it fails: every canary it fails is unproven."""
+    kinds = sorted({k for c in B.CANARIES for k in c.expects})
+    tools = fake_toolchain(tmp_path, FAILS_EVERY_CHANGE % (kinds,))
+    code, out, err = canary(capsys, "-C", str(spec_repo), "--toolchain", str(tools), "--format", "json")
+    assert code == 1, err
+    report = json.loads(out)
+    assert [(c["name"], c["status"]) for c in report["controls"]] == [("control", "failed"),
+                                                                        ("control-no-base", "failed")]
+    assert [(c["name"], c["status"]) for c in report["canaries"]] == [
+        (n, "unproven" if n in SPEC_ONLY else "skipped") for n in NAMES]
+    assert [f["kind"] for f in report["findings"] if f["severity"] == "error"][:2] == [
+        "toolchain-canary-control-failed"] * 2
 
 
 def test_pooled_jobs_never_share_a_folder_and_keep_their_order(tmp_path):

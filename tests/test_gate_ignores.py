@@ -122,3 +122,52 @@ def test_an_ignore_file_that_was_a_link_at_the_base_is_refused_not_read_as_absen
     commit_all(repo, "an ignore file reached through a link")
     with pytest.raises(InputError, match="ci/ignore.yml is a symbolic link at commit"):
         run_gate(repo, base="HEAD", stages=["base"], ignore=repo / "ci/ignore.yml", cache=False)
+
+
+def _kinds_by_stage(report, kinds):
+    return [(s.name, f.kind) for s in report.stages for f in s.findings if f.kind in kinds]
+
+
+@pytest.mark.parametrize(("base", "stages", "shown_in"), [
+    (None, None, "draft"),
+    ("main", None, "draft"),
+    ("main", ["base"], "base"),
+    ("main", ["schemas", "base"], "base"),
+])
+def test_the_ignore_file_warnings_are_in_the_report_once_whatever_the_stages(repo, tmp_path, base, stages, shown_in):
+    """Before session 35 the warnings about the ignore file were the draft stage's only: `check
+    --base REF --stage base --ignore FILE` (how a CI job may run the base stage alone) said
+    nothing of a blank file or of an expired entry. Now the first stage that applies the file
+    (draft, else base) reports each warning, once."""
+    blank = tmp_path / "blank.yml"
+    blank.write_text("# none yet\n")
+    report = run_gate(repo, base=base, stages=stages, ignore=blank, cache=False)
+    assert _kinds_by_stage(report, {"ignore-file-empty"}) == [(shown_in, "ignore-file-empty")]
+    expired = tmp_path / "expired.yml"
+    expired.write_text("- {kind: enum-value-removed, reason: long ago, expires: '2000-01-01'}\n")
+    report = run_gate(repo, base=base, stages=stages, ignore=expired, cache=False)
+    assert _kinds_by_stage(report, {"ignore-entry-expired"}) == [(shown_in, "ignore-entry-expired")]
+
+
+def test_an_entry_is_stale_only_when_no_stage_of_the_run_used_it(repo, tmp_path):
+    """The base adds an error type the release lacks and the branch removes it again: only the
+    base stage sees the removal, and an entry accepting it is used there alone. Before session
+    35 the draft stage called that entry stale ("remove it", which would fail the base stage),
+    and `--stage base` called no entry stale, however stale."""
+    from gate_repo import edit_json
+    edit_json(repo / "spec/schemas/resultset.json",
+              lambda d: d["$defs"]["error"]["properties"]["type"]["enum"].append("canary_type"))
+    git(repo, "branch", "-f", "main", commit_all(repo, "the base adds an error type"))
+    remove_error_types(repo, "canary_type")
+    (e,) = [entry(f) for f in change_to_accept(repo, base="main")[0]]
+    outside = tmp_path / "owner-ignore.yml"
+    outside.write_text(f"- {{kind: {e['kind']}, fingerprint: '{e['fingerprint']}', reason: reverted on purpose}}\n"
+                       "- {kind: enum-value-removed, fingerprint: '0123456789abcdef', reason: long gone}\n")
+    for stages in (None, ["base"], ["draft", "base"]):
+        report = run_gate(repo, base="main", stages=stages, ignore=outside, cache=False)
+        stale = [(s.name, f.message) for s in report.stages for f in s.findings if f.kind == "ignore-entry-stale"]
+        assert [(name, "0123456789abcdef" in message) for name, message in stale] == [("base", True)], (stages, stale)
+        assert report.stage("base").status == "warn"  # the removal is accepted by the first entry
+    # without --base the draft stage alone applies the file: both entries are stale there
+    report = run_gate(repo, stages=["draft"], ignore=outside, cache=False)
+    assert [s.name for s in report.stages for f in s.findings if f.kind == "ignore-entry-stale"] == ["draft", "draft"]

@@ -8,6 +8,8 @@ import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
+import pytest
+
 from evalport_spec.gate.rulecode import changed_code, normalised_digest, rule_code
 from evalport_spec.gate.ruleprogram import program_for_tree
 
@@ -335,3 +337,161 @@ def test_a_file_setuptools_takes_dependencies_or_entry_points_from_is_counted_wi
     assert sorted(k for k in base if base[k] != pinned[k]) == [deps]
     gone = packaging_of({k: v for k, v in files.items() if k != "scripts.txt"})
     assert sorted(k for k in base if base[k] != gone[k]) == [scripts]
+
+
+COMMAND = ("import argparse\n\n\ndef register(subparsers):\n"
+           "    p = subparsers.add_parser('check', help='the gate')\n"
+           "    sub = p.add_subparsers()\n"
+           "    q = sub.add_parser('now')\n"
+           "    q.set_defaults(func=run_now)\n"
+           "    p.set_defaults(func=run)\n\n\n"
+           "def run(args):\n    from ..other import unrelated\n    return _run(args) + unrelated()\n\n\n"
+           "def _run(args):\n    return 0\n\n\n"
+           "def run_now(args):\n    return 0\n")
+"""A CLI command module: ``register`` hands ``run`` and ``run_now`` to its own parsers only."""
+
+NESTED = ("def register(subparsers):\n"
+          "    p = subparsers.add_parser('check')\n"
+          "    sub = p.add_subparsers()\n\n"
+          "    def add(name, fn):\n        sp = sub.add_parser(name)\n        sp.set_defaults(func=run, own=fn)\n"
+          "        return sp\n\n"
+          "    sp = add('new', run_new)\n    sp.add_argument('x')\n\n\n"
+          "def run(args):\n    return args.own(args)\n\n\n"
+          "def run_new(args):\n    return 0\n")
+"""The ``rfc`` command's shape: a helper nested in ``register`` hands each sub-command's function on."""
+
+
+def command_tree(tmp: Path, check: str) -> Path:
+    return tree(tmp, {**CLI, "evalport_spec/cli/check.py": check})
+
+
+def edited(source: str, old: str, new: str) -> str:
+    assert source.count(old) == 1  # the premise: the code the edit changes
+    return source.replace(old, new)
+
+
+def test_a_commands_run_is_not_rule_code_but_what_validate_runs_is(tmp_path):
+    """Session 34: every edit of cli/check.py (the gate's own command) reported every rule
+    changed (undecided, MAJOR). A command module runs on `validate` only as far as its module-level
+    code and `register` go; its `run`, handed to its own parser, runs only for that command."""
+    old = rule_code(command_tree(tmp_path / "old", COMMAND))
+    assert "evalport_spec/other.py" not in old.modules  # only the command's run imports it
+    for i, (before, after) in enumerate([("    return 0\n\n\ndef run_now", "    return 1\n\n\ndef run_now"),
+                                         ("+ unrelated()", "- unrelated()"),
+                                         ("def run_now(args):\n    return 0", "def run_now(args):\n    return 2")]):
+        new = rule_code(command_tree(tmp_path / f"run{i}", edited(COMMAND, before, after)))
+        assert changed_code(old, new, {"A", "B"}) == {}, (before, after)
+    # register runs on every command line that names no command first: it counts
+    new = rule_code(command_tree(tmp_path / "reg", edited(COMMAND, "help='the gate'", "help='gate'")))
+    assert changed_code(old, new, {"A", "B"}) == {c: ["evalport_spec/cli/check.py"] for c in ("A", "B")}
+    # and a module a rule imports is that rule's code, as before
+    new = rule_code(tree(tmp_path / "helper", {**CLI, "evalport_spec/cli/check.py": COMMAND,
+                                               "evalport_spec/helper.py": "def h(x):\n    return x[1:]\n"}))
+    assert changed_code(old, new, {"A", "B"}) == {"A": ["evalport_spec/helper.py"]}
+
+
+@pytest.mark.parametrize(("name", "wiring"), [
+    ("another command's parser", "    subparsers.choices['validate'].set_defaults(func=run)\n"),
+    ("a parser named after another command", "    v = subparsers.add_parser('validate')\n"
+                                              "    v.set_defaults(func=run)\n"),
+    ("own parser name rebound", "    p = subparsers.choices['validate']\n    p.set_defaults(func=run)\n"),
+    ("an alias naming another command", "    a = subparsers.add_parser('check', aliases=['validate'])\n"
+                                        "    a.set_defaults(func=run)\n"),
+    ("a module-level alias", None),
+    ("a lookup by computed name", None),
+])
+def test_a_run_wired_where_validate_can_reach_it_stays_rule_code(tmp_path, name, wiring):
+    """Red team of the narrowing: each route by which `run` could run on `validate` keeps its
+    body counted, so a later edit of it is every rule's code change."""
+    if name == "a module-level alias":
+        base = COMMAND + "\n\nHANDLER = run\n"
+    elif name == "a lookup by computed name":
+        base = COMMAND + "\n\ndef pick(n):\n    return globals()[n]\n\n\nPICKED = pick('r' + 'un')\n"
+    else:
+        base = edited(COMMAND, "    p.set_defaults(func=run)\n", "    p.set_defaults(func=run)\n" + wiring)
+    old = rule_code(command_tree(tmp_path / "old", base))
+    assert "evalport_spec/other.py" in old.modules  # run's imports are followed: it can run
+    new = rule_code(command_tree(tmp_path / "new", edited(base, "+ unrelated()", "- unrelated()")))
+    assert changed_code(old, new, {"A"}) == {"A": ["evalport_spec/cli/check.py"]}
+
+
+def test_a_handler_handed_through_a_helper_nested_in_register_is_not_rule_code(tmp_path):
+    old = rule_code(command_tree(tmp_path / "old", NESTED))
+    new = rule_code(command_tree(tmp_path / "new", edited(NESTED, "return 0", "return 3")))
+    assert changed_code(old, new, {"A"}) == {}
+    # the helper used otherwise than called (handed on): its arguments may run anywhere
+    leaky = edited(NESTED, "    sp.add_argument('x')\n", "    sp.add_argument('x')\n    HOOKS.append(add)\n")
+    old = rule_code(command_tree(tmp_path / "old2", leaky))
+    new = rule_code(command_tree(tmp_path / "new2", edited(leaky, "return 0", "return 3")))
+    assert changed_code(old, new, {"A"}) == {"A": ["evalport_spec/cli/check.py"]}
+
+
+def test_this_toolchains_command_modules_but_validate_and_conformance_are_read_shallow(tmp_path):
+    """On this repository's own tools/: an edit inside `check`'s run path (cli/check.py `_run`)
+    is no rule's code change; an edit of `validate`'s run, or of a module a rule imports
+    (pointer.py), still is."""
+    import shutil
+    src = Path(__file__).resolve().parents[1] / "tools"
+    tools = tmp_path / "tools"
+    shutil.copytree(src / "evalport_spec", tools / "evalport_spec",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    old = rule_code(tools)
+    codes = set(old.rules)
+    check = tools / "evalport_spec/cli/check.py"
+    check.write_text(edited(check.read_text(), "def _run(args: argparse.Namespace) -> int:\n",
+                            "def _run(args: argparse.Namespace) -> int:\n    print('refactored')\n"))
+    assert changed_code(old, rule_code(tools), codes) == {}
+    validate = tools / "evalport_spec/cli/validate.py"
+    text = validate.read_text()
+    validate.write_text(text + "\n\ndef _stricter():\n    return 1\n")
+    assert set(changed_code(old, rule_code(tools), codes)) == codes
+    validate.write_text(text)
+    pointer = tools / "evalport_spec/pointer.py"
+    pointer.write_text(pointer.read_text() + "\n\ndef _more():\n    return 1\n")
+    hit = changed_code(old, rule_code(tools), codes)
+    assert hit and all(modules == ["evalport_spec/pointer.py"] for modules in hit.values())
+
+
+OPTIONAL_FILES = {
+    "dotted keys": b'[tool.setuptools.dynamic]\noptional-dependencies.dev = { file = ["dev.txt"] }\n',
+    "nested table": b'[tool.setuptools.dynamic.optional-dependencies]\ndev = { file = ["dev.txt"] }\n',
+    "deepest table": b'[tool.setuptools.dynamic.optional-dependencies.dev]\nfile = ["dev.txt"]\n',
+    "inline tables": b'[tool.setuptools.dynamic]\noptional-dependencies = { dev = { file = "dev.txt" } }\n',
+}
+"""One optional-dependencies group whose requirements setuptools reads from dev.txt, in each TOML
+spelling of the nesting (setuptools, "Dynamic metadata")."""
+
+
+@pytest.mark.parametrize("spelling", list(OPTIONAL_FILES))
+def test_the_file_of_an_optional_dependencies_group_is_counted_however_toml_nests_it(spelling):
+    """Before session 35 only the first level of [tool.setuptools.dynamic] was read for `file`,
+    so dev.txt (what `pip install .[dev]` installs) could change with no digest changing."""
+    files = {"pyproject.toml": PYPROJECT + b"\n" + OPTIONAL_FILES[spelling], "dev.txt": b"jsonschema>=4.23\n"}
+    base = packaging_of(files)
+    entry = "pyproject.toml [tool.setuptools.dynamic] dev.txt"
+    assert entry in base
+    pinned = packaging_of({**files, "dev.txt": b"jsonschema==4.0.0\n"})
+    assert sorted(k for k in base.keys() | pinned.keys() if base.get(k) != pinned.get(k)) == [entry]
+
+
+OPTIONAL_INLINE = {
+    "table": b'[project.optional-dependencies]\ndev = ["pytest>=8"]\n',
+    "inline": b'[project]\noptional-dependencies = { dev = ["pytest>=8"] }\n',
+    "dotted": b'[project]\noptional-dependencies.dev = ["pytest>=8"]\n',
+}
+
+
+def test_optional_dependencies_in_project_count_in_every_spelling_and_respelling_changes_nothing():
+    """[project] optional-dependencies, written as a table, an inline table or dotted keys: the
+    same groups give the same digest, a changed requirement a changed one (tomllib reads all
+    three to one value)."""
+    def project(extra: bytes) -> bytes:
+        text = PYPROJECT.replace(b'dependencies = ["jsonschema>=4.23"]\n',
+                                 b'dependencies = ["jsonschema>=4.23"]\n' + extra.removeprefix(b"[project]\n")
+                                 if extra.startswith(b"[project]\n") else b'dependencies = ["jsonschema>=4.23"]\n')
+        return text if extra.startswith(b"[project]\n") else text + b"\n" + extra
+    digests = {name: packaging_of({"pyproject.toml": project(extra)}) for name, extra in OPTIONAL_INLINE.items()}
+    assert digests["table"] == digests["inline"] == digests["dotted"]
+    for name, extra in OPTIONAL_INLINE.items():
+        pinned = packaging_of({"pyproject.toml": project(extra.replace(b"pytest>=8", b"pytest==7.0"))})
+        assert pinned["pyproject.toml [project]"] != digests[name]["pyproject.toml [project]"], name

@@ -25,6 +25,9 @@ from evalport_spec.gate.toolchain import is_toolchain_path
     ("zz.pth", True),
     ("mkdocs.yml", True),                             # its hooks/plugins run Python when the site is
     ("docs/hooks/publish.py", True),                  # ... published, the released schemas' $id URLs
+    ("spec/conformance/fixture.schema.json", True),   # what every draft fixture is validated against
+    ("spec/releases/1.3.0/conformance/fixture.schema.json", False),  # frozen: the history stage guards it
+    ("spec/conformance/fixtures/grader-empty-id.json", False),  # a fixture is judged by the conformance stage
     ("spec/schemas/resultset.json", False),           # the spec itself is judged, not listed
     ("rfcs/0007-version-scope.md", False),
     ("docs/how-to/gate-in-ci.md", False),
@@ -62,3 +65,28 @@ def test_one_warning_names_the_first_ten_changed_toolchain_paths_then_how_many_m
         f"the toolchain or CI configuration differs from main: {', '.join(paths[:10])} and 2 more; these "
         "changes judge nothing until they land (the gate of record is main's), so review them as code "
         "that will judge every later change")
+
+
+def test_a_loosened_fixture_meta_schema_is_a_toolchain_change_the_gate_and_canary_see(tmp_path):
+    """Before session 35 nothing watched spec/conformance/fixture.schema.json: a branch dropping
+    `since` from its `required` (so a fixture without it, which no version's bounds place, passes
+    the meta-schema) got no word from check --base, and canary --base had nothing to test."""
+    import json
+
+    from evalport_spec import git
+    from evalport_spec.gate.canary import toolchain_changes
+    from evalport_spec.gate.context import GateContext
+    from evalport_spec.gate.toolchain import toolchain_findings
+    from evalport_spec.spec import SpecRepo
+    from gate_repo import make_repo
+
+    root = make_repo(tmp_path)
+    meta = root / "spec/conformance/fixture.schema.json"
+    doc = json.loads(meta.read_text())
+    assert "since" in doc["required"]  # the premise
+    doc["required"].remove("since")
+    meta.write_text(json.dumps(doc, indent=2) + "\n")
+    ctx = GateContext(SpecRepo(root), "main", git.resolve(root, "main"))
+    (found,) = toolchain_findings(ctx)
+    assert found.extra == {"paths": ["spec/conformance/fixture.schema.json"]}
+    assert toolchain_changes(root, "main") == ["spec/conformance/fixture.schema.json"]

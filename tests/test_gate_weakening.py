@@ -18,7 +18,7 @@ FIXTURE = "grader-empty-id"
 def weakening(root):
     stage = run_gate(root, base="main", stages=["base"], cache=False).stage("base")
     kinds = ("conformance-fixture-removed", "conformance-fixture-retired", "conformance-fixture-changed",
-             "example-removed")
+             "example-removed", "example-changed")
     return stage, sorted((f.kind, f.new.file, f.severity.name) for f in stage.findings if f.kind in kinds)
 
 
@@ -83,3 +83,22 @@ def test_a_fixture_kept_by_name_but_pinning_another_case_is_a_warning(repo):
     git(repo, "checkout", "main", "--", str(reset_to.relative_to(repo)))
     edit_json(reset_to, lambda d: d.update(description="Reworded."))
     assert weakening(repo)[1] == []
+
+
+def test_a_changed_example_is_a_warning_and_a_relaid_one_is_not(repo):
+    """Before session 35 an example edited into another document (here: its first member's value
+    changed) passed the base stage with no word; only a deleted one was shown."""
+    path = repo / "spec/examples/rag-suite.json"
+    text = path.read_text()
+    import json
+    doc = json.loads(text)
+    path.write_text(json.dumps(doc, indent=4, sort_keys=True) + "\n")  # layout and key order only
+    commit_all(repo, "re-laid example")
+    assert weakening(repo)[1] == []
+    doc["name"] = doc.get("name", "") + " (simplified)"
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    commit_all(repo, "edited example")
+    stage, found = weakening(repo)
+    assert found == [("example-changed", "spec/examples/rag-suite.json", "WARNING")]
+    (finding,) = [f for f in stage.findings if f.kind == "example-changed"]
+    assert finding.old.file == "main:spec/examples/rag-suite.json"

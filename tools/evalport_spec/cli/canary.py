@@ -4,7 +4,7 @@ known breaks judge a toolchain.
 Each canary of :data:`evalport_spec.gate.canary.CANARIES` is planted in a scratch clone of the
 repository's committed ``HEAD`` and judged by the toolchain under test (default: the checkout's
 own ``tools/``), which must fail the stage that catches it. A progress line per canary goes to
-standard error. A control run first (``HEAD`` with no break planted) must pass every stage the
+standard error. A control run first (``HEAD`` with a benign change, no break planted) must pass every stage the
 canaries use. The toolchain's own ``diff`` also judges the known-breaking schema pairs of
 :mod:`evalport_spec.gate.canaryclassifier` in one run: it must call each MAJOR. Exit codes: 0 every canary caught (or skipped: nothing to break in this spec) and
 the control clean, 1 a canary passed, a run failed or the control failed, 2 usage or input

@@ -153,6 +153,7 @@ def _run_gate(repo: SpecRepo, base: str | None, stages: Iterable[str] | None,
         raise InputError("stage 'base' needs --base REF")
     if ignore is not None:
         ctx.ignores, ctx.ignore_notes = load_check_ignores(repo.root, ignore, ctx.base_sha)
+    ctx.applying = tuple(s for s in ("draft", "base") if s in wanted)
     results = []
     try:
         _preflight(ctx, wanted)

@@ -14,7 +14,7 @@
   comment period REF's history shows (:mod:`evalport_spec.gate.rfclifecycle`).
 * Any change to the toolchain or CI configuration is a ``toolchain-changed`` warning
   (:mod:`evalport_spec.gate.toolchain`).
-* A draft fixture or example of REF the branch deletes or stops applying is a warning
+* A draft fixture or example of REF the branch deletes, changes or stops applying is a warning
   (:mod:`evalport_spec.gate.weakening`).
 """
 
@@ -65,7 +65,7 @@ def released_changes(ctx: GateContext) -> list[Finding]:
 
 def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
     """The ``base`` stage: ``(findings, summary, effective class)``."""
-    from .stages import change_findings, decide, now_states, released_side
+    from .stages import change_findings, decide, now_states, released_side, stale_ignores
 
     assert ctx.base is not None
     commit = ctx.base_sha or ctx.base
@@ -76,9 +76,7 @@ def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
     except InputError as exc:
         return out + [input_finding(exc)], f"cannot read {ctx.base}:spec", None
     out += fixture_findings(old, ctx.version(DRAFT), ctx.base)
-    examples = ctx.repo.spec_dir / "examples"
-    out += example_findings(ctx.root, commit, ctx.base,
-                            {p.name for p in examples.iterdir()} if examples.is_dir() else set())
+    out += example_findings(ctx.root, commit, ctx.base, ctx.repo.spec_dir / "examples")
     base_side = Side(old, ctx.program(commit, ctx.base), ctx.base)
     branch_side = Side(ctx.version(DRAFT), ctx.program(None, "the working tree"), "this branch")
     changed, computed = change_findings(ctx, base_side, branch_side, code=True)
@@ -94,4 +92,4 @@ def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
 
         ledger = BaseLedger(now, states_at(ctx.root, commit), ctx.base, landed if latest else None)
     findings, summary, computed = decide(ctx, changed, computed, f"against {ctx.base}", ledger)
-    return out + findings, summary, computed
+    return out + findings + ctx.take_ignore_notes() + stale_ignores(ctx, "base"), summary, computed

@@ -18,9 +18,12 @@ later removal of an enum value through. The canary tests the changed toolchain b
    started from a scratch folder, with a fresh ``EVALPORT_CACHE_DIR``, bounded in time), and
    must fail the stage ``S`` that catches the break today (exit 1) with one of the finding
    kinds the canary expects (:attr:`~.canarybreaks.Canary.expects`) among its errors;
-4. the control runs (:class:`Control`): the same command, on an empty commit on ``HEAD``, with
-   every stage of the canaries (one run with ``--base``, one without), must pass every one of
-   those stages. Without them a toolchain that fails everything would catch every canary.
+4. the control runs (:class:`Control`): the same command, on a benign change committed on
+   ``HEAD`` (a new optional member of the canary's own schema,
+   :func:`~.canarybreaks.add_optional_canary_member`), with every stage of the canaries (one run
+   with ``--base``, one without), must pass every one of those stages. Without them a toolchain
+   that fails everything would catch every canary; with an empty commit as the control (before
+   session 35), one that fails every change it is shown still did.
 
 5. the classifier canary (:mod:`.canaryclassifier`): the toolchain under test's own ``diff
    --format json OLD NEW``, once, on folders holding the known-breaking schema pairs of this
@@ -61,7 +64,13 @@ from ..findings import Finding, Location, Severity
 from ..fsutil import run_bounded
 from ..names import STAGES
 from . import history
-from .canarybreaks import CANARIES, Canary, NothingToBreak
+from .canarybreaks import (
+    CANARIES,
+    Canary,
+    NothingToBreak,
+    add_documented_canary_schema,
+    add_optional_canary_member,
+)
 from .canaryclassifier import Pair, major_kinds, write_pairs
 from .canarypool import run_pooled
 from .toolchain import is_toolchain_path
@@ -154,17 +163,21 @@ def pair_canary(pair: Pair) -> Canary:
 
 @dataclass
 class Control:
-    """The control run: the toolchain under test's gate on ``HEAD`` with no break planted (an
-    empty commit on top, as a canary's break is), with the stages and the ``--base`` of the
-    canaries it controls. Every one of those stages must pass (``ok``, ``warn`` or ``skip``):
-    a stage that fails with no break fails every break too, so its canaries prove nothing (a
-    toolchain that fails everything would otherwise catch every canary).
+    """The control run: the toolchain under test's gate on ``HEAD`` with a benign change and no
+    break planted, with the stages and the ``--base`` of the canaries it controls. The change is
+    made as a canary's break is: a setup commit adds the canary's own schema, documented
+    (:func:`~.canarybreaks.add_documented_canary_schema`), and the change on top adds an optional
+    member to it (:func:`~.canarybreaks.add_optional_canary_member`); ``--base`` is the setup
+    commit. Every one of those stages must pass (``ok``, ``warn`` or ``skip``): a stage that
+    fails a change that breaks nothing fails every break too, so its canaries prove nothing (a
+    toolchain that fails everything, or every change, would otherwise catch every canary).
 
     Attributes:
         against_base: run with ``--base HEAD`` (the canaries whose :attr:`Canary.against_base`
             is true) or without; stages: the stages run, in run order;
         status: ``pending`` (not run yet), ``clean``, ``failed`` (a stage fails) or ``error``
-        (the run crashed, timed out, exited 2 or wrote no report); failing: ``{stage: kinds of
+        (the benign change could not be made, or the run crashed, timed out, exited 2 or wrote
+        no report); failing: ``{stage: kinds of
         its error findings}`` of the stages that fail; detail: for ``error``, what went wrong;
         seconds: wall time.
     """
@@ -184,28 +197,28 @@ class Control:
     @property
     def what(self) -> str:
         """What was run, one phrase."""
-        base = "check --base HEAD" if self.against_base else "check"
-        return f"HEAD with no break planted ({base}: {', '.join(self.stages)})"
+        base = "check --base SETUP" if self.against_base else "check"
+        return f"HEAD with a benign change, no break planted ({base}: {', '.join(self.stages)})"
 
     def spoils(self, stage: str) -> str | None:
         """Why a canary of ``stage`` proves nothing under this control (``None``: it does)."""
         if self.status == "error":
-            return "the control run (HEAD with no break planted) could not be judged"
+            return "the control run (HEAD with a benign change, no break planted) could not be judged"
         if stage in self.failing:
-            return f"its `{stage}` stage fails HEAD with no break planted too (the control run)"
+            return f"its `{stage}` stage fails HEAD with a benign change, no break planted, too (the control run)"
         return None
 
     def finding(self) -> Finding | None:
         """The finding this control reports (``None`` when clean)."""
         if self.status == "error":
             return Finding("toolchain-canary-error",
-                           f"the changed toolchain could not judge HEAD with no break planted (the canary's "
-                           f"control run): {self.detail}", extra={"canary": self.name})
+                           f"the changed toolchain could not judge HEAD with a benign change, no break "
+                           f"planted (the canary's control run): {self.detail}", extra={"canary": self.name})
         if self.status == "failed":
             said = "; ".join(f"`{s}` ({', '.join(k) or 'no error finding'})" for s, k in self.failing.items())
             return Finding("toolchain-canary-control-failed",
-                           f"the changed toolchain fails HEAD with no break planted: {said}; a known break "
-                           "those stages fail proves nothing, since they fail without one",
+                           f"the changed toolchain fails HEAD with a benign change, no break planted: {said}; "
+                           "a known break those stages fail proves nothing, since they fail without one",
                            extra={"canary": self.name, "stages": list(self.failing)})
         return None
 
@@ -475,15 +488,24 @@ def _run_classifier(pairs: tuple[Pair, ...], clone: Path, *, setup: _Setup) -> l
 
 
 def _run_control(control: Control, clone: Path, *, setup: _Setup) -> Control:
-    """Run ``control`` in ``clone`` (an empty commit on the head); returns it, its status set.
+    """Run ``control`` in ``clone``: on the head, a setup commit (the canary's documented schema)
+    and the benign change on it (:class:`Control`); returns it, its status set (``error`` when
+    the change cannot be made: without it the control proves nothing, so this fails closed).
 
     Raises:
         InputError: git failed to reset or commit the scratch clone.
     """
     setup.reset(clone)
-    setup.commit(clone, "canary: control (no break planted)")
-    proc, control.detail, control.seconds = setup.gate(clone, control.stages,
-                                                       setup.head if control.against_base else None)
+    try:
+        add_documented_canary_schema(clone)
+        setup.commit(clone, "canary: control setup")
+        base = git.resolve(clone, "HEAD")
+        add_optional_canary_member(clone)
+    except (NothingToBreak, OSError, ValueError, InputError) as exc:
+        control.status, control.detail = "error", f"its benign change could not be made: {exc}"
+        return control
+    setup.commit(clone, "canary: control (a benign change, no break planted)")
+    proc, control.detail, control.seconds = setup.gate(clone, control.stages, base if control.against_base else None)
     if proc is None:
         control.status = "error"
     else:

@@ -34,6 +34,7 @@ from ..rfc.accept import bind_after, write_accepts
 from ..rfc.new import new_rfc
 from ..semver import parse_semver
 from ..spec import SpecRepo
+from ..specsync.sync import sync_draft
 
 
 class NothingToBreak(Exception):
@@ -150,6 +151,86 @@ def add_canary_members(root: Path) -> str:
     raise NothingToBreak("no draft schema has an $id ending in its file name")
 
 
+def _canary_schema(root: Path) -> tuple[Path, dict[str, Any]]:
+    """The draft's :data:`CANARY_SCHEMA` and its document (an object with ``properties``).
+    Raises :class:`NothingToBreak` when there is none (no setup ran)."""
+    path = root / "spec" / "schemas" / CANARY_SCHEMA
+    doc = _read_json(path) if path.is_file() else None
+    if not isinstance(doc, dict) or not isinstance(doc.get("properties"), dict):
+        raise NothingToBreak(f"no spec/schemas/{CANARY_SCHEMA} with properties (add_canary_members)")
+    return path, doc
+
+
+def add_released_canary_members(root: Path) -> str:
+    """Setup of the canaries the ``draft`` stage catches (it compares the draft with the latest
+    release, so a break needs its place in both): :func:`add_canary_members`, and the same schema
+    in the latest release folder (its ``$id`` in that release's segment, its ``SHA256SUMS`` line
+    added). A release edited so is judged by the ``manifest`` and ``history`` stages, never by
+    ``draft``: what is judged is the break planted on the draft afterwards."""
+    what = add_canary_members(root)
+    releases = _releases(root)
+    if not releases:
+        raise NothingToBreak("no release for the draft to be compared with")
+    latest = releases[-1]
+    path, doc = _canary_schema(root)
+    sid = doc["$id"]
+    marker = "/spec/draft/schemas/"
+    if marker not in sid:
+        raise NothingToBreak(f"the $id of spec/schemas/{CANARY_SCHEMA} has no {marker} segment")
+    released = root / "spec" / "releases" / latest / "schemas" / CANARY_SCHEMA
+    if not released.parent.is_dir():
+        raise NothingToBreak(f"release {latest} has no schemas folder")
+    _write_json(released, {**doc, "$id": sid.replace(marker, f"/spec/{latest}/schemas/")})
+    line = f"{hashlib.sha256(released.read_bytes()).hexdigest()}  {latest}/schemas/{CANARY_SCHEMA}"
+    _write_sums(root, sorted([*_sums_lines(root), line], key=lambda ln: ln.partition("  ")[2]))
+    return f"{what}, and the same schema in release {latest}"
+
+
+def add_released_canary_members_declaring_major(root: Path) -> str:
+    """Setup: :func:`add_released_canary_members`, with ``spec/VERSION`` declaring the next major
+    version after the latest release (:func:`add_canary_members_declaring_major` for the draft
+    stage)."""
+    return _declare_next_major(root, add_released_canary_members(root))
+
+
+CONTROL_MEMBER = "x_canary_note"
+"""The optional member the control's benign change adds to :data:`CANARY_SCHEMA`."""
+
+
+def add_documented_canary_schema(root: Path) -> str:
+    """Setup of the control runs (:class:`~.canary.Control`): :func:`add_canary_members`, the
+    object closed (``additionalProperties: false``, as SPEC.md says every object is) and
+    described, and its section and field table written into the draft's SPEC.md (``spec sync``):
+    a tree on which a correct toolchain passes every stage, as it passes ``HEAD``.
+
+    Raises:
+        NothingToBreak: no draft schema to put it next to; InputError: SPEC.md could not be synced.
+    """
+    what = add_canary_members(root)
+    path, doc = _canary_schema(root)
+    doc.update(description="A document the toolchain canary adds to test the gate.", additionalProperties=False)
+    _write_json(path, doc)
+    sync_draft(SpecRepo(root))
+    return f"{what}, closed, with its SPEC.md section"
+
+
+def add_optional_canary_member(root: Path) -> str:
+    """The control's benign change (setup: :func:`add_documented_canary_schema`): a new optional
+    string member :data:`CONTROL_MEMBER` in :data:`CANARY_SCHEMA`, with its row in SPEC.md's field
+    table (``spec sync``). Every document valid before stays valid (a MINOR change: SPEC.md,
+    "Versioning"), so a correct toolchain passes every stage on it; a toolchain that fails every
+    change it is shown fails it, and its canaries prove nothing.
+
+    Raises:
+        NothingToBreak: no :data:`CANARY_SCHEMA`; InputError: SPEC.md could not be synced.
+    """
+    path, doc = _canary_schema(root)
+    doc["properties"][CONTROL_MEMBER] = {"type": "string"}
+    _write_json(path, doc)
+    sync_draft(SpecRepo(root))
+    return f"added the optional member {CONTROL_MEMBER} to {_rel(root, path)}, with its SPEC.md row"
+
+
 def _canary_member(root: Path, name: str) -> tuple[Path, Any, dict[str, Any]]:
     """The draft schema holding the setup's member ``name``, its document and the member's
     subschema. Raises :class:`NothingToBreak` when no draft schema has it (no setup ran)."""
@@ -225,16 +306,17 @@ def _is_version(text: str) -> bool:
 
 
 def add_required_member(root: Path) -> str:
-    """Add a required string member ``canary_member`` to the first titled closed object (a
-    MAJOR ``required-added``: every document of that object lacks it)."""
-    path, doc, pointer, sub = _first(
-        root, lambda s: "title" in s and s.get("additionalProperties") is False
-        and isinstance(s.get("properties"), dict) and "canary_member" not in s["properties"],
-        "a titled object with additionalProperties false")
-    sub["properties"]["canary_member"] = {"type": "string"}
-    sub["required"] = [*sub.get("required", []), "canary_member"]
+    """Make ``canary_member`` (a string) a new required member of the canary's own schema
+    :data:`CANARY_SCHEMA` (setup: :func:`add_released_canary_members`, which releases it too): a
+    MAJOR ``required-added`` against the latest release, since every document of that schema
+    lacks it. Planted on the canary's schema, not on the branch's data, so no change to the
+    spec's own objects takes the break's place away (before session 35 it took the draft's first
+    titled closed object)."""
+    path, doc = _canary_schema(root)
+    doc["properties"]["canary_member"] = {"type": "string"}
+    doc["required"] = [*doc.get("required", []), "canary_member"]
     _write_json(path, doc)
-    return f"made canary_member a new required member of {sub['title']} ({_rel(root, path)}#{pointer})"
+    return f"made canary_member a new required member of {_rel(root, path)}"
 
 
 def _released_json(root: Path) -> tuple[Path, list[str], int]:
@@ -468,18 +550,12 @@ def _accepted_alongside(root: Path, what: str) -> str:
 def accept_in_the_same_change(root: Path) -> str:
     """The break of :func:`remove_enum_value_declaring_major` with a new RFC, accepted and
     declaring MAJOR, whose ``accepts`` lists the break's findings, all in the one commit. The
-    acceptance does not predate the change it accepts (SPEC.md, "Governance"; the base stage
-    reads acceptances as they were at the base), so the MAJOR rule still fails it."""
+    acceptance does not predate the change it accepts (SPEC.md, "Governance"), so the MAJOR rule
+    still fails it: in the ``base`` stage, which reads acceptances as they were at the base
+    (setup: :func:`add_canary_members_declaring_major`), and in the ``draft`` stage, which dates
+    them by the history of the release line, the change under review its last step (setup:
+    :func:`add_released_canary_members_declaring_major`, so the enum is released too)."""
     return _accepted_alongside(root, remove_enum_value_declaring_major(root))
-
-
-def accept_in_the_same_change_released(root: Path) -> str:
-    """:func:`accept_in_the_same_change` on a released enum (the last value of the draft's first
-    ``enum`` of two values, the next major version declared): the draft stage compares the draft
-    with the latest release and dates acceptances by the history of the release line, the change
-    under review its last step, so a member the release does not have would give it nothing to
-    judge."""
-    return _accepted_alongside(root, _declare_next_major(root, remove_enum_value(root)))
 
 
 def add_accepted_rfc(root: Path) -> str:
@@ -627,7 +703,8 @@ CANARIES: tuple[Canary, ...] = (
            setup=add_canary_members),
     Canary("major-declared-without-rfc", "base", remove_enum_value_declaring_major, ("policy-major-needs-rfc",),
            setup=add_canary_members_declaring_major),
-    Canary("required-member-added", "draft", add_required_member, ("required-added",)),
+    Canary("required-member-added", "draft", add_required_member, ("required-added",),
+           setup=add_released_canary_members),
     Canary("bound-tightened", "base", tighten_canary_bound, ("min-length-increased",), setup=add_canary_members),
     Canary("released-file-edited", "manifest", edit_released_file, ("released-file-changed",)),
     Canary("released-file-and-sums-edited", "history", edit_released_file_and_sums, ("released-file-changed",)),
@@ -643,8 +720,8 @@ CANARIES: tuple[Canary, ...] = (
            against_base=False),
     Canary("major-accepted-in-the-same-change", "base", accept_in_the_same_change,
            ("policy-acceptance-same-change",), setup=add_canary_members_declaring_major),
-    Canary("major-accepted-in-the-same-change-draft", "draft", accept_in_the_same_change_released,
-           ("policy-acceptance-same-change",)),
+    Canary("major-accepted-in-the-same-change-draft", "draft", accept_in_the_same_change,
+           ("policy-acceptance-same-change",), setup=add_released_canary_members_declaring_major),
     Canary("rfc-added-accepted", "base", add_accepted_rfc, ("rfc-status-transition",)),
     Canary("rfc-accepted-without-observed-period", "base", accept_without_observed_period,
            ("rfc-period-unobserved",), setup=add_rfc_in_comment),

@@ -80,7 +80,8 @@ class GateContext:
         repo: the repository.
         base: the base revision (``check --base``) or ``None``; ``base_sha`` its commit id.
         ignores: live ``check --ignore`` entries (:mod:`evalport_spec.gate.ignores`), and
-            ignore_notes the warnings about entries that do not apply (expired, added by the change).
+            ignore_notes the warnings about the file and entries that do not apply (blank,
+            expired, added by the change), reported once per run (:meth:`take_ignore_notes`).
         cache: memoised values (versions, classifications, RFCs) keyed by a tuple.
 
     Trees of other commits are written under one temporary folder removed by :meth:`close`.
@@ -92,7 +93,21 @@ class GateContext:
     ignores: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     ignore_notes: list[Finding] = dataclasses.field(default_factory=list)
     cache: dict[Any, Any] = dataclasses.field(default_factory=dict)
+    applying: tuple[str, ...] = ()
+    """The stages of this run that apply the ignore file (``draft``, ``base``), in run order;
+    empty when not known (each such stage then reports its own stale entries)."""
     _tmp: Path | None = None
+    _ignore_notes_taken: bool = False
+
+    def take_ignore_notes(self) -> list[Finding]:
+        """:attr:`ignore_notes` the first time a stage applying the ignore file asks (``draft``,
+        else ``base`` when ``draft`` is not run or skipped), nothing after: each note is in the
+        report once, whichever stages run (before session 35 only ``draft`` had them, so
+        ``check --base REF --stage base`` and a spec with no release showed none)."""
+        if self._ignore_notes_taken:
+            return []
+        self._ignore_notes_taken = True
+        return list(self.ignore_notes)
 
     def close(self) -> None:
         """Remove the trees written for this run."""

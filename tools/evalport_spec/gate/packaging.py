@@ -56,16 +56,26 @@ def _table(doc: dict, path: tuple[str, ...]) -> object:
 
 def dynamic_files(doc: dict) -> list[str]:
     """The files ``[tool.setuptools.dynamic]`` of a parsed ``pyproject.toml`` takes metadata from
-    (``dependencies = {file = ["requirements.txt"]}``, ``entry-points = {file = ...}``), in the
-    order written: their contents are the dependencies and console scripts, so they count as
-    the table naming them does."""
-    dynamic = _table(doc, ("tool", "setuptools", "dynamic"))
+    (``dependencies = {file = ["requirements.txt"]}``, ``entry-points = {file = ...}``, and one
+    level deeper the groups of ``optional-dependencies``: ``optional-dependencies.dev = {file =
+    ["dev.txt"]}``, however TOML spells the nesting), in the order written: their contents are
+    the dependencies and console scripts, so they count as the table naming them does. Every
+    ``file`` value at any depth of the table is taken (setuptools' ``dynamic`` metadata,
+    "Dynamic metadata" in its pyproject.toml configuration guide): a key this reading does not
+    know still names a file the build reads. Before session 35 only the first level was read,
+    so the file of an optional-dependencies group could change what ``pip install .[dev]``
+    installs without changing the digest."""
     out: list[str] = []
-    for spec in dynamic.values() if isinstance(dynamic, dict) else ():
-        files = spec.get("file") if isinstance(spec, dict) else None
+    todo: list[object] = [_table(doc, ("tool", "setuptools", "dynamic"))]
+    while todo:
+        spec = todo.pop(0)
+        if not isinstance(spec, dict):
+            continue
+        files = spec.get("file")
         for name in [files] if isinstance(files, str) else files if isinstance(files, list) else []:
             if isinstance(name, str) and name not in out:
                 out.append(name)
+        todo.extend(v for k, v in spec.items() if k != "file")
     return out
 
 

@@ -13,8 +13,16 @@ files and parsed with :mod:`ast` (never imported or executed):
   name`` counts the package's ``__init__`` unless ``name`` is a submodule), and the package's
   own ``__init__`` (``evalport_spec``), which runs before any of them (counted as its own code:
   its imports are not followed), and the ``validate`` and ``conformance`` commands' path
-  (:data:`COMMAND_MODULES` with their imports; the CLI's other command modules, which its
-  ``__init__`` imports, with their module-level imports only). A module name is read as the file CPython would run for it
+  (:data:`COMMAND_MODULES` with their imports). The CLI's other command modules, which its
+  ``__init__`` imports, are read **shallow** (:mod:`.reachable`): their module-level code,
+  ``register`` and what those can call count, with the imports of that code; the function a
+  command hands to its own parser (its ``run``) and what only it calls do not, since ``validate``,
+  ``conformance`` and the rule program never run them (a change there is shown by
+  ``toolchain-changed`` and tested by the canary, not reported as every rule's change). What
+  stays whole is what those three can run: the CLI's ``__init__`` (``main`` dispatches
+  ``validate``), ``spec.py``, ``fixtures.py`` (the ``conformance`` command's fixtures),
+  ``fsutil.py`` and ``schemaset.py`` (how the validator reads files and schemas) and the rest of
+  their imports. A module name is read as the file CPython would run for it
   (a package folder before a module of the same name, an extension module before source:
   :func:`_module_file`), and the package's importable binaries and the hash-based bytecode in
   its ``__pycache__`` folders, which run in place of the source the gate reads, count too;
@@ -58,6 +66,7 @@ from ..errors import InputError
 from ..findings import ChangeClass, Finding, Severity
 from ..fsutil import read_limited
 from .behaviour import Side, entry_location
+from .reachable import looks_up_by_value, prune, reachable, words
 from .ruleprogram import beside_package, runs_unchecked
 
 KIND = "rule-implementation-changed"
@@ -80,9 +89,9 @@ and the gate only warned ``toolchain-changed``)."""
 
 CLI_PACKAGE = "evalport_spec/cli/"
 """The CLI's folder: the other command modules, which the CLI's ``__init__`` imports (their
-module-level code and ``register`` run on every command), are counted with only their
-module-level imports followed (a command's ``run``, never called by ``validate``, imports its
-engine inside the function)."""
+module-level code and ``register`` run on every command), are read shallow (:mod:`.reachable`:
+a command's ``run``, never called by ``validate``, and the engine it imports inside the function
+are left out), unless a module read whole imports them too."""
 
 REGISTER = ("register", "register_items")
 """Decorators that register a rule under a literal catalogue code (``validation/rules/registry.py``)."""
@@ -201,25 +210,13 @@ def _counted_file(rel: str, path: Path, dynamic: bool, reads_files: bool) -> boo
     return dynamic or reads_files or rel.endswith(IMPORT_SUFFIXES)
 
 
-def _module_level(tree: ast.Module) -> list[ast.AST]:
-    """The nodes of ``tree`` outside any function or lambda body (what runs on import)."""
-    out: list[ast.AST] = []
-    stack: list[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(c for c in ast.iter_child_nodes(node)
-                     if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
-    return out
-
-
-def _imported(tools: Path, path: str, tree: ast.Module, module_level: bool = False) -> set[str]:
+def _imported(tools: Path, path: str, tree: ast.Module) -> set[str]:
     """Files of the ``evalport_spec`` modules that ``tree`` (the module at ``path``) imports
-    explicitly (with ``module_level``, only outside function bodies)."""
+    explicitly."""
     dotted = path.removesuffix(".py").replace("/", ".")
     package = dotted.removesuffix(".__init__") if path.endswith("/__init__.py") else dotted.rpartition(".")[0]
     names: set[str] = set()
-    for node in (_module_level(tree) if module_level else ast.walk(tree)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
@@ -274,6 +271,18 @@ def _closure(start: str, direct: dict[str, set[str]]) -> frozenset[str]:
     return frozenset(seen)
 
 
+def _parse(data: bytes) -> ast.Module | None:
+    """``data`` parsed, docstrings stripped (``None`` when it does not parse)."""
+    return normalised_digest(data)[1]
+
+
+def _command(path: str) -> str | None:
+    """The command name of a module directly in :data:`CLI_PACKAGE` (``check`` for
+    ``evalport_spec/cli/check.py``), else ``None``."""
+    rest = path.removeprefix(CLI_PACKAGE)
+    return rest.removesuffix(".py") if rest != path and "/" not in rest and rest.endswith(".py") else None
+
+
 def rule_code(tools: Path) -> RuleCode:
     """The :class:`RuleCode` of the ``evalport_spec`` package under ``tools`` (module
     docstring); a tree without the rules package has no rule code.
@@ -290,9 +299,11 @@ def rule_code(tools: Path) -> RuleCode:
             + list(COMMAND_MODULES))
     modules: dict[str, str] = {}
     direct: dict[str, set[str]] = {}
+    counted: dict[str, ast.Module] = {}  # the code of each module that runs (shallow ones pruned)
     rules: dict[str, str] = {}
+    seeds: set[str] = set()  # command modules reached only through the CLI's __init__: read shallow
     dynamic = reads_files = False
-    while todo:
+    while todo:  # the full closure: every module's whole code, its imports followed
         path = todo.pop()
         if path in modules or not (tools / path).is_file():
             continue
@@ -302,14 +313,23 @@ def rule_code(tools: Path) -> RuleCode:
         if tree is None:
             dynamic = dynamic or not path.endswith(tuple(SOURCE_SUFFIXES))  # binary: imports unknown
             continue
-        dynamic = dynamic or _calls(tree, CODE_LOADERS, CODE_LOADERS - {"exec", "eval", "compile"})
-        reads_files = reads_files or _calls(tree, FILE_READERS, FILE_READERS)
+        counted[path] = tree
         for code in _registrations(tree):
             rules.setdefault(code, path)
         if path not in above:  # the package's __init__ counts as its own code only (it runs first)
-            shallow = path.startswith(CLI_PACKAGE) and path not in COMMAND_MODULES
-            direct[path] = _imported(tools, path, tree, module_level=shallow)
-            todo.extend(direct[path] - set(modules))
+            direct[path] = _imported(tools, path, tree)
+            held = set()
+            if path == f"{CLI_PACKAGE}__init__.py":  # its command modules: shallow, unless reached otherwise
+                held = {m for m in direct[path] if _command(m) is not None and m not in COMMAND_MODULES}
+                seeds |= held
+            todo.extend(direct[path] - set(modules) - held)
+    shallow = _read_shallow(tools, seeds - set(modules), modules, direct, counted)
+    for path in shallow:
+        tree = counted[path]
+        modules[path] = "shallow:" + hashlib.sha256(ast.dump(tree, include_attributes=False).encode()).hexdigest()
+    for tree in counted.values():
+        dynamic = dynamic or _calls(tree, CODE_LOADERS, CODE_LOADERS - {"exec", "eval", "compile"})
+        reads_files = reads_files or _calls(tree, FILE_READERS, FILE_READERS)
     imports = {m: _closure(m, direct) for m in set(rules.values())}
     for p in sorted((tools / PACKAGE).rglob("*")):
         rel = p.relative_to(tools).as_posix()
@@ -320,6 +340,50 @@ def rule_code(tools: Path) -> RuleCode:
                         else hashlib.sha256(data).hexdigest())
     modules.update(_beside_package(tools))
     return RuleCode(modules, rules, imports, dynamic, reads_files)
+
+
+def _read_shallow(tools: Path, seeds: set[str], full: dict[str, str], direct: dict[str, set[str]],
+                  counted: dict[str, ast.Module]) -> set[str]:
+    """Read the modules reached only through ``seeds`` (the command modules the CLI's
+    ``__init__`` imports, outside :data:`COMMAND_MODULES`) shallow (:mod:`.reachable`): each
+    one's code pruned to its reachable functions goes into ``counted``, its imports from that
+    code into ``direct`` (followed, shallow too unless in ``full``). Returns the shallow modules.
+    A module that does not parse is read whole (its bytes: a binary's imports are unknown).
+
+    Raises:
+        InputError: a module cannot be read.
+    """
+    shallow: set[str] = set()
+    sources: dict[str, bytes] = {}
+    todo = sorted(seeds)
+    changed = True
+    while changed:
+        changed = False
+        while todo:
+            path = todo.pop()
+            if path in shallow or path in full or not (tools / path).is_file():
+                continue
+            sources[path] = read_limited(tools / path, max_bytes=MAX_MODULE_BYTES, label=str(tools / path))
+            shallow.add(path)
+            changed = True
+        for path in sorted(shallow):
+            tree = _parse(sources[path])
+            if tree is None:
+                full[path] = normalised_digest(sources[path])[0]
+                direct[path] = set()
+                shallow.discard(path)
+                continue
+            importers = [counted[k] for k, imported in direct.items() if path in imported and k in counted]
+            named = set().union(*(words(ast.walk(t)) for t in importers)) if importers else set()
+            everything = any(looks_up_by_value(ast.walk(t)) for t in importers)
+            pruned = prune(tree, reachable(tree, named, everything, _command(path)))
+            before = counted.get(path)
+            if before is None or ast.dump(before) != ast.dump(pruned):
+                counted[path] = pruned
+                direct[path] = _imported(tools, path, pruned)
+                todo.extend(sorted(direct[path] - shallow - set(full)))
+                changed = True
+    return shallow
 
 
 def _beside_package(tools: Path) -> dict[str, str]:

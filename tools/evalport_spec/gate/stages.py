@@ -325,6 +325,20 @@ def decide(ctx: GateContext, findings: list[Finding], computed: ChangeClass, lab
     return findings, f"{shown.name} {label} (policy: {rule})", computed
 
 
+def stale_ignores(ctx: GateContext, stage: str) -> list[Finding]:
+    """The ``ignore-entry-stale`` warnings, from the last stage of the run that applies the
+    ignore file (:attr:`GateContext.applying`; ``stage`` is the asking one, else nothing): one
+    per live entry that no stage of the run used. Before session 35 the draft stage judged
+    alone, so under ``--base`` an entry only the base stage used (a ``rule-implementation-changed``
+    of ``gate-ignore.yml``, a change the branch reverts) was called stale, and with ``--stage
+    base`` no entry ever was."""
+    if ctx.applying and ctx.applying[-1] != stage:
+        return []
+    labels = [key[1] for key in ctx.cache if isinstance(key, tuple) and key[0] == "ignore-used"]
+    used = [e for label in labels for e in ctx.cache[("ignore-used", label)]]
+    return stale_entries(ctx.ignores, used, " or ".join(labels))
+
+
 def now_states(ctx: GateContext) -> tuple[dict[int, RfcState], list[Finding]]:
     """The working tree's RFC states, and the input finding of an unreadable RFC."""
     try:
@@ -371,8 +385,7 @@ def stage_draft(ctx: GateContext) -> StageOut:
     ledger = _history_ledger(ctx, latest, released) if breaking(changed) else None
     out, summary, computed = decide(ctx, changed, computed, f"since {latest}", ledger)
     out += _stale_acceptances(ctx, {f.fingerprint for f in breaking(changed)})
-    out += ctx.ignore_notes + stale_entries(ctx.ignores, ctx.cache[("ignore-used", f"since {latest}")],
-                                            f"since {latest}")
+    out += ctx.take_ignore_notes() + stale_ignores(ctx, "draft")
     declared = ctx.declared()
     if declared is None:
         out.append(Finding("draft-version-missing", "spec/VERSION is missing: it declares the version "

@@ -9,6 +9,7 @@ it. Every report of ``check --base REF`` therefore carries one warning listing t
 from __future__ import annotations
 
 from ..findings import Finding, Location, Severity
+from ..fixtures import META_SCHEMA_NAME
 from ..gitsource import IMPORTABLE_SUFFIXES
 from . import history
 from .context import GateContext
@@ -23,6 +24,15 @@ tree, gitattributes(5)) and ``.gitmodules`` (where a submodule's files come from
 and ``mkdocs.yml``, whose ``hooks`` and ``plugins`` run Python while ``docs publish`` writes
 the site that serves every released schema at its ``$id`` URL."""
 
+FIXTURE_META_SCHEMA = f"spec/conformance/{META_SCHEMA_NAME}"
+"""The draft's conformance fixture meta-schema: every draft fixture file is validated against it
+before the ``conformance`` stage runs the fixture (:mod:`evalport_spec.fixtures`). It is data in
+``spec/``, yet it judges: a branch that loosens it (``since`` no longer required, ``expect``
+open to any member) lets fixtures in that the base's would refuse, and no stage compared it
+with the base's (session 35). So a change to it is a toolchain change: named by
+``toolchain-changed`` for the reviewer, and the canary runs (:func:`is_toolchain_path`). Each
+release freezes its own copy (``spec/releases/X/conformance/``), which ``history`` guards."""
+
 DATA_FOLDERS = ("spec", "rfcs", "tests", "benchmarks")
 """Top-level folders whose Python files only run when called by name (the test suite, the
 benchmarks), never by an import from the repository root. (``docs/`` is not one: a Python
@@ -36,9 +46,11 @@ def is_toolchain_path(path: str) -> bool:
     package Python can import from the repository root (``python -m`` puts the current folder
     first on ``sys.path``: a top-level ``pip/`` or ``evalport_spec/`` would run in place of the
     installed one wherever a command is started from a checkout). A ``.gitattributes`` in any
-    folder counts: it rewrites the files below it on checkout, as the root one does."""
+    folder counts: it rewrites the files below it on checkout, as the root one does; and so does
+    the fixture meta-schema :data:`FIXTURE_META_SCHEMA`."""
     first, _, rest = path.partition("/")
-    if first in TOOLCHAIN_PATHS or path in TOOLCHAIN_PATHS or path.rpartition("/")[2] == ".gitattributes":
+    if (first in TOOLCHAIN_PATHS or path in TOOLCHAIN_PATHS or path == FIXTURE_META_SCHEMA
+            or path.rpartition("/")[2] == ".gitattributes"):
         return True
     if not rest:
         return first.endswith(IMPORTABLE_SUFFIXES)

@@ -24,6 +24,12 @@ reviewer should see it):
   the two above: without it, a fixture's document swapped for a trivially valid one, or its
   expected errors dropped, retired the case under the same name in silence.
 * ``example-removed``: an example of REF's draft is gone (a rename is a removal and an addition).
+* ``example-changed``: an example of REF's draft is still there under its name but holds another
+  document (compared as JSON values, so layout and key order do not count; a file that is not
+  JSON on either side is compared by its bytes). The ``examples`` stage checks the new document
+  is valid, never that the one REF showed still is: an example edited into a simpler document
+  (a member with a tight constraint dropped) stops pinning what it pinned, in silence before
+  session 35. (A fixture that pins another case is ``conformance-fixture-changed``.)
 
 A draft whose fixtures cannot be read is the ``conformance`` stage's finding, not one here.
 """
@@ -37,6 +43,8 @@ from .. import gitsource
 from ..errors import InputError
 from ..findings import Finding, Location, Severity
 from ..fixtures import Fixture
+from ..fsutil import read_optional
+from ..jsonload import MAX_BYTES
 from ..spec import SpecVersion
 
 FIXTURES = "spec/conformance/fixtures"
@@ -85,16 +93,40 @@ def _case(fx: Fixture) -> str:
                       sort_keys=True, ensure_ascii=False)
 
 
-def example_findings(root: Path, commit: str, label: str, now: set[str]) -> list[Finding]:
+def example_findings(root: Path, commit: str, label: str, folder: Path) -> list[Finding]:
     """An ``example-removed`` WARNING per ``spec/examples/*.json`` file of ``commit`` (REF,
-    named ``label``) whose name is not in ``now`` (the working tree's example file names).
+    named ``label``) that is not in ``folder`` (the working tree's ``spec/examples``), and an
+    ``example-changed`` WARNING per one whose content differs there (module docstring).
 
     Raises:
-        InputError: as :func:`~evalport_spec.gitsource.list_dir`.
+        InputError: as :func:`~evalport_spec.gitsource.list_dir` and
+            :func:`~evalport_spec.gitsource.read_file`; a working-tree example larger than
+            :data:`~evalport_spec.jsonload.MAX_BYTES`.
     """
     before = [n for n in gitsource.list_dir(root, commit, EXAMPLES) if n.endswith(".json")]
-    return [Finding("example-removed", f"example {name} of {label}'s draft is gone: it is no longer "
-                    "validated against the draft, nor a seed of the rule-behaviour corpus",
-                    severity=Severity.WARNING, old=Location(f"{label}:{EXAMPLES}/{name}"),
-                    new=Location(f"{EXAMPLES}/{name}"))
-            for name in before if name not in now]
+    now = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+    out = []
+    for name in before:
+        rel = f"{EXAMPLES}/{name}"
+        if name not in now:
+            out.append(Finding("example-removed", f"example {name} of {label}'s draft is gone: it is no longer "
+                               "validated against the draft, nor a seed of the rule-behaviour corpus",
+                               severity=Severity.WARNING, old=Location(f"{label}:{rel}"), new=Location(rel)))
+            continue
+        then = gitsource.read_file(root, commit, rel)
+        data = read_optional(folder / name, max_bytes=MAX_BYTES, label=rel)
+        if then is not None and data is not None and _content(then) != _content(data):
+            out.append(Finding("example-changed", f"example {name} holds another document than in {label}'s "
+                               "draft: the document it showed there is validated against the draft no more "
+                               "(add the new one as another example if both should hold)",
+                               severity=Severity.WARNING, old=Location(f"{label}:{rel}"), new=Location(rel)))
+    return out
+
+
+def _content(data: bytes) -> object:
+    """What an example holds: its JSON value as canonical JSON (object members in any order,
+    any layout), or its bytes when it is not JSON (the ``examples`` stage reports that)."""
+    try:
+        return json.dumps(json.loads(data.decode("utf-8")), sort_keys=True, ensure_ascii=False)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return data
