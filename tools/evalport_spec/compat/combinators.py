@@ -258,7 +258,7 @@ class CombinatorRules:
                              subs: list[list[Fail]]) -> list[Any]:
         """Documents of ``case`` (of type ``t`` when given) breaking every branch of a ``B``
         group: first from each branch's own failures ``subs``, then merged, then sampled."""
-        per_branch = [[w for f2 in sub for w in self.verified_witnesses(f2, case, br)][:2]
+        per_branch = [self.first_verified(sub, case, br, 2)
                       for br, sub in zip(branches, subs, strict=False)]
         cands = [w for ws in per_branch for w in ws] + _merged(per_branch)
         return [w for w in cands if self.sampler.valid(A, w) and not self.sampler.valid(B, w)][:2] \
