@@ -75,7 +75,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.memo: dict[tuple, list[Fail]] = {}
         """Results by pair of canon keys, and by ``("content", content keys)``
         (:meth:`Canonizer.content_key`): a result serves every pair written the same way
-        (:meth:`_from_twin`)."""
+        (:meth:`_from_twin`). Both keys of a check keeping ``A``'s disjunctions whole end in
+        ``"whole"``: its failures only say "not proved this way", never the pair's result."""
         self.twin_of: dict[tuple, tuple] = {}
         """Content key of a compared pair -> ``(its pair of canon keys, A's root, B's root)``
         (:func:`_root`): where its derivation is recorded, and the nodes its failures' locations
@@ -254,7 +255,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             if parent is not None:
                 self.proofs.children[parent].append(("coinduction", key))
             return []
-        twin = ("content", self.canon.content_key(A), self.canon.content_key(B))
+        twin = ("content", self.canon.content_key(A), self.canon.content_key(B), *key[2:])
         known = self.memo.get(twin)
         if known is not None:  # a pair written the same way elsewhere was compared
             moved = self._from_twin(known, self.twin_of[twin], A, B)
