@@ -52,9 +52,15 @@ class ObjectRules:
                                     must=lambda w: isinstance(w, dict) and len(w) > B.max_props.value))
         names = sorted({n for c in A.obj + B.obj for n in c.props})
         for name in names:
+            if self.enough(fails):
+                return fails
             fails.extend(self._member(A, B, name))
+        if self.enough(fails):
+            return fails
         fails.extend(self._undeclared(A, B, set(names)))
         for pn in B.prop_names:
+            if self.enough(fails):
+                return fails
             if any(self.equal(pn, an) for an in A.prop_names):
                 self.prove("same-subschema", "propertyNames", located(A), (pn, pn.ptr))
                 continue

@@ -110,6 +110,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         which it stays unusable (:meth:`sealed`; :meth:`_inside_own_not`,
         :meth:`~.disjoint.DisjointRules._inside_negation`)."""
         self._seal_hit = False
+        self._deciding = False
+        """Inside :meth:`deciding`: only whether a check fails is asked, not all its failures."""
 
     # ------------------------------------------------------------------ structural equality
 
@@ -240,6 +242,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         key = (A.key, B.key) if split else (A.key, B.key, "whole")
         parent = self._stack[-1] if self._stack else None
         hit = self.memo.get(key)
+        if hit is None and self._deciding:
+            hit = self.memo.get((*key, "decided"))
         if hit is not None:
             if not hit and parent is not None:
                 self.proofs.children[parent].append(key)
@@ -299,12 +303,33 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             else:
                 seen[k] = f
         out = list(seen.values())
+        if out and self._deciding:  # some of the failures only: never the pair's result
+            self.memo[(*key, "decided")] = out
+            return out
         self.memo[key] = out
         self.memo[twin] = out
         self.twin_of[twin] = (key, _root(A, self.canon.origin), _root(B, self.canon.origin))
         if not out and parent is not None:
             self.proofs.children[parent].append(key)
         return out
+
+    @contextmanager
+    def deciding(self) -> Iterator[None]:
+        """Within: a check only has to tell whether ``A ⊆ B`` fails. A failing check stops at its
+        first failing obligation (:meth:`enough`) and its failures, some of them only, are kept
+        apart from the full results (under the pair's key with ``"decided"`` appended, read only
+        within), never as a content twin; a proof is complete as ever and memoised as any. For a
+        caller that only reads whether the result is empty: a proved pair is proved either way,
+        and a failure's witness found either way means the pair fails either way."""
+        before, self._deciding = self._deciding, True
+        try:
+            yield
+        finally:
+            self._deciding = before
+
+    def enough(self, fails: list[Fail]) -> bool:
+        """Whether the failures found so far settle the check (:meth:`deciding`: any will do)."""
+        return self._deciding and bool(fails)
 
     def _from_twin(self, out: list[Fail], origin: tuple, A: Canon, B: Canon) -> list[Fail] | None:
         """The result ``out`` of a pair written like ``A ⊆ B`` (the same content key), as the
@@ -386,8 +411,10 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         # Lazy case split: first compare with A's disjunctions kept whole (A without them accepts
         # more, so a pass is a proof). Only failures no verified witness backs are worth a split;
         # A's groups and conditionals that B repeats are cancelled (A implies them) and split last.
-        flat = self._flat(A, B)
         group, cond, fresh = self._split_point(A, B)
+        # a B group that no branch covers, with A's fresh group whole, makes A split below
+        # whatever its failures are: its branches are then only asked whether they fail
+        flat = self._flat(A, B, decide_whole=split and fresh and group is not None)
         if not flat and (A.groups or A.conds):
             self.prove("case-split", "not needed: proved with the old side's disjunctions whole",
                        located(A), located(B))
@@ -407,6 +434,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             side = self.canon.side(group.owner)
             for br in group.branches:
                 sub = self.canon.of(A.parts | self._branch_case(group, br), A.done | {group.marker})
+                if self.enough(fails):
+                    break
                 for f in self.check(sub, B):
                     if f.code in ("anyOf", "oneOf") and f.item is NO_ITEM and not f.path:
                         # the A branch no B branch covers: the item, and where A has it (not the
@@ -421,6 +450,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             case1 = {(False, cond.if_)} | ({(False, cond.then)} if cond.then else set())
             case2 = {(True, cond.if_)} | ({(False, cond.else_)} if cond.else_ else set())
             for case in (case1, case2):
+                if self.enough(fails):
+                    break
                 fails.extend(self.check(self.canon.of(A.parts | case, done), B))
             return fails
         return flat
@@ -442,9 +473,11 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         return frozenset({(False, br)} | {(True, group.branches[k]) for k in others
                                           if group.branches[k] != br and not self.disjoint(mine, canons[k])})
 
-    def _flat(self, A: Canon, B: Canon) -> list[Fail]:
-        """``A ⊆ B`` compared without splitting ``A``'s disjunctions (they only narrow ``A``)."""
-        return [*self._combinators(A, B), *self._types(A, B)]
+    def _flat(self, A: Canon, B: Canon, decide_whole: bool = False) -> list[Fail]:
+        """``A ⊆ B`` compared without splitting ``A``'s disjunctions (they only narrow ``A``);
+        ``decide_whole``: see :meth:`~.combinators.CombinatorRules._combinators`."""
+        fails = self._combinators(A, B, decide_whole)
+        return fails if self.enough(fails) else [*fails, *self._types(A, B)]
 
     def _witnessed(self, f: Fail, A: Canon, B: Canon) -> bool:
         """Whether failure ``f`` of ``A ⊆ B`` has a witness the real validators confirm."""
@@ -553,6 +586,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                     if not (B.admits(s, k) if B.plain else B.admits(s, k) and self.sampler.holds(B, s)):
                         fails.append(self._value_fail(A, B, s))
                         break
+                if self.enough(fails):
+                    return fails
             if not fails:
                 self.prove("values-included", f"{len(A.enum_keys)} value(s)", A.enum_src, B.enum_src or located(B))
             return fails
@@ -574,14 +609,12 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                     # rejected by B's own type/enum here; B's combinators report their own
                     if not B.admits(v) and self.sampler.holds(A, v):
                         fails.append(self._value_fail(A, B, v))
-        if A.allows("integer") or A.allows("number"):
-            fails.extend(self._numbers(A, B))
-        if A.allows("string"):
-            fails.extend(self._strings(A, B))
-        if A.allows("array"):
-            fails.extend(self._arrays(A, B))
-        if A.allows("object"):
-            fails.extend(self._objects(A, B))
+        for t, rules in (("number", self._numbers), ("string", self._strings), ("array", self._arrays),
+                         ("object", self._objects)):
+            if self.enough(fails):
+                return fails
+            if A.allows(t) or (t == "number" and A.allows("integer")):
+                fails.extend(rules(A, B))
         return fails
 
 
