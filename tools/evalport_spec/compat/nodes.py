@@ -178,7 +178,7 @@ class Side:
             except ValueError:
                 self.dialects[f.name] = default_dialect
             self._index(f.name, f.uri, f.schema)
-        self._validators: dict[Any, Any] = {}  # by content id
+        self._validators: dict[Any, Any] = {}  # by content id and screening
         self._answers: dict[tuple[Any, str], bool] = {}  # (validator key, instance text) -> verdict
 
     def _index(self, fname: str, uri: str, schema: Any) -> None:
@@ -371,17 +371,20 @@ class Side:
         """The root node of file ``fname``."""
         return Node(self.name, fname, "")
 
-    def validator(self, node: Node) -> Any:
-        """A ``jsonschema`` validator for ``node`` using the set's registry (offline)."""
+    def validator(self, node: Node, screening: bool = False) -> Any:
+        """A ``jsonschema`` validator for ``node`` using the set's registry (offline);
+        ``screening``: one reading ``anyOf``/``oneOf`` branches up to their first error
+        (:func:`~evalport_spec.pyvalidator.exact_validator` with ``verdicts``), for
+        :meth:`quick_valid` alone."""
         cid = self.content_id(node)  # subschemas written alike share one validator
-        v = self._validators.get(cid)
+        v = self._validators.get((cid, screening))
         if v is not None:
             return v
         from ..pyvalidator import exact_validator
 
         d = self.dialect(node)
         uri = DIALECT_URIS.get(d, DIALECT_URIS[D2020])
-        cls = exact_validator(_validator_class(d))
+        cls = exact_validator(_validator_class(d), verdicts=screening)
         if node.syn is not None:
             schema: Any = json.loads(node.syn)
             if isinstance(schema, dict):
@@ -395,7 +398,7 @@ class Side:
         if self.format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER
         v = cls(schema, **kwargs)
-        self._validators[cid] = v
+        self._validators[(cid, screening)] = v
         return v
 
     def valid(self, node: Node, instance: Any) -> bool:
@@ -409,13 +412,14 @@ class Side:
 
     def quick_valid(self, node: Node, instance: Any) -> bool:
         """jsonschema-rs' verdict on ``instance`` at ``node`` (python-jsonschema's where the fast
-        backend cannot decide): for screening candidate instances, never for a verdict."""
+        backend cannot decide, each ``anyOf``/``oneOf`` branch read up to its first error:
+        :meth:`validator` ``screening``): for screening candidate instances, never for a verdict."""
         fast = self._node_fast(node, eager=False)
         if fast is not None:
             r = fast.is_valid(instance)
             if r is not None:
                 return r
-        return self._reference(("node", self.content_id(node)), lambda: self.validator(node), instance)
+        return self._reference(("screen", self.content_id(node)), lambda: self.validator(node, True), instance)
 
     def confirms(self, node: Node, instance: Any) -> bool | None:
         """``True`` when python-jsonschema and jsonschema-rs both accept ``instance`` at ``node``,
