@@ -34,3 +34,29 @@ def test_a_group_branch_with_many_failures_is_asked_only_for_the_witnesses_used(
     w = witness_of(back[0])
     assert w is not None and lost(Validators(OLD), Validators(NEW), w[0])  # e.g. {"p0": 0}
     assert len(asked) <= 4
+
+
+def test_an_uncovered_group_asks_no_branch_after_the_two_witnesses(monkeypatch):
+    """Old: objects whose required member k is x, y or z; new: an anyOf of objects whose k is x
+    and of nine other types. No branch covers the old objects; the first branch's failures (y and
+    z lost) give two documents that break every branch, so the nine others are not asked for
+    witnesses (the old code asked all ten). By hand and by both validators: {"k": "y"} is lost."""
+    old = {"type": "object", "required": ["k"], "properties": {"k": {"enum": ["x", "y", "z"]}}}
+    others = [{"type": t} for t in ("string", "number", "boolean", "null", "array")]
+    others += [{"type": "string", "minLength": n} for n in range(1, 5)]
+    new = {"anyOf": [{"type": "object", "properties": {"k": {"const": "x"}}}, *others]}
+    asked = []
+    real = WitnessRules.first_verified
+
+    def counting(self, fails, A, B, limit):
+        asked.extend(n.ptr for _, n in B.parts if n.ptr.startswith("/anyOf/"))
+        return real(self, fails, A, B, limit)
+
+    monkeypatch.setattr(WitnessRules, "first_verified", counting)
+    r = compare(schema_set({"s.json": old}, "old"), schema_set({"s.json": new}, "new"))
+    back = [f for f in r.findings if f.direction == "backward"]
+    assert str(r.change_class) == "MAJOR" and len(back) == 1 and not back[0].undecided
+    w = witness_of(back[0])
+    assert w is not None and lost(Validators(old), Validators(new), w[0])
+    assert lost(Validators(old), Validators(new), {"k": "y"})
+    assert asked == ["/anyOf/0"]

@@ -276,12 +276,22 @@ class CombinatorRules:
     def _uncovered_witnesses(self, A: Canon, B: Canon, case: Canon, t: str | None, branches: list[Canon],
                              subs: list[list[Fail]]) -> list[Any]:
         """Documents of ``case`` (of type ``t`` when given) breaking every branch of a ``B``
-        group: first from each branch's own failures ``subs``, then merged, then sampled."""
-        per_branch = [self.first_verified(sub, case, br, 2)
-                      for br, sub in zip(branches, subs, strict=False)]
-        cands = [w for ws in per_branch for w in ws] + _merged(per_branch)
-        return [w for w in cands if self.sampler.valid(A, w) and not self.sampler.valid(B, w)][:2] \
-            or self.local_witnesses(case, B, {"type": t} if t else None)
+        group: first from each branch's own failures ``subs`` (two a branch, in branch order),
+        then merged, then sampled; the first two valid under ``A`` and invalid under ``B``. A
+        branch's witnesses are only looked for while fewer than two are found: the first
+        branches, the changed one among them, usually give both."""
+        def breaks(w: Any) -> bool:
+            return self.sampler.valid(A, w) and not self.sampler.valid(B, w)
+
+        found: list[Any] = []
+        per_branch: list[list[Any]] = []
+        for br, sub in zip(branches, subs, strict=False):
+            per_branch.append(self.first_verified(sub, case, br, 2))
+            found += [w for w in per_branch[-1] if breaks(w)]
+            if len(found) >= 2:
+                return found[:2]
+        found += [w for w in _merged(per_branch) if breaks(w)]
+        return found[:2] or self.local_witnesses(case, B, {"type": t} if t else None)
 
     def _cond(self, A: Canon, B: Canon, cond) -> list[Fail]:
         # each case is compared first: where it holds, whether ``A`` reaches the case at all
