@@ -39,6 +39,7 @@ from .proof import where as proof_where
 from .sample import Sampler, prop_nodes
 from .scalars import ScalarRules
 from .strings import StringLangs
+from .untouched import differing, reach
 
 SCHEMA_KW = frozenset({"additionalProperties", "not", "if", "then", "else", "contains",
                        "propertyNames", "unevaluatedProperties", "unevaluatedItems",
@@ -51,6 +52,7 @@ LIST_KW = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 SET_KW = frozenset({"enum", "required", "type"})
 
 _NONE = object()  # no value found (null is one)
+_UNSET = object()  # not computed yet
 
 
 class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRules, WitnessRules):
@@ -92,6 +94,9 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.shapes: dict[Node, Hashable | None] = {}
         """:func:`~.groupindex.shape` of each node met (:meth:`~.combinators.CombinatorRules._shape`)."""
         self._alike: bool | None = None
+        self._edit_reach: Any = _UNSET
+        """:meth:`_reached_by_edits`, computed on first use."""
+        self._edit_files: set[str] = set()
         self._disj_conditional = False
         self._in_negation = False
         self.coinduction_log: list[tuple] = []
@@ -128,8 +133,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         if hit is not None:
             return hit
         if a.ptr == b.ptr and a.file == b.file and a.syn is None and b.syn is None and a.side != b.side \
-                and self._sets_alike():
-            return True  # the same place of two sets written alike (annotations aside)
+                and (self._sets_alike() or self._untouched(a)):
+            return True  # the same place of two sets written alike (annotations aside), or one no edit reaches
         if key in self.eq_active:  # co-inductive assumption on cycles
             self.eq_assumed.add(key)
             return True
@@ -162,6 +167,42 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                 so.files[n].uri == sn.files[n].uri and do.get(n) == dn.get(n)
                 and alike(so.files[n].schema, sn.files[n].schema) for n in so.files)
         return self._alike
+
+    def _untouched(self, node: Node) -> bool:
+        """Whether ``node``'s place (a place written in a file, the same on both sides) is reached
+        by no edit between the two sets (:mod:`.untouched`): the two sets hold the same files
+        (names, URIs, dialects) and no dynamic reference, and validation at that place applies
+        only what both write alike, every ``$ref`` followed. Then its two subschemas are the
+        same schema: the answer :meth:`_eq` would walk them for."""
+        if self._edit_reach is _UNSET:
+            self._edit_reach = self._reached_by_edits()
+        return self._edit_reach is not None and node.file in self._edit_files \
+            and (node.file, node.ptr) not in self._edit_reach
+
+    def _reached_by_edits(self) -> set[tuple[str, str]] | None:
+        """:func:`.untouched.reach` of the places where the two sets' files differ
+        (:func:`.untouched.differing`) and of each ``$ref`` holder whose reference resolves to
+        another place on each side, through both sides' references; ``None`` when the sets hold
+        other files, URIs or dialects, or a side has a dynamic reference or anchor."""
+        sides = getattr(self.canon, "sides", {})
+        if "old" not in sides or "new" not in sides:
+            return None
+        so, sn = sides["old"], sides["new"]
+        fo, fn = so.set.files, sn.set.files
+        if fo.keys() != fn.keys() or any(fo[n].uri != fn[n].uri or so.dialects.get(n) != sn.dialects.get(n)
+                                         for n in fo):
+            return None
+        ho, hn = so.ref_holders(), sn.ref_holders()
+        if ho is None or hn is None:
+            return None
+        by_target = {k: [*ho[0].get(k, ()), *hn[0].get(k, ())] for k in ho[0].keys() | hn[0].keys()}
+        seeds = [(n, p) for n in fo for p in differing(fo[n].schema, fn[n].schema)]
+        # a $ref written alike may resolve elsewhere (an $id or $anchor edited elsewhere): its
+        # holder is an edit of its own
+        to_o, to_n = ({h: t for t, hs in side[0].items() for h in hs} for side in (ho, hn))
+        seeds += [h for h in to_o.keys() | to_n.keys() if to_o.get(h) != to_n.get(h)]
+        self._edit_files = set(fo)
+        return reach(seeds + ho[1] + hn[1], by_target)
 
     def _eq(self, a: Node, va: Any, b: Node, vb: Any) -> bool:
         if isinstance(va, bool) or isinstance(vb, bool):
