@@ -144,3 +144,24 @@ def test_case_budget_binds_each_file_and_direction_on_its_own():
     assert [f.kind for f in two.findings if f.undecided] == []
     assert str(two.change_class) == "MINOR" and str(two.forward_class) == "MAJOR"
     assert two.stats["cases"] == 2 * budget  # every case of both files counted
+
+
+def test_a_check_keeping_disjunctions_whole_is_no_twin_of_the_full_check():
+    """Old: members p and q each an anyOf of two string branches (length >= 2, or empty); new:
+    p an anyOf of [string but not "a", null], q that string-but-not-"a" branch alone. Member p's
+    group branch is first tried with p's own anyOf kept whole (anything ⊆ string-not-"a" fails:
+    "not proved this way"); that pair is written like q's, which holds (every old string is
+    empty or longer than "a"). Before, q got p's whole-attempt failures through the content
+    memo: MAJOR, three undecided type findings at /properties/q; with the members swapped, MINOR.
+    By hand and by python-jsonschema: MINOR both ways (no old document lost; "b" at the plain
+    member is new-valid and old-invalid)."""
+    grp = {"anyOf": [{"type": "string", "minLength": 2}, {"type": "string", "maxLength": 0}]}
+    not_a = {"type": "string", "not": {"const": "a"}}
+    for grouped, plain in (("p", "q"), ("q", "p")):  # members are compared in name order
+        old = {"type": "object", "properties": {"p": grp, "q": grp}}
+        new = {"type": "object", "properties": {grouped: {"anyOf": [not_a, {"type": "null"}]}, plain: not_a}}
+        c = classify(old, new)
+        assert str(c.change_class) == "MINOR", (grouped, [(f.kind, f.old and f.old.pointer) for f in c.findings])
+        assert [f for f in c.findings if f.direction == "backward"] == []
+        doc = {plain: "b"}
+        assert jsonschema.Draft202012Validator(new).is_valid(doc) and not jsonschema.Draft202012Validator(old).is_valid(doc)

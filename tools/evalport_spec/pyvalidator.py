@@ -239,22 +239,55 @@ def _extended(cls: Any, keywords: dict[str, Any], **kwargs: Any) -> Any:
     return extended
 
 
-def _by_value() -> dict[str, Any]:
-    return {"enum": _enum, "anyOf": _counted(_keywords.anyOf, False), "oneOf": _counted(_keywords.oneOf, True)}
+def _any_of_verdict(validator: Any, branches: Any, instance: Any, schema: Any):
+    """``anyOf`` as :func:`jsonschema._keywords.anyOf` decides it, each branch read up to its
+    first error (the library lists them all, for the error's ``context``, left empty here)."""
+    for index, sub in enumerate(branches):
+        if next(validator.descend(instance, sub, schema_path=index), None) is None:
+            return
+    yield ValidationError(f"{instance!r} is not valid under any of the given schemas")
+
+
+def _one_of_verdict(validator: Any, branches: Any, instance: Any, schema: Any):
+    """``oneOf`` as :func:`jsonschema._keywords.oneOf` decides it (the first valid branch found
+    by descending, the others after it by ``evolve``, as there), each branch read up to its
+    first error; the errors carry no ``context``."""
+    subschemas = enumerate(branches)
+    for index, sub in subschemas:
+        if next(validator.descend(instance, sub, schema_path=index), None) is None:
+            break
+    else:
+        yield ValidationError(f"{instance!r} is not valid under any of the given schemas")
+        return
+    if any(validator.evolve(schema=each).is_valid(instance) for _, each in subschemas):
+        yield ValidationError(f"{instance!r} is valid under more than one of the given schemas")
+
+
+def _by_value(verdicts: bool = False) -> dict[str, Any]:
+    any_of, one_of = (_any_of_verdict, _one_of_verdict) if verdicts else (_keywords.anyOf, _keywords.oneOf)
+    return {"enum": _enum, "anyOf": _counted(any_of, False), "oneOf": _counted(one_of, True)}
 
 
 @cache
-def exact_validator(cls: Any) -> Any:
+def exact_validator(cls: Any, verdicts: bool = False) -> Any:
     """The jsonschema validator class ``cls`` with ``multipleOf`` decided on exact decimals,
     ``enum`` and ``anyOf``/``oneOf`` of value branches (:func:`branch_index`) by hashed
     canonical JSON (the same equality, linear instead of quadratic), ``unevaluatedProperties``
     by :func:`evaluated_keys`, and ``pattern``, ``patternProperties``, ``additionalProperties``
     and the ``regex`` format read as ECMA-262 (:mod:`evalport_spec.ecmaregex`, not Python's
-    ``re``); memoised per class; the other formats and everything else are ``cls``'s."""
+    ``re``); memoised per class; the other formats and everything else are ``cls``'s.
+
+    ``verdicts=True``: for ``is_valid`` alone where only speed is at stake (the classifier's
+    screening of candidate documents): ``anyOf``/``oneOf`` read each branch up to its first
+    error and report no ``context`` (:func:`_any_of_verdict`, :func:`_one_of_verdict`); an
+    invalid document then no longer costs every error of every branch of a large ``anyOf``. The
+    verdicts are the same, but where the full reading raises in a branch it need not reach
+    (a too deep document, a lone surrogate a pattern cannot be matched on), which the full one
+    then reports as not valid."""
     if "multipleOf" not in cls.VALIDATORS:
         return cls
     more = {"unevaluatedProperties": _unevaluated_properties} if "unevaluatedProperties" in cls.VALIDATORS else {}
-    return _extended(cls, {"multipleOf": _multiple_of, **_by_value(), **KEYWORDS, **more},
+    return _extended(cls, {"multipleOf": _multiple_of, **_by_value(verdicts), **KEYWORDS, **more},
                      format_checker=format_checker(cls.FORMAT_CHECKER))
 
 

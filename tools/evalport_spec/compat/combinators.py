@@ -21,7 +21,11 @@ from .sample import prop_nodes
 class CombinatorRules:
     """Mixin of :class:`~.subset.Checker`: ``B``'s combinators against ``A``."""
 
-    def _combinators(self, A: Canon, B: Canon) -> list[Fail]:
+    def _combinators(self, A: Canon, B: Canon, decide_whole: bool = False) -> list[Fail]:
+        """Failures of ``B``'s groups, conditionals and ``not``s against ``A`` (stopping at the
+        first under :meth:`~.subset.Checker.deciding`). ``decide_whole``: the caller splits
+        ``A`` when a group fails, whatever the failures, so a group's branches tried with ``A``'s
+        own disjunctions whole are only asked whether they fail (:meth:`_group`)."""
         fails: list[Fail] = []
         for g in B.groups:
             # an A group with the same branches implies g when it is as strong: a oneOf implies
@@ -31,8 +35,9 @@ class CombinatorRules:
                    for h in [*A.groups, *self._a_groups(A)]):
                 self.prove("group-repeated", f"{g.kind} with the same branches", located(A), at)
                 continue
-            got = self._group(A, B, g)
-            fails.extend(got)
+            fails.extend(self._group(A, B, g, decide_whole))
+            if self.enough(fails):
+                return fails
         for cond in B.conds:
             if any(self._same_cond(c, cond) for c in self._a_conds(A)):
                 self.prove("conditional-repeated", f"{cond.origin} at {cond.ptr}", located(A), (cond.owner, cond.ptr))
@@ -41,6 +46,8 @@ class CombinatorRules:
             if not got:
                 self.prove("conditional-holds", f"{cond.origin} at {cond.ptr}", located(A), (cond.owner, cond.ptr))
             fails.extend(got)
+            if self.enough(fails):
+                return fails
         for node, ptr in B.nots:
             if any(self.equal(n, node) or not self.check(self.canon.nodes(node), self.canon.nodes(n))
                    for n, _ in self._a_nots(A)):
@@ -56,6 +63,8 @@ class CombinatorRules:
             f = Fail("not", "a 'not' of the {B} schema excludes documents the {A} schema accepts", located(A), (node, ptr))
             f.defer(lambda inter=inter: self.local_witnesses(inter, B))
             fails.append(f)
+            if self.enough(fails):
+                return fails
         return fails
 
     def _a_groups(self, A: Canon):
@@ -94,7 +103,12 @@ class CombinatorRules:
             return (x is None and y is None) or (x is not None and y is not None and self.equal(x, y))
         return eq(c1.if_, c2.if_) and eq(c1.then, c2.then) and eq(c1.else_, c2.else_)
 
-    def _group(self, A: Canon, B: Canon, g) -> list[Fail]:
+    def _group(self, A: Canon, B: Canon, g, decide_whole: bool = False) -> list[Fail]:
+        """Failures of ``A ⊆`` group ``g`` of ``B``: no branch covers ``A`` (or one of its types),
+        or a ``oneOf`` branch covering it is not disjoint from the others. When ``A`` has
+        disjunctions of its own, each branch is tried with them whole; ``decide_whole``: the
+        caller splits ``A`` if the group fails, so those tries only tell whether they fail
+        (:meth:`~.subset.Checker.deciding`), and the failure made of them is never read."""
         branches = [self.canon.nodes(b) for b in g.branches]
         types = self._types_of(A)
         cases = [(None, A)] + [(t, self.canon.of(A.parts | {(False, synthetic(g.owner.side, {"type": t}))}, A.done))
@@ -112,7 +126,12 @@ class CombinatorRules:
                 br = branches[j]
                 # a case with disjunctions of its own is compared with them whole: when no
                 # branch covers it so, the caller splits it and each case meets the group again
-                sub = self.check(case, br, split=not (case.groups or case.conds))
+                whole = bool(case.groups or case.conds)
+                if whole and decide_whole:
+                    with self.deciding():
+                        sub = self.check(case, br, split=False)
+                else:
+                    sub = self.check(case, br, split=not whole)
                 subs[t][j] = sub
                 if not sub:
                     if g.kind == "oneOf":  # (an anyOf branch covering the case is enough)
@@ -257,12 +276,22 @@ class CombinatorRules:
     def _uncovered_witnesses(self, A: Canon, B: Canon, case: Canon, t: str | None, branches: list[Canon],
                              subs: list[list[Fail]]) -> list[Any]:
         """Documents of ``case`` (of type ``t`` when given) breaking every branch of a ``B``
-        group: first from each branch's own failures ``subs``, then merged, then sampled."""
-        per_branch = [[w for f2 in sub for w in self.verified_witnesses(f2, case, br)][:2]
-                      for br, sub in zip(branches, subs, strict=False)]
-        cands = [w for ws in per_branch for w in ws] + _merged(per_branch)
-        return [w for w in cands if self.sampler.valid(A, w) and not self.sampler.valid(B, w)][:2] \
-            or self.local_witnesses(case, B, {"type": t} if t else None)
+        group: first from each branch's own failures ``subs`` (two a branch, in branch order),
+        then merged, then sampled; the first two valid under ``A`` and invalid under ``B``. A
+        branch's witnesses are only looked for while fewer than two are found: the first
+        branches, the changed one among them, usually give both."""
+        def breaks(w: Any) -> bool:
+            return self.sampler.valid(A, w) and not self.sampler.valid(B, w)
+
+        found: list[Any] = []
+        per_branch: list[list[Any]] = []
+        for br, sub in zip(branches, subs, strict=False):
+            per_branch.append(self.first_verified(sub, case, br, 2))
+            found += [w for w in per_branch[-1] if breaks(w)]
+            if len(found) >= 2:
+                return found[:2]
+        found += [w for w in _merged(per_branch) if breaks(w)]
+        return found[:2] or self.local_witnesses(case, B, {"type": t} if t else None)
 
     def _cond(self, A: Canon, B: Canon, cond) -> list[Fail]:
         # each case is compared first: where it holds, whether ``A`` reaches the case at all

@@ -7,7 +7,7 @@ top is built on demand along that one path (:meth:`WitnessRules.witnesses`), so 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .canon import Canon
@@ -55,6 +55,18 @@ class WitnessRules:
             if ok or f.via is None:
                 return ok
         return []
+
+    def first_verified(self, fails: Iterable[Fail], A: Canon, B: Canon, limit: int) -> list[Any]:
+        """The first ``limit`` of the :meth:`verified_witnesses` of ``fails`` taken in order (the
+        same list as all of them concatenated and cut), asking no failure after the one that
+        completes it: a group branch's failures, or a member's, can number thousands, and most
+        witness searches then never run."""
+        out: list[Any] = []
+        for f in fails:
+            if len(out) >= limit:
+                break
+            out.extend(self.verified_witnesses(f, A, B))
+        return out[:limit]
 
     def witnesses(self, f: Fail, careful: bool = False, limit: int = 2) -> list[Any]:
         """Witness candidates for ``f`` at its own level: its local witnesses, or those of the

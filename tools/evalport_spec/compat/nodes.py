@@ -23,6 +23,7 @@ from urllib.parse import quote, unquote, urldefrag, urljoin
 from ..ecmaregex import jsonschema_rs_reads_alike
 from ..pointer import escape, resolve
 from ..schemaset import SchemaSet, identifier, meta_schemas
+from .untouched import reach
 
 D4, D6, D7, D2019, D2020 = 4, 6, 7, 2019, 2020
 _UNBUILT = object()
@@ -170,6 +171,7 @@ class Side:
         self._no_fast_node: set[Any] = set()  # content ids with no compiled check
         self._reference_asked: dict[Any, int] = {}  # content id -> answers asked before compiling
         self._unlike: Any = _UNBUILT  # (:meth:`reaches_unlike_pattern`)
+        self._holders: Any = _UNBUILT  # (:meth:`ref_holders`)
         self._rs_registry: Any = False
         for f in schemas:
             raw = f.schema.get("$schema") if isinstance(f.schema, dict) else None
@@ -178,7 +180,7 @@ class Side:
             except ValueError:
                 self.dialects[f.name] = default_dialect
             self._index(f.name, f.uri, f.schema)
-        self._validators: dict[Any, Any] = {}  # by content id
+        self._validators: dict[Any, Any] = {}  # by content id and screening
         self._answers: dict[tuple[Any, str], bool] = {}  # (validator key, instance text) -> verdict
 
     def _index(self, fname: str, uri: str, schema: Any) -> None:
@@ -371,17 +373,20 @@ class Side:
         """The root node of file ``fname``."""
         return Node(self.name, fname, "")
 
-    def validator(self, node: Node) -> Any:
-        """A ``jsonschema`` validator for ``node`` using the set's registry (offline)."""
+    def validator(self, node: Node, screening: bool = False) -> Any:
+        """A ``jsonschema`` validator for ``node`` using the set's registry (offline);
+        ``screening``: one reading ``anyOf``/``oneOf`` branches up to their first error
+        (:func:`~evalport_spec.pyvalidator.exact_validator` with ``verdicts``), for
+        :meth:`quick_valid` alone."""
         cid = self.content_id(node)  # subschemas written alike share one validator
-        v = self._validators.get(cid)
+        v = self._validators.get((cid, screening))
         if v is not None:
             return v
         from ..pyvalidator import exact_validator
 
         d = self.dialect(node)
         uri = DIALECT_URIS.get(d, DIALECT_URIS[D2020])
-        cls = exact_validator(_validator_class(d))
+        cls = exact_validator(_validator_class(d), verdicts=screening)
         if node.syn is not None:
             schema: Any = json.loads(node.syn)
             if isinstance(schema, dict):
@@ -395,7 +400,7 @@ class Side:
         if self.format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER
         v = cls(schema, **kwargs)
-        self._validators[cid] = v
+        self._validators[(cid, screening)] = v
         return v
 
     def valid(self, node: Node, instance: Any) -> bool:
@@ -409,13 +414,14 @@ class Side:
 
     def quick_valid(self, node: Node, instance: Any) -> bool:
         """jsonschema-rs' verdict on ``instance`` at ``node`` (python-jsonschema's where the fast
-        backend cannot decide): for screening candidate instances, never for a verdict."""
+        backend cannot decide, each ``anyOf``/``oneOf`` branch read up to its first error:
+        :meth:`validator` ``screening``): for screening candidate instances, never for a verdict."""
         fast = self._node_fast(node, eager=False)
         if fast is not None:
             r = fast.is_valid(instance)
             if r is not None:
                 return r
-        return self._reference(("node", self.content_id(node)), lambda: self.validator(node), instance)
+        return self._reference(("screen", self.content_id(node)), lambda: self.validator(node, True), instance)
 
     def confirms(self, node: Node, instance: Any) -> bool | None:
         """``True`` when python-jsonschema and jsonschema-rs both accept ``instance`` at ``node``,
@@ -496,32 +502,39 @@ class Side:
         if not seeds:
             self._unlike = set()
             return self._unlike  # type: ignore[no-any-return]
-        if self.dynamic_anchors or self.recursive_anchors:
+        holders = self.ref_holders()
+        if holders is None:
             self._unlike = None
             return None
+        by_target, unresolved = holders
+        self._unlike = reach(seeds + unresolved, by_target)
+        return self._unlike
+
+    def ref_holders(self) -> tuple[dict[tuple[str, str], list[tuple[str, str]]], list[tuple[str, str]]] | None:
+        """``(target -> holders, holders of a reference that does not resolve)``, each place a
+        ``(file, pointer)`` and a holder the object a ``$ref`` is written in, each reference
+        resolved once by the rules the comparison uses (:meth:`resolve_ref`); built once.
+        ``None`` when the side has a dynamic reference or anchor (``$dynamicRef``,
+        ``$recursiveRef``: the target depends on the path)."""
+        if self._holders is not _UNBUILT:
+            return self._holders  # type: ignore[no-any-return]
+        self._holders = None
+        if self.dynamic_anchors or self.recursive_anchors:
+            return None
         by_target: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        unresolved: list[tuple[str, str]] = []
         for f, ptr, ref, _ in self.set.references():
             holder, _, keyword = ptr.rpartition("/")
-            if keyword != "$ref":  # $dynamicRef, $recursiveRef: the target depends on the path
-                self._unlike = None
+            if keyword != "$ref":
                 return None
             try:
                 t = self.resolve_ref(Node(self.name, f.name, holder), ref)
             except (Unresolvable, KeyError, ValueError):
-                seeds.append((f.name, holder))
+                unresolved.append((f.name, holder))
                 continue
             by_target.setdefault((t.file, t.ptr), []).append((f.name, holder))
-        reach: set[tuple[str, str]] = set()
-        while seeds:
-            fname, ptr = seeds.pop()
-            while (fname, ptr) not in reach:  # the place and its ancestors
-                reach.add((fname, ptr))
-                seeds.extend(by_target.get((fname, ptr), ()))
-                if not ptr:
-                    break
-                ptr = ptr.rsplit("/", 1)[0]
-        self._unlike = reach
-        return reach
+        self._holders = (by_target, unresolved)
+        return self._holders
 
     def file_valid(self, fname: str, instance: Any) -> bool:
         """Whether ``instance`` is valid against file ``fname`` with :meth:`SchemaSet.validator`.

@@ -52,9 +52,15 @@ class ObjectRules:
                                     must=lambda w: isinstance(w, dict) and len(w) > B.max_props.value))
         names = sorted({n for c in A.obj + B.obj for n in c.props})
         for name in names:
+            if self.enough(fails):
+                return fails
             fails.extend(self._member(A, B, name))
+        if self.enough(fails):
+            return fails
         fails.extend(self._undeclared(A, B, set(names)))
         for pn in B.prop_names:
+            if self.enough(fails):
+                return fails
             if any(self.equal(pn, an) for an in A.prop_names):
                 self.prove("same-subschema", "propertyNames", located(A), (pn, pn.ptr))
                 continue
@@ -193,7 +199,7 @@ class ObjectRules:
             return [self._wrap(f, A, B, name, "prop") for f in undecided]
         loc_b = (bn[0], bn[0].ptr) if bn[0].syn is None else located(B)
         inner = Fail(code, what, (an[0], an[0].ptr) if an and an[0].syn is None else located(A), loc_b, ())
-        inner.defer(lambda: [w for f in sub for w in self.verified_witnesses(f, ac, bc)][:4])
+        inner.defer(lambda: self.first_verified(sub, ac, bc, 4))
         return [self._wrap(inner, A, B, name, "prop")]
 
     def _objects_of_size(self, A: Canon, size: int, limit: int = 1000):

@@ -39,6 +39,7 @@ from .proof import where as proof_where
 from .sample import Sampler, prop_nodes
 from .scalars import ScalarRules
 from .strings import StringLangs
+from .untouched import differing, reach
 
 SCHEMA_KW = frozenset({"additionalProperties", "not", "if", "then", "else", "contains",
                        "propertyNames", "unevaluatedProperties", "unevaluatedItems",
@@ -51,6 +52,7 @@ LIST_KW = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 SET_KW = frozenset({"enum", "required", "type"})
 
 _NONE = object()  # no value found (null is one)
+_UNSET = object()  # not computed yet
 
 
 class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRules, WitnessRules):
@@ -75,7 +77,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.memo: dict[tuple, list[Fail]] = {}
         """Results by pair of canon keys, and by ``("content", content keys)``
         (:meth:`Canonizer.content_key`): a result serves every pair written the same way
-        (:meth:`_from_twin`)."""
+        (:meth:`_from_twin`). Both keys of a check keeping ``A``'s disjunctions whole end in
+        ``"whole"``: its failures only say "not proved this way", never the pair's result."""
         self.twin_of: dict[tuple, tuple] = {}
         """Content key of a compared pair -> ``(its pair of canon keys, A's root, B's root)``
         (:func:`_root`): where its derivation is recorded, and the nodes its failures' locations
@@ -91,6 +94,9 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         self.shapes: dict[Node, Hashable | None] = {}
         """:func:`~.groupindex.shape` of each node met (:meth:`~.combinators.CombinatorRules._shape`)."""
         self._alike: bool | None = None
+        self._edit_reach: Any = _UNSET
+        """:meth:`_reached_by_edits`, computed on first use."""
+        self._edit_files: set[str] = set()
         self._disj_conditional = False
         self._in_negation = False
         self.coinduction_log: list[tuple] = []
@@ -109,6 +115,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         which it stays unusable (:meth:`sealed`; :meth:`_inside_own_not`,
         :meth:`~.disjoint.DisjointRules._inside_negation`)."""
         self._seal_hit = False
+        self._deciding = False
+        """Inside :meth:`deciding`: only whether a check fails is asked, not all its failures."""
 
     # ------------------------------------------------------------------ structural equality
 
@@ -125,8 +133,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         if hit is not None:
             return hit
         if a.ptr == b.ptr and a.file == b.file and a.syn is None and b.syn is None and a.side != b.side \
-                and self._sets_alike():
-            return True  # the same place of two sets written alike (annotations aside)
+                and (self._sets_alike() or self._untouched(a)):
+            return True  # the same place of two sets written alike (annotations aside), or one no edit reaches
         if key in self.eq_active:  # co-inductive assumption on cycles
             self.eq_assumed.add(key)
             return True
@@ -159,6 +167,42 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                 so.files[n].uri == sn.files[n].uri and do.get(n) == dn.get(n)
                 and alike(so.files[n].schema, sn.files[n].schema) for n in so.files)
         return self._alike
+
+    def _untouched(self, node: Node) -> bool:
+        """Whether ``node``'s place (a place written in a file, the same on both sides) is reached
+        by no edit between the two sets (:mod:`.untouched`): the two sets hold the same files
+        (names, URIs, dialects) and no dynamic reference, and validation at that place applies
+        only what both write alike, every ``$ref`` followed. Then its two subschemas are the
+        same schema: the answer :meth:`_eq` would walk them for."""
+        if self._edit_reach is _UNSET:
+            self._edit_reach = self._reached_by_edits()
+        return self._edit_reach is not None and node.file in self._edit_files \
+            and (node.file, node.ptr) not in self._edit_reach
+
+    def _reached_by_edits(self) -> set[tuple[str, str]] | None:
+        """:func:`.untouched.reach` of the places where the two sets' files differ
+        (:func:`.untouched.differing`) and of each ``$ref`` holder whose reference resolves to
+        another place on each side, through both sides' references; ``None`` when the sets hold
+        other files, URIs or dialects, or a side has a dynamic reference or anchor."""
+        sides = getattr(self.canon, "sides", {})
+        if "old" not in sides or "new" not in sides:
+            return None
+        so, sn = sides["old"], sides["new"]
+        fo, fn = so.set.files, sn.set.files
+        if fo.keys() != fn.keys() or any(fo[n].uri != fn[n].uri or so.dialects.get(n) != sn.dialects.get(n)
+                                         for n in fo):
+            return None
+        ho, hn = so.ref_holders(), sn.ref_holders()
+        if ho is None or hn is None:
+            return None
+        by_target = {k: [*ho[0].get(k, ()), *hn[0].get(k, ())] for k in ho[0].keys() | hn[0].keys()}
+        seeds = [(n, p) for n in fo for p in differing(fo[n].schema, fn[n].schema)]
+        # a $ref written alike may resolve elsewhere (an $id or $anchor edited elsewhere): its
+        # holder is an edit of its own
+        to_o, to_n = ({h: t for t, hs in side[0].items() for h in hs} for side in (ho, hn))
+        seeds += [h for h in to_o.keys() | to_n.keys() if to_o.get(h) != to_n.get(h)]
+        self._edit_files = set(fo)
+        return reach(seeds + ho[1] + hn[1], by_target)
 
     def _eq(self, a: Node, va: Any, b: Node, vb: Any) -> bool:
         if isinstance(va, bool) or isinstance(vb, bool):
@@ -239,6 +283,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         key = (A.key, B.key) if split else (A.key, B.key, "whole")
         parent = self._stack[-1] if self._stack else None
         hit = self.memo.get(key)
+        if hit is None and self._deciding:
+            hit = self.memo.get((*key, "decided"))
         if hit is not None:
             if not hit and parent is not None:
                 self.proofs.children[parent].append(key)
@@ -254,7 +300,7 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             if parent is not None:
                 self.proofs.children[parent].append(("coinduction", key))
             return []
-        twin = ("content", self.canon.content_key(A), self.canon.content_key(B))
+        twin = ("content", self.canon.content_key(A), self.canon.content_key(B), *key[2:])
         known = self.memo.get(twin)
         if known is not None:  # a pair written the same way elsewhere was compared
             moved = self._from_twin(known, self.twin_of[twin], A, B)
@@ -298,12 +344,33 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             else:
                 seen[k] = f
         out = list(seen.values())
+        if out and self._deciding:  # some of the failures only: never the pair's result
+            self.memo[(*key, "decided")] = out
+            return out
         self.memo[key] = out
         self.memo[twin] = out
         self.twin_of[twin] = (key, _root(A, self.canon.origin), _root(B, self.canon.origin))
         if not out and parent is not None:
             self.proofs.children[parent].append(key)
         return out
+
+    @contextmanager
+    def deciding(self) -> Iterator[None]:
+        """Within: a check only has to tell whether ``A ⊆ B`` fails. A failing check stops at its
+        first failing obligation (:meth:`enough`) and its failures, some of them only, are kept
+        apart from the full results (under the pair's key with ``"decided"`` appended, read only
+        within), never as a content twin; a proof is complete as ever and memoised as any. For a
+        caller that only reads whether the result is empty: a proved pair is proved either way,
+        and a failure's witness found either way means the pair fails either way."""
+        before, self._deciding = self._deciding, True
+        try:
+            yield
+        finally:
+            self._deciding = before
+
+    def enough(self, fails: list[Fail]) -> bool:
+        """Whether the failures found so far settle the check (:meth:`deciding`: any will do)."""
+        return self._deciding and bool(fails)
 
     def _from_twin(self, out: list[Fail], origin: tuple, A: Canon, B: Canon) -> list[Fail] | None:
         """The result ``out`` of a pair written like ``A ⊆ B`` (the same content key), as the
@@ -385,8 +452,10 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         # Lazy case split: first compare with A's disjunctions kept whole (A without them accepts
         # more, so a pass is a proof). Only failures no verified witness backs are worth a split;
         # A's groups and conditionals that B repeats are cancelled (A implies them) and split last.
-        flat = self._flat(A, B)
         group, cond, fresh = self._split_point(A, B)
+        # a B group that no branch covers, with A's fresh group whole, makes A split below
+        # whatever its failures are: its branches are then only asked whether they fail
+        flat = self._flat(A, B, decide_whole=split and fresh and group is not None)
         if not flat and (A.groups or A.conds):
             self.prove("case-split", "not needed: proved with the old side's disjunctions whole",
                        located(A), located(B))
@@ -406,6 +475,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             side = self.canon.side(group.owner)
             for br in group.branches:
                 sub = self.canon.of(A.parts | self._branch_case(group, br), A.done | {group.marker})
+                if self.enough(fails):
+                    break
                 for f in self.check(sub, B):
                     if f.code in ("anyOf", "oneOf") and f.item is NO_ITEM and not f.path:
                         # the A branch no B branch covers: the item, and where A has it (not the
@@ -420,6 +491,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
             case1 = {(False, cond.if_)} | ({(False, cond.then)} if cond.then else set())
             case2 = {(True, cond.if_)} | ({(False, cond.else_)} if cond.else_ else set())
             for case in (case1, case2):
+                if self.enough(fails):
+                    break
                 fails.extend(self.check(self.canon.of(A.parts | case, done), B))
             return fails
         return flat
@@ -441,9 +514,11 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
         return frozenset({(False, br)} | {(True, group.branches[k]) for k in others
                                           if group.branches[k] != br and not self.disjoint(mine, canons[k])})
 
-    def _flat(self, A: Canon, B: Canon) -> list[Fail]:
-        """``A ⊆ B`` compared without splitting ``A``'s disjunctions (they only narrow ``A``)."""
-        return [*self._combinators(A, B), *self._types(A, B)]
+    def _flat(self, A: Canon, B: Canon, decide_whole: bool = False) -> list[Fail]:
+        """``A ⊆ B`` compared without splitting ``A``'s disjunctions (they only narrow ``A``);
+        ``decide_whole``: see :meth:`~.combinators.CombinatorRules._combinators`."""
+        fails = self._combinators(A, B, decide_whole)
+        return fails if self.enough(fails) else [*fails, *self._types(A, B)]
 
     def _witnessed(self, f: Fail, A: Canon, B: Canon) -> bool:
         """Whether failure ``f`` of ``A ⊆ B`` has a witness the real validators confirm."""
@@ -552,6 +627,8 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                     if not (B.admits(s, k) if B.plain else B.admits(s, k) and self.sampler.holds(B, s)):
                         fails.append(self._value_fail(A, B, s))
                         break
+                if self.enough(fails):
+                    return fails
             if not fails:
                 self.prove("values-included", f"{len(A.enum_keys)} value(s)", A.enum_src, B.enum_src or located(B))
             return fails
@@ -573,14 +650,12 @@ class Checker(CombinatorRules, DisjointRules, ScalarRules, ArrayRules, ObjectRul
                     # rejected by B's own type/enum here; B's combinators report their own
                     if not B.admits(v) and self.sampler.holds(A, v):
                         fails.append(self._value_fail(A, B, v))
-        if A.allows("integer") or A.allows("number"):
-            fails.extend(self._numbers(A, B))
-        if A.allows("string"):
-            fails.extend(self._strings(A, B))
-        if A.allows("array"):
-            fails.extend(self._arrays(A, B))
-        if A.allows("object"):
-            fails.extend(self._objects(A, B))
+        for t, rules in (("number", self._numbers), ("string", self._strings), ("array", self._arrays),
+                         ("object", self._objects)):
+            if self.enough(fails):
+                return fails
+            if A.allows(t) or (t == "number" and A.allows("integer")):
+                fails.extend(rules(A, B))
         return fails
 
 
