@@ -489,6 +489,22 @@ def test_a_key_word_written_into_a_description_or_rule_statement_needs_a_record(
         ("spec-change-unrecorded", True)]
 
 
+def test_a_key_word_in_a_rules_gap_needs_a_record(repo: Path) -> None:
+    """Adversary, session 35: the catalogue's ``gap`` (frozen into each release with rules.json)
+    gained "A validator MUST also reject a group whose parent_group_id differs from group_id only
+    in letter case." and the gate passed it as PATCH with no finding: only ``statement`` was read,
+    and ``spec sync`` copies a gap into SPEC.md only when it first makes the rule's section."""
+    rules = repo / "spec/rules.json"
+    catalogue = json.loads(rules.read_text())
+    entry = next(r for r in catalogue["rules"] if r["code"] == "SELF_PARENT")
+    said = "A validator MUST also reject a group whose parent_group_id differs from group_id only in letter case."
+    entry["gap"] += " " + said
+    rules.write_text(json.dumps(catalogue, indent=2) + "\n")
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert [(f.kind, "gap of SELF_PARENT in rules.json" in f.message, "A validator MUST also reject" in f.message)
+            for f in stage.errors] == [("spec-change-unrecorded", True, True)]
+
+
 def test_a_declarative_sentence_changed_by_the_branch_is_shown_to_the_reviewer(repo: Path) -> None:
     """Adversary, session 34: "the document conforms when neither reports an error" gained "and
     its `run_id` has at least eight characters": no key word, so the record did not follow it and

@@ -187,11 +187,11 @@ def _normative(source: str) -> bool:
     return _normative_text(source) or _normative_text(rendered(source))
 
 
-def units(text: str, blocks: dict[str, Block], statements: dict[str, str] | None = None, *,
+def units(text: str, blocks: dict[str, Block], statements: dict[tuple[str, str], str] | None = None, *,
           every: bool = False) -> list[Unit]:
     """The normative units of one SPEC.md text whose version's generated regions are ``blocks``
-    and whose catalogue's rule statements are ``statements`` (``{code: statement}``) (see the
-    module docstring), in order: regions, prose from the sources, rule sections, sentences.
+    and whose catalogue's prose is ``statements`` (``{(field, code): text}``, :func:`_statements`)
+    (see the module docstring), in order: regions, prose from the sources, rule sections, sentences.
     With ``every``, every hand-written sentence, row and heading is a unit, key word or not."""
     keep = (lambda _text: True) if every else _normative
     doc = markdown.parse(text)
@@ -246,9 +246,13 @@ def units(text: str, blocks: dict[str, Block], statements: dict[str, str] | None
     return out
 
 
-def _source_prose(blocks: dict[str, Block], statements: dict[str, str], at: dict[str, int]) -> list[Unit]:
+def _source_prose(blocks: dict[str, Block], statements: dict[tuple[str, str], str],
+                  at: dict[str, int]) -> list[Unit]:
     """The normative sentences of prose that comes from the sources: the schemas' ``description``
-    (a field table's Description column) and the catalogue's rule ``statement``. A generated
+    (a field table's Description column) and the catalogue's rule ``statement`` and ``gap``
+    (the catalogue is part of each release; red team, session 35: a MUST added to a rule's
+    ``gap`` passed with no finding, since ``spec sync`` writes the gap into SPEC.md only when it
+    first makes the rule's section). A generated
     region is on record by its sources, and the classifier judges what the schemas and the
     catalogue *require*; a description or statement it reads as an annotation
     (``annotation-changed``, ``rule-reworded``). So a key word written there reaches SPEC.md's
@@ -263,10 +267,10 @@ def _source_prose(blocks: dict[str, Block], statements: dict[str, str], at: dict
             for sentence in _SENTENCE_END.split(_norm(r.cells.get("Description", ""))):
                 if _normative(sentence):
                     out.append(Unit(f"description of {r.key} in {rid}", sentence, at.get(rid, 0)))
-    for code, statement in statements.items():
-        for sentence in _SENTENCE_END.split(_norm(statement)):
+    for (what, code), prose in statements.items():
+        for sentence in _SENTENCE_END.split(_norm(prose)):
             if _normative(sentence):
-                out.append(Unit(f"statement of {code} in rules.json", sentence, at.get(f"rule {code}", 0)))
+                out.append(Unit(f"{what} of {code} in rules.json", sentence, at.get(f"rule {code}", 0)))
     return out
 
 
@@ -398,9 +402,15 @@ def sentence_changes(before: str, after: str) -> list[Change]:
     return out
 
 
-def _statements(v: SpecVersion) -> dict[str, str]:
-    """``{code: statement}`` of ``v``'s rule catalogue (none without one)."""
-    return {r.code: r.statement for r in v.catalogue.rules}
+def _statements(v: SpecVersion) -> dict[tuple[str, str], str]:
+    """``{("statement" or "gap", code): text}`` of ``v``'s rule catalogue (none without one):
+    the prose of each entry, which a release freezes with its catalogue."""
+    out: dict[tuple[str, str], str] = {}
+    for r in v.catalogue.rules:
+        out[("statement", r.code)] = r.statement
+        if r.gap:
+            out[("gap", r.code)] = r.gap
+    return out
 
 
 def record(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> Record:
