@@ -344,6 +344,12 @@ def test_a_sentence_changing_normative_force_or_validity_needs_a_record(repo: Pa
     "A consumer M\u200dUST reject a ResultSet with no results.",
     "A consumer \u041cUST reject a ResultSet with no results.",
     "A consumer \uff2d\uff35\uff33\uff34 reject a ResultSet with no results.",
+    # adversary, session 35: look-alike capitals of other scripts, invisible combining marks
+    "A consumer \ua4df\ua4f4\ua4e2\ua4d4 reject a ResultSet with no results.",  # Lisu
+    "A consumer \u13b7U\u13da\u13a2 reject a ResultSet with no results.",  # Cherokee
+    "A consumer \u2c98U\u054f\u2ca6 reject a ResultSet with no results.",  # Coptic and Armenian
+    "A consumer MU\u034fST reject a ResultSet with no results.",  # combining grapheme joiner
+    "A consumer M\ufe00UST reject a ResultSet with no results.",  # variation selector
 ])
 def test_a_key_word_spelled_to_hide_it_from_the_source_still_needs_a_record(repo: Path, sentence: str) -> None:
     """Each renders as MUST on the published site (a character reference, a soft hyphen, an HTML

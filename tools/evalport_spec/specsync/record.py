@@ -153,10 +153,34 @@ informative." or "... is invalid" changes what the text requires as much as a MU
 
 _LOOKALIKE = str.maketrans(
     "\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7"
-    "\u0405\u0406\u0408\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425\u04ae",
-    "ABEZHIKMNOPTYXSIJABEKMHOPCTYXY")
-"""Greek and Cyrillic capitals drawn like Latin ones (Unicode confusables, UTS #39): ``МUST``
-with a Cyrillic ``М`` reads as MUST."""
+    "\u0405\u0406\u0408\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425\u04ae"
+    # Lisu
+    "\ua4ee\ua4f0\ua4e7\ua4f2\ua4e1\ua4df\ua4e0\ua4f3\ua4d1\ua4e3\ua4e2\ua4d4\ua4f4\ua4ec\ua4da\ua4d3"
+    "\ua4dd\ua4d6\ua4d9\ua4d7\ua4d0\ua4e6\ua4ea\ua4eb\ua4dc"
+    # Cherokee
+    "\u13aa\u13a0\u13ac\u13bb\u13de\u13b7\u13e2\u13a1\u13da\u13a2\u13df\u13f4\u13c0\u13ab\u13e6\u13d9"
+    "\u13d4\u13c3"
+    # Coptic, Armenian
+    "\u2c80\u2c88\u2c8e\u2c92\u2c94\u2c98\u2c9a\u2c9e\u2ca2\u2ca4\u2ca6\u2ca8\u2cac"
+    "\u054d\u054f\u0555",
+    "ABEZHIKMNOPTYXSIJABEKMHOPCTYXY"
+    "AEHILMNOPRSTUYCDFGJKBVWXZ"
+    "ADEHLMPRSTCBGJKVWZ"
+    "AEHIKMNOPCTYXUSO")
+"""Capitals of other scripts drawn like Latin ones (Unicode confusables, UTS #39), for the
+letters of the key words and codes: Greek and Cyrillic (``МUST`` with a Cyrillic ``М``), and,
+since the red team of session 35 wrote ``ꓟꓴꓢꓔ`` (Lisu) and ``ᎷUᏚᎢ`` (Cherokee), Lisu, Cherokee,
+Coptic and Armenian ones."""
+
+_IGNORABLE = frozenset(
+    [0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFEFF, 0xFFA0]
+    + list(range(0x180B, 0x1810)) + list(range(0x200B, 0x2010)) + list(range(0x202A, 0x202F))
+    + list(range(0x2060, 0x2070)) + list(range(0xFE00, 0xFE10)) + list(range(0xFFF0, 0xFFF9))
+    + list(range(0x1BCA0, 0x1BCA4)) + list(range(0x1D173, 0x1D17B)) + list(range(0xE0000, 0xE1000)))
+"""Unicode's Default_Ignorable_Code_Point characters (DerivedCoreProperties.txt): drawn as
+nothing, whatever their category. Besides the format characters (category Cf) they hold
+combining marks such as the COMBINING GRAPHEME JOINER and the variation selectors (red team,
+session 35: ``MU\u034fST`` and ``M\ufe00UST`` render as MUST) and Hangul fillers."""
 
 
 def rendered(source: str) -> str:
@@ -164,8 +188,9 @@ def rendered(source: str) -> str:
     markdown-it renders (character references decoded, CommonMark 6.2; emphasis and link syntax
     dropped; inline HTML tags and comments dropped, their content kept), with format characters
     removed (Unicode category Cf: the soft hyphen, zero-width joiners and spaces, none of them
-    visible), NFKC-folded (full-width letters) and look-alike Greek and Cyrillic capitals read as
-    Latin (:data:`_LOOKALIKE`). Red team (session 34): ``MU&#83;T``, ``M&shy;UST``,
+    visible; and every other default-ignorable code point, :data:`_IGNORABLE`), NFKC-folded
+    (full-width letters) and look-alike capitals of other scripts read as Latin
+    (:data:`_LOOKALIKE`). Red team (session 34): ``MU&#83;T``, ``M&shy;UST``,
     ``MU<!-- -->ST`` and ``M**UST**`` render as MUST, and the raw-source reading saw no key word."""
     out = []
     for tok in markdown.inline_tokens(source):
@@ -173,7 +198,7 @@ def rendered(source: str) -> str:
             out.append(tok.content)
         elif tok.type in ("softbreak", "hardbreak"):
             out.append(" ")
-    text = "".join(ch for ch in "".join(out) if unicodedata.category(ch) != "Cf")
+    text = "".join(ch for ch in "".join(out) if unicodedata.category(ch) != "Cf" and ord(ch) not in _IGNORABLE)
     return unicodedata.normalize("NFKC", text).translate(_LOOKALIKE)
 
 
