@@ -814,7 +814,10 @@ def test_the_classifier_pairs_cover_what_a_weakening_could_hide():
               "min-items-increased", "max-items-decreased", "min-properties-increased", "max-properties-decreased",
               "pattern-added", "additional-properties-closed", "const-added", "items-tightened",
               "prefix-items-tightened", "dependent-required-added", "oneof-branch-removed", "ref-target-tightened",
-              "multiple-of-added", "unique-items-added", "property-names-restricted", "not-added"}
+              "multiple-of-added", "unique-items-added", "property-names-restricted", "not-added",
+              # adversary 35: an `else` weakening passed the sixty pairs, none of which had one
+              "else-added", "else-added-under-an-unreachable-if", "else-tightened", "max-contains-added",
+              "min-contains-increased", "unevaluated-items-closed"}
     formats = {"date", "date-time", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4",
                "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
                "relative-json-pointer", "regex"}
@@ -844,3 +847,25 @@ def test_a_classifier_that_stopped_asserting_some_formats_is_caught(spec_repo, t
     assert {o.name for o in run.classified if o.status == "passed"} == {f"classifier-format-added-{f}" for f in cut}
     passed = [f for f in run.findings() if f.kind == "toolchain-canary-passed"]
     assert len(passed) == len(cut) and "no longer calls a known breaking schema pair MAJOR" in passed[0].message
+
+
+ELSE_REACHED_AS_THEN = ("            if sub and self.check(A, if_c):\n",
+                        "            if sub and not self.disjoint(A, if_c):\n")
+"""Adversary 35's attempt 8 PR1: the ``else`` case's failures kept only where the old schema
+meets the ``if`` (the ``then`` case's test), so an ``else`` under an ``if`` no valid document
+meets binds every document and is called PATCH."""
+
+
+def test_a_classifier_that_stopped_weighing_else_is_caught(spec_repo, tmp_path):
+    """This toolchain with the ``else`` case weighed like the ``then`` case: the classifier
+    canary reports the pair whose ``if`` no valid document meets (the sixty pairs of session 34
+    had no ``else`` and all passed)."""
+    from evalport_spec.gate.canaryclassifier import load_pairs
+    tools = tmp_path / "tools"
+    shutil.copytree(Path(C.__file__).parents[2], tools, ignore=shutil.ignore_patterns("__pycache__"))
+    pairs = tuple(p for p in load_pairs() if "else" in p.name or p.name == "enum-value-removed")
+    weaken(tools.parent, ELSE_REACHED_AS_THEN, "compat/combinators.py")
+    run = C.run_canaries(spec_repo, tools, canaries=(), pairs=pairs)
+    assert {o.name for o in run.classified if o.status == "passed"} == {
+        "classifier-else-added-under-an-unreachable-if"}
+    assert [f.kind for f in run.findings()] == ["toolchain-canary-passed"]
