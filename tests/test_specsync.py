@@ -350,6 +350,8 @@ def test_a_sentence_changing_normative_force_or_validity_needs_a_record(repo: Pa
     "A consumer \u2c98U\u054f\u2ca6 reject a ResultSet with no results.",  # Coptic and Armenian
     "A consumer MU\u034fST reject a ResultSet with no results.",  # combining grapheme joiner
     "A consumer M\ufe00UST reject a ResultSet with no results.",  # variation selector
+    "A consumer \u15f0\u144c\u1515T reject a ResultSet with no results.",  # Canadian syllabics (no table)
+    "A consumer \u1d0d\u1d1c\ua731\u1d1b reject a ResultSet with no results.",  # small capitals (no table)
 ])
 def test_a_key_word_spelled_to_hide_it_from_the_source_still_needs_a_record(repo: Path, sentence: str) -> None:
     """Each renders as MUST on the published site (a character reference, a soft hyphen, an HTML
