@@ -168,6 +168,10 @@ def test_a_pattern_rewritten_into_another_python_reading_is_warned_about():
     assert [f.item for f in warned({"type": "string"}, {"type": "string", "pattern": "^\\w+$"})[1]] == ["^\\w+$"]
     assert warned({"type": "string"}, {"type": "string", "pattern": "^[a-z]+$"})[1] == []
     assert warned({"type": "string"}, {"type": "string", "pattern": "^\\\\d$"})[1] == []  # a backslash, then d
+    # ECMA-262 (without the u flag) reads \A and \U as the letters; Python as an anchor, a code point
+    for source, text in (("^\\Ab$", "Ab"), ("^\\U00000041$", "U00000041")):
+        assert not jsonschema.Draft202012Validator({"pattern": source}).is_valid(text)
+        assert [f.item for f in warned({"type": "string"}, {"type": "string", "pattern": source})[1]] == [source]
 
 
 def test_a_multiple_of_that_is_no_binary_fraction_is_warned_about():

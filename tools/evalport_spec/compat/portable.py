@@ -88,6 +88,8 @@ _READS_OTHERWISE = {
     "B": "\\B is a Unicode non-boundary there",
     "s": "\\s is another whitespace set there (U+001C..U+001F and U+0085 in, U+FEFF out)",
     "S": "\\S is another non-whitespace set there",
+    "A": "\\A is the start of the string there (the letter A in ECMA-262)",
+    "U": "\\U is an eight-digit code point escape there (the letter U in ECMA-262)",
 }
 
 
@@ -110,7 +112,7 @@ def python_reads_otherwise(source: str) -> tuple[str, ...]:
         c = source[i]
         if c == "\\" and i + 1 < len(source):
             e = source[i + 1]
-            if e in _READS_OTHERWISE and not (in_class and e in "bB") and e not in seen:
+            if e in _READS_OTHERWISE and not (in_class and e in "bBA") and e not in seen:
                 seen.append(e)
             i += 2
             continue
