@@ -869,3 +869,40 @@ def test_a_classifier_that_stopped_weighing_else_is_caught(spec_repo, tmp_path):
     assert {o.name for o in run.classified if o.status == "passed"} == {
         "classifier-else-added-under-an-unreachable-if"}
     assert [f.kind for f in run.findings()] == ["toolchain-canary-passed"]
+
+
+ENUM_CANARIES = ("enum-value-removed", "major-declared-without-rfc", "major-accepted-in-the-same-change",
+                 "major-accepted-in-the-same-change-draft")
+"""The canaries that plant an enum-value removal: adversary 35's PR1 deleted them."""
+
+
+def test_a_toolchain_that_drops_known_breaks_is_caught(spec_repo, tmp_path):
+    """Adversary 35 (three pull requests): PR1 deleted the four enum canaries from its own
+    canarybreaks.py and passed the base's canary (no check changed); PR2, tested with PR1's
+    shorter list, made breaking() skip enum-value-removed and passed; PR3 removed runner_error
+    as a MAJOR change with no RFC. The judge now fails PR1: each canary it has and the toolchain
+    under test no longer lists is toolchain-canary-removed, and so is a classifier pair."""
+    import re
+
+    from evalport_spec.gate.canaryclassifier import load_pairs
+    tools = tmp_path / "tools"
+    shutil.copytree(Path(C.__file__).parents[2], tools, ignore=shutil.ignore_patterns("__pycache__"))
+    breaks = tools / "evalport_spec/gate/canarybreaks.py"
+    text = breaks.read_text()
+    for name in ENUM_CANARIES:
+        text, n = re.subn(r'    Canary\("' + re.escape(name) + r'",.*?\),\n(?=    Canary|\))', "", text, flags=re.S)
+        assert n == 1, name
+    breaks.write_text(text)
+    pairs_file = tools / "evalport_spec/data/classifier-canary.json"
+    doc = json.loads(pairs_file.read_text())
+    doc["pairs"] = [p for p in doc["pairs"] if p["name"] != "else-added"]
+    pairs_file.write_text(json.dumps(doc))
+    judge = tuple(c for c in C.CANARIES if c.name == "enum-value-removed")
+    run = C.run_canaries(spec_repo, tools, canaries=judge, pairs=load_pairs())
+    assert [o.status for o in run.outcomes] == ["caught"]  # the check itself is intact
+    assert sorted((f.kind, f.extra.get("canary")) for f in run.findings()) == [
+        ("toolchain-canary-removed", "else-added"), ("toolchain-canary-removed", "enum-value-removed")]
+    # this toolchain keeps every one of its own
+    from evalport_spec.gate.canarykept import removed_findings
+    assert removed_findings(Path(C.__file__).parents[2], {c.name for c in C.CANARIES},
+                            {p.name for p in load_pairs()}) == []

@@ -1,0 +1,92 @@
+"""``toolchain-canary-removed``: the toolchain under test keeps every known break of the judge.
+
+The canaries are the judge's code (:data:`~.canarybreaks.CANARIES`) and data (the classifier
+pairs, :func:`~.canaryclassifier.load_pairs`), so the list that tests a pull request's toolchain
+is its base's. A pull request that deletes canaries from its own toolchain changes no check, so
+the base's canaries all pass on it; once it lands it is the next base, and the next pull request
+is tested with the shorter list. Red team, session 35: PR1 deleted the four canaries that plant
+an enum-value removal (warned only as ``toolchain-changed``), PR2 made ``policy.breaking()`` skip
+``enum-value-removed`` (gate-in-ci.md promise 9's own example) and passed the shorter canary,
+and PR3 removed ``runner_error`` from the draft as a MAJOR change with no RFC.
+
+So the judge reads the toolchain under test's canaries, without running its code: the names of
+the ``Canary("name", ...)`` calls of its ``CANARIES`` (:mod:`ast`) and the pair names of its
+``data/classifier-canary.json``. Each name the judge has and the toolchain under test lacks is an
+error. A canary kept under its name but changed in what it plants is not seen here (the
+reviewer reads that edit; leads in the red team's notes).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from ..errors import InputError
+from ..findings import Finding, Location
+from ..fsutil import read_limited
+
+BREAKS = "evalport_spec/gate/canarybreaks.py"
+"""The module holding ``CANARIES``, relative to a ``tools/`` folder."""
+
+PAIRS = "evalport_spec/data/classifier-canary.json"
+"""The classifier pairs, relative to a ``tools/`` folder."""
+
+MAX_BYTES = 4 << 20
+"""Largest canary module or pair file read."""
+
+
+def canary_names(tools: Path) -> tuple[set[str] | None, set[str] | None]:
+    """``(canary names, pair names)`` of the toolchain at ``tools`` (the folder holding
+    ``evalport_spec``), read without importing it; ``None`` for a side that cannot be read (no
+    file, not parsable, no literal ``CANARIES`` tuple or ``pairs`` list)."""
+    return _breaks(tools / BREAKS), _pairs(tools / PAIRS)
+
+
+def _breaks(path: Path) -> set[str] | None:
+    try:
+        tree = ast.parse(read_limited(path, max_bytes=MAX_BYTES, label=str(path)))
+    except (InputError, SyntaxError, ValueError):  # missing or unreadable: no list
+        return None
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
+        if isinstance(target, ast.Name) and target.id == "CANARIES" and isinstance(node.value, ast.Tuple):
+            return {c.args[0].value for c in node.value.elts
+                    if isinstance(c, ast.Call) and c.args and isinstance(c.args[0], ast.Constant)
+                    and isinstance(c.args[0].value, str)}
+    return None
+
+
+def _pairs(path: Path) -> set[str] | None:
+    try:
+        doc = json.loads(read_limited(path, max_bytes=MAX_BYTES, label=str(path)))
+        return {str(p["name"]) for p in doc["pairs"]}
+    except (InputError, ValueError, KeyError, TypeError):  # missing or unreadable: no list
+        return None
+
+
+def removed_findings(tools: Path, canaries: set[str], pairs: set[str]) -> list[Finding]:
+    """One ``toolchain-canary-removed`` error per name of ``canaries`` (the judge's known breaks)
+    or ``pairs`` (its classifier pairs) that the toolchain at ``tools`` does not list, or one
+    for a list it does not have in a form the judge can read; located at ``tools/``."""
+    theirs, their_pairs = canary_names(tools)
+    out = []
+    for what, mine, kept, where in (("known break", canaries, theirs, BREAKS),
+                                    ("classifier pair", pairs, their_pairs, PAIRS)):
+        if not mine:
+            continue
+        if kept is None:
+            out.append(Finding("toolchain-canary-removed",
+                               f"the changed toolchain's {where} lists no {what}s the judge can read: every one "
+                               "of the judge's would go untested once this change judges the next",
+                               new=Location("tools"), extra={"file": where}))
+            continue
+        for name in sorted(mine - kept):
+            out.append(Finding("toolchain-canary-removed",
+                               f"the changed toolchain drops the {what} {name} ({where}): the base's canary still "
+                               "tests this change with it, but once it lands the next change is tested without "
+                               "it, so the check it plants for can be weakened then (a branch older than its base "
+                               "lacks the base's newer canaries too: merge the base first)", new=Location("tools"),
+                               extra={"canary": name, "file": where}))
+    return out
