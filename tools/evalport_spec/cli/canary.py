@@ -102,7 +102,9 @@ def run(args: argparse.Namespace) -> int:
     verdict = (f"canary: passed ({caught} of {len(outcomes)} known breaks caught){classified}" if not failed else
                f"canary: FAILED ({missed} of {len(outcomes)} known breaks not caught"
                + (f"; {len(spoiled)} of {len(result.controls)} control runs (no break planted) failed" if spoiled
-                  else "") + f"){classified}")
+                  else "")
+               + (f"; {len(result.removed)} known break(s) or pair(s) dropped by the changed toolchain"
+                  if result.removed else "") + f"){classified}")
     data = {"ok": not failed, "canaries": [
         {"name": o.canary.name, "stage": o.canary.stage, "status": o.status, "what": o.what,
          "detail": o.detail, "caught_by": o.kinds, "seconds": round(o.seconds, 3)} for o in outcomes],
