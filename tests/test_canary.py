@@ -906,3 +906,19 @@ def test_a_toolchain_that_drops_known_breaks_is_caught(spec_repo, tmp_path):
     from evalport_spec.gate.canarykept import removed_findings
     assert removed_findings(Path(C.__file__).parents[2], {c.name for c in C.CANARIES},
                             {p.name for p in load_pairs()}) == []
+
+
+def test_a_canary_list_rebound_or_computed_cannot_be_read_and_is_an_error(tmp_path):
+    """The judge reads one literal CANARIES tuple; a second binding that shortens it (or a list
+    the judge cannot read) counts as dropping every canary, and a toolchain without the file
+    (which could not run the canary at all) is not judged here."""
+    from evalport_spec.gate.canarykept import BREAKS, removed_findings
+    source = (Path(C.__file__).parent / "canarybreaks.py").read_text()
+    tools = tmp_path / "tools"
+    (tools / BREAKS).parent.mkdir(parents=True)
+    (tools / BREAKS).write_text(source + "\nCANARIES = CANARIES[:16]\n")
+    found = removed_findings(tools, {"enum-value-removed"}, set())
+    assert [(f.kind, "lists no known breaks the judge can read" in f.message) for f in found] == [
+        ("toolchain-canary-removed", True)]
+    (tools / BREAKS).unlink()
+    assert removed_findings(tools, {"enum-value-removed"}, set()) == []

@@ -12,8 +12,10 @@ and PR3 removed ``runner_error`` from the draft as a MAJOR change with no RFC.
 So the judge reads the toolchain under test's canaries, without running its code: the names of
 the ``Canary("name", ...)`` calls of its ``CANARIES`` (:mod:`ast`) and the pair names of its
 ``data/classifier-canary.json``. Each name the judge has and the toolchain under test lacks is an
-error. A canary kept under its name but changed in what it plants is not seen here (the
-reviewer reads that edit; leads in the red team's notes).
+error, and so is a ``CANARIES`` the judge cannot read as one literal tuple bound once. A canary
+kept under its name but changed in what it plants, or a list filtered where it is used
+(``run_canaries``, the ``canary`` command), is not seen here: that is code written to pass
+review, which the reviewer of ``toolchain-changed`` reads (leads in the red team's notes).
 """
 
 from __future__ import annotations
@@ -48,6 +50,10 @@ def _breaks(path: Path) -> set[str] | None:
         tree = ast.parse(read_limited(path, max_bytes=MAX_BYTES, label=str(path)))
     except (InputError, SyntaxError, ValueError):  # missing or unreadable: no list
         return None
+    bindings = [node for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id == "CANARIES"
+                and isinstance(node.ctx, (ast.Store, ast.Del))]
+    if len(bindings) != 1:  # bound twice (a later CANARIES = CANARIES[:16]), deleted, or never
+        return None
     for node in tree.body:
         target = node.target if isinstance(node, ast.AnnAssign) else (
             node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
@@ -69,13 +75,15 @@ def _pairs(path: Path) -> set[str] | None:
 def removed_findings(tools: Path, canaries: set[str], pairs: set[str]) -> list[Finding]:
     """One ``toolchain-canary-removed`` error per name of ``canaries`` (the judge's known breaks)
     or ``pairs`` (its classifier pairs) that the toolchain at ``tools`` does not list, or one
-    for a list it does not have in a form the judge can read; located at ``tools/``."""
+    for a list it does not have in a form the judge can read; located at ``tools/``. A toolchain
+    without the file at all is not judged here: its own ``canary`` could not run, so it cannot
+    test the next change with fewer canaries (its gate runs fail every canary instead)."""
     theirs, their_pairs = canary_names(tools)
     out = []
     for what, mine, kept, where in (("known break", canaries, theirs, BREAKS),
                                     ("classifier pair", pairs, their_pairs, PAIRS)):
-        if not mine:
-            continue
+        if not mine or not (tools / where).is_file():
+            continue  # a toolchain without the file has no canary command to judge the next change with
         if kept is None:
             out.append(Finding("toolchain-canary-removed",
                                f"the changed toolchain's {where} lists no {what}s the judge can read: every one "
