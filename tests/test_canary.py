@@ -922,3 +922,31 @@ def test_a_canary_list_rebound_or_computed_cannot_be_read_and_is_an_error(tmp_pa
         ("toolchain-canary-removed", True)]
     (tools / BREAKS).unlink()
     assert removed_findings(tools, {"enum-value-removed"}, set()) == []
+
+
+
+def test_a_canary_kept_by_name_but_planted_otherwise_is_a_warning_naming_it(tmp_path):
+    """Red team of the fix above: keeping the name and re-pointing the planting (the enum canary
+    made to tighten a bound instead, so no canary removes an enum value any more) drops no name.
+    The judge compares each canary's entry and the functions its planting reaches."""
+    from evalport_spec.gate.canarykept import BREAKS, changed_findings
+    judge = Path(C.__file__).with_name("canarybreaks.py")
+    tools = tmp_path / "tools"
+    (tools / BREAKS).parent.mkdir(parents=True)
+    source = judge.read_text()
+    said = "a MAJOR ``enum-value-removed`` against the setup commit."
+    assert source.count(said) == 1
+    (tools / BREAKS).write_text(source.replace(said, "a MAJOR finding, reworded.") + "\n# a comment\n")
+    assert changed_findings(tools, {c.name for c in C.CANARIES}, judge) == []
+    old = 'Canary("enum-value-removed", "base", remove_canary_enum_value,'
+    assert source.count(old) == 1
+    (tools / BREAKS).write_text(source.replace(old, 'Canary("enum-value-removed", "base", tighten_canary_bound,'))
+    found = changed_findings(tools, {c.name for c in C.CANARIES}, judge)
+    assert [(f.kind, f.extra["canary"], f.severity.name) for f in found] == [
+        ("toolchain-canary-changed", "enum-value-removed", "WARNING")]
+    # a helper the planting reaches counts too: every canary whose planting calls it is named
+    helper = "def _canary_member(root: Path, name: str)"
+    assert source.count(helper) == 1
+    (tools / BREAKS).write_text(source.replace(helper, helper + ":\n    name = name + ''\n    return _orig(root, name)\n\n\ndef _orig(root: Path, name: str)"))
+    names = {f.extra["canary"] for f in changed_findings(tools, {c.name for c in C.CANARIES}, judge)}
+    assert {"enum-value-removed", "bound-tightened"} <= names and "released-file-edited" not in names

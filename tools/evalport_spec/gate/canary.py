@@ -63,7 +63,7 @@ from ..names import STAGES
 from . import history
 from .canarybreaks import CANARIES, Canary, NothingToBreak
 from .canaryclassifier import Pair, major_kinds, write_pairs
-from .canarykept import removed_findings
+from .canarykept import changed_findings, removed_findings
 from .canarypool import run_pooled
 from .toolchain import is_toolchain_path
 
@@ -220,8 +220,8 @@ class CanaryRun:
     outcomes: list[Outcome]
     classified: list[Outcome] = field(default_factory=list)
     removed: list[Finding] = field(default_factory=list)
-    """``toolchain-canary-removed`` errors (:mod:`.canarykept`): judge canaries the toolchain
-    under test no longer lists."""
+    """:mod:`.canarykept`'s findings: ``toolchain-canary-removed`` errors (judge canaries the
+    toolchain under test no longer lists) and ``toolchain-canary-changed`` warnings."""
 
     def findings(self) -> list[Finding]:
         """The findings of the controls, the outcomes and the classifier pairs (none for a clean
@@ -570,7 +570,8 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
         clones = [_clone(root, head, scratch / f"repo-{i}") for i in range(count)]
         under_test = clones[0] / "tools" if toolchain is None else Path(toolchain)
         require_package(under_test, "the checkout's tools/" if toolchain is None else str(toolchain))
-        removed = removed_findings(under_test, {c.name for c in canaries}, {p.name for p in pairs})
+        removed = (removed_findings(under_test, {c.name for c in canaries}, {p.name for p in pairs})
+                   + changed_findings(under_test, {c.name for c in canaries}, Path(__file__).with_name("canarybreaks.py")))
         setup = _Setup(head, base_sha, None if toolchain is None else Path(toolchain).resolve(), python or sys.executable,
                        timeout, scratch)
         work: list[Callable[[Path], Outcome | Control | list[Outcome]]] = [

@@ -13,19 +13,24 @@ So the judge reads the toolchain under test's canaries, without running its code
 the ``Canary("name", ...)`` calls of its ``CANARIES`` (:mod:`ast`) and the pair names of its
 ``data/classifier-canary.json``. Each name the judge has and the toolchain under test lacks is an
 error, and so is a ``CANARIES`` the judge cannot read as one literal tuple bound once. A canary
-kept under its name but changed in what it plants, or a list filtered where it is used
-(``run_canaries``, the ``canary`` command), is not seen here: that is code written to pass
-review, which the reviewer of ``toolchain-changed`` reads (leads in the red team's notes).
+kept under its name but changed (its ``Canary(...)`` entry, or a function of the module its
+planting reaches, compared as syntax trees without docstrings) is a WARNING,
+``toolchain-canary-changed``, naming it: improving a canary is legitimate, and the canary
+command takes no ignore file, so only the reviewer can tell a better planting from one that no
+longer reaches the check. A list filtered where it is used (``run_canaries``, the ``canary``
+command) is not seen here: that is code written to pass review, which the reviewer of
+``toolchain-changed`` reads.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 from pathlib import Path
 
 from ..errors import InputError
-from ..findings import Finding, Location
+from ..findings import Finding, Location, Severity
 from ..fsutil import read_limited
 
 BREAKS = "evalport_spec/gate/canarybreaks.py"
@@ -64,12 +69,63 @@ def _breaks(path: Path) -> set[str] | None:
     return None
 
 
+def canary_digests(path: Path) -> dict[str, str]:
+    """``{name: digest}`` of each canary of the ``CANARIES`` tuple in the module at ``path``: the
+    SHA-256 of its ``Canary(...)`` call and of every function of the module the call names,
+    followed through the names those functions use (docstrings stripped, no positions); ``{}``
+    when the module cannot be read."""
+    try:
+        tree = ast.parse(read_limited(path, max_bytes=MAX_BYTES, label=str(path)))
+    except (InputError, SyntaxError, ValueError):
+        return {}
+    functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for f in functions.values():
+        if f.body and isinstance(f.body[0], ast.Expr) and isinstance(f.body[0].value, ast.Constant) \
+                and isinstance(f.body[0].value.value, str):
+            f.body = f.body[1:] or [ast.Pass()]
+    out: dict[str, str] = {}
+    for node in tree.body:
+        if not (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Tuple)):
+            continue
+        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+        if not (isinstance(target, ast.Name) and target.id == "CANARIES"):
+            continue
+        for call in node.value.elts:
+            if not (isinstance(call, ast.Call) and call.args and isinstance(call.args[0], ast.Constant)):
+                continue
+            reached: list[str] = []
+            todo = [n.id for n in ast.walk(call) if isinstance(n, ast.Name)]
+            while todo:
+                name = todo.pop()
+                if name in functions and name not in reached:
+                    reached.append(name)
+                    todo.extend(n.id for n in ast.walk(functions[name]) if isinstance(n, ast.Name))
+            h = hashlib.sha256(ast.dump(call, include_attributes=False).encode())
+            for name in sorted(reached):
+                h.update(ast.dump(functions[name], include_attributes=False).encode())
+            out[str(call.args[0].value)] = h.hexdigest()
+    return out
+
+
 def _pairs(path: Path) -> set[str] | None:
     try:
         doc = json.loads(read_limited(path, max_bytes=MAX_BYTES, label=str(path)))
         return {str(p["name"]) for p in doc["pairs"]}
     except (InputError, ValueError, KeyError, TypeError):  # missing or unreadable: no list
         return None
+
+
+def changed_findings(tools: Path, canaries: set[str], judge: Path) -> list[Finding]:
+    """One ``toolchain-canary-changed`` WARNING per name of ``canaries`` whose
+    :func:`canary_digests` differs between the judge's module ``judge`` and the toolchain at
+    ``tools`` (a name missing there is :func:`removed_findings`'s); located at ``tools/``."""
+    mine, theirs = canary_digests(judge), canary_digests(tools / BREAKS)
+    return [Finding("toolchain-canary-changed",
+                    f"the changed toolchain keeps the known break {name} but plants it otherwise ({BREAKS}: its "
+                    "entry or a function its planting reaches differs from the judge's): confirm it still "
+                    "reaches the check it is named after, since the next change is tested with this one",
+                    severity=Severity.WARNING, new=Location("tools"), extra={"canary": name, "file": BREAKS})
+            for name in sorted(canaries) if name in mine and name in theirs and mine[name] != theirs[name]]
 
 
 def removed_findings(tools: Path, canaries: set[str], pairs: set[str]) -> list[Finding]:
