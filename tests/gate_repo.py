@@ -34,10 +34,10 @@ TOOLCHAIN = ("tools", "pyproject.toml", "setup.py", "noxfile.py", "action.yml", 
 """What ``make_repo(..., toolchain=True)`` copies besides spec/ and rfcs/."""
 
 
-def make_repo(tmp: Path, *, toolchain: bool = False) -> Path:
+def make_repo(tmp: Path, *, toolchain: bool = False, dated: str | None = None) -> Path:
     """A scratch repository with spec/ and rfcs/ (and, with ``toolchain``, the package and its
     build and CI files, so its rules are its own program) committed on ``main``, on a new
-    branch ``feature``."""
+    branch ``feature``; ``dated``: the base commit's date (git's format), else now."""
     root = tmp / "repo"
     root.mkdir()
     shutil.copytree(REPO / "spec", root / "spec")
@@ -53,7 +53,8 @@ def make_repo(tmp: Path, *, toolchain: bool = False) -> Path:
                 shutil.copy2(src, root / name)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "base")
+    stamp = {"GIT_COMMITTER_DATE": dated, "GIT_AUTHOR_DATE": dated} if dated else None
+    git(root, "commit", "-q", "-m", "base", env=stamp)
     git(root, "checkout", "-q", "-b", "feature")
     return root
 
@@ -139,14 +140,15 @@ def require_summary_total(root: Path) -> None:
               lambda d: d["$defs"]["summary"].setdefault("required", []).append("total"))
 
 
-def reset_fixtures(label: str, *, toolchain: bool = False):
+def reset_fixtures(label: str, *, toolchain: bool = False, dated: str | None = None):
     """Two pytest fixtures for a test module, ``(scratch, repo)``: ``scratch`` is one
     :func:`make_repo` per module (named ``label``), as ``(root, main's commit)``; ``repo`` is its
-    root, :func:`reset` to that commit before each test. Bind both in the module:
+    root, :func:`reset` to that commit before each test (``dated``: as :func:`make_repo`). Bind
+    both in the module:
     ``scratch, repo = reset_fixtures("name")``."""
     @pytest.fixture(scope="module")
     def scratch(tmp_path_factory):
-        root = make_repo(tmp_path_factory.mktemp(label), toolchain=toolchain)
+        root = make_repo(tmp_path_factory.mktemp(label), toolchain=toolchain, dated=dated)
         return root, git(root, "rev-parse", "main").strip()
 
     @pytest.fixture

@@ -893,7 +893,10 @@ def test_the_classifier_pairs_cover_what_a_weakening_could_hide():
               "min-items-increased", "max-items-decreased", "min-properties-increased", "max-properties-decreased",
               "pattern-added", "additional-properties-closed", "const-added", "items-tightened",
               "prefix-items-tightened", "dependent-required-added", "oneof-branch-removed", "ref-target-tightened",
-              "multiple-of-added", "unique-items-added", "property-names-restricted", "not-added"}
+              "multiple-of-added", "unique-items-added", "property-names-restricted", "not-added",
+              # adversary 35: an `else` weakening passed the sixty pairs, none of which had one
+              "else-added", "else-added-under-an-unreachable-if", "else-tightened", "max-contains-added",
+              "min-contains-increased", "unevaluated-items-closed"}
     formats = {"date", "date-time", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4",
                "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
                "relative-json-pointer", "regex"}
@@ -923,3 +926,106 @@ def test_a_classifier_that_stopped_asserting_some_formats_is_caught(spec_repo, t
     assert {o.name for o in run.classified if o.status == "passed"} == {f"classifier-format-added-{f}" for f in cut}
     passed = [f for f in run.findings() if f.kind == "toolchain-canary-passed"]
     assert len(passed) == len(cut) and "no longer calls a known breaking schema pair MAJOR" in passed[0].message
+
+
+ELSE_REACHED_AS_THEN = ("            if sub and self.check(A, if_c):\n",
+                        "            if sub and not self.disjoint(A, if_c):\n")
+"""Adversary 35's attempt 8 PR1: the ``else`` case's failures kept only where the old schema
+meets the ``if`` (the ``then`` case's test), so an ``else`` under an ``if`` no valid document
+meets binds every document and is called PATCH."""
+
+
+def test_a_classifier_that_stopped_weighing_else_is_caught(spec_repo, tmp_path):
+    """This toolchain with the ``else`` case weighed like the ``then`` case: the classifier
+    canary reports the pair whose ``if`` no valid document meets (the sixty pairs of session 34
+    had no ``else`` and all passed)."""
+    from evalport_spec.gate.canaryclassifier import load_pairs
+    tools = tmp_path / "tools"
+    shutil.copytree(Path(C.__file__).parents[2], tools, ignore=shutil.ignore_patterns("__pycache__"))
+    pairs = tuple(p for p in load_pairs() if "else" in p.name or p.name == "enum-value-removed")
+    weaken(tools.parent, ELSE_REACHED_AS_THEN, "compat/combinators.py")
+    run = C.run_canaries(spec_repo, tools, canaries=(), pairs=pairs)
+    assert {o.name for o in run.classified if o.status == "passed"} == {
+        "classifier-else-added-under-an-unreachable-if"}
+    assert [f.kind for f in run.findings()] == ["toolchain-canary-passed"]
+
+
+ENUM_CANARIES = ("enum-value-removed", "major-declared-without-rfc", "major-accepted-in-the-same-change",
+                 "major-accepted-in-the-same-change-draft")
+"""The canaries that plant an enum-value removal: adversary 35's PR1 deleted them."""
+
+
+def test_a_toolchain_that_drops_known_breaks_is_caught(spec_repo, tmp_path):
+    """Adversary 35 (three pull requests): PR1 deleted the four enum canaries from its own
+    canarybreaks.py and passed the base's canary (no check changed); PR2, tested with PR1's
+    shorter list, made breaking() skip enum-value-removed and passed; PR3 removed runner_error
+    as a MAJOR change with no RFC. The judge now fails PR1: each canary it has and the toolchain
+    under test no longer lists is toolchain-canary-removed, and so is a classifier pair."""
+    import re
+
+    from evalport_spec.gate.canaryclassifier import load_pairs
+    tools = tmp_path / "tools"
+    shutil.copytree(Path(C.__file__).parents[2], tools, ignore=shutil.ignore_patterns("__pycache__"))
+    breaks = tools / "evalport_spec/gate/canarybreaks.py"
+    text = breaks.read_text()
+    for name in ENUM_CANARIES:
+        text, n = re.subn(r'    Canary\("' + re.escape(name) + r'",.*?\),\n(?=    Canary|\))', "", text, flags=re.S)
+        assert n == 1, name
+    breaks.write_text(text)
+    pairs_file = tools / "evalport_spec/data/classifier-canary.json"
+    doc = json.loads(pairs_file.read_text())
+    doc["pairs"] = [p for p in doc["pairs"] if p["name"] != "else-added"]
+    pairs_file.write_text(json.dumps(doc))
+    judge = tuple(c for c in C.CANARIES if c.name == "enum-value-removed")
+    run = C.run_canaries(spec_repo, tools, canaries=judge, pairs=load_pairs())
+    assert [o.status for o in run.outcomes] == ["caught"]  # the check itself is intact
+    assert sorted((f.kind, f.extra.get("canary")) for f in run.findings()) == [
+        ("toolchain-canary-removed", "else-added"), ("toolchain-canary-removed", "enum-value-removed")]
+    # this toolchain keeps every one of its own
+    from evalport_spec.gate.canarykept import removed_findings
+    assert removed_findings(Path(C.__file__).parents[2], {c.name for c in C.CANARIES},
+                            {p.name for p in load_pairs()}) == []
+
+
+def test_a_canary_list_rebound_or_computed_cannot_be_read_and_is_an_error(tmp_path):
+    """The judge reads one literal CANARIES tuple; a second binding that shortens it (or a list
+    the judge cannot read) counts as dropping every canary, and a toolchain without the file
+    (which could not run the canary at all) is not judged here."""
+    from evalport_spec.gate.canarykept import BREAKS, removed_findings
+    source = (Path(C.__file__).parent / "canarybreaks.py").read_text()
+    tools = tmp_path / "tools"
+    (tools / BREAKS).parent.mkdir(parents=True)
+    (tools / BREAKS).write_text(source + "\nCANARIES = CANARIES[:16]\n")
+    found = removed_findings(tools, {"enum-value-removed"}, set())
+    assert [(f.kind, "lists no known breaks the judge can read" in f.message) for f in found] == [
+        ("toolchain-canary-removed", True)]
+    (tools / BREAKS).unlink()
+    assert removed_findings(tools, {"enum-value-removed"}, set()) == []
+
+
+
+def test_a_canary_kept_by_name_but_planted_otherwise_is_a_warning_naming_it(tmp_path):
+    """Red team of the fix above: keeping the name and re-pointing the planting (the enum canary
+    made to tighten a bound instead, so no canary removes an enum value any more) drops no name.
+    The judge compares each canary's entry and the functions its planting reaches."""
+    from evalport_spec.gate.canarykept import BREAKS, changed_findings
+    judge = Path(C.__file__).with_name("canarybreaks.py")
+    tools = tmp_path / "tools"
+    (tools / BREAKS).parent.mkdir(parents=True)
+    source = judge.read_text()
+    said = "a MAJOR ``enum-value-removed`` against the setup commit."
+    assert source.count(said) == 1
+    (tools / BREAKS).write_text(source.replace(said, "a MAJOR finding, reworded.") + "\n# a comment\n")
+    assert changed_findings(tools, {c.name for c in C.CANARIES}, judge) == []
+    old = 'Canary("enum-value-removed", "base", remove_canary_enum_value,'
+    assert source.count(old) == 1
+    (tools / BREAKS).write_text(source.replace(old, 'Canary("enum-value-removed", "base", tighten_canary_bound,'))
+    found = changed_findings(tools, {c.name for c in C.CANARIES}, judge)
+    assert [(f.kind, f.extra["canary"], f.severity.name) for f in found] == [
+        ("toolchain-canary-changed", "enum-value-removed", "WARNING")]
+    # a helper the planting reaches counts too: every canary whose planting calls it is named
+    helper = "def _canary_member(root: Path, name: str)"
+    assert source.count(helper) == 1
+    (tools / BREAKS).write_text(source.replace(helper, helper + ":\n    name = name + ''\n    return _orig(root, name)\n\n\ndef _orig(root: Path, name: str)"))
+    names = {f.extra["canary"] for f in changed_findings(tools, {c.name for c in C.CANARIES}, judge)}
+    assert {"enum-value-removed", "bound-tightened"} <= names and "released-file-edited" not in names

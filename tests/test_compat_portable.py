@@ -150,3 +150,42 @@ def test_dependencies_in_draft_07_is_a_keyword_and_not_warned_about():
 @pytest.mark.parametrize("kind", ["pattern-not-portable", "keyword-not-portable"])
 def test_the_kind_is_documented(kind):
     assert f"`{kind}`" in (REPO / "docs/classifier.md").read_text()
+
+
+def test_a_pattern_rewritten_into_another_python_reading_is_warned_about():
+    """Adversary 35: the version pattern's ``\\d`` written ``[0-9]`` is the same pattern in
+    ECMA-262 (PATCH, rightly), but stock python-jsonschema read the old ``\\d`` as any Unicode
+    digit and so loses ``1٣`` (ARABIC-INDIC DIGIT THREE), which it accepted before."""
+    old = {"type": "string", "pattern": "^[1-9]\\d*$"}
+    new = {"type": "string", "pattern": "^[1-9][0-9]*$"}
+    assert jsonschema.Draft202012Validator(old).is_valid("1\u0663")
+    assert not jsonschema.Draft202012Validator(new).is_valid("1\u0663")
+    c, found = warned(old, new)
+    assert c.change_class is ChangeClass.PATCH
+    assert [(f.new.pointer, f.item) for f in found] == [("/pattern", "^[1-9][0-9]*$")]
+    assert "replacing '^[1-9]\\\\d*$'" in found[0].message and "Unicode decimal digit" in found[0].message
+    # added with \w: warned; a class escape spelled out, or none at all: not
+    assert [f.item for f in warned({"type": "string"}, {"type": "string", "pattern": "^\\w+$"})[1]] == ["^\\w+$"]
+    assert warned({"type": "string"}, {"type": "string", "pattern": "^[a-z]+$"})[1] == []
+    assert warned({"type": "string"}, {"type": "string", "pattern": "^\\\\d$"})[1] == []  # a backslash, then d
+    # ECMA-262 (without the u flag) reads \A and \U as the letters; Python as an anchor, a code point
+    for source, text in (("^\\Ab$", "Ab"), ("^\\U00000041$", "U00000041")):
+        assert not jsonschema.Draft202012Validator({"pattern": source}).is_valid(text)
+        assert [f.item for f in warned({"type": "string"}, {"type": "string", "pattern": source})[1]] == [source]
+
+
+def test_a_multiple_of_that_is_no_binary_fraction_is_warned_about():
+    """Adversary 35: ``multipleOf: 0.00001`` on an integer keeps every document (each integer is
+    an exact multiple), PATCH with no finding; stock python-jsonschema computes 1 / 1e-05 =
+    99999.99999999999 and rejects 1."""
+    old = {"type": "integer", "minimum": 1}
+    new = {"type": "integer", "minimum": 1, "multipleOf": 0.00001}
+    assert jsonschema.Draft202012Validator(old).is_valid(1) and not jsonschema.Draft202012Validator(new).is_valid(1)
+    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
+    assert c.change_class is ChangeClass.PATCH
+    found = [f for f in c.findings if f.kind == "keyword-not-portable"]
+    assert [(f.new.pointer, f.severity, f.change_class) for f in found] == [
+        ("/multipleOf", Severity.WARNING, ChangeClass.NONE)]
+    for divisor in (0.5, 2, 0.25):  # binary fractions: the float division is exact for multiples
+        c = compare(sset(old, "old"), sset({**new, "multipleOf": divisor}, "new"), search_budget=0)
+        assert [f for f in c.findings if f.kind == "keyword-not-portable"] == [], divisor

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -135,7 +136,9 @@ def test_the_gate_of_record_never_executes_the_branchs_rule_code(repo, tmp_path)
     commit_all(repo, "suite rules: a side effect on import")
     report = run_gate(repo, base="main", stages=["behaviour", "draft", "base"])
     assert not marker.exists()
-    assert sorted(code_findings_of(report.stage("base"))) == ["DANGLING_REFERENCE", "DUPLICATE_ID"]
+    # a side effect on import runs before every rule, so it is every rule's code (session 35)
+    assert sorted(code_findings_of(report.stage("base"))) == [
+        "DANGLING_REFERENCE", "DUPLICATE_ATTEMPT", "DUPLICATE_ID", "ISOLATION_MISMATCH", "SELF_PARENT"]
     run_gate(repo, stages=["behaviour"])
     assert marker.read_text() == "ran"
 
@@ -193,6 +196,26 @@ def test_a_rule_tightened_to_compare_loosely_is_witnessed_by_the_branchs_own_gat
     group = released[0].witness["group"]
     assert group["group_id"] != group["parent_group_id"]
     assert group["group_id"].casefold() == group["parent_group_id"].casefold()
+
+
+def test_a_rule_tightened_to_compare_in_nfc_is_witnessed_by_the_branchs_own_gate(repo):
+    """Adversary, session 35: SELF_PARENT comparing the two ids in Unicode NFC changed no corpus
+    document (the seeds' ids are ASCII, so their NFD and case-swapped variants are themselves),
+    and with gate-ignore.yml entries landed first the released rule rejected "café"/"café" as
+    its own parent. Pairs of loosely equal strings are now set at two read locations at once."""
+    edit_rule_code(repo, "validation/rules/resultset.py",
+                   'if json_key(group["parent_group_id"]) == json_key(group["group_id"]):',
+                   'if unicodedata.normalize("NFC", str(group["parent_group_id"])) == '
+                   'unicodedata.normalize("NFC", str(group["group_id"])):', replace=True)
+    edit_rule_code(repo, "validation/rules/resultset.py", "from collections.abc import Iterator\n",
+                   "import unicodedata\n")
+    commit_all(repo, "SELF_PARENT: ids compare in NFC")
+    local = run_gate(repo, stages=["behaviour"]).stage("behaviour")
+    released = [f for f in local.findings if f.kind == "release-rule-tightened" and f.code == "SELF_PARENT"]
+    assert local.status == "fail" and len(released) == 1, [f.kind for f in local.findings]
+    group = released[0].witness["group"]
+    assert group["group_id"] != group["parent_group_id"]
+    assert unicodedata.normalize("NFC", group["group_id"]) == unicodedata.normalize("NFC", group["parent_group_id"])
 
 
 def test_a_module_beside_the_package_is_every_rules_code(repo):

@@ -14,7 +14,8 @@ from evalport_spec.gate import run_gate
 from evalport_spec.gate.rfclifecycle import comment_since
 from gate_repo import commit_all, git, reset_fixtures, write_rfc
 
-scratch, repo = reset_fixtures("rfc-lifecycle")
+# the base commit is a year old, so that the RFC steps on_main dates in the past come after it
+scratch, repo = reset_fixtures("rfc-lifecycle", dated="2025-01-01T00:00:00+0000")
 
 TODAY = dt.datetime.now(dt.UTC).date()
 
@@ -146,3 +147,24 @@ def test_a_period_opened_by_a_merge_counts_from_the_merge(repo):
         git(repo, "merge", "-q", "--no-ff", "-m", "merge pr", "pr", env={"GIT_COMMITTER_DATE": stamp})
         assert comment_since(repo, git(repo, "rev-parse", "main").strip(), 99) == expect
         git(repo, "reset", "-q", "--hard", "HEAD~1")
+
+
+def test_a_backdated_step_fast_forwarded_onto_the_base_counts_from_the_step_before_it(repo):
+    """Red team, session 35: a pull request taken by fast-forward puts the branch's own commit on
+    main's first-parent chain with the date its author chose. An RFC put in comment by a commit
+    dated 33 days before its parent (main, dated today) was accepted the next day as observed
+    for 33 days, and the MAJOR change it listed landed. A step is never older than the one
+    before it."""
+    on_main(repo, "comment", 0, number=98)  # main today
+    git(repo, "checkout", "-q", "-B", "pr", "main")
+    write_rfc(repo, 99, "comment")
+    git(repo, "add", "-A")
+    old = (dt.datetime.now(dt.UTC) - dt.timedelta(days=33)).strftime("%Y-%m-%dT%H:%M:%S+0000")
+    git(repo, "commit", "-q", "-m", "open", env={"GIT_COMMITTER_DATE": old, "GIT_AUTHOR_DATE": old})
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--ff-only", "pr")
+    assert comment_since(repo, git(repo, "rev-parse", "main").strip(), 99) == TODAY
+    git(repo, "checkout", "-q", "-B", "feature")
+    write_rfc(repo, 99, "accepted")
+    commit_all(repo, "accept")
+    assert lifecycle(repo) == [("rfc-period-unobserved", RFC)]

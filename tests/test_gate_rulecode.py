@@ -64,6 +64,51 @@ def test_a_changed_module_names_the_rules_whose_code_it_is(tmp_path):
     assert changed_code(old, unrelated, {"A", "B"}) == {}
 
 
+
+def test_a_module_of_inactive_rules_is_every_active_rules_code(tmp_path):
+    # red team, session 35: rates.py registers only RFC 0006's proposal rules (no catalogue
+    # activates them) and is imported first by the rules package; appended to it,
+    # `registry.json_key = <NFC key>` made SELF_PARENT of release 1.3.0 reject more, and no
+    # finding named it (the module was "owned" by rules nobody judges)
+    proposal = ("from .registry import register\n\n@register('C', 'resultset')\n"
+                "def c(doc):\n    return []\n")
+    base = {f"{RULES}/__init__.py": "from . import c, a, b\n", f"{RULES}/c.py": proposal}
+    old = rule_code(tree(tmp_path / "old", base))
+    assert old.rules["C"] == f"{RULES}/c.py"
+    rebinding = proposal + "\nfrom . import registry\nregistry.register = lambda code, doc: (lambda f: f)\n"
+    new = rule_code(tree(tmp_path / "new", {**base, f"{RULES}/c.py": rebinding}))
+    assert changed_code(old, new, {"A", "B"}) == {c: [f"{RULES}/c.py"] for c in ("A", "B")}
+    # even an edit inside its function: the rules it registers are judged by nobody
+    body = rule_code(tree(tmp_path / "body", {**base, f"{RULES}/c.py": proposal.replace("return []", "return [1]")}))
+    assert changed_code(old, body, {"A", "B"}) == {c: [f"{RULES}/c.py"] for c in ("A", "B")}
+    assert changed_code(old, body, {"A", "B", "C"}) == {"C": [f"{RULES}/c.py"]}  # once C is active, it is C's
+    assert old.digest("A", {"A", "B"}) != new.digest("A", {"A", "B"})
+
+
+def test_code_that_runs_on_import_is_every_rules_code(tmp_path):
+    # red team, session 35: suite.py (DUPLICATE_ID, DANGLING_REFERENCE) patched
+    # resultset.SelfParent.finish at import time; only the two suite rules were named, so an
+    # acceptance of "a suite refactor" would have excused a change of SELF_PARENT
+    old = rule_code(tree(tmp_path / "old"))
+    patch = "\nfrom . import a\na.a = lambda doc: ['x']\n"
+    patched = rule_code(tree(tmp_path / "patched", {f"{RULES}/b.py": tree_text(tmp_path / "old", "b.py") + patch}))
+    assert changed_code(old, patched, {"A", "B"}) == {c: [f"{RULES}/b.py"] for c in ("A", "B")}
+    assert old.digest("A", {"A", "B"}) != patched.digest("A", {"A", "B"})
+    # a change inside a function body stays the code of the rules whose modules import it
+    body = rule_code(tree(tmp_path / "body", {f"{RULES}/b.py": tree_text(tmp_path / "old", "b.py")
+                                              .replace("return []", "return ['y']")}))
+    assert changed_code(old, body, {"A", "B"}) == {"B": [f"{RULES}/b.py"]}
+    assert old.digest("A", {"A", "B"}) == body.digest("A", {"A", "B"})
+    # a new top-level helper runs on import (it is a definition, but so is a patch): every rule
+    helper = rule_code(tree(tmp_path / "helper", {f"{RULES}/b.py": tree_text(tmp_path / "old", "b.py")
+                                                  + "\ndef _fold(x):\n    return x\n"}))
+    assert changed_code(old, helper, {"A", "B"}) == {c: [f"{RULES}/b.py"] for c in ("A", "B")}
+
+
+def tree_text(tools: Path, rule_file: str) -> str:
+    """The text of ``rule_file`` in the rules folder of the miniature package at ``tools``."""
+    return (tools / RULES / rule_file).read_text()
+
 def test_the_validator_that_dispatches_the_rules_and_what_it_imports_are_every_rules_code(tmp_path):
     # the red team's route: the loop that picks which rules run on which document type is not a
     # rule's module, yet an edit there (a Suite rule run on TestCases) tightens a released version
@@ -149,8 +194,10 @@ def test_a_package_folder_shadowing_a_module_is_the_code_python_runs(tmp_path):
     old = rule_code(tree(tmp_path / "old"))
     shadow = rule_code(tree(tmp_path / "shadow", {"evalport_spec/helper/__init__.py": "def h(x):\n    return []\n"}))
     assert "evalport_spec/helper/__init__.py" in shadow.code_of("A")
+    # the new module's top level runs when A's module is imported, before any rule runs, so it
+    # is every rule's code (it could rebind what B calls), and so is the module it replaces
     assert changed_code(old, shadow, {"A", "B"}) == {
-        "A": ["evalport_spec/helper.py", "evalport_spec/helper/__init__.py"]}
+        c: ["evalport_spec/helper.py", "evalport_spec/helper/__init__.py"] for c in ("A", "B")}
 
 
 def compiled(source: str, mode: py_compile.PycInvalidationMode, at: Path) -> bytes:

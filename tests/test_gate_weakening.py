@@ -6,6 +6,8 @@ base stage with no word in the report.
 
 from __future__ import annotations
 
+import json
+
 from evalport_spec.gate import run_gate
 from gate_repo import commit_all, edit_json, git, reset_fixtures
 
@@ -102,3 +104,32 @@ def test_a_changed_example_is_a_warning_and_a_relaid_one_is_not(repo):
     assert found == [("example-changed", "spec/examples/rag-suite.json", "WARNING")]
     (finding,) = [f for f in stage.findings if f.kind == "example-changed"]
     assert finding.old.file == "main:spec/examples/rag-suite.json"
+
+
+def test_a_rule_encoding_changed_under_the_same_statement_is_a_warning_naming_the_rule(repo):
+    """Red team, session 35: NULL_SCORE_PASSED (encoded in resultset.json) had its ``if`` narrowed
+    to graders whose id has two characters: its fixture (grader ``judge``) was still rejected, a
+    null score now passed for grader ``j``, and the gate said only ``MINOR if-then-loosened``,
+    naming no rule, while the statement still says a null score never passes."""
+    import jsonschema
+
+    path = repo / "spec/schemas/resultset.json"
+    doc = {"grader_id": "j", "type": "exact_match", "score": None, "passed": True}
+    before = jsonschema.Draft202012Validator(json.loads(path.read_text())["$defs"]["grader_result"])
+    edit_json(path, lambda d: d["$defs"]["grader_result"]["allOf"][0]["if"]["properties"].update(
+        grader_id={"minLength": 2}))
+    after = jsonschema.Draft202012Validator(json.loads(path.read_text())["$defs"]["grader_result"])
+    assert not before.is_valid(doc) and after.is_valid(doc)  # the premise: a rejected document now passes
+    commit_all(repo, "NULL_SCORE_PASSED for named graders")
+    stage = run_gate(repo, base="main", stages=["base"], cache=False).stage("base")
+    found = [(f.kind, f.code, f.new.file, f.new.pointer, f.severity.name) for f in stage.findings
+             if f.kind == "rule-encoding-changed"]
+    assert found == [("rule-encoding-changed", "NULL_SCORE_PASSED", "spec/schemas/resultset.json",
+                      "/$defs/grader_result/allOf/0", "WARNING")]
+    # the statement changed with it: the record of the statement's change is the reviewer's cue
+    edit_json(repo / "spec/rules.json", lambda d: next(r for r in d["rules"] if r["code"] == "NULL_SCORE_PASSED")
+              .update(statement="A GraderResult of a grader with an id of two or more characters whose score is "
+                                "null has passed false."))
+    commit_all(repo, "and its statement")
+    stage = run_gate(repo, base="main", stages=["base"], cache=False).stage("base")
+    assert [f for f in stage.findings if f.kind == "rule-encoding-changed"] == []

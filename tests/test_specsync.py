@@ -344,6 +344,14 @@ def test_a_sentence_changing_normative_force_or_validity_needs_a_record(repo: Pa
     "A consumer M\u200dUST reject a ResultSet with no results.",
     "A consumer \u041cUST reject a ResultSet with no results.",
     "A consumer \uff2d\uff35\uff33\uff34 reject a ResultSet with no results.",
+    # adversary, session 35: look-alike capitals of other scripts, invisible combining marks
+    "A consumer \ua4df\ua4f4\ua4e2\ua4d4 reject a ResultSet with no results.",  # Lisu
+    "A consumer \u13b7U\u13da\u13a2 reject a ResultSet with no results.",  # Cherokee
+    "A consumer \u2c98U\u054f\u2ca6 reject a ResultSet with no results.",  # Coptic and Armenian
+    "A consumer MU\u034fST reject a ResultSet with no results.",  # combining grapheme joiner
+    "A consumer M\ufe00UST reject a ResultSet with no results.",  # variation selector
+    "A consumer \u15f0\u144c\u1515T reject a ResultSet with no results.",  # Canadian syllabics (no table)
+    "A consumer \u1d0d\u1d1c\ua731\u1d1b reject a ResultSet with no results.",  # small capitals (no table)
 ])
 def test_a_key_word_spelled_to_hide_it_from_the_source_still_needs_a_record(repo: Path, sentence: str) -> None:
     """Each renders as MUST on the published site (a character reference, a soft hyphen, an HTML
@@ -487,6 +495,22 @@ def test_a_key_word_written_into_a_description_or_rule_statement_needs_a_record(
     stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
     assert [(f.kind, "statement of DUPLICATE_ID in rules.json" in f.message) for f in stage.errors] == [
         ("spec-change-unrecorded", True)]
+
+
+def test_a_key_word_in_a_rules_gap_needs_a_record(repo: Path) -> None:
+    """Adversary, session 35: the catalogue's ``gap`` (frozen into each release with rules.json)
+    gained "A validator MUST also reject a group whose parent_group_id differs from group_id only
+    in letter case." and the gate passed it as PATCH with no finding: only ``statement`` was read,
+    and ``spec sync`` copies a gap into SPEC.md only when it first makes the rule's section."""
+    rules = repo / "spec/rules.json"
+    catalogue = json.loads(rules.read_text())
+    entry = next(r for r in catalogue["rules"] if r["code"] == "SELF_PARENT")
+    said = "A validator MUST also reject a group whose parent_group_id differs from group_id only in letter case."
+    entry["gap"] += " " + said
+    rules.write_text(json.dumps(catalogue, indent=2) + "\n")
+    stage = run_gate(repo, stages=["spec-text"]).stage("spec-text")
+    assert [(f.kind, "gap of SELF_PARENT in rules.json" in f.message, "A validator MUST also reject" in f.message)
+            for f in stage.errors] == [("spec-change-unrecorded", True, True)]
 
 
 def test_a_declarative_sentence_changed_by_the_branch_is_shown_to_the_reviewer(repo: Path) -> None:

@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     caught = sum(o.status == "caught" for o in outcomes)
     missed = sum(o.status in ("passed", "error", "unproven", "unplantable") for o in outcomes)
     spoiled = [c.name for c in result.controls if c.status != "clean"]
+    dropped = [f for f in result.removed if f.kind == "toolchain-canary-removed"]
     pairs = result.classified
     major = sum(o.status == "caught" for o in pairs)
     classified = f"; classifier: {major} of {len(pairs)} known breaking schema pairs called MAJOR"
@@ -102,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
     verdict = (f"canary: passed ({caught} of {len(outcomes)} known breaks caught){classified}" if not failed else
                f"canary: FAILED ({missed} of {len(outcomes)} known breaks not caught"
                + (f"; {len(spoiled)} of {len(result.controls)} control runs (no break planted) failed" if spoiled
-                  else "") + f"){classified}")
+                  else "")
+               + (f"; {len(dropped)} known break(s) or pair(s) dropped by the changed toolchain"
+                  if dropped else "") + f"){classified}")
     data = {"ok": not failed, "canaries": [
         {"name": o.canary.name, "stage": o.canary.stage, "status": o.status, "what": o.what,
          "detail": o.detail, "caught_by": o.kinds, "seconds": round(o.seconds, 3)} for o in outcomes],

@@ -10,17 +10,33 @@ Python's :mod:`re`, which raises on ``[^]`` (any character), ``\\p{L}``, ``(?<na
 validating with one of those libraries cannot load it. So the change is flagged, never
 classed: the finding is of class ``NONE`` and severity warning.
 
+Other ECMA-262 patterns compile in Python's :mod:`re` but match other strings there: ``\\d``,
+``\\w`` and ``\\b`` are ASCII in ECMA-262 (without the ``u`` flag's case folding) and Unicode in
+a Python ``str`` pattern, and the two ``\\s`` sets differ both ways (U+FEFF; U+001C..U+001F and
+U+0085). A pattern the change adds or rewrites that holds one (or, at the same place, the pattern
+it replaces held one) is flagged too: red team, session 35, rewrote the ``version`` pattern's
+``\\d`` as ``[0-9]``, PATCH by ECMA-262, and stock python-jsonschema then rejected ``1.4.0-1٣``,
+which it had accepted.
+
 Likewise ``dependencies`` in a 2019-09 or 2020-12 schema: those dialects replaced it by
 ``dependentRequired`` and ``dependentSchemas`` (2019-09 Core, appendix on keyword changes), so it
 is an unknown keyword there and python-jsonschema and the classifier ignore it, but jsonschema-rs
 still asserts it: a change that adds one (or edits one) can lose documents for its users while
 the verdict, rightly by the specification, stays PATCH.
+
+And ``multipleOf`` with a divisor that is no binary fraction (``0.1``, ``1e-05``): the
+specification divides exactly, and so do the classifier and the toolchain's validator, but stock
+python-jsonschema divides in binary floating point and calls a multiple whose quotient does not
+come out whole no multiple (``1 / 1e-05`` is ``99999.99999999999``). Red team, session 35:
+``multipleOf: 0.00001`` added to the integer ``attempt`` was PATCH with no finding, rightly, and
+every ResultSet with an ``attempt`` was invalid for python-jsonschema users.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
+from fractions import Fraction
 from functools import lru_cache
 
 import jsonschema_rs
@@ -63,24 +79,91 @@ def portability_problems(source: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_READS_OTHERWISE = {
+    "d": "\\d is any Unicode decimal digit there ([0-9] in ECMA-262)",
+    "D": "\\D excludes every Unicode decimal digit there",
+    "w": "\\w is any Unicode word character there ([A-Za-z0-9_] in ECMA-262)",
+    "W": "\\W excludes every Unicode word character there",
+    "b": "\\b is a Unicode word boundary there",
+    "B": "\\B is a Unicode non-boundary there",
+    "s": "\\s is another whitespace set there (U+001C..U+001F and U+0085 in, U+FEFF out)",
+    "S": "\\S is another non-whitespace set there",
+    "A": "\\A is the start of the string there (the letter A in ECMA-262)",
+    "U": "\\U is an eight-digit code point escape there (the letter U in ECMA-262)",
+}
+
+
+def python_reads_otherwise(source: str) -> tuple[str, ...]:
+    """The class escapes of ECMA-262 regular expression ``source`` that Python's :mod:`re`
+    (stock python-jsonschema) matches against other characters than ECMA-262 does, one sentence
+    each (:data:`_READS_OTHERWISE`), in order of first use; ``\\b`` inside a character class is a
+    backspace in both. ``()`` for a source that is not ECMA-262 or that Python cannot compile
+    (:func:`portability_problems` says that)."""
+    if portability_problems(source):
+        return ()
+    try:
+        compile_ecma(source)
+    except NotEcmaRegex:
+        return ()
+    seen: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(source):
+        c = source[i]
+        if c == "\\" and i + 1 < len(source):
+            e = source[i + 1]
+            if e in _READS_OTHERWISE and not (in_class and e in "bBA") and e not in seen:
+                seen.append(e)
+            i += 2
+            continue
+        if c == "[" and not in_class:
+            in_class = True
+        elif c == "]" and in_class:
+            in_class = False
+        i += 1
+    return tuple(_READS_OTHERWISE[e] for e in seen)
+
+
 def pattern_warnings(name: str, old: SchemaSet, new: SchemaSet) -> list[Finding]:
     """One ``pattern-not-portable`` warning per ``pattern`` value or ``patternProperties`` name
     of file ``name`` of ``new`` whose source the same file of ``old`` does not hold (a pattern
     the change adds) and :func:`portability_problems` finds a problem with. Located at the
     pattern in the new file; class ``NONE``, so the verdict is unchanged."""
     had = {src for f, _, src in old.patterns() if f.name == name}
+    before = {ptr: src for f, ptr, src in old.patterns() if f.name == name}
     out: list[Finding] = []
     for f, ptr, src in new.patterns():
         if f.name != name or src in had:
             continue
+        where = Location(f.loaded.source, ptr, f.loaded.line(ptr))
         problems = portability_problems(src)
         if problems:
             out.append(Finding(KIND, f"pattern {src!r} is ECMA-262, as JSON Schema asks, but "
                                + "; ".join(problems) + ": a consumer using that library cannot load the schema",
-                               ChangeClass.NONE, Severity.WARNING,
-                               new=Location(f.loaded.source, ptr, f.loaded.line(ptr)), direction="identity",
-                               item=src))
+                               ChangeClass.NONE, Severity.WARNING, new=where, direction="identity", item=src))
+            continue
+        replaced = before.get(ptr)
+        otherwise = dict.fromkeys(python_reads_otherwise(src)
+                                  + (python_reads_otherwise(replaced) if replaced is not None else ()))
+        if otherwise:
+            what = f"pattern {src!r}" + (f" (replacing {replaced!r})" if replaced is not None else "")
+            out.append(Finding(KIND, f"{what} is read as ECMA-262, as JSON Schema asks, but Python re (stock "
+                               "python-jsonschema) matches other strings: " + "; ".join(otherwise)
+                               + ": a consumer using that library may lose documents the verdict keeps",
+                               ChangeClass.NONE, Severity.WARNING, new=where, direction="identity", item=src))
     return out
+
+
+def inexact_divisor(value: object) -> bool:
+    """Whether ``multipleOf`` ``value`` is a number that is no binary fraction (``0.1``,
+    ``1e-05``; not ``0.5``, ``2``), so that python-jsonschema's floating-point division can call
+    an exact multiple none (module docstring). The value is read as the JSON text wrote it
+    (its shortest decimal, ``repr``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or isinstance(value, int):
+        return False
+    exact = Fraction(repr(value))
+    den = exact.denominator
+    return den & (den - 1) != 0  # not a power of two
 
 
 def keyword_warnings(name: str, old: SchemaSet, new: SchemaSet) -> list[Finding]:
@@ -89,7 +172,31 @@ def keyword_warnings(name: str, old: SchemaSet, new: SchemaSet) -> list[Finding]
     with the same value at the same pointer: ignored by the specification, python-jsonschema
     and the classifier, asserted by jsonschema-rs (module docstring). Class ``NONE``. Only schema
     positions are read (:func:`~evalport_spec.schemawalk.subschemas`): a member of a
-    ``properties`` map that happens to be named ``dependencies`` is no keyword."""
+    ``properties`` map that happens to be named ``dependencies`` is no keyword. Also one per
+    ``multipleOf`` with an :func:`inexact_divisor` that ``old`` does not hold at that pointer."""
+    return _dependencies_warnings(name, old, new) + _multiple_of_warnings(name, old, new)
+
+
+def _multiple_of_warnings(name: str, old: SchemaSet, new: SchemaSet) -> list[Finding]:
+    f = new.files[name]
+    had = {ptr: node["multipleOf"] for ptr, node in subschemas(old.files[name].schema)
+           if "multipleOf" in node} if name in old.files else {}
+    out: list[Finding] = []
+    for ptr, node in subschemas(f.schema):
+        value = node.get("multipleOf")
+        if not inexact_divisor(value) or (ptr in had and had[ptr] == value and type(had[ptr]) is type(value)):
+            continue
+        at = join(ptr, "multipleOf")
+        out.append(Finding(KEYWORD_KIND, f"multipleOf {value!r} is no binary fraction: the specification and this "
+                           "classification divide exactly, but stock python-jsonschema divides in floating point "
+                           f"and calls some exact multiples none (1 / {value!r} = {1 / value!r}), so its users may "
+                           "lose documents this change keeps", ChangeClass.NONE, Severity.WARNING,
+                           new=Location(f.loaded.source, at, f.loaded.line(at)), direction="identity",
+                           item="multipleOf"))
+    return out
+
+
+def _dependencies_warnings(name: str, old: SchemaSet, new: SchemaSet) -> list[Finding]:
     f = new.files[name]
     if f.dialect.rstrip("#") not in MODERN:
         return []

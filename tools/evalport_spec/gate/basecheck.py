@@ -34,7 +34,7 @@ from .context import GateContext
 from .releasecheck import release_findings
 from .rfclifecycle import lifecycle_findings
 from .toolchain import toolchain_findings
-from .weakening import example_findings, fixture_findings
+from .weakening import encoding_findings, example_findings, fixture_findings
 
 
 def released_changes(ctx: GateContext) -> list[Finding]:
@@ -75,7 +75,7 @@ def base_findings(ctx: GateContext) -> tuple[list[Finding], str, object]:
         old = ctx.base_version()
     except InputError as exc:
         return out + [input_finding(exc)], f"cannot read {ctx.base}:spec", None
-    out += fixture_findings(old, ctx.version(DRAFT), ctx.base)
+    out += fixture_findings(old, ctx.version(DRAFT), ctx.base) + encoding_findings(old, ctx.version(DRAFT), ctx.base)
     out += example_findings(ctx.root, commit, ctx.base, ctx.repo.spec_dir / "examples")
     base_side = Side(old, ctx.program(commit, ctx.base), ctx.base)
     branch_side = Side(ctx.version(DRAFT), ctx.program(None, "the working tree"), "this branch")

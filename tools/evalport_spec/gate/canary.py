@@ -72,6 +72,7 @@ from .canarybreaks import (
     add_optional_canary_member,
 )
 from .canaryclassifier import Pair, major_kinds, write_pairs
+from .canarykept import changed_findings, removed_findings
 from .canarypool import run_pooled
 from .toolchain import is_toolchain_path
 
@@ -231,6 +232,9 @@ class CanaryRun:
     controls: list[Control]
     outcomes: list[Outcome]
     classified: list[Outcome] = field(default_factory=list)
+    removed: list[Finding] = field(default_factory=list)
+    """:mod:`.canarykept`'s findings: ``toolchain-canary-removed`` errors (judge canaries the
+    toolchain under test no longer lists) and ``toolchain-canary-changed`` warnings."""
 
     def findings(self) -> list[Finding]:
         """The findings of the controls, the outcomes and the classifier pairs (none for a clean
@@ -239,6 +243,7 @@ class CanaryRun:
         broken = [o for o in self.classified if o.status == "error"]
         judged = [o for o in self.classified if o.status != "error"]
         found = [f for f in (x.finding() for x in [*self.controls, *self.outcomes, *judged]) if f is not None]
+        found += self.removed
         if broken:  # one run judged every pair: one finding says it failed
             found.append(Finding("toolchain-canary-error",
                                  f"the changed toolchain could not judge the classifier's {len(broken)} known "
@@ -585,8 +590,10 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
         scratch = Path(tmp)
         count = max(1, min(jobs or default_jobs(), len(controls) + len(canaries) + bool(pairs)))
         clones = [_clone(root, head, scratch / f"repo-{i}") for i in range(count)]
-        require_package(clones[0] / "tools" if toolchain is None else toolchain,
-                        "the checkout's tools/" if toolchain is None else str(toolchain))
+        under_test = clones[0] / "tools" if toolchain is None else Path(toolchain)
+        require_package(under_test, "the checkout's tools/" if toolchain is None else str(toolchain))
+        removed = (removed_findings(under_test, {c.name for c in canaries}, {p.name for p in pairs})
+                   + changed_findings(under_test, {c.name for c in canaries}, Path(__file__).with_name("canarybreaks.py")))
         setup = _Setup(head, base_sha, None if toolchain is None else Path(toolchain).resolve(), python or sys.executable,
                        timeout, scratch)
         work: list[Callable[[Path], Outcome | Control | list[Outcome]]] = [
@@ -613,7 +620,7 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
 
         results = run_pooled(work, clones, done, abort=setup.stop_all)
     return CanaryRun(controls, [r for r in results if isinstance(r, Outcome)],
-                     [o for r in results if isinstance(r, list) for o in r])
+                     [o for r in results if isinstance(r, list) for o in r], removed)
 
 
 def _clone(root: Path, head: str, clone: Path) -> Path:

@@ -16,7 +16,8 @@ branch can write ``status: accepted`` with any dates. What the base shows can:
   entry the branch's accepted RFC lists, for less than
   :data:`~evalport_spec.rfc.lint.MIN_PERIOD_DAYS` days before today (UTC): counted from the
   committer date of the earliest first-parent step from which that held without a break, up to
-  REF. The announced ``comment_period`` dates are the RFC's own claim; the steps of the base (one
+  REF, a step never dated before the steps it follows (:func:`step_dates`: a fast-forward puts a
+  branch's backdated commits on REF's chain). The announced ``comment_period`` dates are the RFC's own claim; the steps of the base (one
   per merged pull request, dated when it merged) are what the repository saw. An entry is part
   of what is decided: one added on the day of the decision was never open for comment.
 * ``rfc-accepts-after-decision`` (error): an RFC accepted at REF and still accepted on the
@@ -112,11 +113,12 @@ def _bindings(number: int, meta: dict) -> frozenset[tuple[str, str | None]]:
 
 def comment_since(root: Path, commit: str, number: int, enough: dt.date | None = None,
                   need: frozenset[tuple[str, str | None]] = frozenset()) -> dt.date | None:
-    """The committer date (UTC) of the earliest first-parent step of ``commit`` from which RFC
-    ``number`` has status ``comment`` and lists every ``(fingerprint, to)`` pair of ``need`` in
-    its ``accepts``, at every step up to ``commit``; ``None`` when that does not hold at
-    ``commit``. With ``enough``, the walk back stops at the first such step dated on or before
-    ``enough`` (its date is returned: the period is long enough). Only the steps that change
+    """The date (UTC; each step dated by :func:`step_dates`) of the earliest first-parent step
+    of ``commit`` from which RFC ``number`` has status ``comment`` and lists every
+    ``(fingerprint, to)`` pair of ``need`` in its ``accepts``, at every step up to ``commit``;
+    ``None`` when that does not hold at ``commit``. With ``enough``, the walk back stops at the
+    first such step dated on or before ``enough`` (its date is returned: the period is long
+    enough). Only the steps that change
     ``rfcs/`` are read (``git log --first-parent -- rfcs``): between two of them the RFC is as
     it was.
 
@@ -126,21 +128,47 @@ def comment_since(root: Path, commit: str, number: int, enough: dt.date | None =
     """
     # Only the steps that change rfcs/ can change the RFC (a first-parent step's tree differs
     # from its parent's in the paths it touches alone), so those are the steps read.
-    rows = git.run(root, "log", "--first-parent", f"--max-count={MAX_STEPS}", "--format=%H %ct",
+    rows = git.run(root, "log", "--first-parent", f"--max-count={MAX_STEPS}", "--format=%H",
                    commit, "--", "rfcs").stdout.decode("ascii", "replace").split("\n")
+    dated = step_dates(root, commit)
     cut = history.shallow_boundaries(root)
     since: dt.date | None = None
-    for row in rows:
-        sha, _, stamp = row.partition(" ")
+    for sha in rows:
         if not sha:
             continue
+        stamp = dated.get(sha)
+        if stamp is None:  # not on the chain step_dates read (cannot happen for a first-parent step)
+            return since
         meta = metas_at(root, sha).get(number, {})
         if str(meta.get("status", "")) != "comment" or not need <= _bindings(number, meta):
             return since
-        since = dt.datetime.fromtimestamp(int(stamp), dt.UTC).date()
+        since = dt.datetime.fromtimestamp(stamp, dt.UTC).date()
         if enough is not None and since <= enough:
             return since
         if sha in cut:
             raise InputError(f"this clone is shallow: RFC {number:04d}'s comment period reaches back past "
                              f"{sha[:12]}, where history stops; {history.UNSHALLOW}")
     return since
+
+
+def step_dates(root: Path, commit: str) -> dict[str, int]:
+    """``{sha: seconds}`` for every first-parent step of ``commit``: the step's committer date,
+    but never earlier than the date given to any step before it on that chain (a running
+    maximum from the oldest step). A commit's dates are whatever its author wrote; a merge
+    commit made when a pull request lands is dated then, but a pull request taken by
+    fast-forward puts the branch's own commits on the base's first-parent chain with their own
+    dates. Red team, session 35: an RFC put in comment by a commit dated 33 days before its
+    parent, fast-forwarded onto main, was accepted the same day as "observed for 33 days". A
+    step can have been seen by the repository only after the step it follows.
+
+    Raises:
+        InputError: git fails.
+    """
+    rows = git.run(root, "log", "--first-parent", "--format=%H %ct", commit).stdout.decode("ascii", "replace")
+    out: dict[str, int] = {}
+    latest = 0
+    for row in reversed(rows.splitlines()):
+        sha, _, stamp = row.partition(" ")
+        latest = max(latest, int(stamp))
+        out[sha] = latest
+    return out

@@ -32,6 +32,17 @@ files and parsed with :mod:`ast` (never imported or executed):
 * **a rule's code**: the module registering its code (a ``@register("CODE", ...)`` or
   ``@register_items("CODE", ...)`` decorator with a literal code) and that module's imports,
   transitively; a rule whose registration is not found that way has every module as its code;
+* **code that runs on import** is every rule's: importing the rules package runs every counted
+  module's top level in the validator's process, and a top level can rebind what any rule calls
+  (``registry.json_key = ...``, ``resultset.SelfParent.finish = ...``). So a module whose
+  import-time code (:func:`import_time_digest`: the module with every function body emptied)
+  changed counts for every rule, and so does a changed module that is no *active* rule's code
+  (a module registering only rules no catalogue activates, such as an RFC's proposal rules,
+  is owned by nobody who is judged). Red team, session 35: ``rates.py`` (RFC 0006's inactive
+  rules, imported first) rebound ``registry.json_key`` to compare ids in NFC, so SELF_PARENT
+  of release 1.3.0 rejected more and no finding named it; ``suite.py`` patched
+  ``SelfParent.finish`` and only DUPLICATE_ID and DANGLING_REFERENCE were named. A change
+  inside a function body stays the code of the rules whose modules import it;
 * **fail closed**: a changed module that is no rule's code (the validator, the schema pass, a
   package ``__init__``) is every rule's: it can change what any rule, or the validation the rules
   follow, rejects in every version, released ones included. When a counted module loads code
@@ -57,8 +68,9 @@ edit, not a later one.
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES
 from pathlib import Path
 
@@ -137,6 +149,8 @@ class RuleCode:
     imports: dict[str, frozenset[str]]
     dynamic: bool
     reads_files: bool = False
+    import_time: dict[str, str] = field(default_factory=dict)
+    """``{file: digest}`` of each parsed module's import-time code (:func:`import_time_digest`)."""
 
     def with_modules(self, extra: dict[str, str]) -> RuleCode:
         """This rule code with ``extra`` (``{name: digest}``) counted as modules no rule owns,
@@ -149,14 +163,23 @@ class RuleCode:
         module = self.rules.get(code)
         return self.imports[module] if module is not None else frozenset(self.modules)
 
-    def digest(self, code: str) -> str:
-        """Digest of rule ``code``'s code: SHA-256 over its modules' names and digests, plus
-        the modules no rule owns (:func:`changed_code` counts those for every rule)."""
-        owned = set().union(*self.imports.values()) if self.imports else set()
-        names = sorted(self.code_of(code) | (set(self.modules) - owned))
+    def owned(self, codes: set[str] | None = None) -> frozenset[str]:
+        """The modules that are the code of some rule of ``codes`` (every registered rule when
+        ``None``): the import closures of the modules registering them."""
+        starts = {m for c, m in self.rules.items() if codes is None or c in codes}
+        return frozenset().union(*(self.imports[m] for m in starts if m in self.imports))
+
+    def digest(self, code: str, codes: set[str] | None = None) -> str:
+        """Digest of rule ``code``'s code when ``codes`` are the rules judged: SHA-256 over its
+        modules' names and digests, the modules no rule of ``codes`` owns, and every module's
+        import-time digest (:func:`changed_code` counts a change of either for every rule), so
+        an acceptance of one such edit does not carry over to another."""
+        names = sorted(self.code_of(code) | (set(self.modules) - self.owned(codes)))
         h = hashlib.sha256()
         for name in names:
             h.update(f"{name}\0{self.modules[name]}\1".encode())
+        for name in sorted(self.import_time):
+            h.update(f"{name}\0import\0{self.import_time[name]}\1".encode())
         return h.hexdigest()[:DIGEST_CHARS]
 
 
@@ -180,6 +203,18 @@ def normalised_digest(source: bytes) -> tuple[str, ast.Module | None]:
         return "bytes:" + hashlib.sha256(source).hexdigest(), None
     dump = ast.dump(_strip_docstrings(tree), include_attributes=False)
     return hashlib.sha256(dump.encode()).hexdigest(), tree
+
+
+def import_time_digest(tree: ast.Module) -> str:
+    """SHA-256 of ``tree`` (parsed, docstrings already stripped by :func:`normalised_digest`)
+    with the body of every function emptied: what importing the module runs (its imports,
+    assignments, class bodies, decorators and default values), not what its functions do when
+    called. Lambdas keep their bodies (one assigned at import may replace anything)."""
+    shell = copy.deepcopy(tree)
+    for node in ast.walk(shell):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.body = [ast.Pass()]
+    return hashlib.sha256(ast.dump(shell, include_attributes=False).encode()).hexdigest()
 
 
 def _module_file(tools: Path, name: str) -> str | None:
@@ -298,6 +333,7 @@ def rule_code(tools: Path) -> RuleCode:
     todo = ([p.relative_to(tools).as_posix() for p in sorted(validation_dir.rglob("*.py"))] + sorted(above)
             + list(COMMAND_MODULES))
     modules: dict[str, str] = {}
+    import_time: dict[str, str] = {}
     direct: dict[str, set[str]] = {}
     counted: dict[str, ast.Module] = {}  # the code of each module that runs (shallow ones pruned)
     rules: dict[str, str] = {}
@@ -310,6 +346,8 @@ def rule_code(tools: Path) -> RuleCode:
         data = read_limited(tools / path, max_bytes=MAX_MODULE_BYTES, label=str(tools / path))
         modules[path], tree = normalised_digest(data)
         direct[path] = set()
+        if tree is not None:
+            import_time[path] = import_time_digest(tree)
         if tree is None:
             dynamic = dynamic or not path.endswith(tuple(SOURCE_SUFFIXES))  # binary: imports unknown
             continue
@@ -339,7 +377,7 @@ def rule_code(tools: Path) -> RuleCode:
         modules[rel] = (normalised_digest(data)[0] if rel.endswith(".py")
                         else hashlib.sha256(data).hexdigest())
     modules.update(_beside_package(tools))
-    return RuleCode(modules, rules, imports, dynamic, reads_files)
+    return RuleCode(modules, rules, imports, dynamic, reads_files, import_time)
 
 
 def _read_shallow(tools: Path, seeds: set[str], full: dict[str, str], direct: dict[str, set[str]],
@@ -400,16 +438,16 @@ def _beside_package(tools: Path) -> dict[str, str]:
 def changed_code(old: RuleCode, new: RuleCode, codes: set[str]) -> dict[str, list[str]]:
     """``{code: changed modules}`` for each of ``codes`` whose code differs between ``old``
     and ``new``: the changed modules (digest differs, or present on one side only) that are
-    its code on either side, plus changed modules that are no rule's code (those count for
-    every rule: fail closed)."""
+    its code on either side, plus, for every rule (fail closed), changed modules that are no
+    rule of ``codes``'s code and changed modules whose import-time code changed (module
+    docstring)."""
     changed = {m for m in set(old.modules) | set(new.modules) if old.modules.get(m) != new.modules.get(m)}
     if not changed:
         return {}
-    owned: set[str] = set()
-    for rc in (old, new):
-        for module in rc.imports.values():
-            owned |= module
-    orphans = changed - owned
+    owned = old.owned(codes) | new.owned(codes)
+    on_import = {m for m in changed if old.import_time.get(m) != new.import_time.get(m)
+                 and (m in old.import_time or m in new.import_time)}
+    orphans = (changed - owned) | on_import
     out = {}
     for code in sorted(codes):
         hit = ((old.code_of(code) | new.code_of(code)) & changed) | orphans
@@ -440,7 +478,8 @@ def code_findings(old: Side, new: Side, old_code: RuleCode, new_code: RuleCode,
                        "the change is unproven and counts as breaking (rule code is judged by its "
                        "code, not by a sample; an edit reviewers agree keeps every verdict is accepted "
                        "by an entry for this fingerprint in gate-ignore.yml landed before it)")
-        item = {"rule": code, "from": old_code.digest(code), "to": new_code.digest(code)}
+        item = {"rule": code, "from": old_code.digest(code, set(active_in)),
+                "to": new_code.digest(code, set(active_in))}
         out.append(Finding(
             KIND, message, ChangeClass.MAJOR, Severity.ERROR,
             entry_location(old.version, code), entry_location(new.version, code),

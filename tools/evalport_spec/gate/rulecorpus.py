@@ -12,7 +12,8 @@ corpus is built for that (issue 21, "Rule behaviour is part of compatibility"):
    patterns, ``*`` = any array index), the seed with that value removed, nulled, moved by one,
    made equal to the value at another location of the same rule or *nearly* equal to it (case,
    a trailing space, Unicode NFD, an integer as a float: :func:`_near`), or set where it is
-   missing;
+   missing; and two string locations of the rule set at once to a pair of strings a loose
+   comparison equates (:data:`NEAR_PAIRS`: NFC, case folding, NFKC, an invisible character);
 4. **guards**: the seed with every location of a rule's ``guard`` removed (a rule must then
    stay silent: :mod:`evalport_spec.gate.behaviour` checks it).
 
@@ -174,8 +175,19 @@ def _near(value: Any) -> Iterator[Any]:
         yield float(value)
 
 
+NEAR_PAIRS = (("caf\u00e9", "cafe\u0301"), ("Stra\u00dfe", "STRASSE"), ("\uff21-1", "A-1"), ("id", "i\u200bd"))
+"""Pairs of strings JSON tells apart (code unit by code unit, RFC 8259 section 8.3) that a rule
+comparing loosely would not: equal in Unicode normalisation form NFC, under full case folding,
+under NFKC (a full-width letter), and once a default-ignorable character is dropped. Set at two
+read locations of one rule at once (:func:`boundary_variants`): the values a seed holds are
+ASCII, so a variant of one location alone never makes two of them canonically equal. Red team,
+session 35: SELF_PARENT made to compare ids in NFC changed no corpus document (case-swapped and
+NFD variants of ASCII ids are the ids themselves), and a released rule rejected more."""
+
+
 def boundary_variants(document: Any, rule: RuleEntry) -> Iterator[Any]:
-    """Variants of ``document`` at the locations ``rule`` reads (module docstring, step 3)."""
+    """Variants of ``document`` at the locations ``rule`` reads (module docstring, step 3), and
+    each :data:`NEAR_PAIRS` pair set at two of them."""
     found = {p: locations(document, p)[:PER_LOCATION] for p in rule.reads}
     values = [_get(document, path) for paths in found.values() for path in paths]
     for pattern, paths in found.items():
@@ -189,6 +201,11 @@ def boundary_variants(document: Any, rule: RuleEntry) -> Iterator[Any]:
         for path, name in parents_missing(document, pattern)[:PER_LOCATION]:
             for v in (values[:2] or [1, "x"]):
                 yield _put(document, path + (name,), copy.deepcopy(v))
+    spots = [path for paths in found.values() for path in paths if isinstance(_get(document, path), str)]
+    for i, first in enumerate(spots[:PER_LOCATION * 2]):
+        for second in spots[i + 1:PER_LOCATION * 2]:
+            for a, b in NEAR_PAIRS:
+                yield _put(_put(document, first, a), second, b)
 
 
 def without_guard(document: Any, rule: RuleEntry) -> Any | None:

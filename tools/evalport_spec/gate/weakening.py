@@ -30,6 +30,13 @@ reviewer should see it):
   is valid, never that the one REF showed still is: an example edited into a simpler document
   (a member with a tight constraint dropped) stops pinning what it pinned, in silence before
   session 35. (A fixture that pins another case is ``conformance-fixture-changed``.)
+* ``rule-encoding-changed``: a subschema marked ``x-evalport-rule`` (a rule the schema encodes)
+  differs from REF's draft's while the rule's catalogue statement does not. The classifier
+  judges the schema change as any other, and a loosening is a compatible MINOR, but the
+  statement, SPEC.md's rule section and the rule's fixtures still say the rule holds. Red team,
+  session 35: NULL_SCORE_PASSED's ``if`` gained ``"grader_id": {"minLength": 2}``, so a null
+  score passed for a grader named ``j``; the rule's fixture (grader ``judge``) was still
+  rejected, and the gate said only ``MINOR if-then-loosened``, naming no rule.
 
 A draft whose fixtures cannot be read is the ``conformance`` stage's finding, not one here.
 """
@@ -45,6 +52,8 @@ from ..findings import Finding, Location, Severity
 from ..fixtures import Fixture
 from ..fsutil import read_optional
 from ..jsonload import MAX_BYTES
+from ..rulecheck.schemawalk import MARKER
+from ..schemawalk import subschemas
 from ..spec import SpecVersion
 
 FIXTURES = "spec/conformance/fixtures"
@@ -130,3 +139,40 @@ def _content(data: bytes) -> object:
         return json.dumps(json.loads(data.decode("utf-8")), sort_keys=True, ensure_ascii=False)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return data
+
+
+def encoding_findings(base: SpecVersion, branch: SpecVersion, label: str) -> list[Finding]:
+    """A ``rule-encoding-changed`` WARNING (module docstring) for each rule code whose marked
+    subschemas (:data:`~evalport_spec.rulecheck.schemawalk.MARKER`, compared as canonical JSON
+    with their file and pointer) differ between ``base`` (REF's draft, named ``label``) and
+    ``branch`` while the code's catalogue ``statement`` is the same on both; located at the
+    branch's first marked subschema of the code."""
+    before, after = _encodings(base), _encodings(branch)
+    said_before = {r.code: r.statement for r in base.catalogue.rules}
+    said_after = {r.code: r.statement for r in branch.catalogue.rules}
+    out = []
+    for code in sorted(set(before) & set(after)):
+        if before[code][0] == after[code][0] or said_before.get(code) != said_after.get(code):
+            continue
+        source, ptr, line = after[code][1]
+        out.append(Finding("rule-encoding-changed",
+                           f"the schema's encoding of {code} differs from {label}'s draft but its catalogue "
+                           "statement does not: what the schema rejects changed, while the statement, SPEC.md's "
+                           "rule section and its fixtures still say the rule holds as before; confirm the "
+                           "subschema still rejects every document the statement forbids, or change the "
+                           "statement (and its record) with it",
+                           severity=Severity.WARNING, new=Location(source, ptr, line), code=code))
+    return out
+
+
+def _encodings(v: SpecVersion) -> dict[str, tuple[str, tuple[str, str, int | None]]]:
+    """``{code: (canonical JSON of its marked subschemas with file and pointer, where the first is)}``."""
+    found: dict[str, list[tuple[str, str, object, tuple[str, str, int | None]]]] = {}
+    for f in v.schemas:
+        for ptr, node in subschemas(f.schema):
+            code = node.get(MARKER)
+            if isinstance(code, str):
+                found.setdefault(code, []).append((f.name, ptr, node, (f.loaded.source, ptr, f.loaded.line(ptr))))
+    return {code: (json.dumps([[name, ptr, node] for name, ptr, node, _ in hits], sort_keys=True,
+                              ensure_ascii=False), hits[0][3])
+            for code, hits in found.items()}

@@ -153,10 +153,34 @@ informative." or "... is invalid" changes what the text requires as much as a MU
 
 _LOOKALIKE = str.maketrans(
     "\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7"
-    "\u0405\u0406\u0408\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425\u04ae",
-    "ABEZHIKMNOPTYXSIJABEKMHOPCTYXY")
-"""Greek and Cyrillic capitals drawn like Latin ones (Unicode confusables, UTS #39): ``МUST``
-with a Cyrillic ``М`` reads as MUST."""
+    "\u0405\u0406\u0408\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425\u04ae"
+    # Lisu
+    "\ua4ee\ua4f0\ua4e7\ua4f2\ua4e1\ua4df\ua4e0\ua4f3\ua4d1\ua4e3\ua4e2\ua4d4\ua4f4\ua4ec\ua4da\ua4d3"
+    "\ua4dd\ua4d6\ua4d9\ua4d7\ua4d0\ua4e6\ua4ea\ua4eb\ua4dc"
+    # Cherokee
+    "\u13aa\u13a0\u13ac\u13bb\u13de\u13b7\u13e2\u13a1\u13da\u13a2\u13df\u13f4\u13c0\u13ab\u13e6\u13d9"
+    "\u13d4\u13c3"
+    # Coptic, Armenian
+    "\u2c80\u2c88\u2c8e\u2c92\u2c94\u2c98\u2c9a\u2c9e\u2ca2\u2ca4\u2ca6\u2ca8\u2cac"
+    "\u054d\u054f\u0555",
+    "ABEZHIKMNOPTYXSIJABEKMHOPCTYXY"
+    "AEHILMNOPRSTUYCDFGJKBVWXZ"
+    "ADEHLMPRSTCBGJKVWZ"
+    "AEHIKMNOPCTYXUSO")
+"""Capitals of other scripts drawn like Latin ones (Unicode confusables, UTS #39), for the
+letters of the key words and codes: Greek and Cyrillic (``МUST`` with a Cyrillic ``М``), and,
+since the red team of session 35 wrote ``ꓟꓴꓢꓔ`` (Lisu) and ``ᎷUᏚᎢ`` (Cherokee), Lisu, Cherokee,
+Coptic and Armenian ones."""
+
+_IGNORABLE = frozenset(
+    [0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFEFF, 0xFFA0]
+    + list(range(0x180B, 0x1810)) + list(range(0x200B, 0x2010)) + list(range(0x202A, 0x202F))
+    + list(range(0x2060, 0x2070)) + list(range(0xFE00, 0xFE10)) + list(range(0xFFF0, 0xFFF9))
+    + list(range(0x1BCA0, 0x1BCA4)) + list(range(0x1D173, 0x1D17B)) + list(range(0xE0000, 0xE1000)))
+"""Unicode's Default_Ignorable_Code_Point characters (DerivedCoreProperties.txt): drawn as
+nothing, whatever their category. Besides the format characters (category Cf) they hold
+combining marks such as the COMBINING GRAPHEME JOINER and the variation selectors (red team,
+session 35: ``MU\u034fST`` and ``M\ufe00UST`` render as MUST) and Hangul fillers."""
 
 
 def rendered(source: str) -> str:
@@ -164,8 +188,9 @@ def rendered(source: str) -> str:
     markdown-it renders (character references decoded, CommonMark 6.2; emphasis and link syntax
     dropped; inline HTML tags and comments dropped, their content kept), with format characters
     removed (Unicode category Cf: the soft hyphen, zero-width joiners and spaces, none of them
-    visible), NFKC-folded (full-width letters) and look-alike Greek and Cyrillic capitals read as
-    Latin (:data:`_LOOKALIKE`). Red team (session 34): ``MU&#83;T``, ``M&shy;UST``,
+    visible; and every other default-ignorable code point, :data:`_IGNORABLE`), NFKC-folded
+    (full-width letters) and look-alike capitals of other scripts read as Latin
+    (:data:`_LOOKALIKE`). Red team (session 34): ``MU&#83;T``, ``M&shy;UST``,
     ``MU<!-- -->ST`` and ``M**UST**`` render as MUST, and the raw-source reading saw no key word."""
     out = []
     for tok in markdown.inline_tokens(source):
@@ -173,12 +198,20 @@ def rendered(source: str) -> str:
             out.append(tok.content)
         elif tok.type in ("softbreak", "hardbreak"):
             out.append(" ")
-    text = "".join(ch for ch in "".join(out) if unicodedata.category(ch) != "Cf")
+    text = "".join(ch for ch in "".join(out) if unicodedata.category(ch) != "Cf" and ord(ch) not in _IGNORABLE)
     return unicodedata.normalize("NFKC", text).translate(_LOOKALIKE)
 
 
+DISGUISED = re.compile(r"(?<![^\W\d_])(?=[^\W\d_]*[^\x00-\x7f])(?![^\W\d_]*[a-z])[^\W\d_]{2,}(?![^\W\d_])")
+"""A word of two or more letters, at least one of them not ASCII and none an ASCII lower-case
+letter: how a key word drawn with look-alike letters :data:`_LOOKALIKE` does not list reads
+(``ᗰᑌᔕT`` in Canadian syllabics, ``ᴍᴜꜱᴛ`` in small capitals). No SPEC.md of this repository has
+a word with a letter outside ASCII, so counting such a word as normative costs a record at most."""
+
+
 def _normative_text(text: str) -> bool:
-    return bool(KEYWORDS.search(text) or ERROR_CODE.search(text) or CONFORMANCE_WORDS.search(text))
+    return bool(KEYWORDS.search(text) or ERROR_CODE.search(text) or CONFORMANCE_WORDS.search(text)
+                or DISGUISED.search(text))
 
 
 def _normative(source: str) -> bool:
@@ -187,11 +220,11 @@ def _normative(source: str) -> bool:
     return _normative_text(source) or _normative_text(rendered(source))
 
 
-def units(text: str, blocks: dict[str, Block], statements: dict[str, str] | None = None, *,
+def units(text: str, blocks: dict[str, Block], statements: dict[tuple[str, str], str] | None = None, *,
           every: bool = False) -> list[Unit]:
     """The normative units of one SPEC.md text whose version's generated regions are ``blocks``
-    and whose catalogue's rule statements are ``statements`` (``{code: statement}``) (see the
-    module docstring), in order: regions, prose from the sources, rule sections, sentences.
+    and whose catalogue's prose is ``statements`` (``{(field, code): text}``, :func:`_statements`)
+    (see the module docstring), in order: regions, prose from the sources, rule sections, sentences.
     With ``every``, every hand-written sentence, row and heading is a unit, key word or not."""
     keep = (lambda _text: True) if every else _normative
     doc = markdown.parse(text)
@@ -246,9 +279,13 @@ def units(text: str, blocks: dict[str, Block], statements: dict[str, str] | None
     return out
 
 
-def _source_prose(blocks: dict[str, Block], statements: dict[str, str], at: dict[str, int]) -> list[Unit]:
+def _source_prose(blocks: dict[str, Block], statements: dict[tuple[str, str], str],
+                  at: dict[str, int]) -> list[Unit]:
     """The normative sentences of prose that comes from the sources: the schemas' ``description``
-    (a field table's Description column) and the catalogue's rule ``statement``. A generated
+    (a field table's Description column) and the catalogue's rule ``statement`` and ``gap``
+    (the catalogue is part of each release; red team, session 35: a MUST added to a rule's
+    ``gap`` passed with no finding, since ``spec sync`` writes the gap into SPEC.md only when it
+    first makes the rule's section). A generated
     region is on record by its sources, and the classifier judges what the schemas and the
     catalogue *require*; a description or statement it reads as an annotation
     (``annotation-changed``, ``rule-reworded``). So a key word written there reaches SPEC.md's
@@ -263,10 +300,10 @@ def _source_prose(blocks: dict[str, Block], statements: dict[str, str], at: dict
             for sentence in _SENTENCE_END.split(_norm(r.cells.get("Description", ""))):
                 if _normative(sentence):
                     out.append(Unit(f"description of {r.key} in {rid}", sentence, at.get(rid, 0)))
-    for code, statement in statements.items():
-        for sentence in _SENTENCE_END.split(_norm(statement)):
+    for (what, code), prose in statements.items():
+        for sentence in _SENTENCE_END.split(_norm(prose)):
             if _normative(sentence):
-                out.append(Unit(f"statement of {code} in rules.json", sentence, at.get(f"rule {code}", 0)))
+                out.append(Unit(f"{what} of {code} in rules.json", sentence, at.get(f"rule {code}", 0)))
     return out
 
 
@@ -398,9 +435,15 @@ def sentence_changes(before: str, after: str) -> list[Change]:
     return out
 
 
-def _statements(v: SpecVersion) -> dict[str, str]:
-    """``{code: statement}`` of ``v``'s rule catalogue (none without one)."""
-    return {r.code: r.statement for r in v.catalogue.rules}
+def _statements(v: SpecVersion) -> dict[tuple[str, str], str]:
+    """``{("statement" or "gap", code): text}`` of ``v``'s rule catalogue (none without one):
+    the prose of each entry, which a release freezes with its catalogue."""
+    out: dict[tuple[str, str], str] = {}
+    for r in v.catalogue.rules:
+        out[("statement", r.code)] = r.statement
+        if r.gap:
+            out[("gap", r.code)] = r.gap
+    return out
 
 
 def record(repo: SpecRepo, rfcs: Iterable[Any] = ()) -> Record:
