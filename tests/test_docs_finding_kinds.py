@@ -162,3 +162,50 @@ def test_the_scan_finds_kinds_made_each_way(tmp_path):
     assert "input-error" in found  # input_finding's default
     assert {"rfc-waiting", "spec-object-undocumented", "rfc-examples"} <= set(found)  # helpers and methods
     assert {"enum-value-removed", "enum-value-added", "counter-example-found"} <= set(found)  # KINDS
+
+
+def made_severities() -> dict[str, set[str | None]]:
+    """``{kind: severities}`` of the kinds a ``Finding(...)`` call makes with no change class (or
+    ``ChangeClass.NONE``): each call's ``severity`` (the fourth positional argument or the
+    keyword) as the page writes it (``error``, ``warning``, ``info``), ``error`` when it is not
+    given (``Finding``'s default), ``None`` when the text does not show it."""
+    made: dict[str, set[str | None]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = _constants(tree)
+        for call in ast.walk(tree):
+            if not isinstance(call, ast.Call) or _callee(call) != "Finding":
+                continue
+            keywords = {k.arg: k.value for k in call.keywords}
+            given = call.args[0] if call.args else keywords.get("kind")
+            kinds = _values(given, constants) if given is not None else None
+            change_class = keywords.get("change_class", call.args[2] if len(call.args) > 2 else None)
+            if not kinds or (change_class is not None and not (isinstance(change_class, ast.Attribute)
+                                                               and change_class.attr == "NONE")):
+                continue
+            severity = keywords.get("severity", call.args[3] if len(call.args) > 3 else None)
+            if severity is None:
+                said: str | None = "error"
+            elif isinstance(severity, ast.Attribute) and isinstance(severity.value, ast.Name) \
+                    and severity.value.id == "Severity":
+                said = severity.attr.lower()
+            else:
+                said = None
+            for kind in kinds:
+                made.setdefault(kind, set()).add(said)
+    return made
+
+
+def test_the_severity_column_says_what_the_package_makes():
+    """A row whose severity column says ``warning`` for a kind the package makes as an error (or
+    the other way round) tells a reader that a failing gate passes: the column's words must be
+    exactly the severities of the calls that make the kind (where the call's text shows it)."""
+    cells = {m.group(1): m.group(2) for m in re.finditer(r"^\| `([a-z0-9][a-z0-9-]*)` \|[^|]*\|([^|]*)\|",
+                                                         PAGE.read_text(encoding="utf-8"), re.M)}
+    made = made_severities()
+    checked = {k: s for k, s in made.items() if None not in s and k in cells}
+    assert len(checked) > 80  # the premise: most of the gate's kinds are made with a literal severity (91)
+    assert {"warning"} == checked["toolchain-changed"] and {"error"} == checked["released-file-changed"]
+    wrong = {k: (sorted(s), cells[k].strip()) for k, s in checked.items()
+             if set(re.findall(r"\b(error|warning|info)\b", cells[k].lower())) != s}
+    assert wrong == {}
