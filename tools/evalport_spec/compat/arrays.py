@@ -11,6 +11,13 @@ from .fail import Fail, located
 from .nodes import Node
 from .sample import item_nodes
 
+_NONE = object()
+
+MATCHED_POSITIONS = 64
+"""Most positions :meth:`ArrayRules._longest_unique` matches to values one by one (each step an
+augmenting path over at most this many positions); above it, the number of distinct values is
+the bound (looser, linear)."""
+
 
 class ArrayRules:
     """Mixin of :class:`~.subset.Checker`: arrays."""
@@ -40,7 +47,9 @@ class ArrayRules:
                                     A.min_items.at if A.min_items else None, B.min_items.at, hint))
         if B.max_items and (a_max is None or a_max > B.max_items.value):
             fails.append(self._fail("maxItems", f"maxItems {a_max} in the {{A}} schema, {B.max_items.value} in the {{B}} schema", A, B,
-                                    A.max_items.at if A.max_items else None, B.max_items.at, hint))
+                                    A.max_items.at if A.max_items else None, B.max_items.at,
+                                    {**hint, "lengths": [B.max_items.value + 1],
+                                     "arrays": [x for x in [A.unique and self._distinct_items(A, B.max_items.value + 1)] if x]}))
         if B.unique and (A.unique or (a_max is not None and a_max <= 1) or self._never_equal(A, a_max)):
             self.prove("unique-implied", "uniqueItems", A.unique or located(A), B.unique)
         elif B.unique:
@@ -84,8 +93,10 @@ class ArrayRules:
 
     def _array_bounds(self, A: Canon) -> tuple[int, int | None, int]:
         """``(least length, greatest length or None, tuple length)`` of ``A``'s arrays: minItems
-        and minContains raise the least; maxItems and the first position whose item schema
-        accepts nothing bound the greatest."""
+        and minContains raise the least; maxItems, the first position whose item schema
+        accepts nothing and, under ``uniqueItems``, the number of distinct values the items can
+        take (:meth:`_domain_size`: ``[true, false]`` is the longest array of unique booleans)
+        bound the greatest."""
         n = max([len(c.prefix) for c in A.arr] + [0])
         lo = max([A.min_items.value if A.min_items else 0] + [mn for _, mn, _, _ in A.contains])
         hi = A.max_items.value if A.max_items else None
@@ -95,7 +106,66 @@ class ArrayRules:
             if item_nodes(A, i) and self.canon.nodes(*item_nodes(A, i)).false:
                 hi = i
                 break
+        if A.unique:  # every item differs from every other (2020-12 Validation 6.4.3)
+            longest = self._longest_unique(A, n, hi)
+            if longest is not None and (hi is None or longest < hi):
+                hi = longest
         return lo, hi, n
+
+    def _position_values(self, A: Canon, i: int) -> set[str] | None:
+        """Canonical JSON texts of a superset of the values item ``i`` of an ``A`` array can
+        take (its ``enum``, or ``null``/``true``/``false`` for those types), ``None`` when not
+        finite."""
+        c = self.canon.nodes(*item_nodes(A, i))
+        if c.false:
+            return set()
+        if c.enum_keys is not None:
+            return set(c.enum_keys)
+        if c.types is not None and c.types <= {"null", "boolean"}:
+            return {canonical(v) for v in ([None] if "null" in c.types else []) + ([True, False] if "boolean" in c.types else [])}
+        return None
+
+    def _longest_unique(self, A: Canon, n: int, hi: int | None) -> int | None:
+        """The greatest length an ``A`` array of unique items can have when its items' values
+        are finite: the largest ``L`` for which positions ``0..L-1`` can each take a value of
+        their own (a matching of positions to values, grown one position at a time by
+        augmenting paths; once a position cannot be matched, no longer array can be). An upper
+        bound, as the value sets are supersets. ``None`` when some position's values are not
+        finite (before ``hi``) or ``A`` has no item schema."""
+        if not A.arr:
+            return None
+        rest = self._position_values(A, n)  # every position from n on
+        if rest is None:
+            return None
+        owner: dict[str, int] = {}  # value -> the position holding it
+        domains: list[set[str]] = []
+
+        def place(i: int, seen: set[str]) -> bool:
+            for v in domains[i]:
+                if v not in seen:
+                    seen.add(v)
+                    if v not in owner or place(owner[v], seen):
+                        owner[v] = i
+                        return True
+            return False
+
+        if n + len(rest) > MATCHED_POSITIONS:  # too many to match: every value once at most
+            union = set(rest)
+            for i in range(n):
+                d = self._position_values(A, i)
+                if d is None:
+                    return None
+                union |= d
+            return len(union)
+        limit = n + len(rest) + 1 if hi is None else min(hi, n + len(rest) + 1)
+        for i in range(limit):
+            d = self._position_values(A, i) if i < n else rest
+            if d is None:
+                return None
+            domains.append(d)
+            if not place(i, set()):
+                return i
+        return None if hi is None else hi
 
     def _item_canons(self, A: Canon, upto: int) -> list[Canon]:
         """The item canons of positions ``0..upto`` (the last one stands for every later item)."""
@@ -123,6 +193,28 @@ class ArrayRules:
             else:
                 return None
         return len(values) if A.arr else None
+
+    def _distinct_items(self, A: Canon, count: int) -> list | None:
+        """A candidate array of ``count`` pairwise distinct items (JSON equality: ``1`` and
+        ``1.0`` are one value) that ``A``'s item schemas hold, position by position (its
+        ``prefixItems``, then its ``items``), each the first value of the position's sample not
+        already taken: an array of unique items longer than a new ``maxItems``. ``None`` when a
+        position has no value left. Only a candidate: the witness is kept only when the real
+        validators confirm it."""
+        if self.sampler is None:
+            return None
+        out: list = []
+        taken: set[str] = set()
+        for i in range(count):
+            c = self.canon.nodes(*item_nodes(A, i))
+            pool = [v for v in c.enum if self.sampler.holds(c, v)] if c.enum is not None else \
+                self.sampler.many(c, limit=count + 1)
+            x = next((v for v in pool if canonical(v) not in taken), _NONE)
+            if x is _NONE:
+                return None
+            out.append(x)
+            taken.add(canonical(x))
+        return out
 
     def _contains_holds(self, A: Canon, a_lo: int, a_max: int | None, n: int, node: Node, mn: int, mx: int | None) -> bool:
         """Whether every array of ``A`` has between ``mn`` and ``mx`` items matching ``node``, by

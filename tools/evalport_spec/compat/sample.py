@@ -364,7 +364,7 @@ class Sampler:
         lo = c.min_items.value if c.min_items else 0
         hi = c.max_items.value if c.max_items else None
         yield from hint.get("arrays", ())
-        for n in dict.fromkeys([lo, max(lo, 1), lo + 1, 2, hi if hi is not None else lo, 0]):
+        for n in dict.fromkeys([*hint.get("lengths", ()), lo, max(lo, 1), lo + 1, 2, hi if hi is not None else lo, 0]):
             if hi is not None and n > hi + 1:
                 continue
             items = [self.one(self.item_canon(c, i), depth + 1) for i in range(n)]
