@@ -126,6 +126,35 @@ def test_repo_lock_refuses_a_second_writer(tmp_path) -> None:
         pass
 
 
+def test_repo_lock_in_a_linked_worktree_is_kept_in_its_git_folder(tmp_path) -> None:
+    """In a checkout made by ``git worktree add`` (``.git`` is a file: ``gitdir: PATH``) the lock
+    file was created among the checkout's files, where ``git status`` shows it and ``git add
+    -A`` commits it; it belongs in the worktree's own git folder, as in a plain clone."""
+    import subprocess
+
+    main = tmp_path / "main"
+    main.mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "init.defaultBranch=main"]
+    subprocess.run([*git, "init", "-q", str(main)], check=True)
+    (main / "f.txt").write_text("x\n")
+    subprocess.run([*git, "-C", str(main), "add", "f.txt"], check=True)
+    subprocess.run([*git, "-C", str(main), "commit", "-q", "-m", "f"], check=True)
+    linked = tmp_path / "linked"
+    subprocess.run([*git, "-C", str(main), "worktree", "add", "-q", str(linked), "-b", "other"], check=True)
+    assert (linked / ".git").is_file()  # the premise: a linked worktree
+    with repo_lock(linked):
+        status = subprocess.run(["git", "-C", str(linked), "status", "--porcelain", "--ignored"],
+                                capture_output=True, text=True, check=True).stdout
+    assert status == ""
+    assert (main / ".git" / "worktrees" / "linked" / "evalport-spec.lock").is_file()
+    with repo_lock(main):  # another checkout of the repository: another lock
+        with repo_lock(linked):
+            pass
+    (linked / ".git").write_text("gitdir: /nonexistent/folder\n")  # names no folder: the checkout itself
+    with repo_lock(linked):
+        assert (linked / "evalport-spec.lock").is_file()
+
+
 @pytest.mark.parametrize(("value", "expected"), [
     (None, "null"), (True, "boolean"), (0, "integer"), (1.0, "integer"), (-2.5, "number"),
     (float("inf"), "number"), ("1", "string"), ([], "array"), ({}, "object"),

@@ -434,10 +434,36 @@ _HELD: dict[tuple[Path, int], int] = {}
 blocks of that thread hold each."""
 
 
+def lock_folder(root: Path) -> Path:
+    """Where :func:`repo_lock` keeps its lock file for the checkout at ``root``: its git folder,
+    ``root/.git`` when that is a folder, or the folder a ``.git`` file names (``gitdir: PATH``,
+    relative to ``root`` or absolute: a linked worktree made by ``git worktree add``, or a
+    submodule), so the lock never lands among the checkout's files, where ``git status`` shows
+    it and ``git add -A`` commits it; ``root`` itself when there is no git folder (not a
+    repository, or a ``.git`` file that names none)."""
+    dot_git = root / ".git"
+    if dot_git.is_dir():
+        return dot_git
+    text = ""
+    if dot_git.is_file():
+        try:
+            with open(dot_git, "rb") as fh:  # one line: "gitdir: PATH"
+                text = fh.read(4096).decode("utf-8", "replace")
+        except OSError:
+            pass
+    first = text.splitlines()[0] if text else ""
+    if first.startswith("gitdir:"):
+        named = Path(first[len("gitdir:"):].strip())
+        folder = named if named.is_absolute() else root / named
+        if folder.is_dir():
+            return folder
+    return root
+
+
 @contextlib.contextmanager
 def repo_lock(root: str | os.PathLike[str], what: str = "evalport-spec") -> Iterator[None]:
-    """Hold an exclusive, non-blocking lock on ``<root>/.git/evalport-spec.lock`` (or
-    ``<root>/.evalport-spec.lock`` outside git) for the duration of the block.
+    """Hold an exclusive, non-blocking lock on ``evalport-spec.lock`` in the repository's git
+    folder (:func:`lock_folder`; ``<root>`` itself outside git) for the duration of the block.
 
     Re-entrant within one thread: a block nested in another on the same repository (a
     :mod:`~evalport_spec.journal` transaction inside ``release``) shares the lock; another
@@ -447,9 +473,7 @@ def repo_lock(root: str | os.PathLike[str], what: str = "evalport-spec") -> Iter
         InputError: another command holds the lock (the message says which file), or the lock
             file cannot be created (a read-only repository: nothing can be written there).
     """
-    root = Path(root)
-    lock_dir = root / ".git" if (root / ".git").is_dir() else root
-    lock_path = (lock_dir / "evalport-spec.lock").absolute()
+    lock_path = (lock_folder(Path(root)) / "evalport-spec.lock").absolute()
     key = (lock_path, threading.get_ident())
     if key in _HELD:
         _HELD[key] += 1
