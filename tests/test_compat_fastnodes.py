@@ -125,6 +125,17 @@ def test_screening_compiles_a_check_only_for_a_subschema_asked_again_and_again()
     assert len(side._fast_node) == 2
 
 
+def test_a_subschema_asked_a_dozen_times_is_answered_by_the_reference_without_compiling():
+    """Compiling a subschema's check costs more than a few reference answers (a large schema's
+    subschema near its root compiles everything it reaches): twelve screening questions about
+    one subschema, each answered right, leave nothing compiled."""
+    side = _side(SCHEMA)
+    node = _node("/properties/n")  # maxLength 3: "", "a", ..., "aaa" valid, longer not
+    for i in range(12):
+        assert side.quick_valid(node, "a" * i) is (i <= 3)
+    assert len(side._fast_node) == 0
+
+
 def test_the_reference_is_asked_once_per_subschema_and_instance(monkeypatch):
     """A subschema no compiled check may decide (validating it may apply a pattern jsonschema-rs
     may read otherwise) is validated by python-jsonschema; the same document asked again is
