@@ -158,3 +158,19 @@ def test_the_reference_is_asked_once_per_subschema_and_instance(monkeypatch):
     asked.clear()
     assert [d4.valid(root, x) for x in (1, 1.0, 1, 1.0)] == [True, False, True, False]
     assert asked == [1, 1.0]
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_a_draft04_boolean_subschema_is_validated_as_what_it_allows(allowed):
+    """Draft-04 reads ``"additionalProperties": true`` as "any other member", ``false`` as "no
+    other member" (draft-04 Validation 5.4.4); there the boolean is no schema. A node at that
+    place answers as the boolean says, by both validators (python-jsonschema used to fail on the
+    reference to it, a TypeError read as "not valid")."""
+    schema = {"$schema": "http://json-schema.org/draft-04/schema#", "additionalProperties": allowed,
+              "properties": {"a": {"type": "integer"}}}
+    side = _side(schema)
+    node = _node("/additionalProperties")
+    for instance in ({}, [], "x", {"x": [1]}):
+        assert side.valid(node, instance) is allowed
+        assert side.quick_valid(node, instance) is allowed
+        assert side.confirms(node, instance) is allowed

@@ -387,10 +387,13 @@ class Side:
         d = self.dialect(node)
         uri = DIALECT_URIS.get(d, DIALECT_URIS[D2020])
         cls = exact_validator(_validator_class(d), verdicts=screening)
-        if node.syn is not None:
-            schema: Any = json.loads(node.syn)
-            if isinstance(schema, dict):
-                schema = {"$schema": uri, **schema}
+        value = self.value(node)
+        if isinstance(value, bool):  # as a schema object: draft-04 has no boolean schemas, and
+            # python-jsonschema fails on one (a validator of ``true``, or a ``$ref`` to
+            # ``"additionalProperties": true``: a TypeError, which read as "not valid")
+            schema: Any = {"$schema": uri} if value else {"$schema": uri, "not": {}}
+        elif node.syn is not None:
+            schema = {"$schema": uri, **value} if isinstance(value, dict) else value
         else:
             whole = self.schema_of(node.file)
             schema = {"$schema": uri, "$ref": self.uri_of(node.file) + "#" + quote(node.ptr, safe="/~!$&'()*+,;=:@")}
