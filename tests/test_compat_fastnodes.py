@@ -174,3 +174,22 @@ def test_a_draft04_boolean_subschema_is_validated_as_what_it_allows(allowed):
         assert side.valid(node, instance) is allowed
         assert side.quick_valid(node, instance) is allowed
         assert side.confirms(node, instance) is allowed
+
+
+def test_a_file_verdict_of_not_valid_is_read_off_the_screening_reading(monkeypatch):
+    """Confirming that a file rejects a witness asks the screening reading first (branches read
+    to their first error): its "not valid" stands without the full reading, which lists every
+    error of every branch; where the screening accepts, the full reading still decides."""
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#",
+              "anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 2}]}
+    side = _side(schema)
+    asked = []
+    reference = Side._reference
+    monkeypatch.setattr(Side, "_reference",
+                        lambda self, key, v, x: asked.append((key[0], x)) or reference(self, key, v, x))
+    assert side.file_confirms("s.json", "abc") is False  # a string over 2 code points: no branch
+    assert side.file_confirms("s.json", 1.5) is False  # a number that is no integer: no branch
+    assert [x for kind, x in asked if kind == "file"] == []
+    assert side.file_confirms("s.json", "ab") is True
+    assert side.file_confirms("s.json", 7) is True
+    assert [x for kind, x in asked if kind == "file"] == ["ab", 7]  # accepted: the full reading decides
