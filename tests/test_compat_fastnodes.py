@@ -193,3 +193,22 @@ def test_a_file_verdict_of_not_valid_is_read_off_the_screening_reading(monkeypat
     assert side.file_confirms("s.json", "ab") is True
     assert side.file_confirms("s.json", 7) is True
     assert [x for kind, x in asked if kind == "file"] == ["ab", 7]  # accepted: the full reading decides
+
+
+def test_a_plain_verdict_of_not_valid_is_read_off_the_screening_reading(monkeypatch):
+    """python-jsonschema's own reading (Python ``re``) is asked with branches read to their first
+    error first; its "not valid" stands, an acceptance goes to the full reading. Python's ``$``
+    also matches before a final newline, so ``"ab\\n"`` passes ``^ab$`` there."""
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#",
+              "anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^ab$"}]}
+    side = _side(schema)
+    asked = []
+    reference = Side._reference
+    monkeypatch.setattr(Side, "_reference",
+                        lambda self, key, v, x: asked.append((key[0], x)) or reference(self, key, v, x))
+    assert side.plain_file_valid("s.json", "abc") is False
+    assert side.plain_file_valid("s.json", 1.5) is False
+    assert [x for kind, x in asked if kind == "plain"] == []
+    assert side.plain_file_valid("s.json", "ab\n") is True
+    assert side.plain_file_valid("s.json", 3) is True
+    assert [x for kind, x in asked if kind == "plain"] == ["ab\n", 3]

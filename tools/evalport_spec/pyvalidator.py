@@ -292,14 +292,15 @@ def exact_validator(cls: Any, verdicts: bool = False) -> Any:
 
 
 @cache
-def library_validator(cls: Any) -> Any:
+def library_validator(cls: Any, verdicts: bool = False) -> Any:
     """python-jsonschema's class ``cls`` as shipped (Python ``re``, binary doubles), but with
     ``enum`` and ``anyOf``/``oneOf`` of value branches looked up by hashed canonical JSON: the
     same verdicts as the library's own keywords (the same equality), without a walk of every
-    value or branch per instance. Memoised per class."""
+    value or branch per instance. ``verdicts=True``: ``anyOf``/``oneOf`` read each branch up to
+    its first error, as :func:`exact_validator` says. Memoised per class."""
     if "enum" not in cls.VALIDATORS:
         return cls
-    return _extended(cls, _by_value())
+    return _extended(cls, _by_value(verdicts))
 
 
 def validator_class(schema: Any) -> Any:

@@ -161,7 +161,7 @@ class Side:
         self._by_base: dict[tuple[str, str], Node] = {}
         self._content: dict[Node, Any] = {}
         self._file_validators: dict[str, Any] = {}
-        self._plain_validators: dict[str, Any] = {}
+        self._plain_validators: dict[tuple[str, bool], Any] = {}
         self._fast: dict[str, Any] = {}
         self._second: dict[str, Any] = {}
         self.meta: dict[str, Any] = {}  # meta-schema URI -> meta-schema, indexed as extra files
@@ -577,16 +577,21 @@ class Side:
     def plain_file_valid(self, fname: str, instance: Any) -> bool | None:
         """python-jsonschema's verdict on ``instance`` against file ``fname`` as that library
         ships (:meth:`SchemaSet.validator` with ``plain=True``: Python ``re`` patterns, binary
-        doubles), not the toolchain's ECMA-262 reading; ``None`` when it recurses too deeply."""
-        def plain() -> Any:
-            v = self._plain_validators.get(fname)
+        doubles), not the toolchain's ECMA-262 reading; ``None`` when it recurses too deeply.
+        Asked first of that reading with each ``anyOf``/``oneOf`` branch read to its first error
+        (``verdicts``), whose "not valid" is the answer (it finds an error only where the full
+        reading does), as :meth:`_file_reference` does."""
+        def plain(verdicts: bool) -> Any:
+            v = self._plain_validators.get((fname, verdicts))
             if v is None:
-                v = self._plain_validators[fname] = self.set.validator(
-                    fname, format_assertion=self.format_assertion, plain=True)
+                v = self._plain_validators[(fname, verdicts)] = self.set.validator(
+                    fname, format_assertion=self.format_assertion, plain=True, verdicts=verdicts)
             return v
 
         try:
-            return self._reference(("plain", fname), plain, instance)
+            if not self._reference(("plain-screen", fname), lambda: plain(True), instance):
+                return False
+            return self._reference(("plain", fname), lambda: plain(False), instance)
         except RecursionError:
             return None
 
