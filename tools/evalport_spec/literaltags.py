@@ -10,9 +10,9 @@ When a branch is ruled out (:func:`ruled_out`): the branch is a schema object wi
 (before 2019-09 a ``$ref`` makes every sibling keyword ignored), its ``properties`` give the
 member a schema object without ``$ref`` whose ``pattern`` is ``^`` + literal + ``$``, the
 literal made only of letters, digits and ``@ _ : , -`` and space (no character that is syntax
-in either reading); the instance is an object (JSON Schema Validation 10.3.2.1: ``properties``
-applies to each member present) whose member value is a string (6.3.3: ``pattern`` applies to
-strings), equal neither to the literal nor to the literal followed by one ``"\\n"``. Such a
+in either reading); the instance is an object (JSON Schema 2020-12 Core 10.3.2.1, the same in
+drafts 4 to 7: ``properties`` applies to each member present) whose member value is a string
+(Validation 6.3.3: ``pattern`` applies to strings), equal neither to the literal nor to the literal followed by one ``"\\n"``. Such a
 string does not match the pattern as ECMA-262 reads it (``^``/``$`` the ends of the input) nor as
 Python's ``re`` does (there ``$`` also matches before a final newline), so the branch fails in
 both readings the toolchain asks (:mod:`evalport_spec.pyvalidator`).
