@@ -125,6 +125,17 @@ def test_screening_compiles_a_check_only_for_a_subschema_asked_again_and_again()
     assert len(side._fast_node) == 2
 
 
+def test_a_subschema_asked_a_dozen_times_is_answered_by_the_reference_without_compiling():
+    """Compiling a subschema's check costs more than a few reference answers (a large schema's
+    subschema near its root compiles everything it reaches): twelve screening questions about
+    one subschema, each answered right, leave nothing compiled."""
+    side = _side(SCHEMA)
+    node = _node("/properties/n")  # maxLength 3: "", "a", ..., "aaa" valid, longer not
+    for i in range(12):
+        assert side.quick_valid(node, "a" * i) is (i <= 3)
+    assert len(side._fast_node) == 0
+
+
 def test_the_reference_is_asked_once_per_subschema_and_instance(monkeypatch):
     """A subschema no compiled check may decide (validating it may apply a pattern jsonschema-rs
     may read otherwise) is validated by python-jsonschema; the same document asked again is
@@ -147,3 +158,57 @@ def test_the_reference_is_asked_once_per_subschema_and_instance(monkeypatch):
     asked.clear()
     assert [d4.valid(root, x) for x in (1, 1.0, 1, 1.0)] == [True, False, True, False]
     assert asked == [1, 1.0]
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_a_draft04_boolean_subschema_is_validated_as_what_it_allows(allowed):
+    """Draft-04 reads ``"additionalProperties": true`` as "any other member", ``false`` as "no
+    other member" (draft-04 Validation 5.4.4); there the boolean is no schema. A node at that
+    place answers as the boolean says, by both validators (python-jsonschema used to fail on the
+    reference to it, a TypeError read as "not valid")."""
+    schema = {"$schema": "http://json-schema.org/draft-04/schema#", "additionalProperties": allowed,
+              "properties": {"a": {"type": "integer"}}}
+    side = _side(schema)
+    node = _node("/additionalProperties")
+    for instance in ({}, [], "x", {"x": [1]}):
+        assert side.valid(node, instance) is allowed
+        assert side.quick_valid(node, instance) is allowed
+        assert side.confirms(node, instance) is allowed
+
+
+def test_a_file_verdict_of_not_valid_is_read_off_the_screening_reading(monkeypatch):
+    """Confirming that a file rejects a witness asks the screening reading first (branches read
+    to their first error): its "not valid" stands without the full reading, which lists every
+    error of every branch; where the screening accepts, the full reading still decides."""
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#",
+              "anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 2}]}
+    side = _side(schema)
+    asked = []
+    reference = Side._reference
+    monkeypatch.setattr(Side, "_reference",
+                        lambda self, key, v, x: asked.append((key[0], x)) or reference(self, key, v, x))
+    assert side.file_confirms("s.json", "abc") is False  # a string over 2 code points: no branch
+    assert side.file_confirms("s.json", 1.5) is False  # a number that is no integer: no branch
+    assert [x for kind, x in asked if kind == "file"] == []
+    assert side.file_confirms("s.json", "ab") is True
+    assert side.file_confirms("s.json", 7) is True
+    assert [x for kind, x in asked if kind == "file"] == ["ab", 7]  # accepted: the full reading decides
+
+
+def test_a_plain_verdict_of_not_valid_is_read_off_the_screening_reading(monkeypatch):
+    """python-jsonschema's own reading (Python ``re``) is asked with branches read to their first
+    error first; its "not valid" stands, an acceptance goes to the full reading. Python's ``$``
+    also matches before a final newline, so ``"ab\\n"`` passes ``^ab$`` there."""
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#",
+              "anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^ab$"}]}
+    side = _side(schema)
+    asked = []
+    reference = Side._reference
+    monkeypatch.setattr(Side, "_reference",
+                        lambda self, key, v, x: asked.append((key[0], x)) or reference(self, key, v, x))
+    assert side.plain_file_valid("s.json", "abc") is False
+    assert side.plain_file_valid("s.json", 1.5) is False
+    assert [x for kind, x in asked if kind == "plain"] == []
+    assert side.plain_file_valid("s.json", "ab\n") is True
+    assert side.plain_file_valid("s.json", 3) is True
+    assert [x for kind, x in asked if kind == "plain"] == ["ab\n", 3]

@@ -33,6 +33,7 @@ from jsonschema.validators import extend, validator_for
 from .canonjson import canonical
 from .ecmaregex import additional, is_regex, search
 from .jsonnum import enum_index, is_multiple
+from .literaltags import literal_tags, ruled_out
 
 
 def _multiple_of(validator: Any, m: Any, instance: Any, schema: Any):
@@ -241,8 +242,12 @@ def _extended(cls: Any, keywords: dict[str, Any], **kwargs: Any) -> Any:
 
 def _any_of_verdict(validator: Any, branches: Any, instance: Any, schema: Any):
     """``anyOf`` as :func:`jsonschema._keywords.anyOf` decides it, each branch read up to its
-    first error (the library lists them all, for the error's ``context``, left empty here)."""
+    first error (the library lists them all, for the error's ``context``, left empty here); a
+    branch a member's literal pattern rules out is not read (:mod:`evalport_spec.literaltags`)."""
+    tags = literal_tags(branches)
     for index, sub in enumerate(branches):
+        if tags is not None and ruled_out(tags, index, instance):
+            continue
         if next(validator.descend(instance, sub, schema_path=index), None) is None:
             return
     yield ValidationError(f"{instance!r} is not valid under any of the given schemas")
@@ -251,8 +256,12 @@ def _any_of_verdict(validator: Any, branches: Any, instance: Any, schema: Any):
 def _one_of_verdict(validator: Any, branches: Any, instance: Any, schema: Any):
     """``oneOf`` as :func:`jsonschema._keywords.oneOf` decides it (the first valid branch found
     by descending, the others after it by ``evolve``, as there), each branch read up to its
-    first error; the errors carry no ``context``."""
+    first error; the errors carry no ``context``; a branch a member's literal pattern rules
+    out is not read (:mod:`evalport_spec.literaltags`)."""
+    tags = literal_tags(branches)
     subschemas = enumerate(branches)
+    if tags is not None:
+        subschemas = ((i, sub) for i, sub in subschemas if not ruled_out(tags, i, instance))
     for index, sub in subschemas:
         if next(validator.descend(instance, sub, schema_path=index), None) is None:
             break
@@ -292,14 +301,15 @@ def exact_validator(cls: Any, verdicts: bool = False) -> Any:
 
 
 @cache
-def library_validator(cls: Any) -> Any:
+def library_validator(cls: Any, verdicts: bool = False) -> Any:
     """python-jsonschema's class ``cls`` as shipped (Python ``re``, binary doubles), but with
     ``enum`` and ``anyOf``/``oneOf`` of value branches looked up by hashed canonical JSON: the
     same verdicts as the library's own keywords (the same equality), without a walk of every
-    value or branch per instance. Memoised per class."""
+    value or branch per instance. ``verdicts=True``: ``anyOf``/``oneOf`` read each branch up to
+    its first error, as :func:`exact_validator` says. Memoised per class."""
     if "enum" not in cls.VALIDATORS:
         return cls
-    return _extended(cls, _by_value())
+    return _extended(cls, _by_value(verdicts))
 
 
 def validator_class(schema: Any) -> Any:

@@ -235,7 +235,7 @@ class SchemaSet:
         return None
 
     def validator(self, name: str, *, format_assertion: bool = True,
-                  plain: bool = False) -> jsonschema.protocols.Validator:
+                  plain: bool = False, verdicts: bool = False) -> jsonschema.protocols.Validator:
         """A validator for the file ``name`` using this set's registry, once every schema of the
         set has passed :meth:`require_valid` (a schema the validator cannot use is refused with
         one clear error instead of a crash or a wrong verdict halfway through a document).
@@ -246,7 +246,9 @@ class SchemaSet:
         (:func:`evalport_spec.pyvalidator.exact_validator`); ``plain=True`` gives python-jsonschema's
         own verdicts instead (binary doubles, Python ``re``: ``$`` also matches before a final
         newline; :func:`~evalport_spec.pyvalidator.library_validator`), to tell which verdicts
-        depend on that reading.
+        depend on that reading. ``verdicts=True``: for ``is_valid`` alone, each ``anyOf``/``oneOf``
+        branch read up to its first error (the same verdicts, no error ``context``; see
+        :func:`~evalport_spec.pyvalidator.exact_validator`).
 
         Raises:
             KeyError: no such file in the set. InputError: a schema of the set is invalid
@@ -261,7 +263,7 @@ class SchemaSet:
         self.require_valid()
         f = self.files[name]
         cls = validator_class(f.schema)
-        cls = library_validator(cls) if plain else exact_validator(cls)
+        cls = library_validator(cls, verdicts) if plain else exact_validator(cls, verdicts)
         kwargs: dict[str, Any] = {"registry": self.registry}
         if format_assertion:
             kwargs["format_checker"] = cls.FORMAT_CHECKER

@@ -247,7 +247,10 @@ class Canon:
         if (self.min_len is not None and len(x) < self.min_len.value) or (
                 self.max_len is not None and len(x) > self.max_len.value):
             return False
-        return all(search(p.text, x) for p in self.patterns if reads_alike(p.text))
+        for p in self.patterns:  # (a loop, not all() over a generator: canons settle enums of
+            if reads_alike(p.text) and not search(p.text, x):  # hundreds of strings, each checked)
+                return False
+        return True
 
     def allows(self, t: str) -> bool:
         """Whether JSON type ``t`` is allowed by the ``type`` keywords (``integer`` ⊂ ``number``)."""
@@ -825,8 +828,13 @@ def _settle(c: Canon) -> None:
         c.false = True
     if c.enum_keys is not None:
         kept: dict[str, Any] = {}
+        admits = c.admits
         for k, v in c.enum_keys.items():  # a value stays when one of its spellings is admitted
-            s = next((s for s in _number_spellings(v) if c.admits(s, k)), _NO)
+            if type(v) is str:  # one spelling (the common case: enums of hundreds of names)
+                if admits(v, k):
+                    kept[k] = v
+                continue
+            s = next((s for s in _number_spellings(v) if admits(s, k)), _NO)
             if s is not _NO:
                 kept[k] = s
         if len(kept) != len(c.enum_keys) or any(type(kept[k]) is not type(c.enum_keys[k]) for k in kept):
