@@ -106,6 +106,21 @@ def test_an_ignore_entry_expiring_on_a_day_the_calendar_lacks_is_one_line(files,
     assert capsys.readouterr().err == f"evalport-spec: error: {ign}: {message}\n"
 
 
+@pytest.mark.parametrize(("content", "where"), [
+    ("[" * 100_000, ":1:257"),                                              # flow: the 257th '['
+    ("x:\n" + "".join("  " * i + "- \n" for i in range(300)), ":257:511"),  # block: line 257, indent 510
+])
+def test_an_ignore_file_nested_past_the_json_bound_is_one_line(files, capsys, content, where):
+    """Session 36: an ignore file of 100,000 '[' (or 300 nested block lists) reached Python's
+    recursion limit: ``input nested too deeply to process``, naming no file. Now refused at the
+    first collection past 256 levels (the JSON bound), positions counted by hand (the root
+    mapping of the block case is level 1)."""
+    deep = files / "deep.yml"
+    deep.write_text(content)
+    assert main(["diff", str(files / "old.json"), str(files / "new.json"), "--ignore", str(deep)]) == 2
+    assert capsys.readouterr().err == f"evalport-spec: error: {deep}{where}: not YAML/JSON: nesting deeper than 256 levels\n"
+
+
 def test_bad_inputs_exit_2_with_one_line(files, capsys):
     assert main(["diff", str(files / "old.json"), "no/such/thing.json"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -27,11 +27,14 @@ def parse(text: str) -> Any:
     as text and is refused there with the entry's pointer.
 
     Raises:
-        yaml.YAMLError: ``text`` is not YAML (the error carries the line and column).
+        yaml.YAMLError: ``text`` is not YAML, or nests deeper than
+            :data:`evalport_spec.jsonload.MAX_DEPTH` levels (the error carries the line and column).
         ValueError: an explicitly tagged value its constructor refuses (``!!timestamp 2026-02-30``,
             ``!!int x``).
     """
     import yaml
+
+    from .yamldepth import bounded_events
 
     class _NoDates(yaml.SafeLoader):
         """SafeLoader that leaves dates as strings (YAML 1.1's timestamp type is not JSON)."""
@@ -40,6 +43,8 @@ def parse(text: str) -> Any:
         ch: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
+    for _ in bounded_events(text, _NoDates):  # nesting past the bound: refused before building
+        pass
     return yaml.load(text, Loader=_NoDates)  # noqa: S506 - a SafeLoader subclass
 
 
