@@ -89,6 +89,38 @@ def test_an_ignore_file_with_a_control_character_is_one_line(files, capsys, cont
     assert capsys.readouterr().err == f"evalport-spec: error: {bad}{where}: not YAML/JSON: {problem}\n"
 
 
+@pytest.mark.parametrize(("expires", "message"), [
+    ("2026-02-30", "entry 0: 'expires' is not an ISO date: '2026-02-30' (at '/0/expires')"),
+    ("2026-12-04 10:00:00", "entry 0: 'expires' is not an ISO date: '2026-12-04 10:00:00' (at '/0/expires')"),
+    ("!!timestamp 2026-02-30", "not YAML/JSON: a tagged value cannot be read: day is out of range for month"),
+])
+def test_an_ignore_entry_expiring_on_a_day_the_calendar_lacks_is_one_line(files, tmp_path, capsys, monkeypatch,
+                                                                        expires, message):
+    """Session 36: ``expires: 2026-02-30`` (February has no 30th) was a traceback ending in
+    PyYAML's ``ValueError: day is out of range for month``, exit 1, from ``diff --ignore`` and
+    ``check --ignore`` alike: the safe loader builds a date of every unquoted ``YYYY-MM-DD``."""
+    monkeypatch.setenv("EVALPORT_CACHE_DIR", str(tmp_path / "cache"))
+    ign = files / "ig.yml"
+    ign.write_text(f"- kind: enum-value-removed\n  reason: accepted\n  expires: {expires}\n")
+    assert main(["diff", str(files / "old.json"), str(files / "new.json"), "--ignore", str(ign)]) == 2
+    assert capsys.readouterr().err == f"evalport-spec: error: {ign}: {message}\n"
+
+
+@pytest.mark.parametrize(("content", "where"), [
+    ("[" * 100_000, ":1:257"),                                              # flow: the 257th '['
+    ("x:\n" + "".join("  " * i + "- \n" for i in range(300)), ":257:511"),  # block: line 257, indent 510
+])
+def test_an_ignore_file_nested_past_the_json_bound_is_one_line(files, capsys, content, where):
+    """Session 36: an ignore file of 100,000 '[' (or 300 nested block lists) reached Python's
+    recursion limit: ``input nested too deeply to process``, naming no file. Now refused at the
+    first collection past 256 levels (the JSON bound), positions counted by hand (the root
+    mapping of the block case is level 1)."""
+    deep = files / "deep.yml"
+    deep.write_text(content)
+    assert main(["diff", str(files / "old.json"), str(files / "new.json"), "--ignore", str(deep)]) == 2
+    assert capsys.readouterr().err == f"evalport-spec: error: {deep}{where}: not YAML/JSON: nesting deeper than 256 levels\n"
+
+
 def test_bad_inputs_exit_2_with_one_line(files, capsys):
     assert main(["diff", str(files / "old.json"), "no/such/thing.json"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

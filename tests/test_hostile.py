@@ -428,6 +428,12 @@ FRONT_MATTER = [
     ("yaml-malformed", "number: 9\ntitle: [unclosed\n", ":4:1", "front matter"),
     ("yaml-not-a-mapping", "- 1\n- 2\n", ":2", "front matter must be a YAML mapping"),
     ("yaml-nul", "number: 9\ntitle: a\x00b\n", ":3:9", "unacceptable character #x0000"),
+    # session 36: 5,000 nested lists (10 KB) reached Python's recursion limit: "input nested too
+    # deeply to process" with no file (lint) and crashed gate stages (check), 20 s for 20,000
+    # levels; now refused at the 257th level (the mapping is level 1, so the 256th '[', column
+    # 3 + 256 of line 4)
+    ("yaml-deep", "number: 9\ntitle: x\ny: " + "[" * 5000 + "]" * 5000 + "\n", ":4:259",
+     "front matter is not valid YAML: nesting deeper than 256 levels"),
 ]
 
 

@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from ..errors import InputError
+from ..yamldepth import bounded_events
 from ..yamlerror import describe
 
 MAX_FRONT_MATTER = 64 * 1024
@@ -106,9 +107,10 @@ def split(text: str, source: str) -> tuple[str, str, int]:
 
 
 def _screen_events(yaml_text: str, source: str) -> None:
-    """Refuse aliases and non-core tags by scanning parser events (nothing is constructed)."""
+    """Refuse aliases, non-core tags and nesting deeper than
+    :data:`evalport_spec.jsonload.MAX_DEPTH` by scanning parser events (nothing is constructed)."""
     try:
-        for ev in yaml.parse(yaml_text, Loader=_Loader):
+        for ev in bounded_events(yaml_text, _Loader):
             if isinstance(ev, yaml.AliasEvent):
                 raise InputError(f"YAML alias '*{ev.anchor}' in front matter: aliases and anchors are "
                                  "not allowed (they can expand without bound)", source,
