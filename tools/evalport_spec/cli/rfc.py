@@ -240,7 +240,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         return sp
 
     sp = add("new", run_new, "create rfcs/NNNN-slug.md (next free number, status draft) from the template")
-    sp.add_argument("title", type=utf8_text)
+    sp.add_argument("title", type=utf8_text,
+                    help="the RFC's title: one line, at most 200 characters; the file name's slug is made from it")
     sp.add_argument("--author", type=utf8_text, default=None, help="author name for the front matter")
     sp.add_argument("--number", type=RFC_NUMBER, default=None, help="use this number instead of the next free one")
     sp.add_argument("--class", dest="change_class", choices=CHANGE_CLASSES, default="MINOR",
@@ -262,7 +263,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_option(sp)
 
     sp = add("status", run_status, "move an RFC to a new status (validated transition, dates written)")
-    sp.add_argument("number", type=RFC_NUMBER)
+    sp.add_argument("number", type=RFC_NUMBER, help=f"the RFC's number (1 to {MAX_RFC_NUMBER}; 7 names rfcs/0007-*.md)")
     sp.add_argument("status", metavar="STATUS", help=f"one of: {', '.join(RFC_STATUSES)}")
     sp.add_argument("--opens", metavar="DATE", help="comment period start (default: today)")
     sp.add_argument("--closes", metavar="DATE", help="comment period end (default: opens + 14 days)")
@@ -284,18 +285,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     sp = add("check", run_check, "judge an RFC's proposal as the gate would judge the draft it produces "
              "(in memory, before or after rfc apply): class, rules, the gate's content stages, examples")
-    sp.add_argument("number", type=RFC_NUMBER)
+    sp.add_argument("number", type=RFC_NUMBER, help=f"the RFC's number (1 to {MAX_RFC_NUMBER}; 7 names rfcs/0007-*.md)")
     add_format_option(sp)
 
     sp = add("apply", run_apply, "write an accepted RFC's proposal into the draft: schema patch, rules, "
              "fixtures (since = the draft's version), SPEC.md rows and rule sections, a changelog line; "
              "all files or none; a no-op when already applied")
-    sp.add_argument("number", type=RFC_NUMBER)
+    sp.add_argument("number", type=RFC_NUMBER, help=f"the RFC's number (1 to {MAX_RFC_NUMBER}; 7 names rfcs/0007-*.md)")
     add_format_option(sp, WRITE_FORMATS, text="what was written", json="{number, already, written}")
 
     sp = add("accept-findings", run_accept_findings,
              "list the current change's breaking findings, by fingerprint, in the accepts of a MAJOR RFC")
-    sp.add_argument("number", type=RFC_NUMBER)
+    sp.add_argument("number", type=RFC_NUMBER, help=f"the RFC's number (1 to {MAX_RFC_NUMBER}; 7 names rfcs/0007-*.md)")
     sp.add_argument("--base", metavar="REF", default=None,
                     help="the change against REF (as `check --base REF` sees it, rule code changes "
                          "(rule-implementation-changed) included); default: the draft since the latest "
