@@ -554,6 +554,9 @@ ARGS = [
     ("rfc-status-unknown", ["rfc", "status", "1", "bogus"], None, "unknown status 'bogus'"),
     ("conformance-fixtures-missing", ["conformance", "--fixtures", "/nonexistent-dir"], "/nonexistent-dir",
      "fixtures folder does not exist"),
+    # session 36: a file there was "fixtures folder does not exist"
+    ("conformance-fixtures-a-file", ["conformance", "--fixtures", "@ARRAY"], "@ARRAY",
+     "is not a folder: fixtures are read from a folder of *.json files"),
     ("validate-directory", ["validate", "/etc"], "/etc", "is a directory"),
     ("validate-missing-file", ["validate", "nope.json"], "nope.json", "no such file"),
     ("validate-array-not-document", ["validate", "@ARRAY"], "@ARRAY:1:1", "not an EvalPort document"),
