@@ -619,6 +619,25 @@ def test_bad_arguments(pristine_repo, tmp_path, args, where, message):
 # --- 7. concurrent writers ---------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(("args", "undone"), [
+    (["rfc", "new", "Index cannot be written", "--number", "43"], "rfcs/0043-index-cannot-be-written.md was not created"),
+    (["rfc", "status", "42", "comment"], "rfcs/0042-a-draft.md was put back as it was"),
+], ids=["new", "status"])
+def test_an_rfc_write_whose_index_fails_is_taken_back(repo, args, undone):
+    """Session 36: when rfcs/README.md could not be written (here a folder stands in its place;
+    a full disk or an immutable file alike), ``rfc new`` left the new RFC behind and ``rfc
+    status`` the changed one while saying "error" (exit 2): a second ``rfc new`` then made a
+    duplicate under the next number. Now the RFC's write is undone: the tree is as before."""
+    assert run(["-C", str(repo), "rfc", "new", "A draft", "--number", "42"], cwd=repo, timeout=60).returncode == 0
+    readme = repo / "rfcs" / "README.md"
+    readme.unlink()
+    readme.mkdir()
+    before = tree_digest(repo)
+    proc = run(["-C", str(repo), *args], cwd=repo, timeout=60)
+    assert_refused(proc, str(readme), f"cannot write: Is a directory; {undone}; nothing changed")
+    assert tree_digest(repo) == before
+
+
 def test_concurrent_rfc_new_do_not_corrupt(repo):
     """Four ``rfc new`` started together: each either gets the one-line lock message (exit 2)
     or succeeds; those that succeed get distinct numbers, every RFC file is whole (parses, its

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -91,9 +92,31 @@ def _exit(findings: list[Finding]) -> int:
     return 1 if any(f.severity >= Severity.ERROR for f in findings) else 0
 
 
+def _index_or_undo(root: Path, undo: Callable[[], object], undone: str) -> Path:
+    """Regenerate ``rfcs/README.md`` after ``rfc new`` or ``rfc status`` wrote an RFC, and return
+    its path; if that fails (a full disk, a read-only file), call ``undo`` to take the RFC's
+    write back, so the command leaves both files as they were or both changed.
+
+    Raises:
+        InputError: the index could not be written: its message, then ``undone`` (or why the
+            undo failed too).
+    """
+    from ..rfc import write_index
+
+    try:
+        return write_index(root)
+    except InputError as exc:
+        try:
+            undo()
+            after = f"{undone}; nothing changed"
+        except (InputError, OSError) as again:
+            after = f"and undoing the RFC's write failed too ({again})"
+        raise InputError(f"{exc.message}; {after}", exc.source, exc.line, exc.column) from None
+
+
 def run_new(args: argparse.Namespace) -> int:
     from ..fsutil import repo_lock
-    from ..rfc import new_rfc, same_slug, write_index
+    from ..rfc import new_rfc, same_slug
 
     root = _repo(args)
     documents = [d for part in args.documents for d in part.split(",") if d] if args.documents else None
@@ -102,7 +125,7 @@ def run_new(args: argparse.Namespace) -> int:
     with repo_lock(root, "rfc new"):
         path = new_rfc(root, args.title, args.author, _today(args), number=args.number,
                        declared_class=args.change_class, documents=documents)
-        index = write_index(root)
+        index = _index_or_undo(root, lambda: path.unlink(), f"{relative(root, path)} was not created")
     rel = relative(root, path)
     warnings = [f"{relative(root, other)} already uses the slug {path.name[5:-3]!r}; {rel} was created "
                 "beside it under its own number (nothing was overwritten); consider a more specific title"
@@ -150,8 +173,8 @@ def run_index(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
-    from ..fsutil import repo_lock
-    from ..rfc import Change, set_status, write_index
+    from ..fsutil import atomic_write, repo_lock
+    from ..rfc import Change, find_rfc, set_status
 
     root = _repo(args)
     approvers = [(n, "maintainer") for n in args.approver or []] + [(n, "spec-lead") for n in args.spec_lead or []]
@@ -160,8 +183,10 @@ def run_status(args: argparse.Namespace) -> int:
                     waiting_on=args.waiting_on, resolution=args.resolution, option=args.option,
                     approvers=approvers)
     with repo_lock(root, "rfc status"):  # the RFC and the index in one hold (see run_new)
+        before = find_rfc(root, args.number).path.read_bytes()
         path = set_status(root, args.number, args.status, change, today=_today(args))
-        index = write_index(root)
+        index = _index_or_undo(root, lambda: atomic_write(path, before),
+                               f"{relative(root, path)} was put back as it was")
     if args.format == "json":
         print(json.dumps({"path": relative(root, path), "number": args.number, "status": args.status,
                           "index": relative(root, index)}, indent=2))
