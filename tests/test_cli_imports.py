@@ -161,3 +161,31 @@ def test_a_command_builds_only_its_own_parser(tmp_path, monkeypatch, capsys):
     for argv in (["--version"], ["-C", str(tmp_path), "diff", "a", "b"], ["nonsense"]):
         with pytest.raises(AssertionError, match="rfc registered"):
             cli.main(argv)
+
+
+def _parsers(parser, path=("evalport-spec",)):
+    """``(command path, parser)`` of ``parser`` and of every subcommand under it."""
+    import argparse
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _parsers(sub, (*path, name))
+
+
+def test_every_argument_and_subcommand_has_help():
+    """Session 36: ``rfc new --help`` listed ``title`` and ``rfc status/check/apply/accept-findings
+    --help`` listed ``number`` under "positional arguments" with nothing beside them. Every
+    argument the help shows carries a sentence (hidden ones are ``argparse.SUPPRESS``)."""
+    import argparse
+
+    from evalport_spec.cli import build_parser
+
+    bare = []
+    for path, parser in _parsers(build_parser()):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                bare += [f"{' '.join(path)} {c.dest}" for c in action._choices_actions if not c.help]
+            elif not action.help:
+                bare.append(f"{' '.join(path)} {action.dest}")
+    assert bare == []

@@ -163,3 +163,27 @@ def test_json_type_names_follow_json_schema(value, expected) -> None:
     from evalport_spec.jsontypes import json_type
 
     assert json_type(value) == expected
+
+
+@pytest.mark.parametrize("exclusive", [False, True])
+def test_atomic_write_on_a_full_disk_names_the_file_and_keeps_it(tmp_path, monkeypatch, exclusive) -> None:
+    """Session 36: ``rfc new`` / ``rfc status`` on a full disk printed ``evalport-spec: error: No
+    space left on device`` (the CLI's catch-all for OSError, no file named). The write failing
+    (here at fsync, as ENOSPC can) is one InputError naming the destination; the file is as it
+    was and no temporary file is left beside it."""
+    import errno
+
+    p = tmp_path / "x.md"
+    if not exclusive:
+        p.write_text("before")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", full)
+    with pytest.raises(InputError) as info:
+        atomic_write(p, "after", exclusive=exclusive)
+    assert info.value == InputError("cannot write: No space left on device", str(p))
+    assert sorted(f.name for f in tmp_path.iterdir()) == ([] if exclusive else ["x.md"])
+    if not exclusive:
+        assert p.read_text() == "before"

@@ -554,6 +554,9 @@ ARGS = [
     ("rfc-status-unknown", ["rfc", "status", "1", "bogus"], None, "unknown status 'bogus'"),
     ("conformance-fixtures-missing", ["conformance", "--fixtures", "/nonexistent-dir"], "/nonexistent-dir",
      "fixtures folder does not exist"),
+    # session 36: a file there was "fixtures folder does not exist"
+    ("conformance-fixtures-a-file", ["conformance", "--fixtures", "@ARRAY"], "@ARRAY",
+     "is not a folder: fixtures are read from a folder of *.json files"),
     ("validate-directory", ["validate", "/etc"], "/etc", "is a directory"),
     ("validate-missing-file", ["validate", "nope.json"], "nope.json", "no such file"),
     ("validate-array-not-document", ["validate", "@ARRAY"], "@ARRAY:1:1", "not an EvalPort document"),
@@ -614,6 +617,25 @@ def test_bad_arguments(pristine_repo, tmp_path, args, where, message):
 
 
 # --- 7. concurrent writers ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "undone"), [
+    (["rfc", "new", "Index cannot be written", "--number", "43"], "rfcs/0043-index-cannot-be-written.md was not created"),
+    (["rfc", "status", "42", "comment"], "rfcs/0042-a-draft.md was put back as it was"),
+], ids=["new", "status"])
+def test_an_rfc_write_whose_index_fails_is_taken_back(repo, args, undone):
+    """Session 36: when rfcs/README.md could not be written (here a folder stands in its place;
+    a full disk or an immutable file alike), ``rfc new`` left the new RFC behind and ``rfc
+    status`` the changed one while saying "error" (exit 2): a second ``rfc new`` then made a
+    duplicate under the next number. Now the RFC's write is undone: the tree is as before."""
+    assert run(["-C", str(repo), "rfc", "new", "A draft", "--number", "42"], cwd=repo, timeout=60).returncode == 0
+    readme = repo / "rfcs" / "README.md"
+    readme.unlink()
+    readme.mkdir()
+    before = tree_digest(repo)
+    proc = run(["-C", str(repo), *args], cwd=repo, timeout=60)
+    assert_refused(proc, str(readme), f"cannot write: Is a directory; {undone}; nothing changed")
+    assert tree_digest(repo) == before
 
 
 def test_concurrent_rfc_new_do_not_corrupt(repo):

@@ -218,6 +218,22 @@ def test_accept_findings_names_a_status_that_is_no_status_word(repo, capsys, sta
     assert tree_digest(repo) == before
 
 
+@pytest.mark.parametrize(("status", "shown"), [("[comment]", "['comment']"), ("COMMENT", "'COMMENT'"),
+                                             ("null", "None")])
+def test_status_names_a_status_that_is_no_status_word(repo, capsys, status, shown):
+    """Session 36: ``rfc status 7 comment`` on an RFC whose front matter says ``status: [comment]``
+    ended in a traceback (``TypeError: unhashable type: 'list'``, exit 1); ``COMMENT`` gave a line
+    naming no file. Both now as ``accept-findings`` says it, at the status line; nothing written."""
+    write_rfc(repo, "0007-x.md", comment_rfc().replace("status: comment", f"status: {status}"))
+    before = tree_digest(repo)
+    code, _, err = run_cli(repo, "status", "7", "comment", "--closes", "2099-01-01", "--reason", "more time",
+                           capsys=capsys)
+    assert (code, err) == (2, f"evalport-spec: error: rfcs/0007-x.md:4: RFC 0007 has status {shown}, which is no "
+                              "status word (one of draft, comment, accepted, rejected, deferred, withdrawn, "
+                              "implemented, superseded): fix its front matter (see `rfc lint`) first\n")
+    assert tree_digest(repo) == before
+
+
 def test_lint_names_a_key_a_status_forbids_not_the_whole_front_matter(repo):
     """``waiting_on`` is allowed only with status ``comment``: python-jsonschema's message for the
     schema's ``not`` printed the whole front matter as a Python dict, at line 1."""

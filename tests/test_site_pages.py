@@ -278,3 +278,19 @@ def test_a_worked_example_rfc_check_rejects_stops_the_build(tmp_path):
     assert exc.value.message.startswith("worked example rejected by rfc check: ")
     assert str(exc.value.source).startswith("rfcs/0006-rate-denominators.md"), exc.value.source
     assert "/run_id" in exc.value.message or f":{line}" in str(exc.value.source), (exc.value.message, line)
+
+
+@pytest.mark.parametrize(("config", "expected"), [
+    # a date the calendar lacks: PyYAML's safe loader raised ValueError (a traceback of `docs
+    # build`); read as text, the rest of the file still counts
+    ("site_name: 2026-02-30\nsite_url: https://x.example/docs\n", "https://x.example/docs/"),
+    # nesting past 256 levels: RecursionError before; now the default (mkdocs reports the file)
+    ("site_url: https://x.example/docs\nx: " + "[" * 5000 + "]" * 5000 + "\n", "https://evalport.github.io/spec/"),
+])
+def test_site_url_of_a_hostile_mkdocs_yml(tmp_path, config, expected):
+    """Session 36: `docs build` with such a mkdocs.yml ended in a traceback from site_url."""
+    from evalport_spec.site.serve import site_url
+
+    cfg = tmp_path / "mkdocs.yml"
+    cfg.write_text(config)
+    assert site_url(cfg) == expected

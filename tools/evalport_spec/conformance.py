@@ -202,11 +202,12 @@ def load_fixtures(directory: str | os.PathLike[str], meta_schema: str | os.PathL
     Raises:
         InputError: unreadable or malformed file, a fixture meta-schema that is not a valid schema, a file that violates the meta-schema (at the
             offending location), an ``id`` different from the file stem, a duplicate ``id``, an
-            ``until`` not above ``since``, or a folder that does not exist.
+            ``until`` not above ``since``, or a folder that does not exist or is a file.
     """
     directory = Path(directory)
     if not directory.is_dir():
-        raise InputError("fixtures folder does not exist", str(directory))
+        raise InputError("is not a folder: fixtures are read from a folder of *.json files"
+                         if directory.exists() else "fixtures folder does not exist", str(directory))
     meta = load(meta_schema or find_meta_schema(directory))
     files = [(path.stem, load(path)) for path in sorted(directory.glob("*.json"))]
     return parse_fixtures(files, meta.value, meta.source)

@@ -400,7 +400,9 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, exclusive: 
         exclusive: refuse to replace an existing file (used by ``rfc new``).
 
     Raises:
-        InputError: ``exclusive`` and the file exists, or the folder is not writable.
+        InputError: ``exclusive`` and the file exists, the folder is not writable, or writing
+            fails (no space left on the device, a quota): ``path`` is then as it was and no
+            temporary file is left.
     """
     p = Path(path)
     if isinstance(data, str):
@@ -411,18 +413,21 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, exclusive: 
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror}", str(p)) from None
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if exclusive:
-            try:
-                os.link(tmp, p)  # fails if p exists: no check-then-act race
-            except FileExistsError:
-                raise InputError("already exists; not overwriting", str(p)) from None
-            os.unlink(tmp)
-        else:
-            os.replace(tmp, p)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            if exclusive:
+                try:
+                    os.link(tmp, p)  # fails if p exists: no check-then-act race
+                except FileExistsError:
+                    raise InputError("already exists; not overwriting", str(p)) from None
+                os.unlink(tmp)
+            else:
+                os.replace(tmp, p)
+        except OSError as exc:  # a full disk or a quota: the file it was writing, not a bare strerror
+            raise InputError(f"cannot write: {exc.strerror or exc}", str(p)) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

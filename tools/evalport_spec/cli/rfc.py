@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -91,9 +92,31 @@ def _exit(findings: list[Finding]) -> int:
     return 1 if any(f.severity >= Severity.ERROR for f in findings) else 0
 
 
+def _index_or_undo(root: Path, undo: Callable[[], object], undone: str) -> Path:
+    """Regenerate ``rfcs/README.md`` after ``rfc new`` or ``rfc status`` wrote an RFC, and return
+    its path; if that fails (a full disk, a read-only file), call ``undo`` to take the RFC's
+    write back, so the command leaves both files as they were or both changed.
+
+    Raises:
+        InputError: the index could not be written: its message, then ``undone`` (or why the
+            undo failed too).
+    """
+    from ..rfc import write_index
+
+    try:
+        return write_index(root)
+    except InputError as exc:
+        try:
+            undo()
+            after = f"{undone}; nothing changed"
+        except (InputError, OSError) as again:
+            after = f"and undoing the RFC's write failed too ({again})"
+        raise InputError(f"{exc.message}; {after}", exc.source, exc.line, exc.column) from None
+
+
 def run_new(args: argparse.Namespace) -> int:
     from ..fsutil import repo_lock
-    from ..rfc import new_rfc, same_slug, write_index
+    from ..rfc import new_rfc, same_slug
 
     root = _repo(args)
     documents = [d for part in args.documents for d in part.split(",") if d] if args.documents else None
@@ -102,7 +125,7 @@ def run_new(args: argparse.Namespace) -> int:
     with repo_lock(root, "rfc new"):
         path = new_rfc(root, args.title, args.author, _today(args), number=args.number,
                        declared_class=args.change_class, documents=documents)
-        index = write_index(root)
+        index = _index_or_undo(root, lambda: path.unlink(), f"{relative(root, path)} was not created")
     rel = relative(root, path)
     warnings = [f"{relative(root, other)} already uses the slug {path.name[5:-3]!r}; {rel} was created "
                 "beside it under its own number (nothing was overwritten); consider a more specific title"
@@ -150,8 +173,8 @@ def run_index(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
-    from ..fsutil import repo_lock
-    from ..rfc import Change, set_status, write_index
+    from ..fsutil import atomic_write, repo_lock
+    from ..rfc import Change, find_rfc, set_status
 
     root = _repo(args)
     approvers = [(n, "maintainer") for n in args.approver or []] + [(n, "spec-lead") for n in args.spec_lead or []]
@@ -160,8 +183,10 @@ def run_status(args: argparse.Namespace) -> int:
                     waiting_on=args.waiting_on, resolution=args.resolution, option=args.option,
                     approvers=approvers)
     with repo_lock(root, "rfc status"):  # the RFC and the index in one hold (see run_new)
+        before = find_rfc(root, args.number).path.read_bytes()
         path = set_status(root, args.number, args.status, change, today=_today(args))
-        index = write_index(root)
+        index = _index_or_undo(root, lambda: atomic_write(path, before),
+                               f"{relative(root, path)} was put back as it was")
     if args.format == "json":
         print(json.dumps({"path": relative(root, path), "number": args.number, "status": args.status,
                           "index": relative(root, index)}, indent=2))
@@ -240,7 +265,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         return sp
 
     sp = add("new", run_new, "create rfcs/NNNN-slug.md (next free number, status draft) from the template")
-    sp.add_argument("title", type=utf8_text)
+    sp.add_argument("title", type=utf8_text,
+                    help="the RFC's title: one line, at most 200 characters; the file name's slug is made from it")
     sp.add_argument("--author", type=utf8_text, default=None, help="author name for the front matter")
     sp.add_argument("--number", type=RFC_NUMBER, default=None, help="use this number instead of the next free one")
     sp.add_argument("--class", dest="change_class", choices=CHANGE_CLASSES, default="MINOR",
@@ -262,7 +288,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_option(sp)
 
     sp = add("status", run_status, "move an RFC to a new status (validated transition, dates written)")
-    sp.add_argument("number", type=RFC_NUMBER)
+    sp.add_argument("number", type=RFC_NUMBER, help=f"the RFC's number (1 to {MAX_RFC_NUMBER}; 7 names rfcs/0007-*.md)")
     sp.add_argument("status", metavar="STATUS", help=f"one of: {', '.join(RFC_STATUSES)}")
     sp.add_argument("--opens", metavar="DATE", help="comment period start (default: today)")
     sp.add_argument("--closes", metavar="DATE", help="comment period end (default: opens + 14 days)")
@@ -284,18 +310,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     sp = add("check", run_check, "judge an RFC's proposal as the gate would judge the draft it produces "
              "(in memory, before or after rfc apply): class, rules, the gate's content stages, examples")
-    sp.add_argument("number", type=RFC_NUMBER)
+    sp.add_argument("number", type=RFC_NUMBER, help=f"the RFC's number (1 to {MAX_RFC_NUMBER}; 7 names rfcs/0007-*.md)")
     add_format_option(sp)
 
     sp = add("apply", run_apply, "write an accepted RFC's proposal into the draft: schema patch, rules, "
              "fixtures (since = the draft's version), SPEC.md rows and rule sections, a changelog line; "
              "all files or none; a no-op when already applied")
-    sp.add_argument("number", type=RFC_NUMBER)
+    sp.add_argument("number", type=RFC_NUMBER, help=f"the RFC's number (1 to {MAX_RFC_NUMBER}; 7 names rfcs/0007-*.md)")
     add_format_option(sp, WRITE_FORMATS, text="what was written", json="{number, already, written}")
 
     sp = add("accept-findings", run_accept_findings,
              "list the current change's breaking findings, by fingerprint, in the accepts of a MAJOR RFC")
-    sp.add_argument("number", type=RFC_NUMBER)
+    sp.add_argument("number", type=RFC_NUMBER, help=f"the RFC's number (1 to {MAX_RFC_NUMBER}; 7 names rfcs/0007-*.md)")
     sp.add_argument("--base", metavar="REF", default=None,
                     help="the change against REF (as `check --base REF` sees it, rule code changes "
                          "(rule-implementation-changed) included); default: the draft since the latest "

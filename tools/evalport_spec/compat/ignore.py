@@ -21,7 +21,8 @@ from typing import Any
 from ..errors import InputError
 from ..findings import Finding
 from ..fsutil import read_limited
-from ..ignorefile import MAX_IGNORE_BYTES, parse
+from ..ignorefile import MAX_IGNORE_BYTES
+from ..yamldepth import load
 from ..yamlerror import describe
 
 
@@ -31,14 +32,14 @@ def load_ignore(path: str | Path) -> list[dict[str, Any]]:
     Raises:
         InputError: unreadable, not YAML/JSON, or an entry without a string ``kind``/``reason``
             or with a malformed ``expires`` (a day the calendar lacks, ``2026-02-30``, included:
-            dates are read as text, :func:`evalport_spec.ignorefile.parse`).
+            dates are read as text, :func:`evalport_spec.yamldepth.load`).
     """
     import yaml
 
     p = Path(path)
     try:
         text = read_limited(p, max_bytes=MAX_IGNORE_BYTES, label=str(p)).decode("utf-8")
-        data = parse(text)
+        data = load(text)
     except UnicodeDecodeError as exc:
         raise InputError(f"cannot read ignore file: {exc}", str(p)) from None
     except yaml.YAMLError as exc:

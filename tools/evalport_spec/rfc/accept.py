@@ -35,7 +35,7 @@ from ..jsonload import loads
 from ..pointer import resolve
 from ..spec import SpecRepo, SpecVersion
 from .frontmatter import FENCE, parse
-from .model import STATUSES, Rfc, find_rfc, repo_root
+from .model import Rfc, find_rfc, repo_root
 
 ACCEPTS = "accepts"
 """The front matter key."""
@@ -180,11 +180,7 @@ def accepting_rfc(repo: SpecRepo | str | Path, number: int) -> Rfc:
             or is decided (accepted, implemented, rejected, withdrawn, superseded).
     """
     rfc = find_rfc(repo_root(repo), number)
-    status, cls = rfc.meta.get("status"), rfc.meta.get("declared_class")
-    if not isinstance(status, str) or status not in STATUSES:  # ACCEPTED, [accepted], none
-        raise InputError(f"RFC {number:04d} has status {status!r}, which is no status word (one of "
-                         f"{', '.join(STATUSES)}): fix its front matter (see `rfc lint`) first",
-                         rfc.rel, rfc.fm.line("status") or 1)
+    status, cls = rfc.status_word(), rfc.meta.get("declared_class")  # ACCEPTED, [accepted], none: refused
     if cls != "MAJOR":
         raise InputError(f"RFC {number:04d} declares {cls or 'no class'}: only an RFC declaring "
                          "MAJOR accepts breaking findings (set declared_class: MAJOR first)",

@@ -75,6 +75,20 @@ class Rfc:
         """``rfcs/NNNN-slug/`` (may not exist)."""
         return self.path.with_suffix("")
 
+    def status_word(self) -> str:
+        """The front matter's ``status``, one of :data:`STATUSES`.
+
+        Raises:
+            InputError: it is anything else (``ACCEPTED``, ``[accepted]``, a number, absent),
+                at the ``status`` line, asking for the front matter to be fixed first.
+        """
+        status = self.meta.get("status")
+        if not isinstance(status, str) or status not in STATUSES:
+            raise InputError(f"RFC {self.number:04d} has status {status!r}, which is no status word (one of "
+                             f"{', '.join(STATUSES)}): fix its front matter (see `rfc lint`) first",
+                             self.rel, self.fm.line("status") or 1)
+        return status
+
     def has_proposal(self) -> bool:
         """True when the proposal folder exists."""
         return self.proposal_dir.is_dir()

@@ -205,7 +205,7 @@ def plan(meta: dict[str, Any], number: int, status: str, change: Change | None =
     if status not in STATUSES:
         raise InputError(f"unknown status {status!r} (expected one of {', '.join(STATUSES)})")
     current = meta.get("status")
-    if current not in TRANSITIONS:
+    if not isinstance(current, str) or current not in TRANSITIONS:
         raise InputError(f"RFC {number} has an unknown current status {current!r}; fix its front matter first")
     if status not in TRANSITIONS[current]:
         allowed = ", ".join(sorted(TRANSITIONS[current])) or "none"
@@ -248,6 +248,7 @@ def set_status(repo: SpecRepo | str | Path, number: int, status: str, change: Ch
     today = today or dt.date.today()
     with repo_lock(root, "rfc status"):
         rfc = find_rfc(root, number)
+        rfc.status_word()  # [comment], ACCEPTED: one line at its status line (was a TypeError)
         numbers = {int(p.name[:4]) for p in rfc_paths(root)}
         new = plan(rfc.meta, number, status, change, today=today,
                    releases=SpecRepo(root).releases(), numbers=numbers)

@@ -25,6 +25,7 @@ from urllib.parse import unquote, urlsplit
 import yaml
 
 from ..errors import InputError
+from ..yamldepth import load
 
 SITE_URL = "https://evalport.github.io/spec/"
 """The published site's address when mkdocs.yml names none."""
@@ -32,10 +33,12 @@ SITE_URL = "https://evalport.github.io/spec/"
 
 def site_url(config: Path | None) -> str:
     """``site_url`` of the mkdocs config file ``config`` (with a final ``/``), else
-    :data:`SITE_URL`. An unreadable config gives :data:`SITE_URL` (the strict build reports it)."""
+    :data:`SITE_URL`. An unreadable config gives :data:`SITE_URL` (the strict build reports it),
+    as does one that nests past :data:`evalport_spec.jsonload.MAX_DEPTH` or has a tagged value
+    PyYAML cannot build (it raised ``ValueError`` or ``RecursionError`` from here before)."""
     try:
-        data = yaml.safe_load(Path(config).read_text(encoding="utf-8")) if config else None
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        data = load(Path(config).read_text(encoding="utf-8")) if config else None
+    except (OSError, yaml.YAMLError, UnicodeDecodeError, ValueError):
         data = None
     url = data.get("site_url") if isinstance(data, dict) else None
     if not isinstance(url, str) or not url.strip():
