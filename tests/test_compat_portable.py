@@ -189,3 +189,41 @@ def test_a_multiple_of_that_is_no_binary_fraction_is_warned_about():
     for divisor in (0.5, 2, 0.25):  # binary fractions: the float division is exact for multiples
         c = compare(sset(old, "old"), sset({**new, "multipleOf": divisor}, "new"), search_budget=0)
         assert [f for f in c.findings if f.kind == "keyword-not-portable"] == [], divisor
+
+
+def test_a_dot_spelled_out_or_a_pattern_property_renamed_is_warned_about():
+    """Adversary 36: Python ``re``'s ``.`` also matches ``\\r``, U+2028 and U+2029, which
+    ECMA-262's excludes, so ``.`` spelled ``[^\\n\\r\\u2028\\u2029]`` is PATCH (rightly) and stock
+    python-jsonschema loses ``x_a\\u2028b``; and a ``patternProperties`` name rewritten so (or
+    ``\\d`` as ``[0-9]``) was never compared with the name it replaced (only a ``pattern`` at
+    the same pointer was). The expected losses are python-jsonschema's own verdicts."""
+    V = jsonschema.Draft202012Validator
+    line = "[^\\n\\r\\u2028\\u2029]"
+    cases = [({"type": "string", "pattern": "^.$"}, {"type": "string", "pattern": f"^{line}$"}, "\u2028"),
+             ({"type": "object", "patternProperties": {"^x_.+$": {}}, "additionalProperties": False},
+              {"type": "object", "patternProperties": {f"^x_{line}+$": {}}, "additionalProperties": False},
+              {"x_a\u2028b": 1}),
+             ({"type": "object", "patternProperties": {"^x\\d$": {}}, "additionalProperties": False},
+              {"type": "object", "patternProperties": {"^x[0-9]$": {}}, "additionalProperties": False},
+              {"x\u0663": 1})]
+    for old, new, lost in cases:
+        assert V(old).is_valid(lost) and not V(new).is_valid(lost)
+        c, found = warned(old, new)
+        assert c.change_class is ChangeClass.PATCH
+        assert len(found) == 1 and "replacing" in found[0].message, (old, new)
+    # a dot escaped or in a class is the same character in both: no warning
+    assert warned({"type": "string", "pattern": "^a\\.b$"}, {"type": "string", "pattern": "^a[.]b$"})[1] == []
+
+
+def test_a_removed_pattern_python_reads_otherwise_is_warned_about():
+    """Adversary 36: ECMA-262 reads ``[]`` as the empty class, so ``^[]a]$`` matches nothing
+    and the ``anyOf`` branch holding it can go (PATCH, rightly); Python ``re`` reads it as the
+    class ``[]a]``, so python-jsonschema accepted ``a`` under the old schema and loses it."""
+    old = {"type": "string", "anyOf": [{"const": ""}, {"pattern": "^[]a]$"}]}
+    new = {"type": "string", "const": ""}
+    V = jsonschema.Draft202012Validator
+    assert V(old).is_valid("a") and not V(new).is_valid("a")
+    c, found = warned(old, new)
+    assert c.change_class is ChangeClass.PATCH
+    assert [(f.old.pointer, f.new) for f in found] == [("/anyOf/1/pattern", None)]
+    assert "empty class" in found[0].message

@@ -126,10 +126,38 @@ def test_a_rule_encoding_changed_under_the_same_statement_is_a_warning_naming_th
              if f.kind == "rule-encoding-changed"]
     assert found == [("rule-encoding-changed", "NULL_SCORE_PASSED", "spec/schemas/resultset.json",
                       "/$defs/grader_result/allOf/0", "WARNING")]
-    # the statement changed with it: the record of the statement's change is the reviewer's cue
+    # the statement changed with it: still said (a statement without a key word is on no record),
+    # with a message asking whether the new statement says what the subschema rejects
     edit_json(repo / "spec/rules.json", lambda d: next(r for r in d["rules"] if r["code"] == "NULL_SCORE_PASSED")
               .update(statement="A GraderResult of a grader with an id of two or more characters whose score is "
                                 "null has passed false."))
     commit_all(repo, "and its statement")
     stage = run_gate(repo, base="main", stages=["base"], cache=False).stage("base")
-    assert [f for f in stage.findings if f.kind == "rule-encoding-changed"] == []
+    (f,) = [f for f in stage.findings if f.kind == "rule-encoding-changed"]
+    assert f.code == "NULL_SCORE_PASSED" and "so does its catalogue statement" in f.message
+
+
+def test_a_rule_encoding_loosened_beside_a_statement_edited_in_its_spacing_is_still_warned_about(repo):
+    """Adversary 36, attempt 1: NULL_SCORE_PASSED's ``if`` narrowed as above, and its statement
+    given a second space between two words (no word changed). A differing statement silenced
+    the warning, and the statement has no key word, so it is no unit of the normative record:
+    the gate said nothing naming the rule, and python-jsonschema now accepts a null score that
+    passed for grader ``j``."""
+    import jsonschema
+
+    path = repo / "spec/schemas/resultset.json"
+    doc = {"grader_id": "j", "type": "exact_match", "score": None, "passed": True}
+    edit_json(path, lambda d: d["$defs"]["grader_result"]["allOf"][0]["if"]["properties"].update(
+        grader_id={"minLength": 2}))
+    assert jsonschema.Draft202012Validator(json.loads(path.read_text())["$defs"]["grader_result"]).is_valid(doc)
+
+    def spaced(d):
+        rule = next(r for r in d["rules"] if r["code"] == "NULL_SCORE_PASSED")
+        assert " has " in rule["statement"]
+        rule["statement"] = rule["statement"].replace(" has ", " has  ", 1)
+
+    edit_json(repo / "spec/rules.json", spaced)
+    commit_all(repo, "NULL_SCORE_PASSED for named graders")
+    stage = run_gate(repo, base="main", stages=["base"], cache=False).stage("base")
+    assert [(f.kind, f.code, f.severity.name) for f in stage.findings if f.kind == "rule-encoding-changed"] == [
+        ("rule-encoding-changed", "NULL_SCORE_PASSED", "WARNING")]

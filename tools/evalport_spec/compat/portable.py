@@ -90,14 +90,16 @@ _READS_OTHERWISE = {
     "S": "\\S is another non-whitespace set there",
     "A": "\\A is the start of the string there (the letter A in ECMA-262)",
     "U": "\\U is an eight-digit code point escape there (the letter U in ECMA-262)",
+    ".": ". also matches \\r, U+2028 and U+2029 there (ECMA-262's excludes them with \\n)",
+    "[]": "[] starts a class holding ] there (the empty class, which matches nothing, in ECMA-262)",
 }
 
 
 def python_reads_otherwise(source: str) -> tuple[str, ...]:
-    """The class escapes of ECMA-262 regular expression ``source`` that Python's :mod:`re`
-    (stock python-jsonschema) matches against other characters than ECMA-262 does, one sentence
-    each (:data:`_READS_OTHERWISE`), in order of first use; ``\\b`` inside a character class is a
-    backspace in both. ``()`` for a source that is not ECMA-262 or that Python cannot compile
+    """The class escapes (and the ``.`` and empty class ``[]``) of ECMA-262 regular expression
+    ``source`` that Python's :mod:`re` (stock python-jsonschema) matches against other characters
+    than ECMA-262 does, one sentence each (:data:`_READS_OTHERWISE`), in order of first use;
+    ``\\b`` inside a character class is a backspace in both, and ``.`` there is the dot in both. ``()`` for a source that is not ECMA-262 or that Python cannot compile
     (:func:`portability_problems` says that)."""
     if portability_problems(source):
         return ()
@@ -112,25 +114,47 @@ def python_reads_otherwise(source: str) -> tuple[str, ...]:
         c = source[i]
         if c == "\\" and i + 1 < len(source):
             e = source[i + 1]
-            if e in _READS_OTHERWISE and not (in_class and e in "bBA") and e not in seen:
+            if e.isalpha() and e in _READS_OTHERWISE and not (in_class and e in "bBA") and e not in seen:
                 seen.append(e)
             i += 2
             continue
         if c == "[" and not in_class:
             in_class = True
+            if source.startswith("[]", i) and "[]" not in seen:
+                seen.append("[]")
         elif c == "]" and in_class:
             in_class = False
+        elif c == "." and not in_class and "." not in seen:
+            seen.append(".")
         i += 1
     return tuple(_READS_OTHERWISE[e] for e in seen)
+
+
+def _places(schema: object) -> dict[str, list[str]]:
+    """``{place: sources}`` of a schema's patterns: a ``pattern`` keyword's place is its own
+    pointer (one source), a ``patternProperties`` object's is the object's pointer (its names)."""
+    out: dict[str, list[str]] = {}
+    for ptr, node in subschemas(schema):
+        if isinstance(node.get("pattern"), str):
+            out.setdefault(join(ptr, "pattern"), []).append(node["pattern"])
+        if isinstance(node.get("patternProperties"), dict):
+            out.setdefault(join(ptr, "patternProperties"), []).extend(node["patternProperties"])
+    return out
 
 
 def pattern_warnings(name: str, old: SchemaSet, new: SchemaSet) -> list[Finding]:
     """One ``pattern-not-portable`` warning per ``pattern`` value or ``patternProperties`` name
     of file ``name`` of ``new`` whose source the same file of ``old`` does not hold (a pattern
-    the change adds) and :func:`portability_problems` finds a problem with. Located at the
-    pattern in the new file; class ``NONE``, so the verdict is unchanged."""
+    the change adds) and :func:`portability_problems` finds a problem with, or that Python reads
+    otherwise (:func:`python_reads_otherwise`), itself or a pattern it replaces: the old
+    ``pattern`` at its pointer, or for a ``patternProperties`` name, the old names of that
+    object the new one lacks (red team, session 36: ``^x_.+$`` renamed ``^x_[^\\n\\r\\u2028\\u2029]+$``,
+    the same in ECMA-262, lost ``x_a\\u2028b`` for python-jsonschema). Located at the pattern in
+    the new file (a removed one, that Python reads otherwise, at the old); class ``NONE``, so the
+    verdict is unchanged."""
     had = {src for f, _, src in old.patterns() if f.name == name}
-    before = {ptr: src for f, ptr, src in old.patterns() if f.name == name}
+    before = _places(old.files[name].schema) if name in old.files else {}
+    after = _places(new.files[name].schema) if name in new.files else {}
     out: list[Finding] = []
     for f, ptr, src in new.patterns():
         if f.name != name or src in had:
@@ -142,15 +166,29 @@ def pattern_warnings(name: str, old: SchemaSet, new: SchemaSet) -> list[Finding]
                                + "; ".join(problems) + ": a consumer using that library cannot load the schema",
                                ChangeClass.NONE, Severity.WARNING, new=where, direction="identity", item=src))
             continue
-        replaced = before.get(ptr)
+        place = ptr if src in after.get(ptr, ()) else ptr.rpartition("/")[0]
+        gone = [s for s in before.get(place, ()) if s not in after.get(place, ())]
         otherwise = dict.fromkeys(python_reads_otherwise(src)
-                                  + (python_reads_otherwise(replaced) if replaced is not None else ()))
+                                  + tuple(x for s in gone for x in python_reads_otherwise(s)))
         if otherwise:
-            what = f"pattern {src!r}" + (f" (replacing {replaced!r})" if replaced is not None else "")
+            what = f"pattern {src!r}" + (f" (replacing {', '.join(map(repr, gone))})" if gone else "")
             out.append(Finding(KIND, f"{what} is read as ECMA-262, as JSON Schema asks, but Python re (stock "
                                "python-jsonschema) matches other strings: " + "; ".join(otherwise)
                                + ": a consumer using that library may lose documents the verdict keeps",
                                ChangeClass.NONE, Severity.WARNING, new=where, direction="identity", item=src))
+    now = {src for f, _, src in new.patterns() if f.name == name}
+    for f, ptr, src in old.patterns():
+        place = ptr if src in before.get(ptr, ()) else ptr.rpartition("/")[0]
+        if f.name != name or src in now or after.get(place):
+            continue  # kept, or replaced at its place (warned above, with the new pattern)
+        otherwise = python_reads_otherwise(src)
+        if otherwise:
+            out.append(Finding(KIND, f"pattern {src!r} is removed; it was read as ECMA-262, as JSON Schema asks, "
+                               "but Python re (stock python-jsonschema) matches other strings: "
+                               + "; ".join(otherwise) + ": where the verdict weighed what it matched (a branch "
+                               "of anyOf, say), a consumer using that library may lose documents the verdict keeps",
+                               ChangeClass.NONE, Severity.WARNING, old=Location(f.loaded.source, ptr, f.loaded.line(ptr)),
+                               direction="identity", item=src))
     return out
 
 

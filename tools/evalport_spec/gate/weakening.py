@@ -31,12 +31,16 @@ reviewer should see it):
   (a member with a tight constraint dropped) stops pinning what it pinned, in silence before
   session 35. (A fixture that pins another case is ``conformance-fixture-changed``.)
 * ``rule-encoding-changed``: a subschema marked ``x-evalport-rule`` (a rule the schema encodes)
-  differs from REF's draft's while the rule's catalogue statement does not. The classifier
+  differs from REF's draft's, whether or not the rule's catalogue statement changed with it. The classifier
   judges the schema change as any other, and a loosening is a compatible MINOR, but the
   statement, SPEC.md's rule section and the rule's fixtures still say the rule holds. Red team,
   session 35: NULL_SCORE_PASSED's ``if`` gained ``"grader_id": {"minLength": 2}``, so a null
   score passed for a grader named ``j``; the rule's fixture (grader ``judge``) was still
-  rejected, and the gate said only ``MINOR if-then-loosened``, naming no rule.
+  rejected, and the gate said only ``MINOR if-then-loosened``, naming no rule. Red team, session
+  36: the same edit with the statement given a second space between two words (no word
+  changed) passed with no finding at all, since a differing statement silenced the warning and
+  a statement without a key word is no unit of the normative record; so a changed statement
+  changes the message (confirm it says what the subschema now rejects), not whether it is said.
 
 A draft whose fixtures cannot be read is the ``conformance`` stage's finding, not one here.
 """
@@ -145,22 +149,27 @@ def encoding_findings(base: SpecVersion, branch: SpecVersion, label: str) -> lis
     """A ``rule-encoding-changed`` WARNING (module docstring) for each rule code whose marked
     subschemas (:data:`~evalport_spec.rulecheck.schemawalk.MARKER`, compared as canonical JSON
     with their file and pointer) differ between ``base`` (REF's draft, named ``label``) and
-    ``branch`` while the code's catalogue ``statement`` is the same on both; located at the
-    branch's first marked subschema of the code."""
+    ``branch``, its message saying whether the code's catalogue ``statement`` changed too;
+    located at the branch's first marked subschema of the code."""
     before, after = _encodings(base), _encodings(branch)
     said_before = {r.code: r.statement for r in base.catalogue.rules}
     said_after = {r.code: r.statement for r in branch.catalogue.rules}
     out = []
     for code in sorted(set(before) & set(after)):
-        if before[code][0] == after[code][0] or said_before.get(code) != said_after.get(code):
+        if before[code][0] == after[code][0]:
             continue
         source, ptr, line = after[code][1]
+        if said_before.get(code) == said_after.get(code):
+            what = ("but its catalogue statement does not: what the schema rejects changed, while the statement, "
+                    "SPEC.md's rule section and its fixtures still say the rule holds as before; confirm the "
+                    "subschema still rejects every document the statement forbids, or change the statement "
+                    "(and its record) with it")
+        else:
+            what = ("and so does its catalogue statement: confirm the new statement says exactly what the "
+                    "subschema now rejects (a statement with no key word is on no record, so its rewording "
+                    "is no finding of its own)")
         out.append(Finding("rule-encoding-changed",
-                           f"the schema's encoding of {code} differs from {label}'s draft but its catalogue "
-                           "statement does not: what the schema rejects changed, while the statement, SPEC.md's "
-                           "rule section and its fixtures still say the rule holds as before; confirm the "
-                           "subschema still rejects every document the statement forbids, or change the "
-                           "statement (and its record) with it",
+                           f"the schema's encoding of {code} differs from {label}'s draft {what}",
                            severity=Severity.WARNING, new=Location(source, ptr, line), code=code))
     return out
 
