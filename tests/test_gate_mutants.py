@@ -1,0 +1,25 @@
+"""Session 36 mutation testing of gate/: hand mutants no test killed, each killed here by a test
+naming it. Expected values are worked out from the module docstrings' rules, not from output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evalport_spec.gate import canarybreaks as B
+
+
+def test_a_canary_planting_function_edited_past_its_first_helper_is_a_warning(tmp_path):
+    """Mutant: canary_digests hashed only the first function (by name) a planting reaches, so
+    an edit of remove_canary_enum_value itself (it removes "a" instead of "b") went unseen. Every
+    reached function counts (canarykept module docstring), so the enum canary is named changed."""
+    from evalport_spec.gate.canarykept import BREAKS, changed_findings
+    judge = Path(B.__file__)
+    tools = tmp_path / "tools"
+    (tools / BREAKS).parent.mkdir(parents=True)
+    source = judge.read_text()
+    old = 'sub["enum"].remove("b")'
+    assert source.count(old) == 1
+    (tools / BREAKS).write_text(source.replace(old, 'sub["enum"].remove("a")'))
+    found = changed_findings(tools, {c.name for c in B.CANARIES}, judge)
+    assert [(f.kind, f.extra["canary"]) for f in found if f.extra["canary"] == "enum-value-removed"] == [
+        ("toolchain-canary-changed", "enum-value-removed")]
