@@ -324,6 +324,13 @@ def test_a_decision_is_dated_the_day_the_comment_period_closes(tmp_path):
     assert (tmp_path / "rfcs/0001-a.md").read_text() == RFC.format(n=1, status="comment")
 
 
+def _next_rfc(repo) -> str:
+    """The number a new RFC of ``repo`` gets, read off its rfcs/ folder: one more than the highest
+    ``NNNN-*.md`` there, four digits."""
+    numbers = [int(p.name[:4]) for p in (repo / "rfcs").glob("[0-9][0-9][0-9][0-9]-*.md")]
+    return f"{max(numbers) + 1:04d}"
+
+
 def test_an_acceptance_is_written_in_the_change_it_accepts(spec_repo):
     """After the setup (spec/schemas/x-canary.json, committed): "b" removed from x_canary, spec/VERSION the next major, and a new
     RFC, accepted after a closed comment period, whose accepts lists that removal; the gate's
@@ -331,13 +338,14 @@ def test_an_acceptance_is_written_in_the_change_it_accepts(spec_repo):
     by_name("major-accepted-in-the-same-change").setup(spec_repo)
     commit_all(spec_repo, "canary setup")
     assert (spec_repo / "spec/VERSION").read_text() == "2.0.0\n"  # declared by the setup
+    n = _next_rfc(spec_repo)
     said = B.accept_in_the_same_change(spec_repo)
     assert said == ('removed "b" from spec/schemas/x-canary.json#/properties/x_canary/enum, '
-                    "spec/VERSION declaring 2.0.0, and rfcs/0008-canary-an-acceptance-in-the-change-it-accepts.md "
+                    f"spec/VERSION declaring 2.0.0, and rfcs/{n}-canary-an-acceptance-in-the-change-it-accepts.md "
                     "accepting it added, accepted, in the same commit")
     assert (spec_repo / "spec/VERSION").read_text() == "2.0.0\n"
     from evalport_spec.rfc.frontmatter import parse
-    meta = parse((spec_repo / "rfcs/0008-canary-an-acceptance-in-the-change-it-accepts.md").read_text(), "rfc").data
+    meta = parse((spec_repo / f"rfcs/{n}-canary-an-acceptance-in-the-change-it-accepts.md").read_text(), "rfc").data
     assert (meta["status"], meta["declared_class"]) == ("accepted", "MAJOR")
     assert meta["comment_period"]["opens"] < meta["comment_period"]["closes"] < meta["decision_date"]
     (entry,) = meta["accepts"]
@@ -350,7 +358,7 @@ def test_the_lifecycle_canaries_decide_the_rfc_of_their_setup(spec_repo):
     """rfc-accepted-without-observed-period: the setup's RFC in comment becomes accepted;
     rfc-accepts-after-decision: the setup's accepted RFC gains the entry of the removal of "b"."""
     from evalport_spec.rfc.frontmatter import parse
-    rfc = spec_repo / "rfcs/0008-canary-an-rfc-decided-by-the-canary.md"
+    rfc = spec_repo / f"rfcs/{_next_rfc(spec_repo)}-canary-an-rfc-decided-by-the-canary.md"
     period = by_name("rfc-accepted-without-observed-period")
     period.setup(spec_repo)
     assert parse(rfc.read_text(), "rfc").data["status"] == "comment"
@@ -370,12 +378,13 @@ def test_the_lifecycle_canaries_decide_the_rfc_of_their_setup(spec_repo):
 
 
 def test_an_rfc_is_added_already_accepted(spec_repo):
-    """A new RFC (0008: this spec has seven), accepted, with a closed comment period and a
-    decision after it: only its entering accepted is wrong (rfc-status-transition)."""
-    assert B.add_accepted_rfc(spec_repo) == ("added rfcs/0008-canary-an-rfc-that-enters-accepted.md "
+    """A new RFC (the next free number), accepted, with a closed comment period and a decision
+    after it: only its entering accepted is wrong (rfc-status-transition)."""
+    n = _next_rfc(spec_repo)
+    assert B.add_accepted_rfc(spec_repo) == (f"added rfcs/{n}-canary-an-rfc-that-enters-accepted.md "
                                              "with status accepted")
     from evalport_spec.rfc.frontmatter import parse
-    meta = parse((spec_repo / "rfcs/0008-canary-an-rfc-that-enters-accepted.md").read_text(), "rfc").data
+    meta = parse((spec_repo / f"rfcs/{n}-canary-an-rfc-that-enters-accepted.md").read_text(), "rfc").data
     assert (meta["status"], meta["declared_class"]) == ("accepted", "MAJOR")
     assert meta["comment_period"]["opens"] < meta["comment_period"]["closes"] < meta["decision_date"]
     assert "accepts" not in meta or meta["accepts"] == []
