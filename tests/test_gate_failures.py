@@ -378,7 +378,7 @@ def test_the_base_stage_asked_for_without_a_base_is_a_usage_error(repo):
 
 
 def test_each_stage_says_what_it_checked_and_a_file_added_to_a_release_is_refused(repo):
-    """The summaries of a complete scratch copy (5 examples, 7 RFCs, 4 releases holding 349
+    """The summaries of a complete scratch copy (5 examples, 8 RFCs, 4 releases holding 349
     files, counted with ls and find), then one file added to release 1.3.0 and not committed:
     judged against HEAD, where 1.3.0 already froze its fixtures, so no backfill excuses it."""
     stages = ["schemas", "spec-text", "manifest", "history", "rfcs", "examples"]
@@ -387,7 +387,7 @@ def test_each_stage_says_what_it_checked_and_a_file_added_to_a_release_is_refuse
     assert re.fullmatch(r"5 SPEC\.md file\(s\); \d+ normative change\(s\) since 1\.3\.0, all on record",
                         summaries.pop("spec-text"))
     assert summaries == {"schemas": "5 version(s)", "manifest": "4 release(s)",
-                         "history": "349 released file(s) as first committed", "rfcs": "7 RFC(s)",
+                         "history": "349 released file(s) as first committed", "rfcs": "8 RFC(s)",
                          "examples": "5 example(s)"}
     (repo / "spec/releases/1.3.0/notes.txt").write_text("added later\n")
     history = run_gate(repo, stages=["history"]).stage("history")
