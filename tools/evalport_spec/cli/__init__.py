@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import EvalportError, InputError, UsageError
+from ..gcpace import paced_gc
 from ..sigterm import EXIT_STATUS as TERMINATED
 from ..sigterm import Terminated, sigterm_raises
 from . import canary, check, conformance, diff, docs, release, rfc, rules, spec, validate
@@ -87,7 +88,9 @@ def _finish_interrupted_write(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point. Returns (and, as a script, exits with) 0, 1 or 2; 130 after Ctrl-C, 143
-    after SIGTERM (:mod:`evalport_spec.sigterm`), once the command has cleaned up."""
+    after SIGTERM (:mod:`evalport_spec.sigterm`), once the command has cleaned up. The command
+    runs with the garbage collector at :func:`~evalport_spec.gcpace.paced_gc`'s pace, put back
+    on return."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_leading_command(argv))
     args = parser.parse_args(argv)
@@ -98,8 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = "not a directory" if os.path.exists(args.repo) else "no such directory"
         print(f"evalport-spec: error: {what}: {args.repo} (-C)", file=sys.stderr)
         return EXIT_ERROR
-    try:
-        with sigterm_raises():  # SIGTERM cleans up as Ctrl-C does (the processes a command started)
+    try:  # SIGTERM cleans up as Ctrl-C does (the processes a command started); the collector at
+        with sigterm_raises(), paced_gc():  # the toolchain's pace (:mod:`evalport_spec.gcpace`)
             _finish_interrupted_write(args)
             return int(args.func(args))
     except (InputError, UsageError, EvalportError) as exc:
