@@ -161,3 +161,14 @@ def test_a_command_builds_only_its_own_parser(tmp_path, monkeypatch, capsys):
     for argv in (["--version"], ["-C", str(tmp_path), "diff", "a", "b"], ["nonsense"]):
         with pytest.raises(AssertionError, match="rfc registered"):
             cli.main(argv)
+
+
+def test_a_diff_of_two_copies_of_a_plain_file_loads_only_what_it_uses(tmp_path):
+    """Start-up guard (issue 16: the cold two-copy ``diff`` against jsoncompat's process): the
+    engine-free answer (:mod:`evalport_spec.selfdiff`) loads no other command's module."""
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "^x"}}}
+    mods = _modules_after_diff(tmp_path, schema, schema)
+    assert "evalport_spec.selfdiff" in mods and "evalport_spec.compat" not in mods
+    others = {f"evalport_spec.cli.{name}" for name in
+              ("validate", "conformance", "check", "canary", "rules", "spec", "rfc", "release", "docs")}
+    assert sorted(others & mods) == []

@@ -13,16 +13,16 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 from .. import __version__
 from ..errors import EvalportError, InputError, UsageError
 from ..gcpace import paced_gc
 from ..sigterm import EXIT_STATUS as TERMINATED
 from ..sigterm import Terminated, sigterm_raises
-from . import canary, check, conformance, diff, docs, release, rfc, rules, spec, validate
 
-COMMANDS = (validate, conformance, diff, check, canary, rules, spec, rfc, release, docs)
-"""Command modules, in the order ``--help`` lists them."""
+COMMANDS = ("validate", "conformance", "diff", "check", "canary", "rules", "spec", "rfc", "release", "docs")
+"""Command names (each a module of this package), in the order ``--help`` lists them."""
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -46,28 +46,57 @@ class _CommandParser(_Parser):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The top-level parser with every available command registered, or only the command named
     ``only`` (a name of :data:`COMMANDS`: what :func:`main` parses when the command line starts
-    with it; building the other commands' parsers is most of a short command's start-up)."""
+    with it; building the other commands' parsers is most of a short command's start-up, and
+    their modules are then not imported at all)."""
     parser = _Parser(prog="evalport-spec",
                      description="Spec-authoring and schema-evolution toolchain for EvalPort.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("-C", "--repo", metavar="DIR", default=None,
                         help="spec repository root (default: found from the working directory)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
-    for command in COMMANDS:
-        if only is None or _name(command) == only:
-            command.register(sub)
+    for name in COMMANDS:
+        if only is None or name == only:
+            command(name).register(sub)
     return parser
 
 
-def _name(command: object) -> str:
-    """The name of a command module of :data:`COMMANDS` (its sub-command's name)."""
-    return str(getattr(command, "__name__", "")).rsplit(".", 1)[-1]
+def command(name: str) -> ModuleType:
+    """The module of the command ``name`` (one of :data:`COMMANDS`), imported when first asked
+    for: a short command loads only its own module (the others' imports are about a millisecond
+    of its start-up).
+
+    Raises:
+        ValueError: not a command name.
+    """
+    if name == "validate":
+        from . import validate as module
+    elif name == "conformance":
+        from . import conformance as module
+    elif name == "diff":
+        from . import diff as module
+    elif name == "check":
+        from . import check as module
+    elif name == "canary":
+        from . import canary as module
+    elif name == "rules":
+        from . import rules as module
+    elif name == "spec":
+        from . import spec as module
+    elif name == "rfc":
+        from . import rfc as module
+    elif name == "release":
+        from . import release as module
+    elif name == "docs":
+        from . import docs as module
+    else:
+        raise ValueError(f"unknown command {name!r} (expected one of {', '.join(COMMANDS)})")
+    return module
 
 
 def _leading_command(argv: Sequence[str]) -> str | None:
     """The command ``argv`` starts with (its first word, when that names one), else ``None``
     (an option first, ``--help``, no command, an unknown word: the whole parser decides)."""
-    return argv[0] if argv and argv[0] in {_name(c) for c in COMMANDS} else None
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def _finish_interrupted_write(args: argparse.Namespace) -> None:
