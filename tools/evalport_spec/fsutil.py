@@ -18,7 +18,6 @@ import os
 import select
 import signal
 import stat
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -402,6 +401,8 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, exclusive: 
     Raises:
         InputError: ``exclusive`` and the file exists, or the folder is not writable.
     """
+    import tempfile  # (with shutil: a command that writes nothing never loads them)
+
     p = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")

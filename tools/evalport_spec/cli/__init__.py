@@ -27,7 +27,33 @@ COMMANDS = ("validate", "conformance", "diff", "check", "canary", "rules", "spec
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, with the terminal measured when help is written rather than when
+    the formatter is made: argparse also makes one at each ``add_argument`` (to check the
+    metavar), and measuring imports ``shutil`` (with ``bz2``, ``lzma``, ``zlib``: about 2 ms of
+    every command's start-up, issue 16). Every use of the width is in :meth:`format_help`."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, 80 if width is None else width)
+        self._unmeasured = (indent_increment, max_help_position) if width is None else None
+
+    def format_help(self) -> str:
+        if self._unmeasured is not None:
+            import shutil
+
+            indent_increment, max_help_position = self._unmeasured
+            self._width = shutil.get_terminal_size().columns - 2  # as argparse sizes it
+            self._max_help_position = min(max_help_position, max(self._width - 20, indent_increment * 2))
+            self._unmeasured = None
+        return super().format_help()
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
     def error(self, message: str) -> None:  # argparse exits 2 already; keep one line
         self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
 
@@ -53,7 +79,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("-C", "--repo", metavar="DIR", default=None,
                         help="spec repository root (default: found from the working directory)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser,
+                                prog=parser.prog)  # (what argparse would lay out: no positional yet)
     for name in COMMANDS:
         if only is None or name == only:
             command(name).register(sub)
@@ -103,10 +130,10 @@ def _finish_interrupted_write(args: argparse.Namespace) -> None:
     """Before any command reads the repository, complete or discard a multi-file write that was
     interrupted (:func:`evalport_spec.journal.recover`); a note on stderr when one was completed.
     Outside a spec repository there is nothing to do."""
-    from ..repoloc import find_repo_root
+    from ..repoloc import find_repo_root, journal_dir
 
     root = find_repo_root(Path(args.repo) if args.repo else None)
-    if root is None:
+    if root is None or not os.path.lexists(journal_dir(root)):  # (no journal: journal.py not even loaded)
         return
     from ..journal import recover
 
