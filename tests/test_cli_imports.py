@@ -189,3 +189,36 @@ def test_every_argument_and_subcommand_has_help():
             elif not action.help:
                 bare.append(f"{' '.join(path)} {action.dest}")
     assert bare == []
+
+
+def test_a_diff_of_two_copies_of_a_plain_file_loads_only_what_it_uses(tmp_path):
+    """Start-up guard (issue 16: the cold two-copy ``diff`` against jsoncompat's process): the
+    engine-free answer (:mod:`evalport_spec.selfdiff`) loads no other command's module."""
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "^x"}}}
+    mods = _modules_after_diff(tmp_path, schema, schema)
+    assert "evalport_spec.selfdiff" in mods and "evalport_spec.compat" not in mods
+    others = {f"evalport_spec.cli.{name}" for name in
+              ("validate", "conformance", "check", "canary", "rules", "spec", "rfc", "release", "docs")}
+    assert sorted(others & mods) == []
+
+
+def test_a_cold_diff_of_two_copies_loads_no_archive_or_temporary_file_module(tmp_path):
+    """Start-up guard (issue 16): the cold two-copy ``diff`` (an empty cache folder: the report is
+    computed and stored) loads neither ``tempfile`` nor ``shutil`` (argparse measures the terminal
+    only for help, the cache makes its temporary file itself), nor the write journal when the
+    repository has none to recover, and stores its report."""
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    for side in ("old", "new"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "s.json").write_text(json.dumps(schema))
+    cache, repo = tmp_path / "cache", tmp_path / "repo"
+    (repo / "spec" / "schemas").mkdir(parents=True)  # run in a spec repository, as the bench is
+    mods = _modules_after("import os\nfrom evalport_spec.cli import main\n"
+                          f"os.environ['EVALPORT_CACHE_DIR'] = {str(cache)!r}\n"
+                          f"rc = main(['diff', '-C', {str(repo)!r}, {str(tmp_path / 'old' / 's.json')!r}, "
+                          f"{str(tmp_path / 'new' / 's.json')!r}])\nassert rc == 0, rc\n")
+    assert "evalport_spec.selfdiff" in mods and "evalport_spec.repoloc" in mods
+    assert sorted({"tempfile", "shutil", "bz2", "lzma", "evalport_spec.journal"} & mods) == []
+    stored = list(cache.iterdir())
+    assert len(stored) == 1 and stored[0].suffix == ".json" and not stored[0].name.startswith(".tmp-")
+    assert stored[0].stat().st_mode & 0o777 == 0o600

@@ -1,4 +1,4 @@
-"""The garbage collector's pace while comparing (:func:`evalport_spec.compat.engine.paced_gc`):
+"""The garbage collector's pace while comparing (:func:`evalport_spec.gcpace.paced_gc`, which :mod:`evalport_spec.compat.engine` applies):
 the youngest generation's threshold is raised for the comparison only, and put back after it,
 also when the comparison raises."""
 
@@ -10,8 +10,8 @@ import pytest
 
 from compat_corpus.oracle import schema_set
 from evalport_spec.compat import compare
-from evalport_spec.compat.engine import GC_YOUNG_THRESHOLD
 from evalport_spec.errors import InputError
+from evalport_spec.gcpace import GC_YOUNG_THRESHOLD
 
 
 @pytest.fixture
@@ -40,4 +40,29 @@ def test_the_pace_is_put_back_when_the_comparison_refuses(default_pace):
     new = schema_set({"s.json": {"$ref": "#/$defs/missing"}}, "new")
     with pytest.raises(InputError):
         compare(old, new)
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_a_command_runs_at_the_pace_and_puts_it_back(default_pace, tmp_path, monkeypatch, capsys):
+    """The command line runs every command at :func:`evalport_spec.gcpace.paced_gc`'s pace (a
+    two-copy ``diff`` is answered before the engine, so the comparison's own pace never applied:
+    the collector ran 17 times in that command at 700), and restores Python's on return."""
+    from evalport_spec import selfdiff
+    from evalport_spec.cli import main
+
+    seen = []
+    plain = selfdiff.plain_copies
+
+    def spy(old, new):
+        seen.append(gc.get_threshold())
+        return plain(old, new)
+
+    monkeypatch.setattr(selfdiff, "plain_copies", spy)
+    monkeypatch.setenv("EVALPORT_CACHE_DIR", "off")
+    for side in ("a", "b"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "s.json").write_text('{"type": "string"}', encoding="utf-8")
+    assert main(["diff", str(tmp_path / "a/s.json"), str(tmp_path / "b/s.json")]) == 0
+    assert "class: PATCH" in capsys.readouterr().out
+    assert seen == [(GC_YOUNG_THRESHOLD, 10, 10)]
     assert gc.get_threshold() == (700, 10, 10)

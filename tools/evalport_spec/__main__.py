@@ -1,7 +1,13 @@
-"""``python -m evalport_spec``."""
+"""``python -m evalport_spec``: the command line, loaded and run with the garbage collector at
+the toolchain's pace (:mod:`evalport_spec.gcpace`: loading the commands is a run of allocations
+too)."""
 
 import sys
 
-from .cli import main
+from .gcpace import paced_gc
 
-sys.exit(main())
+with paced_gc():
+    from .cli import main
+
+    code = main()
+sys.exit(code)

@@ -18,7 +18,6 @@ import os
 import select
 import signal
 import stat
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -404,6 +403,8 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, exclusive: 
             fails (no space left on the device, a quota): ``path`` is then as it was and no
             temporary file is left.
     """
+    import tempfile  # (with shutil: a command that writes nothing never loads them)
+
     p = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")

@@ -51,6 +51,7 @@ from typing import Any
 
 from .errors import EvalportError, InputError
 from .fsutil import read_limited, repo_lock
+from .repoloc import journal_dir
 
 RECORD = "journal.json"
 """The commit record inside the journal folder: ``{"what": str, "ops": [[kind, ...], ...]}``."""
@@ -72,15 +73,6 @@ interruption tests set it to send a signal at a chosen step."""
 class CompletedInterrupt(KeyboardInterrupt):
     """Ctrl-C arrived during the switch of a transaction: it was deferred, the write completed,
     and the interruption is reported now. ``str()`` says so."""
-
-
-def journal_dir(root: str | os.PathLike[str]) -> Path:
-    """Where the journal of the repository at ``root`` lives: ``<root>/.git/evalport-journal``
-    when ``.git`` is a folder (hidden from ``git status``, never cloned), else
-    ``<root>/.evalport-journal``. Both are on the repository's file system, so renames from
-    them are atomic."""
-    root = Path(root)
-    return root / ".git" / "evalport-journal" if (root / ".git").is_dir() else root / ".evalport-journal"
 
 
 def _check_rel(rel: str) -> str:

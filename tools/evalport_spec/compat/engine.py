@@ -11,16 +11,15 @@ bounded counter-example search over generated and supplied documents.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import re
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from ..diffresult import Classification, classes_of, deep_recursion
 from ..findings import ChangeClass, Finding, Location
+from ..gcpace import paced_gc
 from ..pointer import from_path, join
 from ..report.progress import track
 from ..schemaset import SchemaSet
@@ -82,29 +81,6 @@ def compare(old: SchemaSet, new: SchemaSet, *, format_assertion: bool = True,
     check_set(new, only, sn)
     with deep_recursion(), paced_gc():  # deep $ref graphs; still bounded (RecursionError -> undecided)
         return _compare(so, sn, format_assertion, candidates, search_budget, generator, max_cases, t0, only)
-
-
-GC_YOUNG_THRESHOLD = 100_000
-"""Allocations between two collections of the garbage collector's youngest generation while
-comparing (:func:`paced_gc`; Python's default is 700)."""
-
-
-@contextlib.contextmanager
-def paced_gc() -> Iterator[None]:
-    """Within the block the cyclic garbage collector collects its youngest generation every
-    :data:`GC_YOUNG_THRESHOLD` allocations (the older generations' thresholds, counted in
-    collections of the younger one, unchanged); restored on leaving. A large comparison keeps
-    millions of objects alive (memoised failures, canons, proofs), and at the default pace the
-    objects surviving each young collection soon triggered full collections, each rescanning
-    all of them: azure-pipelines.json with one ``enum`` value removed ran 15 full collections,
-    4.9 of its 10.4 s. Garbage is still collected, in larger steps (its peak memory was the
-    same); results do not depend on when memory is reclaimed."""
-    old = gc.get_threshold()
-    gc.set_threshold(max(old[0], GC_YOUNG_THRESHOLD), *old[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
 
 
 def _compare(so: Side, sn: Side, format_assertion, candidates, search_budget, generator, max_cases, t0,
