@@ -218,6 +218,29 @@ def test_a_rule_tightened_to_compare_in_nfc_is_witnessed_by_the_branchs_own_gate
     assert unicodedata.normalize("NFC", group["group_id"]) == unicodedata.normalize("NFC", group["parent_group_id"])
 
 
+
+@pytest.mark.parametrize("fold, expr", [
+    ("namespace", 'str({}).rpartition("/")[2]'),
+    ("fragment", 'str({}).split("#")[0]'),
+    ("leading space", 'str({}).lstrip()'),
+    ("truncation", 'str({})[:200]'),
+])
+def test_a_rule_tightened_to_compare_loosely_otherwise_is_witnessed_by_the_branchs_own_gate(repo, fold, expr):
+    """Adversary 36, attempt 4: SELF_PARENT comparing ids without a path-like namespace
+    (``sweeps/a`` is ``a``) changed no corpus document, so with gate-ignore.yml entries landed
+    first the released rule rejected a 1.3.0 document; likewise a rule that drops a prefix, a
+    fragment, leading space, or cuts ids to a length."""
+    a, b = 'group["parent_group_id"]', 'group["group_id"]'
+    edit_rule_code(repo, "validation/rules/resultset.py",
+                   'if json_key(group["parent_group_id"]) == json_key(group["group_id"]):',
+                   f"if {expr.format(a, a)} == {expr.format(b, b)}:", replace=True)
+    commit_all(repo, f"SELF_PARENT: ids compare without {fold}")
+    local = run_gate(repo, stages=["behaviour"]).stage("behaviour")
+    released = [f for f in local.findings if f.kind == "release-rule-tightened" and f.code == "SELF_PARENT"]
+    assert local.status == "fail" and len(released) == 1, [f.kind for f in local.findings]
+    group = released[0].witness["group"]
+    assert group["group_id"] != group["parent_group_id"]
+
 def test_a_module_beside_the_package_is_every_rules_code(repo):
     """Red team: ``tools/orjson.py`` takes the place of the library the JSON reader imports
     (wherever the tree's toolchain runs, and once installed), and made every document declare a

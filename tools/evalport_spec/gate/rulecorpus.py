@@ -175,14 +175,23 @@ def _near(value: Any) -> Iterator[Any]:
         yield float(value)
 
 
-NEAR_PAIRS = (("caf\u00e9", "cafe\u0301"), ("Stra\u00dfe", "STRASSE"), ("\uff21-1", "A-1"), ("id", "i\u200bd"))
+LONG_PREFIX = "g" * 256
+"""A prefix longer than any length an implementation would cut an id to before comparing."""
+
+NEAR_PAIRS = (("caf\u00e9", "cafe\u0301"), ("Stra\u00dfe", "STRASSE"), ("\uff21-1", "A-1"), ("id", "i\u200bd"),
+              ("ns/id", "id"), ("ns:id", "id"), ("id", "id#2"), (" id", "id"),
+              (LONG_PREFIX + "a", LONG_PREFIX + "b"))
 """Pairs of strings JSON tells apart (code unit by code unit, RFC 8259 section 8.3) that a rule
 comparing loosely would not: equal in Unicode normalisation form NFC, under full case folding,
-under NFKC (a full-width letter), and once a default-ignorable character is dropped. Set at two
+under NFKC (a full-width letter), once a default-ignorable character is dropped, once a
+namespace or a suffix after a separator is dropped (``ns/id``, ``ns:id``, ``id#2``), once leading
+space is stripped, and once both are cut to a length below 257 characters. Set at two
 read locations of one rule at once (:func:`boundary_variants`): the values a seed holds are
 ASCII, so a variant of one location alone never makes two of them canonically equal. Red team,
 session 35: SELF_PARENT made to compare ids in NFC changed no corpus document (case-swapped and
-NFD variants of ASCII ids are the ids themselves), and a released rule rejected more."""
+NFD variants of ASCII ids are the ids themselves), and a released rule rejected more. Session
+36: the same with SELF_PARENT comparing ids without a path-like namespace (``sweeps/a`` is ``a``).
+Each pair only adds documents; a rule that compares exactly tells every pair apart."""
 
 
 def boundary_variants(document: Any, rule: RuleEntry) -> Iterator[Any]:
