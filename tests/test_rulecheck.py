@@ -208,6 +208,25 @@ def test_spec_md_names_unknown_enum_value(repo: Path) -> None:
                    'names value `"deadline"`, which no enum or const of the schemas has'}
 
 
+def test_a_pattern_spec_sync_writes_into_a_field_row_is_a_known_value(repo: Path) -> None:
+    """Red team, session 36: a pattern added to a documented property was written by ``spec
+    sync`` into the row's constraints as `"^.{1,80}$"`, and the rules stage called it an unknown
+    value (spec-value-unknown), so no table property could gain a pattern and pass the gate. A
+    quoted value that no schema holds is still reported."""
+    before = lines(repo)
+    path = repo / "spec/schemas/grader.json"
+    _rewrite(path, lambda s: s["properties"]["id"].update(pattern="^.{1,80}$") or s)
+    md = repo / "spec/SPEC.md"
+    row = "| `id` | string | yes | at least 1 character | — | 1.0.0 | Identifier of the grader"
+    assert row in md.read_text()
+    md.write_text(md.read_text().replace(row, row.replace("at least 1 character |",
+                                                            'at least 1 character; pattern `"^.{1,80}$"` |'), 1))
+    assert lines(repo) - before == set()
+    md.write_text(md.read_text().replace('pattern `"^.{1,80}$"`', 'pattern `"^.{1,99}$"`', 1))
+    assert lines(repo) - before == {f"spec/SPEC.md:{line_of(md, '1,99')}: spec-value-unknown: SPEC.md "
+                                    'names value `"^.{1,99}$"`, which no enum or const of the schemas has'}
+
+
 def test_allow_list_comment_silences_a_token(repo: Path) -> None:
     md = repo / "spec/SPEC.md"
     text = md.read_text().replace("## Cross-field rules\n",

@@ -10,7 +10,8 @@ documented gaps").
   every backtick token of a Field cell is a property of an object titled ``X`` (a dotted token
   ``a.b`` needs each segment to be a property somewhere in the set); every other backtick token
   of those tables that looks like a name (identifier, or a quoted JSON string) is a known name:
-  a property, an ``enum``/``const`` string, a title, a JSON type, a ``format``, or a code.
+  a property, an ``enum``/``const`` string or a ``pattern`` (``spec sync`` writes a field's
+  pattern as a quoted string), a title, a JSON type, a ``format``, or a code.
   Every error code SPEC.md names in ``## Documents``, ``## Validation`` and
   ``## Cross-field rules`` (UPPER_SNAKE in backticks, a bare UPPER_SNAKE word with an
   underscore, or a cell of a ``Code`` column in ``## Validation``) is a catalogued rule code or
@@ -52,8 +53,8 @@ def _keyword_codes() -> set[str]:
 
 
 def _schema_names(ctx: RuleContext) -> tuple[set[str], set[str], set[str]]:
-    """(property names, ``enum``/``const``/``examples`` string values, ``format`` names) over
-    the whole set."""
+    """(property names, ``enum``/``const``/``examples`` string values and ``pattern`` strings,
+    ``format`` names) over the whole set."""
     props: set[str] = set()
     values: set[str] = set()
     formats: set[str] = set()
@@ -68,6 +69,8 @@ def _schema_names(ctx: RuleContext) -> tuple[set[str], set[str], set[str]]:
                         values.add(v)
             if isinstance(node.get("const"), str):
                 values.add(node["const"])
+            if isinstance(node.get("pattern"), str):  # `spec sync` writes a field's pattern quoted
+                values.add(node["pattern"])
             if isinstance(node.get("format"), str):
                 formats.add(node["format"])
     return props, values, formats
