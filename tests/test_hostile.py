@@ -587,6 +587,14 @@ ARGS = [
      "argument --number: must be a whole number from 1 to 9999, not '10000'"),
     ("rfc-status-by-zero", ["rfc", "status", "1", "superseded", "--by", "0"], None,
      "argument --by: must be a whole number from 1 to 9999, not '0'"),
+    # session 36: a blank value was taken as not given: "RFC 7 is already in comment: extend it
+    # with --closes DATE --reason TEXT", or silently nothing (`rfc new --author ''`: TODO)
+    ("rfc-status-blank-waiting-on", ["rfc", "status", "7", "comment", "--waiting-on", ""], None,
+     "argument --waiting-on: must not be empty or blank"),
+    ("rfc-status-blank-reason", ["rfc", "status", "7", "comment", "--closes", "2099-01-01", "--reason", " "], None,
+     "argument --reason: must not be empty or blank"),
+    ("rfc-new-blank-author", ["rfc", "new", "A title", "--author", ""], None,
+     "argument --author: must not be empty or blank"),
 ]
 
 

@@ -234,6 +234,19 @@ def test_status_names_a_status_that_is_no_status_word(repo, capsys, status, show
     assert tree_digest(repo) == before
 
 
+@pytest.mark.parametrize(("status", "shown"), [("[accepted]", "['accepted']"), ("5", "5")])
+def test_apply_names_a_status_that_is_no_status_word(repo, capsys, status, shown):
+    """Session 36: ``rfc apply 7`` with ``status: [accepted]`` was a traceback (``TypeError:
+    unhashable type: 'list'`` from the hint table, exit 1)."""
+    write_rfc(repo, "0007-x.md", comment_rfc().replace("status: comment", f"status: {status}"))
+    before = tree_digest(repo)
+    code, _, err = run_cli(repo, "apply", "7", capsys=capsys)
+    assert (code, err) == (2, f"evalport-spec: error: rfcs/0007-x.md:4: RFC 0007 has status {shown}, which is no "
+                              "status word (one of draft, comment, accepted, rejected, deferred, withdrawn, "
+                              "implemented, superseded): fix its front matter (see `rfc lint`) first\n")
+    assert tree_digest(repo) == before
+
+
 def test_lint_names_a_key_a_status_forbids_not_the_whole_front_matter(repo):
     """``waiting_on`` is allowed only with status ``comment``: python-jsonschema's message for the
     schema's ``not`` printed the whole front matter as a Python dict, at line 1."""

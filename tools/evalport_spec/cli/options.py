@@ -96,6 +96,17 @@ def utf8_text(text: str) -> str:
     return text
 
 
+def nonblank_text(text: str) -> str:
+    """:func:`utf8_text` that says something: an empty or blank value (``--waiting-on ''``) is
+    refused as a usage error. The option's reader tests it for truth, so a blank one was taken
+    as not given and the command answered a question the user had not asked ("already in
+    comment: extend it with ...")."""
+    text = utf8_text(text)
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty or blank")
+    return text
+
+
 def check_ignore_arg(command: str, path: str | None) -> None:
     """Before anything reads the ``--ignore`` file ``path`` (a cache key, its entries): refuse
     it when written with a trailing ``/`` (:func:`~evalport_spec.fsutil.refuse_trailing_slash`),

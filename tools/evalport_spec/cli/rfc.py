@@ -27,6 +27,7 @@ from ..errors import InputError
 from ..names import CHANGE_CLASSES, MAX_RFC_NUMBER, RFC_STATUSES, WRITE_FORMATS
 from .options import (
     add_format_option,
+    nonblank_text,
     number_in,
     relative,
     reports_input_error,
@@ -267,7 +268,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp = add("new", run_new, "create rfcs/NNNN-slug.md (next free number, status draft) from the template")
     sp.add_argument("title", type=utf8_text,
                     help="the RFC's title: one line, at most 200 characters; the file name's slug is made from it")
-    sp.add_argument("--author", type=utf8_text, default=None, help="author name for the front matter")
+    sp.add_argument("--author", type=nonblank_text, default=None, help="author name for the front matter")
     sp.add_argument("--number", type=RFC_NUMBER, default=None, help="use this number instead of the next free one")
     sp.add_argument("--class", dest="change_class", choices=CHANGE_CLASSES, default="MINOR",
                     help="declared change class (default MINOR; the proposal's computed class is checked "
@@ -295,15 +296,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sp.add_argument("--date", metavar="DATE", help="decision date (default: today)")
     sp.add_argument("--release", metavar="X.Y.Z", help="release that implements it (for implemented)")
     sp.add_argument("--by", type=RFC_NUMBER, metavar="N", help="superseding RFC (for superseded)")
-    sp.add_argument("--reason", metavar="TEXT", type=utf8_text,
+    sp.add_argument("--reason", metavar="TEXT", type=nonblank_text,
                     help="why the comment period is extended (with --closes) or reopened (from deferred)")
-    sp.add_argument("--waiting-on", metavar="WHAT", type=utf8_text,
+    sp.add_argument("--waiting-on", metavar="WHAT", type=nonblank_text,
                     help="extend the comment period with no closing date until WHAT arrives")
-    sp.add_argument("--resolution", metavar="URL", type=utf8_text,
+    sp.add_argument("--resolution", metavar="URL", type=nonblank_text,
                     help="link to the post that records the decision (accepted, rejected, deferred)")
-    sp.add_argument("--option", metavar="X", type=utf8_text, help="the option accepted (an RFC with an Options section)")
-    sp.add_argument("--approver", action="append", metavar="NAME", type=utf8_text, help="a maintainer who approved (repeatable)")
-    sp.add_argument("--spec-lead", action="append", metavar="NAME", type=utf8_text,
+    sp.add_argument("--option", metavar="X", type=nonblank_text, help="the option accepted (an RFC with an Options section)")
+    sp.add_argument("--approver", action="append", metavar="NAME", type=nonblank_text, help="a maintainer who approved (repeatable)")
+    sp.add_argument("--spec-lead", action="append", metavar="NAME", type=nonblank_text,
                     help="the spec lead's sign-off (needed to accept a MAJOR change)")
     add_format_option(sp, WRITE_FORMATS, text="'FILE: STATUS'", json="{path, number, status, index}")
     sp.add_argument("--today", default=None, help=argparse.SUPPRESS)

@@ -72,14 +72,15 @@ def apply_rfc(repo: SpecRepo | str | Path, number: int) -> ApplyResult:
         An :class:`ApplyResult` (``already`` when the proposal was in the draft before).
 
     Raises:
-        InputError: the RFC is not accepted (the message says its status), has no proposal
+        InputError: the RFC is not accepted (the message says its status; a status that is no
+            status word, :meth:`~.model.Rfc.status_word`, says so), has no proposal
             folder, its proposal is partly in the draft or cannot be read or applied; nothing is
             written then.
     """
     root = repo_root(repo)
     with repo_lock(root, "rfc apply"):
         rfc = find_rfc(root, number)
-        status = rfc.meta.get("status")
+        status = rfc.status_word()  # [accepted], ACCEPTED: one line at its status line (was a TypeError)
         if status == "implemented":
             return ApplyResult(number, already=True)
         if status != "accepted":
