@@ -23,3 +23,23 @@ def test_a_canary_planting_function_edited_past_its_first_helper_is_a_warning(tm
     found = changed_findings(tools, {c.name for c in B.CANARIES}, judge)
     assert [(f.kind, f.extra["canary"]) for f in found if f.extra["canary"] == "enum-value-removed"] == [
         ("toolchain-canary-changed", "enum-value-removed")]
+
+
+def test_a_canary_list_deleted_or_written_as_a_list_is_one_the_judge_cannot_read(tmp_path):
+    """Mutants: ``del CANARIES`` not counted as a binding, and a ``CANARIES = [...]`` list read
+    like the tuple. The judge reads one literal tuple bound once (canarykept module docstring);
+    anything else is a toolchain-canary-removed error saying it lists nothing the judge can read."""
+    from evalport_spec.gate.canarykept import BREAKS, removed_findings
+    source = Path(B.__file__).read_text()
+    tools = tmp_path / "tools"
+    (tools / BREAKS).parent.mkdir(parents=True)
+    head = "\nCANARIES: tuple[Canary, ...] = ("
+    assert source.count(head) == 1
+    start = source.index(head)
+    end = source.index("\n)\n", start)
+    listed = source[:start] + head.replace("= (", "= [") + source[start + len(head):end] + "\n]\n" + source[end + 3:]
+    for text in (source + "\ndel CANARIES\n", listed):
+        (tools / BREAKS).write_text(text)
+        found = removed_findings(tools, {"enum-value-removed"}, set())
+        assert [(f.kind, "lists no known breaks the judge can read" in f.message) for f in found] == [
+            ("toolchain-canary-removed", True)]
