@@ -168,3 +168,28 @@ def test_a_backdated_step_fast_forwarded_onto_the_base_counts_from_the_step_befo
     write_rfc(repo, 99, "accepted")
     commit_all(repo, "accept")
     assert lifecycle(repo) == [("rfc-period-unobserved", RFC)]
+
+
+def test_fourteen_days_in_comment_is_enough_and_thirteen_is_not(repo):
+    """The boundary of SPEC.md Governance's "at least fourteen days" (session 36 mutants: the
+    period compared with ``<= 14`` or ``< 13``). Committed 14 days before now, the step's date is
+    today minus 14: accepted; 13 days before: not."""
+    on_main(repo, "comment", 14)
+    write_rfc(repo, 99, "accepted")
+    commit_all(repo, "accept after 14 days")
+    assert lifecycle(repo) == []
+    on_main(repo, "comment", 13, number=97)
+    write_rfc(repo, 97, "accepted")
+    commit_all(repo, "accept after 13 days")
+    assert lifecycle(repo) == [("rfc-period-unobserved", "rfcs/0097-scratch-change-97.md")]
+
+
+def test_a_step_thirteen_days_ago_does_not_end_the_walk_back(repo):
+    """Session 36 mutant: comment_since stopped at the first step dated 13 days ago (``enough``
+    one day short), so an RFC in comment for 20 days, with an unrelated RFC step 13 days ago,
+    was measured as 13 days and refused. The walk stops only at a step 14 or more days old."""
+    on_main(repo, "comment", 20)
+    on_main(repo, "comment", 13, number=98)  # another RFC changes rfcs/ 13 days ago
+    write_rfc(repo, 99, "accepted")
+    commit_all(repo, "accept")
+    assert lifecycle(repo) == []
