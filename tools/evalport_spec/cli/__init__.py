@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import __version__
-from ..errors import EvalportError, InputError, UsageError
+from ..errors import EvalportError, InputError, UsageError, one_line
 from ..sigterm import EXIT_STATUS as TERMINATED
 from ..sigterm import Terminated, sigterm_raises
 from . import canary, check, conformance, diff, docs, release, rfc, rules, spec, validate
@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # the file system refused a path no reader checked (ENAMETOOLONG from
         # pathlib's exists()/is_file(), which swallow only "not there"): bad input, one line
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"evalport-spec: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(f"evalport-spec: error: {one_line(where + str(exc.strerror or exc))}", file=sys.stderr)
         return EXIT_ERROR
 
 
