@@ -518,6 +518,21 @@ TOO_LONG = [
 ]
 
 
+@pytest.mark.parametrize("args", [["validate", "F"], ["diff", "F", "F"], ["rfc", "lint", "R"]],
+                         ids=["validate", "diff", "rfc-lint"])
+def test_a_file_name_with_a_newline_or_an_escape_is_still_one_line(repo, tmp_path, args):
+    """Session 36: a file named ``x<newline>y<ESC>[31m.json`` holding ``{`` gave an error over two
+    lines (the name printed raw), with the terminal escape sequence passed through. Control
+    characters in the line are now written as escapes (``\\n``, ``\\x1b``)."""
+    name = "x\ny\x1b[31m"
+    bad = write(tmp_path / f"{name}.json", "{\n")
+    rfc = write(repo / "rfcs" / f"0001{name}.md", "---\n")
+    args = [str(bad) if a == "F" else str(rfc) if a == "R" else a for a in args]
+    proc = run(["-C", str(repo), *args], cwd=repo, timeout=60)
+    line = assert_refused(proc, None, "x\\ny\\x1b[31m")  # the name, escaped
+    assert "\x1b" not in line
+
+
 @pytest.mark.parametrize(("args", "message"), [r[1:] for r in TOO_LONG], ids=[r[0] for r in TOO_LONG])
 def test_a_name_too_long_for_the_file_system_is_one_line(repo, args, message):
     """pathlib's exists()/is_file() raise OSError (ENAMETOOLONG) instead of answering False: a

@@ -17,6 +17,18 @@ class EvalportError(Exception):
     """Base class of every error raised on purpose by this package."""
 
 
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))}
+_CONTROLS.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
+
+
+def one_line(text: str) -> str:
+    """``text`` with every C0 and C1 control character (newline, carriage return, tab, ESC,
+    DEL...) written as its escape (``\\n``, ``\\x1b``): an error is one line on a terminal or in
+    a log, whatever the file names in it hold (a name may contain a newline, or an ANSI escape
+    sequence that would recolour or rewrite the terminal). toolchain.md, "Bad input"."""
+    return text.translate(_CONTROLS)
+
+
 class InputError(EvalportError):
     """Bad input: unreadable file, malformed JSON, broken ``$ref``, unknown version, ...
 
@@ -63,7 +75,7 @@ class InputError(EvalportError):
             msg = f"{msg} (at '{self.pointer}')"
         elif self.pointer == "" and "(at" not in msg and self.line is None:
             msg = f"{msg} (at the document root)"
-        return f"{where}: {msg}" if where else msg
+        return one_line(f"{where}: {msg}" if where else msg)
 
     def __str__(self) -> str:  # the one-line form, whatever ``args`` holds
         return self.format()

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from .. import __version__
-from ..errors import EvalportError, InputError, UsageError
+from ..errors import EvalportError, InputError, UsageError, one_line
 from ..gcpace import paced_gc
 from ..sigterm import EXIT_STATUS as TERMINATED
 from ..sigterm import Terminated, sigterm_raises
@@ -180,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # the file system refused a path no reader checked (ENAMETOOLONG from
         # pathlib's exists()/is_file(), which swallow only "not there"): bad input, one line
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"evalport-spec: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(f"evalport-spec: error: {one_line(where + str(exc.strerror or exc))}", file=sys.stderr)
         return EXIT_ERROR
 
 
