@@ -63,3 +63,17 @@ def test_an_rfc_accepted_at_the_base_without_the_fingerprint_does_not_predate_it
     out, rule = apply_major_rule([f], latest="1.3.0", declared="2.0.0", ledger=ledger, label="x")
     assert rule == "policy-acceptance-same-change"
     assert [x.severity for x in out if x.kind == "enum-value-removed"] == [Severity.ERROR]
+
+
+def test_a_released_file_deleted_from_the_tree_fails_the_history_stage(tmp_path):
+    """Mutant: stage_history never reported a file the history added under spec/releases/ and
+    the tree no longer has. Released files are frozen (frozen.py module docstring: no file ever
+    added there may be gone), whatever SHA256SUMS says, so deleting one fails ``history``."""
+    from evalport_spec.gate import run_gate
+    from gate_repo import make_repo
+    repo = make_repo(tmp_path)
+    (repo / "spec/releases/1.0.0/rules.json").unlink()
+    stage = run_gate(repo, stages=["history"]).stage("history")
+    assert stage.status == "fail"
+    assert [(f.kind, f.where().file.split(":")[-1]) for f in stage.findings] == [
+        ("released-file-removed", "spec/releases/1.0.0/rules.json")]

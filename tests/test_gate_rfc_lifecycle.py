@@ -193,3 +193,18 @@ def test_a_step_thirteen_days_ago_does_not_end_the_walk_back(repo):
     write_rfc(repo, 99, "accepted")
     commit_all(repo, "accept")
     assert lifecycle(repo) == []
+
+
+def test_an_entry_never_open_for_comment_or_a_draft_period_is_not_a_comment_period(repo):
+    """Session 36 mutants: a period never observed (the accepted RFC lists an entry the base's
+    RFC in comment never listed) gave no finding, and ``draft`` steps counted as comment. Both
+    acceptances rest on no observed comment period: rfc-period-unobserved."""
+    on_main(repo, "comment", 30, accepts=[A])
+    write_rfc(repo, 99, "accepted", [A, B])  # B was never open for comment
+    commit_all(repo, "accept with B")
+    assert lifecycle(repo) == [("rfc-period-unobserved", RFC)]
+    on_main(repo, "draft", 30, number=97)
+    on_main(repo, "comment", 3, number=97)  # a draft for 27 days, in comment for 3
+    write_rfc(repo, 97, "accepted")
+    commit_all(repo, "accept 97")
+    assert lifecycle(repo) == [("rfc-period-unobserved", "rfcs/0097-scratch-change-97.md")]
