@@ -13,6 +13,10 @@ from .sample import item_nodes
 
 _NONE = object()
 
+WITNESS_ITEMS = 4096
+"""Longest array built as a witness candidate for a new ``maxItems`` (one item past it); above,
+the failure is left to the other candidates (fail closed when none is found)."""
+
 MATCHED_POSITIONS = 64
 """Most positions :meth:`ArrayRules._longest_unique` matches to values one by one (each step an
 augmenting path over at most this many positions); above it, the number of distinct values is
@@ -46,10 +50,12 @@ class ArrayRules:
             fails.append(self._fail("minItems", f"minItems {a_lo} in the {{A}} schema, {B.min_items.value} in the {{B}} schema", A, B,
                                     A.min_items.at if A.min_items else None, B.min_items.at, hint))
         if B.max_items and (a_max is None or a_max > B.max_items.value):
+            longer = B.max_items.value + 1  # a witness candidate's length, when not too long to build
             fails.append(self._fail("maxItems", f"maxItems {a_max} in the {{A}} schema, {B.max_items.value} in the {{B}} schema", A, B,
                                     A.max_items.at if A.max_items else None, B.max_items.at,
-                                    {**hint, "lengths": [B.max_items.value + 1],
-                                     "arrays": [x for x in [A.unique and self._distinct_items(A, B.max_items.value + 1)] if x]}))
+                                    hint if longer > WITNESS_ITEMS else
+                                    {**hint, "lengths": [longer],
+                                     "arrays": [x for x in [A.unique and self._distinct_items(A, longer)] if x]}))
         if B.unique and (A.unique or (a_max is not None and a_max <= 1) or self._never_equal(A, a_max)):
             self.prove("unique-implied", "uniqueItems", A.unique or located(A), B.unique)
         elif B.unique:
@@ -95,8 +101,8 @@ class ArrayRules:
         """``(least length, greatest length or None, tuple length)`` of ``A``'s arrays: minItems
         and minContains raise the least; maxItems, the first position whose item schema
         accepts nothing and, under ``uniqueItems``, the number of distinct values the items can
-        take (:meth:`_domain_size`: ``[true, false]`` is the longest array of unique booleans)
-        bound the greatest."""
+        take (:meth:`_longest_unique`: ``[true, false]`` is the longest array of unique
+        booleans) bound the greatest."""
         n = max([len(c.prefix) for c in A.arr] + [0])
         lo = max([A.min_items.value if A.min_items else 0] + [mn for _, mn, _, _ in A.contains])
         hi = A.max_items.value if A.max_items else None
@@ -205,13 +211,18 @@ class ArrayRules:
             return None
         out: list = []
         taken: set[str] = set()
+        pools: dict[tuple, tuple[list, list[int]]] = {}  # canon key -> (its values, next index)
         for i in range(count):
             c = self.canon.nodes(*item_nodes(A, i))
-            pool = [v for v in c.enum if self.sampler.holds(c, v)] if c.enum is not None else \
-                self.sampler.many(c, limit=count + 1)
-            x = next((v for v in pool if canonical(v) not in taken), _NONE)
-            if x is _NONE:
+            if c.key not in pools:  # positions past the tuple share one canon: sampled once
+                pools[c.key] = ([v for v in c.enum if self.sampler.holds(c, v)] if c.enum is not None
+                                else self.sampler.many(c, limit=count + 1), [0])
+            pool, at = pools[c.key]
+            while at[0] < len(pool) and canonical(pool[at[0]]) in taken:
+                at[0] += 1
+            if at[0] >= len(pool):
                 return None
+            x = pool[at[0]]
             out.append(x)
             taken.add(canonical(x))
         return out
