@@ -203,6 +203,14 @@ def test_unknown_status_refused(repo, capsys):
     assert tree_digest(repo) == before
 
 
+def _no_status_word(shown: str) -> str:
+    """The one error line every ``rfc`` subcommand gives for RFC 0007 (rfcs/0007-x.md) whose
+    ``status`` (line 4) is ``shown``, no status word (the list is RFC 0001's lifecycle)."""
+    return (f"evalport-spec: error: rfcs/0007-x.md:4: RFC 0007 has status {shown}, which is no status word (one of "
+            "draft, comment, accepted, rejected, deferred, withdrawn, implemented, superseded): fix its front "
+            "matter (see `rfc lint`) first\n")
+
+
 @pytest.mark.parametrize(("status", "shown"), [("ACCEPTED", "'ACCEPTED'"), ("[accepted]", "['accepted']"),
                                              ("null", "None")])
 def test_accept_findings_names_a_status_that_is_no_status_word(repo, capsys, status, shown):
@@ -212,9 +220,7 @@ def test_accept_findings_names_a_status_that_is_no_status_word(repo, capsys, sta
               .replace("declared_class: MINOR", "declared_class: MAJOR"))
     before = tree_digest(repo)
     code, _, err = run_cli(repo, "accept-findings", "7", capsys=capsys)
-    assert (code, err) == (2, f"evalport-spec: error: rfcs/0007-x.md:4: RFC 0007 has status {shown}, which is no "
-                              "status word (one of draft, comment, accepted, rejected, deferred, withdrawn, "
-                              "implemented, superseded): fix its front matter (see `rfc lint`) first\n")
+    assert (code, err) == (2, _no_status_word(shown))
     assert tree_digest(repo) == before
 
 
@@ -228,9 +234,7 @@ def test_status_names_a_status_that_is_no_status_word(repo, capsys, status, show
     before = tree_digest(repo)
     code, _, err = run_cli(repo, "status", "7", "comment", "--closes", "2099-01-01", "--reason", "more time",
                            capsys=capsys)
-    assert (code, err) == (2, f"evalport-spec: error: rfcs/0007-x.md:4: RFC 0007 has status {shown}, which is no "
-                              "status word (one of draft, comment, accepted, rejected, deferred, withdrawn, "
-                              "implemented, superseded): fix its front matter (see `rfc lint`) first\n")
+    assert (code, err) == (2, _no_status_word(shown))
     assert tree_digest(repo) == before
 
 
@@ -241,9 +245,7 @@ def test_apply_names_a_status_that_is_no_status_word(repo, capsys, status, shown
     write_rfc(repo, "0007-x.md", comment_rfc().replace("status: comment", f"status: {status}"))
     before = tree_digest(repo)
     code, _, err = run_cli(repo, "apply", "7", capsys=capsys)
-    assert (code, err) == (2, f"evalport-spec: error: rfcs/0007-x.md:4: RFC 0007 has status {shown}, which is no "
-                              "status word (one of draft, comment, accepted, rejected, deferred, withdrawn, "
-                              "implemented, superseded): fix its front matter (see `rfc lint`) first\n")
+    assert (code, err) == (2, _no_status_word(shown))
     assert tree_digest(repo) == before
 
 
