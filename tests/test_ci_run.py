@@ -97,20 +97,20 @@ def _pr(origin, tmp_path, name):
 
 def test_a_reviewed_toolchain_edit_passes_only_with_gate_ignore_entries_landed_first(origin, tmp_path):
     """An edit of the validation path is every rule's code (fail closed, undecided); reviewers who
-    agree it keeps every verdict land ``gate-ignore.yml`` entries for its fingerprints on the base
-    first, and both gates of ``.ci/run --base`` then pass. The same entries added by the branch
+    agree it keeps every verdict land ``gate-ignore.yml`` entries for its fingerprints, each naming
+    the commit that holds the code, on the base first, and both gates of ``.ci/run --base`` then pass. The same entries added by the branch
     itself accept nothing."""
     from evalport_spec.gate import run_gate
 
     root = _pr(origin, tmp_path, "refactor")
     versions = root / "tools/evalport_spec/validation/versions.py"
     versions.write_text(versions.read_text() + "\n\ndef _helper_nothing_calls() -> None:\n    return None\n")
-    commit_all(root, "a helper nothing calls yet")
+    reviewed = commit_all(root, "a helper nothing calls yet")
     findings = [f for f in run_gate(root, base="main").findings()
                 if f.kind == "rule-implementation-changed"]
     assert findings and all(f.undecided for f in findings)
     entries = "".join(f"- {{kind: rule-implementation-changed, fingerprint: '{f.fingerprint}', "
-                      "reason: a renamed local}\n" for f in findings)
+                      f"commit: '{reviewed}', reason: a renamed local}}\n" for f in findings)
     # the branch excusing itself: reported, not applied
     (root / "gate-ignore.yml").write_text(entries)
     commit_all(root, "excuse myself")

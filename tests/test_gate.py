@@ -696,7 +696,8 @@ def test_with_a_base_only_the_entries_the_base_had_apply(tmp_path):
     assert live == [CODE_OLD]
     assert [(f.kind, f.message, f.severity, f.new) for f in notes] == [
         ("ignore-entry-not-at-base", f"{root / 'ignore.json'} entry 1 (rule-implementation-changed) is not in main's "
-         "ignore.json: an ignore entry added by the change it would excuse is not applied",
+         "ignore.json: an ignore entry added by the change it would excuse is not applied; it names no commit, so "
+         "once landed it will accept nothing",
          Severity.WARNING, Location("ignore.json", "/1")),
         ("ignore-entry-expired", f"{root / 'ignore.json'}: the entry for rule-implementation-changed expired "
          "on 2026-11-30 and no longer applies (renamed local)", Severity.WARNING, Location(str(root / "ignore.json")))]

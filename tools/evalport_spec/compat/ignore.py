@@ -1,12 +1,14 @@
 """Ignore files for ``diff --ignore``: silence known, accepted findings, with expiry.
 
 Format (YAML or JSON): a list of entries (or ``{"ignore": [...]}``), each
-``{kind, pointer?, fingerprint?, to?, reason, expires?}``. An entry matches a finding of that ``kind``
+``{kind, pointer?, fingerprint?, to?, commit?, reason, expires?}``. An entry matches a finding of that ``kind``
 whose old or new JSON Pointer equals ``pointer`` (any pointer when absent) and, when it has a
 ``fingerprint``, whose fingerprint is exactly that one (docs/fingerprints.md: one lost enum value
 is one finding). ``to`` (16 hex digits) is the value an entry accepts for a breaking finding
 without an item in ``check`` (:func:`evalport_spec.rfc.accept.after_digest`: such a fingerprint
-names a place, not the value written there). An entry whose ``expires`` (ISO date) is before today no longer applies and is
+names a place, not the value written there). ``commit`` (a full commit id) names the commit
+whose code an entry of the repository's ``gate-ignore.yml`` excuses
+(:mod:`evalport_spec.gate.ignorecommit`). An entry whose ``expires`` (ISO date) is before today no longer applies and is
 reported as *expired*; an entry that matched nothing is *stale* (the oasdiff ``--err-ignore``
 idea, with bookkeeping).
 """
@@ -24,6 +26,10 @@ from ..fsutil import read_limited
 from ..ignorefile import MAX_IGNORE_BYTES
 from ..yamldepth import load
 from ..yamlerror import describe
+
+COMMIT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+"""A full git object name (SHA-1 or SHA-256), lowercase: an abbreviation could come to name
+another commit once the repository holds more objects."""
 
 
 def load_ignore(path: str | Path) -> list[dict[str, Any]]:
@@ -69,6 +75,9 @@ def load_ignore(path: str | Path) -> list[dict[str, Any]]:
         if "to" in e and not re.fullmatch(r"[0-9a-f]{16}", str(e["to"])):
             raise InputError(f"entry {i}: 'to' must be 16 lowercase hex digits", str(p), None,
                              None, f"/{i}/to")
+        if "commit" in e and not (isinstance(e["commit"], str) and COMMIT_ID.fullmatch(e["commit"])):
+            raise InputError(f"entry {i}: 'commit' must be a full commit id (40 or 64 lowercase hex digits)",
+                             str(p), None, None, f"/{i}/commit")
         if "expires" in e:
             exp = e["expires"]
             try:

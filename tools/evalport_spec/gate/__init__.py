@@ -135,7 +135,7 @@ def _run_gate(repo: SpecRepo, base: str | None, stages: Iterable[str] | None,
     from ..fsutil import refuse_escaping_symlinks
     from .context import GateContext
     from .history import is_git, refuse_checkout_conversions
-    from .ignores import load_check_ignores
+    from .ignores import load_check_ignores, repository_path
 
     refuse_escaping_symlinks(repo.root)
     if is_git(repo.root):
@@ -153,6 +153,7 @@ def _run_gate(repo: SpecRepo, base: str | None, stages: Iterable[str] | None,
         raise InputError("stage 'base' needs --base REF")
     if ignore is not None:
         ctx.ignores, ctx.ignore_notes = load_check_ignores(repo.root, ignore, ctx.base_sha)
+        ctx.ignore_committed = repository_path(repo.root, Path(ignore)) is not None
     ctx.applying = tuple(s for s in ("draft", "base") if s in wanted)
     results = []
     try:

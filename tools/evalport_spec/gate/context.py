@@ -92,6 +92,9 @@ class GateContext:
     base_sha: str | None = None
     ignores: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     ignore_notes: list[Finding] = dataclasses.field(default_factory=list)
+    ignore_committed: bool = False
+    """Whether the ignore file lies inside the repository (``gate-ignore.yml``): its entries
+    must name the commit whose code they excuse (:mod:`evalport_spec.gate.ignorecommit`)."""
     cache: dict[Any, Any] = dataclasses.field(default_factory=dict)
     applying: tuple[str, ...] = ()
     """The stages of this run that apply the ignore file (``draft``, ``base``), in run order;

@@ -134,6 +134,17 @@ def is_ancestor(root: Path, commit: str, rev: str) -> bool:
     return git.run(root, "merge-base", "--is-ancestor", commit, rev, check=False).returncode == 0
 
 
+def commit_subject(root: Path, commit: str) -> str | None:
+    """The subject line of ``commit`` (a commit id or name), or ``None`` when this clone has
+    no such commit.
+
+    Raises:
+        InputError: git cannot run (not installed, too slow).
+    """
+    proc = git.run(root, "log", "-1", "--format=%s", f"{commit}^{{commit}}", "--", check=False)
+    return proc.stdout.decode("utf-8", "replace").strip() if proc.returncode == 0 else None
+
+
 def changed_paths(root: Path, base: str, paths: tuple[str, ...]) -> list[str]:
     """Paths among ``paths`` (files or folders) that differ between commit ``base`` and the
     working tree: tracked changes (``git diff --name-only``) and new untracked files, sorted."""

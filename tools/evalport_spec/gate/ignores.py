@@ -46,13 +46,14 @@ from ..errors import InputError
 from ..findings import Finding, Location, Severity
 from ..fsutil import refuse_escaping_symlinks
 from ..ignorefile import blank_message, is_blank
+from .history import commit_subject
 from .rulecode import KIND as CODE_KIND
 
 COMMITTED_KINDS = (CODE_KIND,)
 """The finding kinds an ignore file inside the repository may name."""
 
 
-def _inside(root: Path, path: Path) -> str | None:
+def repository_path(root: Path, path: Path) -> str | None:
     """``path``'s place in the repository ``root`` (POSIX, relative), or None when it is outside,
     read as written (a file inside the repository as written is the repository's file, whatever
     a link makes of it: its entries at the base are read from git at that path), else with links
@@ -84,13 +85,13 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
 
     Raises:
         InputError: the file (or its version at ``base``) is not a valid ignore file; a file
-            inside the repository is a symbolic link leaving it (:func:`_inside`), is a link or
+            inside the repository is a symbolic link leaving it (:func:`repository_path`), is a link or
             gitlink at ``base`` (git would read it as absent, the checkout follows it), or has an
             entry of a kind other than :data:`COMMITTED_KINDS` (one line naming the file, the
             entry's index and its kind).
     """
     today = today or dt.date.today()
-    rel = _inside(root, Path(path))
+    rel = repository_path(root, Path(path))
     entries = load_ignore(path)
     label = str(path)
     if rel is not None:
@@ -110,8 +111,8 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
             if e not in before:
                 notes.append(Finding("ignore-entry-not-at-base",
                                      f"{label} entry {i} ({e['kind']}) is not in {base}'s {rel}: an ignore "
-                                     "entry added by the change it would excuse is not applied",
-                                     severity=Severity.WARNING, new=Location(rel, f"/{i}")))
+                                     "entry added by the change it would excuse is not applied; "
+                                     + _commit_named(root, e), severity=Severity.WARNING, new=Location(rel, f"/{i}")))
         entries = [e for e in entries if e in before]
     live = []
     for e in entries:
@@ -122,6 +123,17 @@ def load_check_ignores(root: Path, path: str | Path, base: str | None,
         else:
             live.append(e)
     return live, notes
+
+
+def _commit_named(root: Path, entry: dict[str, Any]) -> str:
+    """What the reviewer of a new entry is to read: the code of the commit it names
+    (:mod:`evalport_spec.gate.ignorecommit`), with that commit's subject when the clone has it."""
+    commit = entry.get("commit")
+    if commit is None:
+        return "it names no commit, so once landed it will accept nothing"
+    subject = commit_subject(root, commit)
+    shown = f"{commit[:12]} ({subject!r})" if subject is not None else f"{commit[:12]} (not in this clone)"
+    return f"review the code it excuses: commit {shown}, `git diff <base> {commit[:12]} -- tools/`"
 
 
 def _refuse_broad(entries: list[dict[str, Any]], rel: str) -> None:

@@ -34,6 +34,7 @@ from .acceptance import HistoryLedger, Ledger, RfcState, metas_at, release_line,
 from .behaviour import Side, compare_behaviour, merge_with_classification
 from .context import GateContext, StageSkipped, stage_input_finding
 from .frozen import stage_behaviour, stage_history
+from .ignorecommit import bind_entries
 from .ignores import drop_ignored, stale_entries
 from .layout import layout_findings
 from .links import link_findings
@@ -285,10 +286,11 @@ def change_findings(ctx: GateContext, old: Side, new: Side, *,
     if code:
         old_code, new_code = (ctx.rule_code(side.program).with_modules(ctx.packaging(side.program))
                               for side in (old, new))
-        changed = code_findings(old, new, old_code, new_code, _active_in(ctx, old), behaviour,
-                                len(ctx.corpus().documents))
+        active_in = _active_in(ctx, old)
+        changed = code_findings(old, new, old_code, new_code, active_in, behaviour, len(ctx.corpus().documents))
         done = {f.code for f in changed}
         behaviour = [f for f in behaviour if not (f.kind == "rule-behaviour-tightened" and f.code in done)] + changed
+        behaviour += bind_entries(ctx, changed, set(active_in))
     findings = merge_with_classification(cls.findings, behaviour)
     if code:
         findings += rerouted_findings(ctx, old.version)
