@@ -733,6 +733,51 @@ def test_the_grader_types_table_agrees_with_grader_json(repo: Path) -> None:
     assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "fail"
 
 
+def test_the_grader_types_notes_say_what_grader_json_says(repo: Path) -> None:
+    """Red team, session 37: the parenthesised note after each member was never compared, so a
+    table calling `threshold` an integer or `source` an integer passed. Expected lines by hand
+    from grader.json: threshold is {type: number, minimum: 0, maximum: 1}, source a string,
+    language the enum python/javascript, model and prompt strings."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-grader-types"]
+    md = repo / "spec/SPEC.md"
+    sim = edit(md, "`threshold` (number in [0, 1])", "`threshold` (integer in [0, 1])")
+    code = edit(md, '`language` (`"python"` or `"javascript"`), `source` (string)',
+                '`language` (`"python"`), `source` (integer)')
+    judge = edit(md, "`model`, `prompt` (strings)", "`model`, `prompt` (string)")
+    assert found() == [
+        f"spec/SPEC.md:{sim}: the table says `semantic_similarity`'s param `threshold` is (integer in "
+        "[0, 1]), but grader.json's if/then branch makes it (number in [0, 1])",
+        f"spec/SPEC.md:{judge}: the table says `llm_judge`'s param `model` is (string), but grader.json's "
+        "if/then branch makes it (strings)",
+        f"spec/SPEC.md:{judge}: the table says `llm_judge`'s param `prompt` is (string), but grader.json's "
+        "if/then branch makes it (strings)",
+        f"spec/SPEC.md:{code}: the table says `code`'s param `language` is (`\"python\"`), but grader.json's "
+        "if/then branch makes it (`\"python\"` or `\"javascript\"`)",
+        f"spec/SPEC.md:{code}: the table says `code`'s param `source` is (integer), but grader.json's "
+        "if/then branch makes it (string)",
+    ]
+    assert run_gate(repo, stages=["spec-text"]).stage("spec-text").status == "fail"
+
+
+def test_grader_types_notes_follow_a_schema_change(repo: Path) -> None:
+    """The schema narrows `threshold` to [0.5, 1] and gives `substring` a minLength: the notes
+    the table kept are reported, in the words the field tables use."""
+    path = repo / "spec/schemas/grader.json"
+    schema = json.loads(path.read_text())
+    schema["allOf"][0]["then"]["properties"]["params"]["properties"]["substring"]["minLength"] = 1
+    schema["allOf"][2]["then"]["properties"]["params"]["properties"]["threshold"]["minimum"] = 0.5
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+    lines = (repo / "spec/SPEC.md").read_text().split("\n")
+    row = {name: next(n for n, x in enumerate(lines, start=1) if x.startswith(f"| `{name}` |"))
+           for name in ("contains", "semantic_similarity")}
+    assert [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-grader-types"] == [
+        f"spec/SPEC.md:{row['contains']}: the table says `contains`'s param `substring` is (string), but "
+        "grader.json's if/then branch makes it (string, at least 1 character)",
+        f"spec/SPEC.md:{row['semantic_similarity']}: the table says `semantic_similarity`'s param `threshold` is "
+        "(number in [0, 1]), but grader.json's if/then branch makes it (number in [0.5, 1])"]
+
+
 def test_grader_types_follow_a_schema_change(repo: Path) -> None:
     """A schema edit the prose does not follow: the shared custom/extension branch stops
     requiring handler, so the `custom` row's `handler` is reported."""

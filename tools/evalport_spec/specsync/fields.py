@@ -182,7 +182,7 @@ class FieldTables:
             return []
         if isinstance(node.get("title"), str) and isinstance(node.get("properties"), dict):
             return []
-        out = [_phrase(k, node[k]) for k in _WORDS if k in node]
+        out = [constraint_phrase(k, node[k]) for k in _WORDS if k in node]
         if isinstance(node.get("enum"), list):
             out.append("one of " + ", ".join(code(v) for v in node["enum"]))
         if node.get("uniqueItems") is True:
@@ -241,7 +241,10 @@ def _plural(n: Any, word: str) -> str:
     return f"{number(n)} {word}" + ("" if n == 1 else "s")
 
 
-def _phrase(keyword: str, value: Any) -> str:
+def constraint_phrase(keyword: str, value: Any) -> str:
+    """How the field tables' Constraints column says ``keyword: value`` (one of the
+    constraint keywords: ``minLength`` -> ``at least 3 characters``, ``minimum`` -> ``≥ 0``,
+    ``pattern`` -> the pattern in a code span)."""
     if keyword == "pattern":
         return "Semantic Versioning 2.0.0" if value == SEMVER.pattern else f"pattern {code(value)}"
     if keyword == "format":
