@@ -227,6 +227,42 @@ def test_a_pattern_spec_sync_writes_into_a_field_row_is_a_known_value(repo: Path
                                     'names value `"^.{1,99}$"`, which no enum or const of the schemas has'}
 
 
+@pytest.mark.parametrize("old, new, kind, token", [
+    # Result's prose names a member the schemas lack (the mutation sweep's `run_idx`)
+    ("interrupted run keeps its `run_id`", "interrupted run keeps its `run_idx`", "spec-name-unknown", "`run_idx`"),
+    # the Grader types table's description column
+    ("passes when the output contains `substring` |", "passes when the output contains `substr` |",
+     "spec-name-unknown", "`substr`"),
+    # a conventional isolation value misspelt in prose
+    ('the values `"fresh"`', 'the values `"freshly"`', "spec-value-unknown", '`"freshly"`'),
+    # a dotted name whose second segment is no member
+    ("MUST carry `params.handler`", "MUST carry `params.handlr`", "spec-name-unknown", "`params.handlr`"),
+])
+def test_prose_names_only_what_the_schemas_have(repo: Path, old: str, new: str, kind: str, token: str) -> None:
+    """Session 37 mutation sweep of SPEC.md: before, only the Documents tables were read, and
+    prose naming a member or value no schema has passed the gate."""
+    md = repo / "spec/SPEC.md"
+    before = lines(repo)
+    assert md.read_text().count(old) == 1, old
+    md.write_text(md.read_text().replace(old, new, 1))
+    found = lines(repo) - before
+    assert len(found) == 1, found
+    (line,) = found
+    assert line.startswith(f"spec/SPEC.md:{line_of(md, new)}: {kind}: SPEC.md names ") and token in line, line
+
+
+def test_prose_may_name_keywords_and_schema_files_and_changelog_history(repo: Path) -> None:
+    """JSON Schema keywords (`allOf`, `then`, `additionalProperties`) and schema files are names
+    prose uses; the Changelog names members of history and is not read."""
+    md = repo / "spec/SPEC.md"
+    before = lines(repo)
+    text = md.read_text().replace("## Cross-field rules\n", "## Cross-field rules\n\nSee `allOf`, `then`, "
+                                  "`additionalProperties`, `unevaluatedItems` in `grader.json` and `rules.json`.\n", 1)
+    text = text.replace("## Changelog\n", "## Changelog\n\nOnce there was `old_member`.\n", 1)
+    md.write_text(text)
+    assert lines(repo) == before
+
+
 def test_allow_list_comment_silences_a_token(repo: Path) -> None:
     md = repo / "spec/SPEC.md"
     text = md.read_text().replace("## Cross-field rules\n",

@@ -19,7 +19,17 @@ documented gaps").
   :func:`evalport_spec.validation.keyword_code`); every ``### X`` under ``## Cross-field rules``
   is a catalogued code.
 
-Only those places are read, to keep false positives out. Tokens named by an allow-list comment
+* SPEC.md prose -> schema: in the sections that speak of documents (:data:`PROSE_SECTIONS`:
+  ``## Documents`` outside its field tables, ``## Grader types``, ``## Validation``,
+  ``## Cross-field rules``, ``## Versioning and compatibility``, ``## Extension mechanism``),
+  every backtick token that looks like a name is a known name as above, or a JSON Schema
+  keyword, or the name of a schema file of the version (``spec-name-unknown``,
+  ``spec-value-unknown``). Before session 37 only the tables were read, and a mutation sweep of
+  SPEC.md left prose naming ``run_idx``, ``versionx`` or a grader's ``substringx`` unreported:
+  a reader following the prose writes a member no schema has.
+
+Only those places are read, to keep false positives out (the Changelog and Conformance
+sections name fixture members and history). Tokens named by an allow-list comment
 ``<!-- rulecheck: allow `token` ... -->`` in SPEC.md, or in :data:`ALLOWED`, are never reported.
 """
 
@@ -36,6 +46,16 @@ ALLOWED: frozenset[str] = frozenset({"true", "false", "null"})
 """Tokens never reported (JSON literals). Extend per document with a ``rulecheck: allow`` comment."""
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+
+PROSE_SECTIONS = ("Documents", "Grader types", "Validation", "Cross-field rules", "Versioning and compatibility",
+                  "Extension mechanism")
+"""The H2 sections of SPEC.md whose prose names members, values and keywords of the schemas."""
+
+SCHEMA_KEYWORDS = frozenset({"then", "else", "title", "description", "default", "examples", "deprecated",
+                             "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema"})
+"""JSON Schema 2020-12 keywords that assert nothing on their own (annotations, and the branches
+of ``if``), which python-jsonschema's validator table leaves out; with that table's keys, the
+keywords prose may name."""
 
 _UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{2,}[0-9]*")
 _BARE_CODE = re.compile(r"(?<![\w$.-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
@@ -169,6 +189,7 @@ def check_drift(ctx: RuleContext) -> list[Finding]:
                             continue
                         md_findings += _other_token(ctx, tok, known, row.line)
     md_findings += _codes(ctx, code_ok, allowed)
+    md_findings += _prose(ctx, known, allowed)
     for h in md.subsections(specmd.RULES_SECTION):
         if h.text not in codes and h.text not in allowed:
             md_findings.append(ctx.finding(
@@ -211,6 +232,28 @@ def _codes(ctx: RuleContext, code_ok: set[str], allowed: set[str]) -> list[Findi
             "spec-code-unknown",
             f"SPEC.md names error code `{tok}`, which neither the catalogue nor the schema pass has",
             code=tok, file=ctx.spec_md_file, line=no))
+    return out
+
+
+def _prose(ctx: RuleContext, known: set[str], allowed: set[str]) -> list[Finding]:
+    """Backtick tokens of the prose of :data:`PROSE_SECTIONS` (the field tables of
+    ``## Documents`` excepted: :func:`check_drift` reads those) that name nothing known."""
+    import jsonschema
+
+    md = ctx.markdown
+    files = {f.name for f in ctx.spec.schemas} | {"rules.json"}
+    words = known | set(jsonschema.Draft202012Validator.VALIDATORS) | SCHEMA_KEYWORDS
+    tables = {row.line for h in [md.section(specmd.DOCUMENTS_SECTION)] if h is not None
+              for t in md.tables(h) if t.column("Field") is not None for row in t.rows}
+    out: list[Finding] = []
+    for title in PROSE_SECTIONS:
+        h = md.section(title)
+        for no, text in md.body(h) if h is not None else []:
+            if no in tables:
+                continue
+            for tok in dict.fromkeys(specmd.ticks(text)):
+                if tok not in allowed and tok not in files:
+                    out += _other_token(ctx, tok, words, no)
     return out
 
 
