@@ -235,6 +235,8 @@ def test_a_pattern_spec_sync_writes_into_a_field_row_is_a_known_value(repo: Path
      "spec-name-unknown", "`substr`"),
     # a conventional isolation value misspelt in prose
     ('the values `"fresh"`', 'the values `"freshly"`', "spec-value-unknown", '`"freshly"`'),
+    # the Terminology section
+    ("the Results of one run that share a `test_case_id`", "the Results of one run that share a `test_case_idx`", "spec-name-unknown", "`test_case_idx`"),
     # a dotted name whose second segment is no member
     ("MUST carry `params.handler`", "MUST carry `params.handlr`", "spec-name-unknown", "`params.handlr`"),
 ])

@@ -22,7 +22,7 @@ documented gaps").
 * SPEC.md prose -> schema: in the sections that speak of documents (:data:`PROSE_SECTIONS`:
   ``## Documents`` outside its field tables, ``## Grader types``, ``## Validation``,
   ``## Cross-field rules``, ``## Versioning and compatibility``, ``## Extension mechanism``),
-  every backtick token that looks like a name is a known name as above, or a JSON Schema
+  and ``## Terminology``, every backtick token that looks like a name is a known name as above, or a JSON Schema
   keyword, or the name of a schema file of the version (``spec-name-unknown``,
   ``spec-value-unknown``). Before session 37 only the tables were read, and a mutation sweep of
   SPEC.md left prose naming ``run_idx``, ``versionx`` or a grader's ``substringx`` unreported:
@@ -47,8 +47,8 @@ ALLOWED: frozenset[str] = frozenset({"true", "false", "null"})
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
-PROSE_SECTIONS = ("Documents", "Grader types", "Validation", "Cross-field rules", "Versioning and compatibility",
-                  "Extension mechanism")
+PROSE_SECTIONS = ("Terminology", "Documents", "Grader types", "Validation", "Cross-field rules",
+                  "Versioning and compatibility", "Extension mechanism")
 """The H2 sections of SPEC.md whose prose names members, values and keywords of the schemas."""
 
 SCHEMA_KEYWORDS = frozenset({"then", "else", "title", "description", "default", "examples", "deprecated",
