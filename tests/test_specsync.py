@@ -792,6 +792,33 @@ def test_grader_types_follow_a_schema_change(repo: Path) -> None:
         "if/then branches require none"]
 
 
+def test_the_dialect_the_prose_names_is_the_schemas(repo: Path) -> None:
+    """Session 37 mutation sweep: "JSON Schema 2020-12" turned into another dialect passed every
+    stage. The schemas declare https://json-schema.org/draft/2020-12/schema; a mention of
+    2019-09 or draft-07 outside the Changelog is reported on its line, one in it is history."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-dialect-claim"]
+    assert found() == []
+    md = repo / "spec/SPEC.md"
+    first = edit(md, "Each schema is written in the JSON Schema 2020-12 dialect.",
+                 "Each schema is written in the JSON Schema 2019-09 dialect.")
+    text = md.read_text()
+    md.write_text(text.replace("## Changelog\n", "## Changelog\n\nOnce JSON Schema draft-07 was considered.\n", 1)
+                  .replace("## Extension mechanism\n", "## Extension mechanism\n\nAs in JSON Schema draft-07.\n", 1))
+    second = line_of_text(md, "As in JSON Schema draft-07.")
+    assert found() == [
+        f"spec/SPEC.md:{first}: the prose names JSON Schema 2019-09, but the schemas are written in 2020-12 "
+        "(their $schema)",
+        f"spec/SPEC.md:{second}: the prose names JSON Schema draft-07, but the schemas are written in 2020-12 "
+        "(their $schema)"]
+
+
+def line_of_text(path: Path, needle: str) -> int:
+    """1-based line of the one line holding ``needle``."""
+    (n,) = [i for i, x in enumerate(path.read_text().split("\n"), start=1) if needle in x]
+    return n
+
+
 def test_a_claim_about_the_formats_used_follows_the_schemas(repo: Path) -> None:
     """SPEC.md says the only format the schemas use is `date-time`; a schema that gains
     ``format: uri`` contradicts it. A property merely *named* format is not the keyword."""

@@ -22,7 +22,8 @@ hand-written prose of its section is reported (``rule-parameter-in-prose``), sin
 follow a change of the catalogue. A quoted ``file.json#/pointer`` that does not resolve is
 reported (:mod:`.pointers`), and so is a row of the Grader types table that disagrees with
 ``grader.json`` (:mod:`.gradertypes`), and a claim about which formats the schemas use that
-their ``format`` keywords contradict (:mod:`.formats`), a claim of closed or open objects
+their ``format`` keywords contradict (:mod:`.formats`), a dialect named other than the one the
+schemas declare (:mod:`.dialect`), a claim of closed or open objects
 the schemas contradict (:mod:`.openness`), and a row of the keyword table of "Validation" that
 gives a code the schema pass does not report, or a keyword the schemas use that it lacks
 (:mod:`.keywordcodes`). Only the draft is checked; frozen releases are never rewritten.
@@ -51,6 +52,7 @@ from ..specmd import (
     VALIDATION_SECTION,
 )
 from .blocks import Block, excerpt, number, read_rows
+from .dialect import dialect_claim_findings
 from .facts import RULE_CODES, STATUS, codes_block, rule_block, rule_region, status_block
 from .fields import FieldTables, field_since, node_at
 from .formats import format_claim_findings
@@ -311,6 +313,7 @@ def sync_text(text: str, blocks: dict[str, Block], version: SpecVersion, label: 
     findings += dangling_pointers(doc, version, label)
     findings += grader_type_findings(doc, version, label)
     findings += format_claim_findings(doc, version, label)
+    findings += dialect_claim_findings(doc, version, label)
     findings += openness_findings(doc, version, label)
     findings += keyword_code_findings(doc, version, label)
     findings.sort(key=lambda f: (f.new.line if f.new else None) or 0)
