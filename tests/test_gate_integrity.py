@@ -1051,3 +1051,32 @@ def test_an_ignore_entry_for_one_value_does_not_excuse_another(repo, tmp_path):
     _schema_uri_min_length(repo, 50)
     stage = run_gate(repo, base="main", stages=["base"], ignore=ignore).stage("base")
     assert "min-length-increased" in {f.kind for f in stage.errors}
+
+
+def test_a_major_release_of_a_value_bound_change_is_accepted_for_that_value_only(repo):
+    """main's draft raises ResultSet ``$schema`` minLength 1 -> 2 (MAJOR, a finding without an
+    item). An RFC accepted and declared MAJOR at main accepting it with the ``to`` of 2 accepts
+    release 2.0.0; one whose ``to`` names another value (minLength 3) accepts nothing."""
+    _schema_uri_min_length(repo, 3)
+    (other,) = entries_for(repo)
+    _schema_uri_min_length(repo, 2)
+    (two,) = entries_for(repo)
+    assert two["fingerprint"] == other["fingerprint"] and two["to"] != other["to"]
+    first = git(repo, "rev-parse", "main").strip()
+
+    def not_accepted(accepts):
+        reset(repo, first)
+        git(repo, "checkout", "-q", "main")
+        _schema_uri_min_length(repo, 2)
+        (repo / "spec/VERSION").write_text("2.0.0\n")
+        write_rfc(repo, 98, "accepted", [accepts])
+        commit_all(repo, "$schema minLength 2, accepted by RFC 98")
+        git(repo, "checkout", "-q", "-B", "release", "main")
+        hand_made_release(repo)
+        stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+        return [f.message for f in stage.errors if f.kind == "release-major-not-accepted"]
+
+    assert not_accepted(two) == []
+    (message,) = not_accepted(other)
+    assert message.startswith(f"release 2.0.0 is MAJOR but min-length-increased [{two['fingerprint']}] (")
+
