@@ -1080,3 +1080,27 @@ def test_a_major_release_of_a_value_bound_change_is_accepted_for_that_value_only
     (message,) = not_accepted(other)
     assert message.startswith(f"release 2.0.0 is MAJOR but min-length-increased [{two['fingerprint']}] (")
 
+
+def test_a_major_release_made_by_release_still_needs_its_breaking_changes_accepted(repo):
+    """`release` itself runs no gate: from a draft dropping the Error type runner_error with no
+    RFC accepting it, it makes release 2.0.0 (MAJOR) byte for byte, and the base stage must
+    still name the one breaking change nobody accepted."""
+    import datetime
+
+    from evalport_spec.release import apply_plan, plan_release
+
+    remove_error_types(repo, "runner_error")
+    (runner_error,) = entries_for(repo)
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    accept_rfc(repo, 7)  # it records SPEC.md's normative changes since 1.3.0, so it is in the release
+    commit_all(repo, "runner_error goes, no RFC accepting it")
+    git(repo, "branch", "-f", "main", "HEAD")
+    today = datetime.datetime.now(datetime.UTC).date()
+    plan = plan_release(repo, "2.0.0", date=today.isoformat(), today=today)
+    assert plan.change_class == "MAJOR"
+    apply_plan(repo, plan)
+    commit_all(repo, "release 2.0.0")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert not [f.message for f in stage.errors if f.kind.startswith("release-") and "hand-made" in f.kind]
+    (lost,) = [f for f in stage.errors if f.kind == "release-major-not-accepted"]
+    assert lost.message.startswith(f"release 2.0.0 is MAJOR but enum-value-removed [{runner_error['fingerprint']}] (")
