@@ -1104,3 +1104,21 @@ def test_a_major_release_made_by_release_still_needs_its_breaking_changes_accept
     assert not [f.message for f in stage.errors if f.kind.startswith("release-") and "hand-made" in f.kind]
     (lost,) = [f for f in stage.errors if f.kind == "release-major-not-accepted"]
     assert lost.message.startswith(f"release 2.0.0 is MAJOR but enum-value-removed [{runner_error['fingerprint']}] (")
+
+
+def test_one_file_added_to_a_released_folder_is_refused(repo):
+    """A single file (with its SHA256SUMS line, so the manifest agrees) added to release 1.3.0,
+    which has its fixtures, is no backfill: the base stage names it. (A NOTES.md is no schema,
+    fixture or rules file, so no other stage of ``check --base`` sees it: with the base stage
+    skipping a folder that gains one file, mutant rel08, the whole run passed.)"""
+    import hashlib
+
+    extra = repo / "spec/releases/1.3.0/NOTES.md"
+    extra.write_text("# Notes\n")
+    with (repo / "spec/releases/SHA256SUMS").open("a") as fh:
+        fh.write(f"{hashlib.sha256(extra.read_bytes()).hexdigest()}  1.3.0/NOTES.md\n")
+    commit_all(repo, "notes in 1.3.0")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert [(f.message, f.new) for f in stage.errors if f.kind == "released-file-added"] == [
+        ("spec/releases/1.3.0 gains spec/releases/1.3.0/NOTES.md since main: files are never "
+         "added to a release", Location("spec/releases/1.3.0/NOTES.md"))]
