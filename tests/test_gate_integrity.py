@@ -1122,3 +1122,54 @@ def test_one_file_added_to_a_released_folder_is_refused(repo):
     assert [(f.message, f.new) for f in stage.errors if f.kind == "released-file-added"] == [
         ("spec/releases/1.3.0 gains spec/releases/1.3.0/NOTES.md since main: files are never "
          "added to a release", Location("spec/releases/1.3.0/NOTES.md"))]
+
+
+def test_a_release_folder_lacking_a_file_release_makes_is_hand_made(repo):
+    """Release 1.4.0 made by `release`, then its rules.json dropped with its SHA256SUMS line
+    (so the manifest agrees): the folder is not what `release` makes, by the file it lacks."""
+    import datetime
+
+    from evalport_spec.release import apply_plan, plan_release
+
+    add_documented_runner_build(repo)
+    accept_rfc(repo, 7)
+    commit_all(repo, "optional runner build")
+    git(repo, "branch", "-f", "main", "HEAD")
+    today = datetime.datetime.now(datetime.UTC).date()
+    apply_plan(repo, plan_release(repo, "1.4.0", date=today.isoformat(), today=today))
+    (repo / "spec/releases/1.4.0/rules.json").unlink()
+    sums = repo / "spec/releases/SHA256SUMS"
+    sums.write_text("".join(line for line in sums.read_text().splitlines(True) if "  1.4.0/rules.json" not in line))
+    commit_all(repo, "release 1.4.0 without its rules")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    (made,) = [f for f in stage.errors if f.kind == "release-hand-made"]
+    assert made.extra["paths"] == ["rules.json"] and made.where().file == "spec/releases/1.4.0/rules.json"
+
+
+def test_the_fixture_backfill_is_refused_once_the_release_has_any_conformance_file(repo):
+    """Release 1.2.0 whose conformance/ holds only a NOTES.md at main has had its conformance
+    folder: the exact backfill of its fixtures is then files added to a release, refused."""
+    import hashlib
+
+    from evalport_spec.release import release_conformance_files
+    from evalport_spec.spec import DRAFT, SpecRepo
+
+    shutil.rmtree(repo / "spec/releases/1.2.0/conformance")
+    notes = repo / "spec/releases/1.2.0/conformance/NOTES.md"
+    notes.parent.mkdir()
+    notes.write_text("# Fixtures come later\n")
+    sums = repo / "spec/releases/SHA256SUMS"
+    sums.write_text("".join(line for line in sums.read_text().splitlines(True) if "1.2.0/conformance/" not in line)
+                    + f"{hashlib.sha256(notes.read_bytes()).hexdigest()}  1.2.0/conformance/NOTES.md\n")
+    git(repo, "checkout", "-q", "main")
+    commit_all(repo, "1.2.0 with a conformance note and no fixtures")
+    git(repo, "checkout", "-q", "-B", "feature")
+    files = release_conformance_files(SpecRepo(repo).version(DRAFT), "1.2.0")
+    for rel, data in files.items():
+        (repo / "spec/releases/1.2.0" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / "spec/releases/1.2.0" / rel).write_bytes(data)
+    commit_all(repo, "backfill 1.2.0's fixtures after all")
+    (added,) = [f for f in run_gate(repo, base="main", stages=["base"]).stage("base").errors
+                if f.kind == "released-file-added"]
+    assert added.extra["paths"] == sorted(files)
+    assert added.message.endswith("since main: files are never added to a release")
