@@ -52,6 +52,27 @@ def test_the_same_entry_from_outside_the_repository_keeps_its_power(repo, tmp_pa
     assert stage.status == "warn", [f.message for f in stage.errors]
 
 
+@pytest.mark.parametrize("via", ["link-to-file", "link-to-checkout"])
+def test_the_repositorys_file_given_by_a_path_outside_the_checkout_is_still_the_repositorys(repo, tmp_path, via):
+    """A path outside the checkout as written that leads to the repository's own
+    gate-ignore.yml (a link to the file, or the checkout reached through a linked folder) is
+    that file: its schema-finding entry is refused, it does not get the CI owner's full power."""
+    (repo / "gate-ignore.yml").write_text(runner_error_entry(repo))
+    commit_all(repo, "an excuse lands first")
+    git(repo, "branch", "-f", "main", "HEAD")
+    remove_error_types(repo, "runner_error")
+    if via == "link-to-file":
+        given = tmp_path / "owner-ignore.yml"
+        given.symlink_to(repo / "gate-ignore.yml")
+    else:
+        (tmp_path / "view").symlink_to(repo, target_is_directory=True)
+        given = tmp_path / "view/gate-ignore.yml"
+    with pytest.raises(InputError) as exc:
+        run_gate(repo, base="main", stages=["base"], ignore=given, cache=False)
+    assert (exc.value.source, exc.value.pointer) == ("gate-ignore.yml", "/0")
+    assert exc.value.message.startswith("entry 0 (enum-value-removed) of the repository's ignore file")
+
+
 def test_a_committed_entry_for_rule_code_is_still_read(repo):
     (repo / "gate-ignore.yml").write_text(
         "- {kind: rule-implementation-changed, fingerprint: '0123456789abcdef', reason: a renamed local}\n")

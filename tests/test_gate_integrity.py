@@ -1051,3 +1051,125 @@ def test_an_ignore_entry_for_one_value_does_not_excuse_another(repo, tmp_path):
     _schema_uri_min_length(repo, 50)
     stage = run_gate(repo, base="main", stages=["base"], ignore=ignore).stage("base")
     assert "min-length-increased" in {f.kind for f in stage.errors}
+
+
+def test_a_major_release_of_a_value_bound_change_is_accepted_for_that_value_only(repo):
+    """main's draft raises ResultSet ``$schema`` minLength 1 -> 2 (MAJOR, a finding without an
+    item). An RFC accepted and declared MAJOR at main accepting it with the ``to`` of 2 accepts
+    release 2.0.0; one whose ``to`` names another value (minLength 3) accepts nothing."""
+    _schema_uri_min_length(repo, 3)
+    (other,) = entries_for(repo)
+    _schema_uri_min_length(repo, 2)
+    (two,) = entries_for(repo)
+    assert two["fingerprint"] == other["fingerprint"] and two["to"] != other["to"]
+    first = git(repo, "rev-parse", "main").strip()
+
+    def not_accepted(accepts):
+        reset(repo, first)
+        git(repo, "checkout", "-q", "main")
+        _schema_uri_min_length(repo, 2)
+        (repo / "spec/VERSION").write_text("2.0.0\n")
+        write_rfc(repo, 98, "accepted", [accepts])
+        commit_all(repo, "$schema minLength 2, accepted by RFC 98")
+        git(repo, "checkout", "-q", "-B", "release", "main")
+        hand_made_release(repo)
+        stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+        return [f.message for f in stage.errors if f.kind == "release-major-not-accepted"]
+
+    assert not_accepted(two) == []
+    (message,) = not_accepted(other)
+    assert message.startswith(f"release 2.0.0 is MAJOR but min-length-increased [{two['fingerprint']}] (")
+
+
+def test_a_major_release_made_by_release_still_needs_its_breaking_changes_accepted(repo):
+    """`release` itself runs no gate: from a draft dropping the Error type runner_error with no
+    RFC accepting it, it makes release 2.0.0 (MAJOR) byte for byte, and the base stage must
+    still name the one breaking change nobody accepted."""
+    import datetime
+
+    from evalport_spec.release import apply_plan, plan_release
+
+    remove_error_types(repo, "runner_error")
+    (runner_error,) = entries_for(repo)
+    (repo / "spec/VERSION").write_text("2.0.0\n")
+    accept_rfc(repo, 7)  # it records SPEC.md's normative changes since 1.3.0, so it is in the release
+    commit_all(repo, "runner_error goes, no RFC accepting it")
+    git(repo, "branch", "-f", "main", "HEAD")
+    today = datetime.datetime.now(datetime.UTC).date()
+    plan = plan_release(repo, "2.0.0", date=today.isoformat(), today=today)
+    assert plan.change_class == "MAJOR"
+    apply_plan(repo, plan)
+    commit_all(repo, "release 2.0.0")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert not [f.message for f in stage.errors if f.kind.startswith("release-") and "hand-made" in f.kind]
+    (lost,) = [f for f in stage.errors if f.kind == "release-major-not-accepted"]
+    assert lost.message.startswith(f"release 2.0.0 is MAJOR but enum-value-removed [{runner_error['fingerprint']}] (")
+
+
+def test_one_file_added_to_a_released_folder_is_refused(repo):
+    """A single file (with its SHA256SUMS line, so the manifest agrees) added to release 1.3.0,
+    which has its fixtures, is no backfill: the base stage names it. (A NOTES.md is no schema,
+    fixture or rules file, so no other stage of ``check --base`` sees it: with the base stage
+    skipping a folder that gains one file, mutant rel08, the whole run passed.)"""
+    import hashlib
+
+    extra = repo / "spec/releases/1.3.0/NOTES.md"
+    extra.write_text("# Notes\n")
+    with (repo / "spec/releases/SHA256SUMS").open("a") as fh:
+        fh.write(f"{hashlib.sha256(extra.read_bytes()).hexdigest()}  1.3.0/NOTES.md\n")
+    commit_all(repo, "notes in 1.3.0")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    assert [(f.message, f.new) for f in stage.errors if f.kind == "released-file-added"] == [
+        ("spec/releases/1.3.0 gains spec/releases/1.3.0/NOTES.md since main: files are never "
+         "added to a release", Location("spec/releases/1.3.0/NOTES.md"))]
+
+
+def test_a_release_folder_lacking_a_file_release_makes_is_hand_made(repo):
+    """Release 1.4.0 made by `release`, then its rules.json dropped with its SHA256SUMS line
+    (so the manifest agrees): the folder is not what `release` makes, by the file it lacks."""
+    import datetime
+
+    from evalport_spec.release import apply_plan, plan_release
+
+    add_documented_runner_build(repo)
+    accept_rfc(repo, 7)
+    commit_all(repo, "optional runner build")
+    git(repo, "branch", "-f", "main", "HEAD")
+    today = datetime.datetime.now(datetime.UTC).date()
+    apply_plan(repo, plan_release(repo, "1.4.0", date=today.isoformat(), today=today))
+    (repo / "spec/releases/1.4.0/rules.json").unlink()
+    sums = repo / "spec/releases/SHA256SUMS"
+    sums.write_text("".join(line for line in sums.read_text().splitlines(True) if "  1.4.0/rules.json" not in line))
+    commit_all(repo, "release 1.4.0 without its rules")
+    stage = run_gate(repo, base="main", stages=["base"]).stage("base")
+    (made,) = [f for f in stage.errors if f.kind == "release-hand-made"]
+    assert made.extra["paths"] == ["rules.json"] and made.where().file == "spec/releases/1.4.0/rules.json"
+
+
+def test_the_fixture_backfill_is_refused_once_the_release_has_any_conformance_file(repo):
+    """Release 1.2.0 whose conformance/ holds only a NOTES.md at main has had its conformance
+    folder: the exact backfill of its fixtures is then files added to a release, refused."""
+    import hashlib
+
+    from evalport_spec.release import release_conformance_files
+    from evalport_spec.spec import DRAFT, SpecRepo
+
+    shutil.rmtree(repo / "spec/releases/1.2.0/conformance")
+    notes = repo / "spec/releases/1.2.0/conformance/NOTES.md"
+    notes.parent.mkdir()
+    notes.write_text("# Fixtures come later\n")
+    sums = repo / "spec/releases/SHA256SUMS"
+    sums.write_text("".join(line for line in sums.read_text().splitlines(True) if "1.2.0/conformance/" not in line)
+                    + f"{hashlib.sha256(notes.read_bytes()).hexdigest()}  1.2.0/conformance/NOTES.md\n")
+    git(repo, "checkout", "-q", "main")
+    commit_all(repo, "1.2.0 with a conformance note and no fixtures")
+    git(repo, "checkout", "-q", "-B", "feature")
+    files = release_conformance_files(SpecRepo(repo).version(DRAFT), "1.2.0")
+    for rel, data in files.items():
+        (repo / "spec/releases/1.2.0" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / "spec/releases/1.2.0" / rel).write_bytes(data)
+    commit_all(repo, "backfill 1.2.0's fixtures after all")
+    (added,) = [f for f in run_gate(repo, base="main", stages=["base"]).stage("base").errors
+                if f.kind == "released-file-added"]
+    assert added.extra["paths"] == sorted(files)
+    assert added.message.endswith("since main: files are never added to a release")

@@ -242,3 +242,19 @@ def test_dry_run_json_is_the_plan(repo, capsys, monkeypatch):
     assert "spec/VERSION" in out["files"] and "spec/releases/SHA256SUMS" in out["files"]
     assert out["changelog_entry"].startswith(f"### 1.4.0 — {today} — MINOR\n")
     assert not (repo / "spec/releases/1.4.0").exists()
+
+
+def test_a_byte_order_mark_in_spec_version_is_named_once_at_its_place(repo, capsys):
+    """fresh36: spec/VERSION saved with a UTF-8 BOM made `release 1.4.0` answer "Release \\ufeff1.4.0
+    instead" (the mark invisible) and the draft stage quote it; reading the file names it."""
+    (repo / "spec/VERSION").write_bytes(b"\xef\xbb\xbf1.4.0\n")
+    with pytest.raises(InputError) as info:
+        SpecRepo(repo).declared_draft_version()
+    assert (info.value.source, info.value.line, info.value.column) == ("spec/VERSION", 1, 1)
+    assert main(["-C", str(repo), "release", "1.4.0", "--dry-run"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("evalport-spec: error: spec/VERSION:1:1: starts with a UTF-8 byte "
+                                               "order mark"), err
+    assert "\ufeff" not in err[0]
+    (found,) = [f for f in run_gate(repo, stages=["draft"]).stage("draft").findings if f.severity.name == "ERROR"]
+    assert (found.kind, found.new.file, found.new.line) == ("input-error", "spec/VERSION", 1)

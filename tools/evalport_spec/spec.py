@@ -15,6 +15,7 @@ A :class:`SpecVersion` can be read from such a folder or from a git revision
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -306,10 +307,24 @@ class SpecRepo:
         return rel[-1] if rel else None
 
     def declared_draft_version(self) -> str | None:
-        """The version the draft declares it will be released as (``spec/VERSION``), or ``None``."""
+        """The version the draft declares it will be released as (``spec/VERSION``, stripped),
+        or ``None`` when there is no such file. Whether it is a valid version is each caller's
+        question (the draft stage and ``release`` say so in their own words).
+
+        Raises:
+            InputError: the file is unreadable or too large, or starts with a UTF-8 byte order
+                mark (``spec/VERSION:1:1``): an invisible U+FEFF otherwise ends up inside every
+                message that quotes the version (``Release \ufeff1.4.0 instead``) and in the
+                ``since`` an RFC proposal writes into its fixtures.
+        """
         data = read_optional(self.spec_dir / "VERSION", max_bytes=1024, label="spec/VERSION",
                              within=self.root)
-        return None if data is None else data.decode("utf-8", "replace").strip()
+        if data is None:
+            return None
+        if data.startswith(codecs.BOM_UTF8):
+            raise InputError("starts with a UTF-8 byte order mark (U+FEFF, invisible in most editors): save "
+                             "the file as UTF-8 without a BOM, the version alone (e.g. 1.4.0)", "spec/VERSION", 1, 1)
+        return data.decode("utf-8", "replace").strip()
 
     def version(self, name: str, *, label: str | None = None) -> SpecVersion:
         """Load ``"draft"`` or a released version; ``label`` names its folder in messages

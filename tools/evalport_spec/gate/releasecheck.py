@@ -23,6 +23,7 @@ from ..findings import Finding, Location
 from ..manifest import read_released, released_files
 from ..policy import breaking
 from ..release import plan_release, release_conformance_files
+from ..rfc.accept import after_digest
 from ..spec import DRAFT, SpecRepo
 from .acceptance import states_at
 from .context import GateContext
@@ -42,16 +43,22 @@ def _paths(names: list[str], folder: str) -> str:
 def _accepted_rfcs(ctx: GateContext, base_repo: SpecRepo, commit: str, base: str, version: str
                    ) -> tuple[set[int], list[Finding]]:
     """The RFCs accepted at the base that accept the draft's breaking findings since the base's
-    latest release, and one error per breaking finding none of them accepts."""
+    latest release, and one error per breaking finding none of them accepts. A finding without
+    an item is accepted only for the value the base's draft has at its new location (the
+    entry's ``to``, :func:`~evalport_spec.rfc.accept.after_digest`); before session 37 the
+    value was not passed, so no RFC accepted such a finding and a correctly accepted MAJOR
+    release was refused."""
     previous = base_repo.latest_release()
     if previous is None:
         return set(), []
-    cls = ctx.classify(base_repo.version(previous), base_repo.version(DRAFT))
+    draft = base_repo.version(DRAFT)
+    cls = ctx.classify(base_repo.version(previous), draft)
     at_base = states_at(ctx.root, commit)
     used: set[int] = set()
     out = []
     for f in breaking(cls.findings):
-        hits = {n for n, s in at_base.items() if s.accepts(f.fingerprint)}
+        after = after_digest(draft, f)
+        hits = {n for n, s in at_base.items() if s.accepts(f.fingerprint, after)}
         used |= hits
         if not hits:
             out.append(Finding("release-major-not-accepted",
