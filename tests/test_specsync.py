@@ -813,6 +813,24 @@ def test_the_dialect_the_prose_names_is_the_schemas(repo: Path) -> None:
         "(their $schema)"]
 
 
+@pytest.mark.parametrize("old, new, message", [
+    ("`role` (an open string)", "`role` (an open integer)", "`role` is an integer, but the schemas give it the type(s) string"),
+    ("`type` is an open string", "`type` is an open integer", "`type` is an integer, but the schemas give it the type(s) string"),
+    ("`grader_results` is an array", "`grader_results` is an object",
+     "`grader_results` is an object, but the schemas give it the type(s) array"),
+])
+def test_a_members_type_in_the_prose_is_the_schemas(repo: Path, old: str, new: str, message: str) -> None:
+    """Session 37 mutation sweep: a type claim in prose turned into another type passed every
+    stage. Expected by hand: Group.role, Grader.type and Error.type are strings,
+    Result.grader_results an array; TestCase.input is a string or an array, so "When `input`
+    is an array" holds."""
+    def found() -> list[str]:
+        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-type-claim"]
+    assert found() == []
+    line = edit(repo / "spec/SPEC.md", old, new)
+    assert found() == [f"spec/SPEC.md:{line}: the prose says {message}"]
+
+
 def line_of_text(path: Path, needle: str) -> int:
     """1-based line of the one line holding ``needle``."""
     (n,) = [i for i, x in enumerate(path.read_text().split("\n"), start=1) if needle in x]

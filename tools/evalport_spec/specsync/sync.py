@@ -23,7 +23,8 @@ follow a change of the catalogue. A quoted ``file.json#/pointer`` that does not 
 reported (:mod:`.pointers`), and so is a row of the Grader types table that disagrees with
 ``grader.json`` (:mod:`.gradertypes`), and a claim about which formats the schemas use that
 their ``format`` keywords contradict (:mod:`.formats`), a dialect named other than the one the
-schemas declare (:mod:`.dialect`), a claim of closed or open objects
+schemas declare (:mod:`.dialect`), a member's JSON type the schemas contradict
+(:mod:`.typeclaims`), a claim of closed or open objects
 the schemas contradict (:mod:`.openness`), and a row of the keyword table of "Validation" that
 gives a code the schema pass does not report, or a keyword the schemas use that it lacks
 (:mod:`.keywordcodes`). Only the draft is checked; frozen releases are never rewritten.
@@ -61,6 +62,7 @@ from .keywordcodes import keyword_code_findings
 from .openness import openness_findings
 from .pointers import dangling_pointers
 from .regions import Region, find, wrap
+from .typeclaims import type_claim_findings
 
 SPEC_MD = "spec/SPEC.md"
 
@@ -314,6 +316,7 @@ def sync_text(text: str, blocks: dict[str, Block], version: SpecVersion, label: 
     findings += grader_type_findings(doc, version, label)
     findings += format_claim_findings(doc, version, label)
     findings += dialect_claim_findings(doc, version, label)
+    findings += type_claim_findings(doc, version, label)
     findings += openness_findings(doc, version, label)
     findings += keyword_code_findings(doc, version, label)
     findings.sort(key=lambda f: (f.new.line if f.new else None) or 0)
