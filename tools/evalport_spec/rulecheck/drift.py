@@ -20,11 +20,11 @@ documented gaps").
   is a catalogued code.
 
 * SPEC.md prose -> schema: in the sections that speak of documents (:data:`PROSE_SECTIONS`:
-  ``## Documents`` outside its field tables, ``## Grader types``, ``## Validation``,
-  ``## Cross-field rules``, ``## Versioning and compatibility``, ``## Extension mechanism``),
-  and ``## Terminology``, every backtick token that looks like a name is a known name as above, or a JSON Schema
-  keyword, or the name of a schema file of the version (``spec-name-unknown``,
-  ``spec-value-unknown``). Before session 37 only the tables were read, and a mutation sweep of
+  ``## Terminology``, ``## Documents`` outside its field tables, ``## Grader types``,
+  ``## Validation``, ``## Cross-field rules``, ``## Versioning and compatibility``,
+  ``## Extension mechanism``), every backtick token that looks like a name is a known name as
+  above, a catalogued rule's parameter (``tolerance``), a JSON Schema keyword, or the name of a
+  schema file of the version (``spec-name-unknown``, ``spec-value-unknown``). Before session 37 only the tables were read, and a mutation sweep of
   SPEC.md left prose naming ``run_idx``, ``versionx`` or a grader's ``substringx`` unreported:
   a reader following the prose writes a member no schema has.
 
@@ -242,7 +242,8 @@ def _prose(ctx: RuleContext, known: set[str], allowed: set[str]) -> list[Finding
 
     md = ctx.markdown
     files = {f.name for f in ctx.spec.schemas} | {"rules.json"}
-    words = known | set(jsonschema.Draft202012Validator.VALIDATORS) | SCHEMA_KEYWORDS
+    params = {p.name for e in ctx.catalogue.rules for p in e.parameters}
+    words = known | params | set(jsonschema.Draft202012Validator.VALIDATORS) | SCHEMA_KEYWORDS
     tables = {row.line for h in [md.section(specmd.DOCUMENTS_SECTION)] if h is not None
               for t in md.tables(h) if t.column("Field") is not None for row in t.rows}
     out: list[Finding] = []
