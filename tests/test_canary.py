@@ -24,6 +24,7 @@ from evalport_spec.cli import main
 from evalport_spec.findings import Severity
 from evalport_spec.gate import canary as C
 from evalport_spec.gate import canarybreaks as B
+from evalport_spec.gate.canaryclassifier import load_pairs
 from evalport_spec.gate.canarypool import run_pooled
 from gate_repo import ENV, commit_all, git, make_repo
 
@@ -1038,3 +1039,38 @@ def test_a_canary_kept_by_name_but_planted_otherwise_is_a_warning_naming_it(tmp_
     (tools / BREAKS).write_text(source.replace(helper, helper + ":\n    name = name + ''\n    return _orig(root, name)\n\n\ndef _orig(root: Path, name: str)"))
     names = {f.extra["canary"] for f in changed_findings(tools, {c.name for c in C.CANARIES}, judge)}
     assert {"enum-value-removed", "bound-tightened"} <= names and "released-file-edited" not in names
+
+
+FILTERED = ("    result = canary.run_canaries(repo.root, args.toolchain, pairs=load_pairs(), base=args.base,\n",
+            "    result = canary.run_canaries(repo.root, args.toolchain, pairs=load_pairs(), base=args.base,\n"
+            "                                 canaries=tuple(c for c in canary.CANARIES if c.name != \"enum-value-removed\"),\n")
+"""Red team 36, attempt 3 (PR1): the branch's canary command passes a filtered list, so once it
+lands a weakening of what that canary tests passes the next branch's canary."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("edit", "module", "blind"), [
+    (FILTERED, "cli/canary.py", ["enum-value-removed"]),
+    # the branch's canary counts any failure of the stage as a catch: blind to every break
+    (("        if set(kinds) & set(expects):\n", "        if True:\n"), "gate/canary.py", NAMES),
+    # a harmless edit of the canary command: nothing blind
+    (("    from ..findings import Severity\n", "    from ..findings import Severity  # the severities\n"),
+     "cli/canary.py", []),
+], ids=["filtered", "any-failure-counts", "harmless"])
+def test_the_branchs_own_canary_is_judged_on_the_judges_weakened_toolchain(toolchain_repo, tmp_path, edit, module,
+                                                                           blind):
+    """The canary of the canary (gate/canarymeta.py): the branch's canary command, run as the
+    next CI would on the judge's package weakened to let every known break through, must fail
+    every break the judge's own canary caught. The filtered list of adv36's PR1 leaves
+    enum-value-removed out: blind; a canary that counts any failure of the stage as a catch is
+    blind to every break (the weakened gate still fails each stage, with a stand-in kind). A
+    harmless edit of the command: nothing blind. (Before
+    session 37 both passed: the branch's canary code never ran.)"""
+    root = tmp_path / "branch"
+    git(toolchain_repo, "worktree", "add", "-q", "-b", f"meta-{len(blind)}", str(root), "main")
+    weaken(root, edit, module)
+    commit_all(root, "the canary command, edited")
+    run = C.run_canaries(root, base="main", pairs=load_pairs())
+    assert [o.status for o in run.outcomes] == ["caught"] * len(run.outcomes)  # the toolchain itself is sound
+    found = [(f.kind, f.extra.get("canary")) for f in run.findings()]
+    assert found == [("toolchain-canary-blind", name) for name in blind], [f.message for f in run.findings()]

@@ -10,8 +10,10 @@ canaries use. The toolchain's own ``diff`` also judges the known-breaking schema
 the control clean, 1 a canary passed, a run failed or the control failed, 2 usage or input
 error (not a git checkout, no toolchain).
 With ``--base REF`` nothing runs (exit 0) unless the toolchain or CI configuration differs from
-REF (the paths ``toolchain-changed`` lists): how ``.ci/run`` and the Action call it; and a
-canary that cannot be planted on ``HEAD`` but can on REF is an error (``toolchain-canary-unplantable``).
+REF (the paths ``toolchain-changed`` lists): how ``.ci/run`` and the Action call it; a
+canary that cannot be planted on ``HEAD`` but can on REF is an error (``toolchain-canary-unplantable``);
+and the checkout's own ``canary`` command is run on this package weakened, and must fail every
+known break (``toolchain-canary-blind``, :mod:`evalport_spec.gate.canarymeta`).
 """
 
 from __future__ import annotations
@@ -105,7 +107,9 @@ def run(args: argparse.Namespace) -> int:
                + (f"; {len(spoiled)} of {len(result.controls)} control runs (no break planted) failed" if spoiled
                   else "")
                + (f"; {len(dropped)} known break(s) or pair(s) dropped by the changed toolchain"
-                  if dropped else "") + f"){classified}")
+                  if dropped else "")
+               + (f"; its own canary is blind to {len(result.blind)} known break(s) or pair(s)"
+                  if result.blind else "") + f"){classified}")
     data = {"ok": not failed, "canaries": [
         {"name": o.canary.name, "stage": o.canary.stage, "status": o.status, "what": o.what,
          "detail": o.detail, "caught_by": o.kinds, "seconds": round(o.seconds, 3)} for o in outcomes],

@@ -29,6 +29,12 @@ later removal of an enum value through. The canary tests the changed toolchain b
    --format json OLD NEW``, once, on folders holding the known-breaking schema pairs of this
    package's data; it must call every pair MAJOR.
 
+6. the canary of the canary (:mod:`.canarymeta`): with ``--base`` and the checkout's own
+   toolchain (how ``.ci/run`` calls it), the toolchain under test's own ``canary`` command runs
+   on a scratch clone whose package is this one weakened to let every known break through; it
+   must report each break this run caught, and each classifier pair, as ``passed``
+   (``toolchain-canary-blind`` otherwise): once landed, that command judges the next branch.
+
 A canary whose stage passes, or fails with none of its kinds, is an error finding ``toolchain-canary-passed``; one whose run
 crashes, times out, exits 2 or prints no report is ``toolchain-canary-error``; a canary that
 finds nothing to break in this spec (no released file, say) is a warning
@@ -48,6 +54,7 @@ import contextlib
 import functools
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -55,7 +62,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import git
@@ -73,6 +80,7 @@ from .canarybreaks import (
 )
 from .canaryclassifier import Pair, major_kinds, write_pairs
 from .canarykept import changed_findings, removed_findings
+from .canarymeta import blind_findings, weakened_package
 from .canarypool import run_pooled
 from .toolchain import is_toolchain_path
 
@@ -235,6 +243,9 @@ class CanaryRun:
     removed: list[Finding] = field(default_factory=list)
     """:mod:`.canarykept`'s findings: ``toolchain-canary-removed`` errors (judge canaries the
     toolchain under test no longer lists) and ``toolchain-canary-changed`` warnings."""
+    blind: list[Finding] = field(default_factory=list)
+    """:mod:`.canarymeta`'s ``toolchain-canary-blind`` errors: known breaks the toolchain under
+    test's own ``canary`` command does not fail on the judge's weakened toolchain."""
 
     def findings(self) -> list[Finding]:
         """The findings of the controls, the outcomes and the classifier pairs (none for a clean
@@ -243,7 +254,7 @@ class CanaryRun:
         broken = [o for o in self.classified if o.status == "error"]
         judged = [o for o in self.classified if o.status != "error"]
         found = [f for f in (x.finding() for x in [*self.controls, *self.outcomes, *judged]) if f is not None]
-        found += self.removed
+        found += self.removed + self.blind
         if broken:  # one run judged every pair: one finding says it failed
             found.append(Finding("toolchain-canary-error",
                                  f"the changed toolchain could not judge the classifier's {len(broken)} known "
@@ -619,8 +630,46 @@ def run_canaries(repo: str | os.PathLike[str], toolchain: str | os.PathLike[str]
                     progress(outcome)
 
         results = run_pooled(work, clones, done, abort=setup.stop_all)
-    return CanaryRun(controls, [r for r in results if isinstance(r, Outcome)],
-                     [o for r in results if isinstance(r, list) for o in r], removed)
+        outcomes = [r for r in results if isinstance(r, Outcome)]
+        classified = [o for r in results if isinstance(r, list) for o in r]
+        blind = []
+        if base_sha is not None and toolchain is None and base_sha != head:
+            blind = _run_meta(root, clones[0], canaries, outcomes, classified, setup=setup)
+    return CanaryRun(controls, outcomes, classified, removed, blind)
+
+
+META_TIMEOUTS = 6
+"""The branch canary's run on the weakened judge (:mod:`.canarymeta`) may take this many times
+a gate run's time limit (it is itself a canary run: controls, canaries and a diff)."""
+
+
+def _run_meta(root: Path, clone: Path, canaries: tuple[Canary, ...], outcomes: list[Outcome],
+              classified: list[Outcome], *, setup: _Setup) -> list[Finding]:
+    """The canary of the canary (:mod:`.canarymeta`): the toolchain under test's own ``canary
+    --base`` command (``clone``'s ``tools/``, reset to the head) on a scratch clone of the head
+    whose package is the judge's, weakened. Returns its ``toolchain-canary-blind`` errors.
+
+    Raises:
+        InputError: git failed in a scratch clone.
+    """
+    caught = [o.name for o in outcomes if o.status == "caught"]
+    pairs = [o.name for o in classified if o.status == "caught"]
+    if not caught and not pairs:
+        return []
+    folder = Path(tempfile.mkdtemp(prefix="meta-", dir=setup.scratch))
+    weak = _clone(root, setup.head, folder / "repo")
+    try:
+        package = weakened_package(folder / "weak", {k for c in canaries for k in c.expects})
+        shutil.rmtree(weak / "tools" / "evalport_spec", ignore_errors=True)
+        shutil.copytree(package / "evalport_spec", weak / "tools" / "evalport_spec")
+    except (OSError, ValueError) as exc:  # the judge's own package: fail closed, never a traceback
+        return blind_findings(None, f"the weakened toolchain could not be built: {exc}", caught, pairs)
+    setup.commit(weak, "canary of the canary: the judge's package, weakened")
+    setup.reset(clone)
+    args = ["-C", str(weak), "canary", "--base", str(setup.base), "--format", "json"]
+    longer = replace(setup, timeout=setup.timeout * META_TIMEOUTS, running=setup.running, lock=setup.lock)
+    proc, detail, _ = longer.run(args, clone, str(folder / "cache"), folder, "canary")
+    return blind_findings(proc, detail, caught, pairs)
 
 
 def _clone(root: Path, head: str, clone: Path) -> Path:
