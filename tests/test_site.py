@@ -359,3 +359,23 @@ def test_symlink_inside_the_repository_is_published(repo, tmp_path):
     dest = tmp_path / "docs"
     generate_version(repo, VersionSet(repo), "draft", dest)
     assert (dest / "examples" / "alias.json").read_text() == '{"id": "g", "type": "exact"}\n'
+
+
+@pytest.mark.parametrize(("config", "said"), [
+    ("use_directory_urls: maybe\n", "configuration: Config value 'use_directory_urls': Expected type"),
+    ("x: " + "[" * 5000 + "]" * 5000 + "\n", "RecursionError"),
+], ids=["config-error", "too-deep"])
+def test_mkdocs_failing_on_its_configuration_is_an_input_error(repo, tmp_path, capsys, config, said):
+    """fresh36: mkdocs' own failures on a broken mkdocs.yml exited 1, as if a page had a broken
+    link (`docs: draft: RecursionError: ...`). The CLI convention (0 ok, 1 findings, 2 usage or
+    input error) makes them input errors: one line at mkdocs.yml, exit 2, nothing built."""
+    cfg = repo.root / "mkdocs.yml"
+    cfg.write_text(cfg.read_text() + config)
+    out = tmp_path / "o"
+    code = main(["-C", str(repo.root), "docs", "build", "--version", "draft", "--out", str(out)])
+    err = [ln for ln in capsys.readouterr().err.splitlines() if not ln.startswith("docs: ")]
+    assert code == 2
+    assert len(err) == 1 and err[0].startswith("evalport-spec: error: mkdocs.yml: mkdocs cannot build the site "
+                                               "with this configuration: "), err
+    assert said in err[0], err
+    assert not (out / "draft").exists() and not [p for p in out.iterdir() if p.name.startswith(".draft.")]
