@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -621,7 +622,22 @@ def test_status_and_index_json_name_the_files_written(repo, capsys):
     assert json.loads(out) == {"path": "rfcs/0007-x.md", "number": 7, "status": "comment",
                                "index": "rfcs/README.md"}
     code, out, _ = run_cli(repo, "index", "--format", "json", capsys=capsys)
-    assert code == 0 and json.loads(out) == {"path": "rfcs/README.md"}
+    assert code == 0 and json.loads(out) == {"path": "rfcs/README.md", "changed": False}  # status wrote it
+
+
+def test_index_says_when_nothing_changed(repo, capsys):
+    """fresh36: `rfc index` printed "wrote rfcs/README.md" when the index was already current."""
+    write_rfc(repo, "0007-x.md", comment_rfc())
+    assert run_cli(repo, "index", capsys=capsys)[:2] == (0, "wrote rfcs/README.md\n")
+    index = repo / "rfcs" / "README.md"
+    os.utime(index, (1_000_000_000, 1_000_000_000))
+    assert run_cli(repo, "index", capsys=capsys)[:2] == (0, "rfcs/README.md is up to date (unchanged)\n")
+    assert index.stat().st_mtime == 1_000_000_000  # not rewritten
+    code, out, _ = run_cli(repo, "index", "--format", "json", capsys=capsys)
+    assert code == 0 and json.loads(out) == {"path": "rfcs/README.md", "changed": False}
+    index.write_text(index.read_text() + "edited by hand\n")
+    code, out, _ = run_cli(repo, "index", "--format", "json", capsys=capsys)
+    assert code == 0 and json.loads(out) == {"path": "rfcs/README.md", "changed": True}
 
 
 def test_rfc_0003_states_the_threads_net_result():
