@@ -30,6 +30,7 @@ import yaml
 from ..errors import InputError
 from ..fsutil import check_within, refuse_escaping_symlinks, resolve, run_bounded
 from ..spec import DRAFT, SpecRepo, parse_semver
+from .configscreen import screen_config
 from .history import VersionSet
 from .pages import generate_version, load_rfcs_or_empty
 from .serve import site_url
@@ -111,11 +112,17 @@ class BuildResult:
 
 
 def base_config(repo: SpecRepo) -> Path:
-    """The repository's ``mkdocs.yml``. Raises :class:`InputError` if it is missing."""
+    """The repository's ``mkdocs.yml``, screened for the Python tags mkdocs' loader would build
+    (:func:`~.configscreen.screen_config`, with its ``INHERIT`` chain).
+
+    Raises:
+        InputError: it is missing, a link leaving the repository, or refused by the screen.
+    """
     p = repo.root / "mkdocs.yml"
     if not p.is_file():
         raise InputError("no mkdocs.yml in the repository root (the site's theme and settings)", str(p))
     check_within(p, repo.root, "mkdocs.yml")
+    screen_config(p, repo.root)
     return p
 
 
