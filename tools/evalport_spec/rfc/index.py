@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import InputError
 from ..findings import Finding, Location
 from ..fsutil import atomic_write, read_optional, repo_lock
 from ..report.escape import md_cell
@@ -81,14 +82,17 @@ def update_index(repo: SpecRepo | str | Path) -> tuple[Path, bool]:
     Returns ``(its path, whether it was written)``.
 
     Raises:
-        InputError: an RFC cannot be read; the index cannot be read or written.
+        InputError: an RFC cannot be read; the index cannot be written.
     """
     root = repo_root(repo)
     with repo_lock(root, "rfc index"):
         p = index_path(root)
         want = index_text(root)
-        have = read_optional(p, max_bytes=MAX_RFC_BYTES, label="rfcs/README.md")
-        if have == want.encode("utf-8"):
+        try:  # anything but the same regular file is rewritten (a folder there: atomic_write says so)
+            same = p.is_file() and read_optional(p, max_bytes=MAX_RFC_BYTES, label="rfcs/README.md") == want.encode()
+        except InputError:
+            same = False
+        if same:
             return p, False
         atomic_write(p, want)
     return p, True
