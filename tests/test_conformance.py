@@ -197,6 +197,27 @@ def test_a_command_that_never_answers_ends_the_run_after_a_few_time_outs(
                                               "fixtures, 0.5 s each")
 
 
+def test_a_command_that_writes_too_much_disagrees_fixture_by_fixture(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """fresh36: `conformance --command 'cat {file} /dev/zero'` stopped the whole run with one line
+    naming only the program (`output of --command 'cat' is larger than the 16777216-byte limit`),
+    exit 2. Too much output is the command's answer to one fixture, as a time-out is: each such
+    fixture disagrees by name, and after 3 of them the rest are not run (16 MiB each)."""
+    names = ["grader-minimal-valid", "grader-missing-type", "resultset-distinct-attempts",
+             "resultset-duplicate-attempt", "resultset-started-at-date-only"]  # the run's order
+    folder = copy_fixtures(tmp_path, *names)
+    args = ["-C", str(ROOT), "conformance", "--fixtures", str(folder), "--command", "cat {file} /dev/zero",
+            "--format", "json"]
+    assert main(args) == 1
+    out = json.loads(capsys.readouterr().out)
+    too_much = "no answer: output larger than the 16777216-byte limit; stopped it"
+    assert [(d["fixture"], d["detail"]) for d in out["disagreements"]] == [(n, too_much) for n in names[:3]]
+    assert out["not_run"] == names[3:]
+    assert out["stopped"] == "the command wrote more than the 16777216-byte limit on 3 fixtures"
+    assert [(f["kind"], f["new"]["file"]) for f in out["findings"]][:3] == [
+        ("conformance-disagreement", f"{folder}/{n}.json") for n in names[:3]]
+
+
 def test_command_that_cannot_start_is_an_input_error(tmp_path: Path) -> None:
     [fx] = conformance.load_fixtures(copy_fixtures(tmp_path, "grader-minimal-valid"))
     with pytest.raises(InputError, match="cannot run command"):

@@ -773,9 +773,9 @@ INPUTS = [
     ("release-fifo-version", lambda r, t: ((r / "spec" / "VERSION").unlink(), _fifo(r / "spec" / "VERSION"),
                                            ["release", "1.4.0", "--dry-run"])[2],
      "spec/VERSION", "is a FIFO (named pipe)"),
-    ("conformance-command-yes", lambda r, t: ["conformance", "--command", "yes"], None,
-     "output of --command 'yes' is larger than the 16777216-byte limit; stopped it"),
 ]
+# (`conformance --command yes`, an endless answer, is a disagreement of each fixture since
+# session 37: tests/test_conformance.py::test_a_command_that_writes_too_much_disagrees_fixture_by_fixture)
 
 
 @pytest.mark.parametrize(("setup", "where", "message"), [r[1:] for r in INPUTS], ids=[r[0] for r in INPUTS])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -483,6 +484,24 @@ def test_disallowed_transitions(repo, start, to, msg):
     assert tree_digest(repo) == before
 
 
+def test_a_refused_transition_names_the_rfcs_file_at_its_status_line(repo, capsys):
+    """fresh36: `rfc status` refusals computed by status.plan (which knows no file) named the RFC
+    (`RFC 7: its comment period closes ...`) but not its file, unlike every other error. The
+    status line (line 4 of rfcs/0007-x.md, counted in comment_rfc) is the line a transition rewrites."""
+    write_rfc(repo, "0007-x.md", comment_rfc(), DECIDED_BODY)
+    decision = Change(resolution="https://github.com/evalport/spec/discussions/1#accept")
+    with pytest.raises(InputError) as info:
+        set_status(repo, 7, "accepted", decision, today=D(2026, 10, 11))
+    assert (info.value.source, info.value.line) == ("rfcs/0007-x.md", 4)
+    assert info.value.message.startswith("RFC 7: its comment period closes 2026-10-11;")
+    write_rfc(repo, "0007-x.md", draft())
+    before = tree_digest(repo)
+    code, _, err = run_cli(repo, "status", "7", "accepted", capsys=capsys)
+    assert (code, err) == (2, "evalport-spec: error: rfcs/0007-x.md:4: RFC 7: cannot go from draft to accepted "
+                              "(allowed from draft: comment, superseded, withdrawn)\n")
+    assert tree_digest(repo) == before
+
+
 def test_extend_comment_period_and_supersede(repo):
     write_rfc(repo, "0007-x.md", comment_rfc())
     write_rfc(repo, "0008-y.md", draft(8))
@@ -603,7 +622,22 @@ def test_status_and_index_json_name_the_files_written(repo, capsys):
     assert json.loads(out) == {"path": "rfcs/0007-x.md", "number": 7, "status": "comment",
                                "index": "rfcs/README.md"}
     code, out, _ = run_cli(repo, "index", "--format", "json", capsys=capsys)
-    assert code == 0 and json.loads(out) == {"path": "rfcs/README.md"}
+    assert code == 0 and json.loads(out) == {"path": "rfcs/README.md", "changed": False}  # status wrote it
+
+
+def test_index_says_when_nothing_changed(repo, capsys):
+    """fresh36: `rfc index` printed "wrote rfcs/README.md" when the index was already current."""
+    write_rfc(repo, "0007-x.md", comment_rfc())
+    assert run_cli(repo, "index", capsys=capsys)[:2] == (0, "wrote rfcs/README.md\n")
+    index = repo / "rfcs" / "README.md"
+    os.utime(index, (1_000_000_000, 1_000_000_000))
+    assert run_cli(repo, "index", capsys=capsys)[:2] == (0, "rfcs/README.md is up to date (unchanged)\n")
+    assert index.stat().st_mtime == 1_000_000_000  # not rewritten
+    code, out, _ = run_cli(repo, "index", "--format", "json", capsys=capsys)
+    assert code == 0 and json.loads(out) == {"path": "rfcs/README.md", "changed": False}
+    index.write_text(index.read_text() + "edited by hand\n")
+    code, out, _ = run_cli(repo, "index", "--format", "json", capsys=capsys)
+    assert code == 0 and json.loads(out) == {"path": "rfcs/README.md", "changed": True}
 
 
 def test_rfc_0003_states_the_threads_net_result():

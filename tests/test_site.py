@@ -359,3 +359,107 @@ def test_symlink_inside_the_repository_is_published(repo, tmp_path):
     dest = tmp_path / "docs"
     generate_version(repo, VersionSet(repo), "draft", dest)
     assert (dest / "examples" / "alias.json").read_text() == '{"id": "g", "type": "exact"}\n'
+
+
+@pytest.mark.parametrize(("config", "said"), [
+    ("use_directory_urls: maybe\n", "configuration: Config value 'use_directory_urls': Expected type"),
+    ("x: " + "[" * 5000 + "]" * 5000 + "\n", "RecursionError"),
+], ids=["config-error", "too-deep"])
+def test_mkdocs_failing_on_its_configuration_is_an_input_error(repo, tmp_path, capsys, config, said):
+    """fresh36: mkdocs' own failures on a broken mkdocs.yml exited 1, as if a page had a broken
+    link (`docs: draft: RecursionError: ...`). The CLI convention (0 ok, 1 findings, 2 usage or
+    input error) makes them input errors: one line at mkdocs.yml, exit 2, nothing built."""
+    cfg = repo.root / "mkdocs.yml"
+    cfg.write_text(cfg.read_text() + config)
+    out = tmp_path / "o"
+    code = main(["-C", str(repo.root), "docs", "build", "--version", "draft", "--out", str(out)])
+    err = [ln for ln in capsys.readouterr().err.splitlines() if not ln.startswith("docs: ")]
+    assert code == 2
+    assert len(err) == 1 and err[0].startswith("evalport-spec: error: mkdocs.yml: mkdocs cannot build the site "
+                                               "with this configuration: "), err
+    assert said in err[0], err
+    assert not (out / "draft").exists() and not [p for p in out.iterdir() if p.name.startswith(".draft.")]
+
+
+# -- mkdocs.yml is screened for Python tags --------------------------------------------------------
+
+EMOJI_AND_FENCES = """\
+  - pymdownx.emoji:
+      emoji_index: !!python/name:material.extensions.emoji.twemoji
+      emoji_generator: !!python/name:material.extensions.emoji.to_svg
+  - pymdownx.superfences:
+      custom_fences:
+        - name: math
+          class: arithmatex
+          format: !!python/name:pymdownx.superfences.fence_code_format
+"""
+"""mkdocs-material's documented settings (emoji, custom fences): the Python names allowed."""
+
+
+def _tagged(cfg, line: str) -> tuple[int, int]:
+    """Append ``line`` to ``cfg``; return the line and column (1-based) of its ``!`` as counted here."""
+    text = cfg.read_text()
+    cfg.write_text(text + line + "\n")
+    return len(text.splitlines()) + 1, line.index("!") + 1
+
+
+@pytest.mark.parametrize("line", [
+    "nav: !!python/object/apply:os.system ['touch {pwned}']",
+    "nav: !!python/object/new:os.system ['touch {pwned}']",
+    "nav: !<tag:yaml.org,2002:python/object/apply:os.system> ['touch {pwned}']",
+    "nav: !<tag:yaml.org,2002:python%2Fobject/apply:os.system> ['touch {pwned}']",
+    "nav: !!python/module:os",
+    "nav: !!python/name:os.system",
+    "nav: !!python/name:pymdownxevil.run",
+    "nav: !!python/tuple [1]",
+], ids=["apply", "new", "verbatim", "escaped", "module", "name-os", "name-lookalike", "tuple"])
+def test_a_python_tag_in_mkdocs_yml_is_refused_before_mkdocs_runs(repo, tmp_path, capsys, line):
+    """fresh36: mkdocs loads mkdocs.yml with PyYAML's unsafe loader, so `!!python/object/apply:
+    os.system` ran in a docs build of a pull request. Refused in one line at the tag, exit 2,
+    nothing run or built."""
+    pwned = tmp_path / "PWNED"
+    where = _tagged(repo.root / "mkdocs.yml", line.replace("{pwned}", str(pwned)))
+    out = tmp_path / "o"
+    code = main(["-C", str(repo.root), "docs", "build", "--version", "draft", "--out", str(out)])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2
+    assert len(err) == 1 and err[0].startswith(f"evalport-spec: error: mkdocs.yml:{where[0]}:{where[1]}: YAML tag "
+                                               "!!python/"), err
+    assert not out.exists() and not pwned.exists()
+
+
+def test_a_tag_handle_naming_the_python_namespace_is_refused(repo, tmp_path, capsys):
+    cfg = repo.root / "mkdocs.yml"
+    cfg.write_text("%TAG !p! tag:yaml.org,2002:python/\n---\n" + cfg.read_text() + "nav: !p!object/apply:os.system [x]\n")
+    code = main(["-C", str(repo.root), "docs", "build", "--version", "draft", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2 and len(err) == 1 and "YAML tag !!python/object/apply:os.system" in err[0], err
+    assert err[0].startswith(f"evalport-spec: error: mkdocs.yml:{len(cfg.read_text().splitlines())}:6: ")
+
+
+def test_an_inherited_file_is_screened_too(repo, tmp_path, capsys):
+    cfg = repo.root / "mkdocs.yml"
+    (repo.root / "docs" / "base.yml").write_text("site_author: x\nextra_css: !!python/object/apply:os.getcwd []\n")
+    cfg.write_text("INHERIT: docs/base.yml\n" + cfg.read_text())
+    code = main(["-C", str(repo.root), "docs", "build", "--version", "draft", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.splitlines()
+    assert (code, err) == (2, [
+        "evalport-spec: error: docs/base.yml:2:12: YAML tag !!python/object/apply:os.getcwd builds a Python "
+        "object while mkdocs loads the file (its loader is PyYAML's unsafe one), which can run code: refused; "
+        "only !!python/name: of material.extensions.emoji or pymdownx attributes is allowed"])
+    cfg.write_text(cfg.read_text().replace("INHERIT: docs/base.yml", f"INHERIT: {tmp_path / 'elsewhere.yml'}"))
+    assert main(["-C", str(repo.root), "docs", "build", "--version", "draft", "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"evalport-spec: error: mkdocs.yml: INHERIT names {tmp_path / 'elsewhere.yml'}, outside the repository: "
+        "it could not be screened for Python tags"]
+
+
+def test_material_emoji_and_superfences_names_are_allowed_and_build(repo, tmp_path, capsys):
+    cfg = repo.root / "mkdocs.yml"
+    text = cfg.read_text()
+    assert "  - pymdownx.superfences\n" in text
+    cfg.write_text(text.replace("  - pymdownx.superfences\n", EMOJI_AND_FENCES))
+    out = tmp_path / "o"
+    code = main(["-C", str(repo.root), "docs", "build", "--version", "draft", "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    assert (out / "draft" / "index.html").exists()

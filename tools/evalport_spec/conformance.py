@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, OutputTooLarge
 from .findings import Finding, Location
 from .fixtures import META_SCHEMA_NAME, Fixture, Outcome, Pair, parse_fixtures
 from .fsutil import run_bounded
@@ -65,11 +65,15 @@ COMMAND_TIMEOUT = 10.0
 """Seconds one run of an external implementation may take per fixture."""
 
 MAX_TIMEOUTS = 3
-"""Time-outs after which the remaining fixtures are not run (:attr:`ConformanceReport.not_run`;
-a command that never answers would otherwise hold a run of 91 fixtures for 15 minutes)."""
+"""Time-outs (or, counted apart, answers over :data:`MAX_ANSWER_BYTES`) after which the
+remaining fixtures are not run (:attr:`ConformanceReport.not_run`; a command that never answers
+would otherwise hold a run of 91 fixtures for 15 minutes, one that floods would stream 1.5 GB)."""
 
 TIMED_OUT = "no answer: timed out after"
 """How the ``detail`` of a fixture the command timed out on begins."""
+
+TOO_LARGE = "no answer: output larger than the"
+"""How the ``detail`` of a fixture the command wrote too much for begins."""
 
 FILE_PLACEHOLDER = "{file}"
 """Replaced, in ``--command``'s words, by the path of a file holding the fixture's document."""
@@ -228,8 +232,9 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
     fixtures that do not apply to it (``since`` newer, or ``until`` reached) are skipped and
     counted. ``None`` runs every fixture.
     ``timeout``: seconds ``command`` may take per fixture (a run past it is a disagreement for
-    that fixture); once it has timed out on :data:`MAX_TIMEOUTS` fixtures, the remaining ones
-    are not run: listed in ``not_run``, ``stopped`` saying why (the run waits at most
+    that fixture, as is output over :data:`MAX_ANSWER_BYTES`); once it has timed out on
+    :data:`MAX_TIMEOUTS` fixtures, or written too much on as many, the remaining ones are not
+    run: listed in ``not_run``, ``stopped`` saying why (the run waits at most
     ``MAX_TIMEOUTS * timeout`` seconds on a command that does not answer). A bar counts the
     fixtures on a terminal (:mod:`evalport_spec.report.progress`).
 
@@ -244,12 +249,14 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
     report = ConformanceReport(len(fixtures), skipped=len(every) - len(fixtures))
     if command is None:
         validator = validator or Validator(spec)
-    timeouts = 0
+    timeouts = floods = 0
     with task("conformance", total=len(fixtures), unit="fixture") as step:
         for fx in fixtures:
-            if command is not None and timeouts >= MAX_TIMEOUTS:
+            if command is not None and max(timeouts, floods) >= MAX_TIMEOUTS:
                 report.not_run.append(fx.id)
-                report.stopped = f"the command timed out on {timeouts} fixtures, {timeout:g} s each"
+                report.stopped = (f"the command timed out on {timeouts} fixtures, {timeout:g} s each"
+                                  if timeouts >= MAX_TIMEOUTS else f"the command wrote more than the "
+                                  f"{MAX_ANSWER_BYTES}-byte limit on {floods} fixtures")
                 step(note=fx.id)
                 continue
             if command is None:
@@ -263,6 +270,7 @@ def run(spec: SpecVersion, fixtures: Iterable[Fixture], validator: Validator | N
             else:
                 actual, detail = run_command(command, fx, timeout)
                 timeouts += detail.startswith(TIMED_OUT)
+                floods += detail.startswith(TOO_LARGE)
             if actual is None or not _agrees(fx.full, actual):
                 report.disagreements.append(Disagreement(fx.id, "full", fx.full, actual, detail))
             step(note=fx.id)
@@ -280,12 +288,12 @@ def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
     """Run ``command`` on one fixture (module docstring protocol).
 
     Returns:
-        ``(outcome, "")``, or ``(None, detail)`` when the command timed out or its output is
-        not the expected JSON object.
+        ``(outcome, "")``, or ``(None, detail)`` when the command timed out, wrote more than
+        :data:`MAX_ANSWER_BYTES` bytes (it is stopped) or its output is not the expected JSON
+        object.
 
     Raises:
-        InputError: the command is empty, cannot be started, or writes more than
-            :data:`MAX_ANSWER_BYTES` bytes.
+        InputError: the command is empty or cannot be started.
     """
     argv = shlex.split(command)
     if not argv:
@@ -302,6 +310,8 @@ def run_command(command: str, fixture: Fixture, timeout: float = COMMAND_TIMEOUT
                                label=f"--command {argv[0]!r}", own_group=True)
         except subprocess.TimeoutExpired:
             return None, f"{TIMED_OUT} {timeout:g} s"
+        except OutputTooLarge:
+            return None, f"{TOO_LARGE} {MAX_ANSWER_BYTES}-byte limit; stopped it"
         except OSError as exc:
             raise InputError(f"cannot run command {argv[0]!r}: {exc.strerror}") from None
     try:

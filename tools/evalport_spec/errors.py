@@ -81,5 +81,12 @@ class InputError(EvalportError):
         return self.format()
 
 
+class OutputTooLarge(InputError):
+    """A child program wrote more than the byte limit it was run with
+    (:func:`evalport_spec.fsutil.run_bounded`); it was stopped. An :class:`InputError`, so a
+    caller that does not tell it apart reports one line and exits 2; ``conformance --command``
+    makes it a disagreement of the one fixture the program was answering."""
+
+
 class UsageError(EvalportError):
     """The command line itself is wrong (exit code 2)."""

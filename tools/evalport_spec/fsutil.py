@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from .errors import InputError
+from .errors import InputError, OutputTooLarge
 
 if TYPE_CHECKING:
     import subprocess
@@ -295,7 +295,8 @@ def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: flo
         a :class:`subprocess.CompletedProcess` with ``stdout`` and ``stderr`` as bytes.
 
     Raises:
-        InputError: the output exceeded ``max_bytes`` (message names ``label`` or the program).
+        OutputTooLarge: the output exceeded ``max_bytes`` (an :class:`InputError`; the message
+            names ``label`` or the program).
         subprocess.TimeoutExpired: the child ran longer than ``timeout`` (it was killed).
         OSError: the program cannot be started (callers word that for their command).
     """
@@ -342,7 +343,7 @@ def run_bounded(argv: Sequence[str], *, input: bytes | None = None, timeout: flo
                         continue
                     total += len(chunk)
                     if total > max_bytes:
-                        raise InputError(f"output of {shown} is larger than the {max_bytes}-byte "
+                        raise OutputTooLarge(f"output of {shown} is larger than the {max_bytes}-byte "
                                          "limit; stopped it")
                     outputs[key.fd].append(chunk)
         left = None if deadline is None else max(deadline - time.monotonic(), 0)

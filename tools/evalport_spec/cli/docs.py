@@ -93,7 +93,8 @@ def _report(results: list) -> int:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    """Strict build; 0 ok, 1 a version failed (its mkdocs warnings on stderr), 2 bad input."""
+    """Strict build; 0 ok, 1 a version's pages failed (its mkdocs warnings on stderr), 2 bad
+    input (mkdocs failing on mkdocs.yml included, :func:`evalport_spec.site.build.mkdocs_build`)."""
     from ..site import build_site
 
     repo = repository(args)

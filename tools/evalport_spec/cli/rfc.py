@@ -5,7 +5,8 @@ for the change's breaking findings and writes them with :mod:`evalport_spec.rfc.
 ``lint``, ``index --check`` and ``check`` print findings in any report format (``--format``;
 an input error, exit 2, is then a report whose one finding is the ``input-error``);
 ``new``, ``index``, ``status`` and ``apply`` print what they wrote (``--format text|json``; JSON:
-``{"path", ...}`` with repository-relative paths). ``rfc new`` warns on stderr (and in JSON
+``{"path", ...}`` with repository-relative paths; ``rfc index`` says when ``rfcs/README.md`` was
+already up to date and is left unchanged, JSON ``"changed": false``). ``rfc new`` warns on stderr (and in JSON
 ``warnings``) when another RFC already uses the new file's slug.
 
 The commands work on the spec repository around the working directory (or ``-C DIR``) and
@@ -160,16 +161,16 @@ def _index_check(args: argparse.Namespace) -> int:
 
 
 def run_index(args: argparse.Namespace) -> int:
-    from ..rfc import write_index
+    from ..rfc import update_index
 
     if args.check:
         return _index_check(args)
     root = _repo(args)
-    path = write_index(root)
+    path, written = update_index(root)
     if args.format == "json":
-        print(json.dumps({"path": relative(root, path)}, indent=2))
+        print(json.dumps({"path": relative(root, path), "changed": written}, indent=2))
     else:
-        print(f"wrote {relative(root, path)}")
+        print(f"wrote {relative(root, path)}" if written else f"{relative(root, path)} is up to date (unchanged)")
     return 0
 
 

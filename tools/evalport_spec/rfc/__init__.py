@@ -8,7 +8,8 @@ Public API (each function takes the repository as a :class:`~evalport_spec.spec.
 a path to its root):
 
 * :func:`lint_rfcs` ``(repo, files=None, today=None) -> list[Finding]``
-* :func:`index_text` ``(repo) -> str`` and :func:`write_index` ``(repo) -> Path``
+* :func:`index_text` ``(repo) -> str``, :func:`write_index` ``(repo) -> Path`` and
+  :func:`update_index` ``(repo) -> (Path, written)``
 * :func:`new_rfc` ``(repo, title, author=None, today=None, *, declared_class, documents) -> Path``
 * :func:`same_slug` ``(repo, path) -> list[Path]`` (other RFCs with the same slug; ``rfc new`` warns)
 * :func:`set_status` ``(repo, number, status, change: Change, today=None) -> Path``
@@ -18,7 +19,7 @@ a path to its root):
 """
 
 from .apply import ApplyResult, apply_rfc
-from .index import index_findings, index_text, write_index
+from .index import index_findings, index_text, update_index, write_index
 from .lint import lint_rfcs
 from .model import Rfc, find_rfc, load_rfc, load_rfcs
 from .new import new_rfc, same_slug, slugify
@@ -27,4 +28,4 @@ from .status import TRANSITIONS, Change, set_status
 
 __all__ = ["ApplyResult", "Change", "Rfc", "TRANSITIONS", "apply_rfc", "find_rfc",
            "index_findings", "index_text", "lint_rfcs", "load_rfc", "load_rfcs", "new_rfc", "proposal_applied",
-           "same_slug", "set_status", "slugify", "write_index"]
+           "same_slug", "set_status", "slugify", "update_index", "write_index"]

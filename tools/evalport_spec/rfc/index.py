@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import InputError
 from ..findings import Finding, Location
 from ..fsutil import atomic_write, read_optional, repo_lock
 from ..report.escape import md_cell
@@ -75,10 +76,28 @@ def index_findings(repo: SpecRepo | str | Path) -> list[Finding]:
                     new=Location("rfcs/README.md", None, 1 if have is not None else None))]
 
 
-def write_index(repo: SpecRepo | str | Path) -> Path:
-    """Regenerate ``rfcs/README.md`` atomically under the repository lock; returns its path."""
+def update_index(repo: SpecRepo | str | Path) -> tuple[Path, bool]:
+    """Regenerate ``rfcs/README.md`` atomically under the repository lock, unless it already
+    is :func:`index_text` byte for byte (then it is left alone, its modification time too).
+    Returns ``(its path, whether it was written)``.
+
+    Raises:
+        InputError: an RFC cannot be read; the index cannot be written.
+    """
     root = repo_root(repo)
     with repo_lock(root, "rfc index"):
         p = index_path(root)
-        atomic_write(p, index_text(root))
-    return p
+        want = index_text(root)
+        try:  # anything but the same regular file is rewritten (a folder there: atomic_write says so)
+            same = p.is_file() and read_optional(p, max_bytes=MAX_RFC_BYTES, label="rfcs/README.md") == want.encode()
+        except InputError:
+            same = False
+        if same:
+            return p, False
+        atomic_write(p, want)
+    return p, True
+
+
+def write_index(repo: SpecRepo | str | Path) -> Path:
+    """Regenerate ``rfcs/README.md`` (:func:`update_index`); returns its path."""
+    return update_index(repo)[0]

@@ -240,7 +240,8 @@ def set_status(repo: SpecRepo | str | Path, number: int, status: str, change: Ch
     canonical key order atomically under the repository lock. Returns the RFC's path.
 
     Raises:
-        InputError: as :func:`plan`; the RFC cannot be found or read; or ``rfc lint`` would
+        InputError: as :func:`plan`, located at the RFC's ``status`` line (``rfcs/0007-x.md:4``,
+            the line the transition rewrites); the RFC cannot be found or read; or ``rfc lint`` would
             reject the RFC as written (the first such error, with its line). Nothing is written
             then.
     """
@@ -250,8 +251,13 @@ def set_status(repo: SpecRepo | str | Path, number: int, status: str, change: Ch
         rfc = find_rfc(root, number)
         rfc.status_word()  # [comment], ACCEPTED: one line at its status line (was a TypeError)
         numbers = {int(p.name[:4]) for p in rfc_paths(root)}
-        new = plan(rfc.meta, number, status, change, today=today,
-                   releases=SpecRepo(root).releases(), numbers=numbers)
+        try:
+            new = plan(rfc.meta, number, status, change, today=today,
+                       releases=SpecRepo(root).releases(), numbers=numbers)
+        except InputError as exc:  # plan is pure and knows no file: the refusal is at the status line
+            if exc.source is not None or status not in STATUSES:  # an unknown target is the command's
+                raise
+            raise InputError(exc.message, rfc.rel, rfc.fm.line("status") or 1) from None
         text = render(new, rfc.fm.body)
         refuse(root, rfc.path, text, today, f"rfc status {number} {status}")
         atomic_write(rfc.path, text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -29,6 +30,7 @@ import yaml
 from ..errors import InputError
 from ..fsutil import check_within, refuse_escaping_symlinks, resolve, run_bounded
 from ..spec import DRAFT, SpecRepo, parse_semver
+from .configscreen import screen_config
 from .history import VersionSet
 from .pages import generate_version, load_rfcs_or_empty
 from .serve import site_url
@@ -110,11 +112,17 @@ class BuildResult:
 
 
 def base_config(repo: SpecRepo) -> Path:
-    """The repository's ``mkdocs.yml``. Raises :class:`InputError` if it is missing."""
+    """The repository's ``mkdocs.yml``, screened for the Python tags mkdocs' loader would build
+    (:func:`~.configscreen.screen_config`, with its ``INHERIT`` chain).
+
+    Raises:
+        InputError: it is missing, a link leaving the repository, or refused by the screen.
+    """
     p = repo.root / "mkdocs.yml"
     if not p.is_file():
         raise InputError("no mkdocs.yml in the repository root (the site's theme and settings)", str(p))
     check_within(p, repo.root, "mkdocs.yml")
+    screen_config(p, repo.root)
     return p
 
 
@@ -147,15 +155,34 @@ def prepared_version(repo: SpecRepo, vs: VersionSet, name: str, rfcs: list[Any],
         yield cfg_path, pages.notes
 
 
+PAGE_FAILURES = ("in strict mode!", "Aborted with a BuildError!")
+"""How mkdocs (1.6) ends a build that failed on its pages: warnings in strict mode (a broken
+link or anchor: ``Aborted with 2 warnings in strict mode!``) or a page it could not build. Those
+are the command's findings (exit 1). Any other failure (``Aborted with a configuration error!``,
+configuration warnings in ``'strict' mode``, mkdocs.yml that does not parse, a crash) is the
+configuration's: an input error of ``mkdocs.yml`` (exit 2, docs/architecture.md "Conventions")."""
+
+
 def mkdocs_build(cfg: Path, out: Path, env: dict[str, str]) -> tuple[bool, list[str]]:
-    """Run ``mkdocs build --strict`` for ``cfg`` into ``out``. Returns ``(ok, warning lines)``."""
+    """Run ``mkdocs build --strict`` for ``cfg`` into ``out``. Returns ``(ok, warning lines)``;
+    a failure on the pages is ``(False, lines)`` (:data:`PAGE_FAILURES`).
+
+    Raises:
+        InputError: mkdocs failed otherwise (its configuration, the repository's mkdocs.yml
+            that ``cfg`` inherits, or a crash): one line at ``mkdocs.yml`` with mkdocs' first
+            error line.
+    """
     r = run_bounded([sys.executable, "-m", "mkdocs", "build", "--strict", "--clean",
                      "-f", str(cfg), "-d", str(out)], env=env, max_bytes=MAX_CHILD_OUTPUT, label="mkdocs")
     stdout, stderr = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
     lines = [ln.strip() for ln in (stderr + stdout).splitlines()
              if ln.strip().startswith(("WARNING", "ERROR", "Error", "Aborted"))]
-    if r.returncode != 0 and not lines:
-        lines = [ln for ln in stderr.splitlines() if ln.strip()][-5:]
+    if r.returncode != 0 and not any(ln.endswith(PAGE_FAILURES) for ln in lines):
+        shown = [ln for ln in lines if not ln.startswith("Aborted")] or \
+            [ln.strip() for ln in stderr.splitlines() if ln.strip()][-1:] or [f"exit status {r.returncode}"]
+        first = re.sub(r"^(?:ERROR|WARNING)\s+-\s+", "", shown[0])  # mkdocs' log prefix
+        raise InputError(f"mkdocs cannot build the site with this configuration: {first}"
+                         + (f" (and {len(shown) - 1} more)" if len(shown) > 1 else ""), "mkdocs.yml")
     return r.returncode == 0, lines
 
 
@@ -266,7 +293,9 @@ def build_site(repo: SpecRepo, out: Path, version: str | None = None,
 
     Raises:
         InputError: a symlink leaving the repository, unknown version, no mkdocs.yml, a
-            refused or unwritable output folder, or unreadable spec files.
+            refused or unwritable output folder, unreadable spec files, or mkdocs failing on
+            its configuration rather than on the pages (:func:`mkdocs_build`; no version
+            folder is replaced).
     """
     fence(repo)
     names = versions_to_build(repo, version)
@@ -284,7 +313,11 @@ def build_site(repo: SpecRepo, out: Path, version: str | None = None,
                 staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=out))
             except OSError as exc:
                 raise InputError(f"cannot write the site here: {exc.strerror or exc}", str(out)) from None
-            ok, problems = mkdocs_build(cfg, staging, env)
+            try:
+                ok, problems = mkdocs_build(cfg, staging, env)
+            except InputError:
+                shutil.rmtree(staging, ignore_errors=True)
+                raise
             if ok:
                 _replace_dir(staging, out / name)
             else:
