@@ -28,8 +28,9 @@ error ``toolchain-canary-blind``; so is a run that crashes, exits otherwise or w
 report. Control runs stay clean on the weakened copy
 (a benign change has no finding to drop), so a correct canary reports each break ``passed``.
 
-What it cannot catch: a canary command that recognises the weakened copy (its text, its
-digest) and behaves only for it, as a toolchain can recognise the canaries. That is left to the
+What it cannot catch: a canary command that recognises this run (the weakened copy's text or
+digest, the ``--format json`` it is asked for where CI asks for text, its scratch folders) and
+behaves only for it, as a toolchain can recognise the canaries. That is left to the
 review of ``toolchain-changed``.
 """
 
