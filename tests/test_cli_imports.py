@@ -242,4 +242,5 @@ def test_a_cold_diff_of_two_copies_loads_neither_dataclasses_nor_orjson(tmp_path
                           f"rc = main(['diff', {str(tmp_path / 'old' / 's.json')!r}, "
                           f"{str(tmp_path / 'new' / 's.json')!r}])\nassert rc == 0, rc\n")
     assert "evalport_spec.selfdiff" in mods and "evalport_spec.findings" not in mods
-    assert sorted({"dataclasses", "inspect", "ast", "dis", "tokenize", "orjson", "uuid", "platform"} & mods) == []
+    assert sorted({"dataclasses", "inspect", "ast", "dis", "tokenize", "orjson", "uuid", "platform",
+                   "threading", "evalport_spec.jsonpos"} & mods) == []

@@ -8,7 +8,7 @@ overflow an IEEE 754 double or, not being 0, read as 0 (:func:`underflows`), a b
 
 Positions (1-based line and column for every JSON Pointer) are computed lazily by a small
 tokenizer (:func:`evalport_spec.jsonpos.positions`) only when a caller asks, so large documents
-cost nothing extra.
+cost nothing extra (that module is imported only then, or for an error's place).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from typing import Any
 
 from .errors import InputError
 from .fsutil import read_limited
-from .jsonpos import line_col, locate_duplicate, locate_token, positions
 from .pointer import escape
 
 _ORJSON: list[Any] = []
@@ -171,6 +170,9 @@ class Loaded:
         position is returned.
         """
         if self._positions is None:
+            # imported on the first ask: a document read without error never loads the tokenizer
+            from .jsonpos import positions
+
             try:
                 self._positions = positions(self.text)
             except ValueError:
@@ -304,6 +306,8 @@ def decode_bytes(data: bytes, source: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        from .jsonpos import line_col
+
         line, col = line_col(data[: exc.start].decode("utf-8", "replace"), exc.start)
         raise InputError(f"invalid UTF-8 at byte {exc.start}", source, line, col) from None
 
@@ -398,6 +402,8 @@ def strict_error(exc: BaseException, text: str, source: str, max_depth: int = MA
     ``text``: the message, and the line, column (and pointer, for a duplicate key) in ``text``."""
     if isinstance(exc, json.JSONDecodeError):
         return InputError(f"malformed JSON: {exc.msg}", source, exc.lineno, exc.colno)
+    from .jsonpos import locate_duplicate, locate_token
+
     if isinstance(exc, _DuplicateKey):
         line, col, ptr = locate_duplicate(text, exc.key)
         return InputError(f"duplicate object key {exc.key!r}", source, line, col, ptr)
