@@ -222,3 +222,25 @@ def test_a_cold_diff_of_two_copies_loads_no_archive_or_temporary_file_module(tmp
     stored = list(cache.iterdir())
     assert len(stored) == 1 and stored[0].suffix == ".json" and not stored[0].name.startswith(".tmp-")
     assert stored[0].stat().st_mode & 0o777 == 0o600
+
+
+def test_a_cold_diff_of_two_copies_loads_neither_dataclasses_nor_orjson(tmp_path):
+    """Start-up guard (issue 16, session 37): the cold two-copy ``diff`` of a file under
+    :data:`~evalport_spec.jsonload.FAST_MIN_BYTES` imports neither ``dataclasses`` (and through it
+    ``inspect``, ``ast``, ``dis``, ``tokenize``: the classification, the report's records and the
+    schema file are plain classes, the compatibility classes live in ``changeclass``) nor orjson
+    (and its ``uuid``, ``platform``): about 13 ms of a 75 ms process before. The verdict is PATCH
+    as before, and a schema only the strict reader could read the same way is read by it."""
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "^x"}},
+              "$defs": {"b": {"$ref": "#/properties/a"}}}
+    cache = tmp_path / "cache"
+    for side in ("old", "new"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "s.json").write_text(json.dumps(schema))
+    mods = _modules_after("import os\nfrom evalport_spec.cli import main\n"
+                          f"os.environ['EVALPORT_CACHE_DIR'] = {str(cache)!r}\n"
+                          f"rc = main(['diff', {str(tmp_path / 'old' / 's.json')!r}, "
+                          f"{str(tmp_path / 'new' / 's.json')!r}])\nassert rc == 0, rc\n")
+    assert "evalport_spec.selfdiff" in mods and "evalport_spec.findings" not in mods
+    assert sorted({"dataclasses", "inspect", "ast", "dis", "tokenize", "orjson", "uuid", "platform",
+                   "threading", "evalport_spec.jsonpos"} & mods) == []

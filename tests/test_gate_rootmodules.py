@@ -41,12 +41,14 @@ def test_a_module_at_the_root_is_every_rules_code(repo, path):
                for f in found.values())
 
 
-def test_the_shadow_is_what_validate_imports_from_the_checkout(repo):
+def test_the_shadow_is_what_validate_imports_from_the_checkout(repo, tmp_path):
     """Why it counts: ``python -m`` from the checkout root imports the root module in place of
     the library (the example declares a real version; through the fake it declares 0.0.1)."""
     (repo / "orjson.py").write_text(SHADOW_ORJSON)
-    doc = "spec/examples/rag-suite.json"
-    assert json.loads((repo / doc).read_text())["version"] != "0.0.1"
+    example = "spec/examples/rag-suite.json"
+    assert json.loads((repo / example).read_text())["version"] != "0.0.1"
+    doc = str(tmp_path / "big-rag-suite.json")  # padded past jsonload.FAST_MIN_BYTES: smaller files skip orjson
+    Path(doc).write_bytes((repo / example).read_bytes() + b" " * (1 << 20))
     env = {**os.environ, "PYTHONPATH": str(repo / "tools")}
     proc = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, ''); "
                            "from evalport_spec.jsonload import load; print(load(sys.argv[1]).value['version'])",

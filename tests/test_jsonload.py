@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from evalport_spec.errors import InputError
-from evalport_spec.jsonload import MAX_DEPTH, load, loads, positions
+from evalport_spec.jsonload import MAX_DEPTH, load, loads
+from evalport_spec.jsonpos import positions
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""``jsonload.positions`` (used for every violation's line and column): every pointer maps to
+"""``jsonpos.positions`` (used for every violation's line and column): every pointer maps to
 where its value starts, checked against the standard library's own decoder on generated JSON;
 the ``wanted`` form returns the same positions for the pointers asked."""
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalport_spec.jsonload import positions
+from evalport_spec.jsonpos import positions
 from evalport_spec.pointer import join
 
 KEYS = st.text(alphabet=st.sampled_from('ab~/"\\é \n'), max_size=4)

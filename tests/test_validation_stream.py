@@ -20,7 +20,8 @@ import pytest
 
 from evalport_spec import conformance, jsonstream
 from evalport_spec.errors import InputError
-from evalport_spec.jsonload import loads, positions
+from evalport_spec.jsonload import loads
+from evalport_spec.jsonpos import positions
 from evalport_spec.jsonstream import NotAnObject, ObjectStream
 from evalport_spec.spec import SpecRepo
 from evalport_spec.validation.files import validate_files

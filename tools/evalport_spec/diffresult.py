@@ -1,6 +1,6 @@
 """The result of a schema diff: :class:`Classification` and the classes its findings imply.
 
-A leaf module (findings only), so that a diff answered without the engine
+A leaf module (the classes only), so that a diff answered without the engine
 (:mod:`evalport_spec.selfdiff`) reports through the same type; :mod:`evalport_spec.compat`
 re-exports both names.
 """
@@ -10,10 +10,13 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .findings import ChangeClass, Finding
+from .changeclass import ChangeClass
+from .record import Record
+
+if TYPE_CHECKING:
+    from .findings import Finding
 
 SAFE_RECURSION_LIMIT = 4000
 """Recursion limit used while comparing. On this platform (8 MB C stack) the validator's
@@ -33,8 +36,7 @@ def deep_recursion(limit: int = SAFE_RECURSION_LIMIT) -> Iterator[None]:
         sys.setrecursionlimit(old)
 
 
-@dataclass
-class Classification:
+class Classification(Record):
     """Result of a comparison.
 
     Attributes:
@@ -46,17 +48,21 @@ class Classification:
         ignored: ignore-file bookkeeping filled by the CLI (``used``, ``stale``, ``expired``).
     """
 
-    change_class: ChangeClass
-    forward_class: ChangeClass
-    findings: list[Finding]
-    old_label: str = ""
-    new_label: str = ""
-    stats: dict[str, Any] = field(default_factory=dict)
-    ignored: dict[str, Any] = field(default_factory=dict)
-    proof: list[dict[str, Any]] = field(default_factory=list)
-    """The derivation of each proved inclusion (backward when the class is MINOR or PATCH,
-    forward too for PATCH): ``{file, direction, depth, rule, detail, old, new}`` per step, ``old``
-    and ``new`` as ``file#pointer`` (:mod:`evalport_spec.compat.proof`)."""
+    _FIELDS = ("change_class", "forward_class", "findings", "old_label", "new_label", "stats", "ignored", "proof")
+
+    def __init__(self, change_class: ChangeClass, forward_class: ChangeClass, findings: list[Finding],
+                 old_label: str = "", new_label: str = "", stats: dict[str, Any] | None = None,
+                 ignored: dict[str, Any] | None = None, proof: list[dict[str, Any]] | None = None) -> None:
+        # a plain class (:class:`~evalport_spec.record.Record`), not a dataclass: a self-diff's
+        # report would otherwise import dataclasses and inspect (issue 16)
+        self.change_class, self.forward_class, self.findings = change_class, forward_class, findings
+        self.old_label, self.new_label = old_label, new_label
+        self.stats: dict[str, Any] = {} if stats is None else stats
+        self.ignored: dict[str, Any] = {} if ignored is None else ignored
+        self.proof: list[dict[str, Any]] = [] if proof is None else proof
+        """The derivation of each proved inclusion (backward when the class is MINOR or PATCH,
+        forward too for PATCH): ``{file, direction, depth, rule, detail, old, new}`` per step,
+        ``old`` and ``new`` as ``file#pointer`` (:mod:`evalport_spec.compat.proof`)."""
 
     @property
     def full_class(self) -> ChangeClass:

@@ -1,4 +1,5 @@
-"""The one finding type every engine reports, and the compatibility classes.
+"""The one finding type every engine reports, and the compatibility classes (defined in
+:mod:`evalport_spec.changeclass`, re-exported here).
 
 Classes follow semver as toolchain.md, "Compatibility classes", defines them for schema sets:
 PATCH (same documents accepted), MINOR (old accepted set is a subset of the new), MAJOR (some
@@ -10,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
-from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from .canonjson import canonical
+from .changeclass import ChangeClass, Severity
 
 if TYPE_CHECKING:
     from .errors import InputError
@@ -38,29 +39,6 @@ class _NoItem:
 NO_ITEM: Any = _NoItem()
 """Sentinel for :attr:`Finding.item` when the finding names no single item (``None`` is a JSON
 value an ``enum`` can lose, so it cannot mean "absent")."""
-
-
-class ChangeClass(IntEnum):
-    """Compatibility class, ordered so ``max()`` gives the class of a set of findings."""
-
-    NONE = 0
-    PATCH = 1
-    MINOR = 2
-    MAJOR = 3
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Severity(IntEnum):
-    """Severity of a check finding (gate stages, linters)."""
-
-    INFO = 0
-    WARNING = 1
-    ERROR = 2
-
-    def __str__(self) -> str:
-        return self.name.lower()
 
 
 @dataclass

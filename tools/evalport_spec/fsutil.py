@@ -18,7 +18,6 @@ import os
 import select
 import signal
 import stat
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -480,6 +479,8 @@ def repo_lock(root: str | os.PathLike[str], what: str = "evalport-spec") -> Iter
         InputError: another command holds the lock (the message says which file), or the lock
             file cannot be created (a read-only repository: nothing can be written there).
     """
+    import threading  # (here: a command that writes nothing never loads it, issue 16)
+
     lock_path = (lock_folder(Path(root)) / "evalport-spec.lock").absolute()
     key = (lock_path, threading.get_ident())
     if key in _HELD:

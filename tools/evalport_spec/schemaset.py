@@ -9,7 +9,6 @@ download (toolchain.md, "Resolve $ref ... never fetch anything over the network"
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urljoin, urlsplit
@@ -19,6 +18,7 @@ from .errors import InputError
 from .jsonload import Loaded
 from .jsontypes import json_type
 from .pointer import escape, join
+from .record import Record
 
 if TYPE_CHECKING:
     import jsonschema.protocols
@@ -125,8 +125,7 @@ def _first_meta_error(files: Iterable[SchemaFile]) -> InputError | None:
     return None
 
 
-@dataclass
-class SchemaFile:
+class SchemaFile(Record):
     """One schema file of a set.
 
     Attributes:
@@ -135,10 +134,14 @@ class SchemaFile:
         loaded: the parsed file with its text, for line numbers.
     """
 
-    name: str
-    uri: str
-    loaded: Loaded
-    _walk: list[tuple[str, dict[str, Any], str]] | None = field(default=None, repr=False, compare=False)
+    _FIELDS = ("name", "uri", "loaded", "_walk")
+    _REPR_HIDDEN = _EQ_HIDDEN = frozenset({"_walk"})
+
+    def __init__(self, name: str, uri: str, loaded: Loaded,
+                 _walk: list[tuple[str, dict[str, Any], str]] | None = None) -> None:
+        # a plain class, not a dataclass (:mod:`evalport_spec.record`): the self-diff walks a
+        # SchemaFile without importing dataclasses and inspect (issue 16)
+        self.name, self.uri, self.loaded, self._walk = name, uri, loaded, _walk
 
     def walk(self) -> list[tuple[str, dict[str, Any], str]]:
         """``(pointer, schema object, base URI)`` of every schema object of the file
@@ -161,20 +164,23 @@ class SchemaFile:
         return s.get("$schema", DIALECT_2020_12) if isinstance(s, dict) else DIALECT_2020_12
 
 
-@dataclass
-class SchemaSet:
+class SchemaSet(Record):
     """Schemas keyed by file name and by ``$id``, with an offline registry.
 
     Build with :meth:`from_loaded`. ``files`` keeps insertion order (sorted by name).
     """
 
-    files: dict[str, SchemaFile]
-    registry: referencing.Registry = field(repr=False)
-    label: str = ""
-    _checked: bool = field(default=False, repr=False, compare=False)
-    _patterns: list[tuple[SchemaFile, str, str]] | None = field(default=None, repr=False, compare=False)
-    _refs: list[tuple[SchemaFile, str, str, str]] | None = field(default=None, repr=False, compare=False)
-    _plain_differs: bool | None = field(default=None, repr=False, compare=False)
+    _FIELDS = ("files", "registry", "label", "_checked", "_patterns", "_refs", "_plain_differs")
+    _REPR_HIDDEN = frozenset({"registry", "_checked", "_patterns", "_refs", "_plain_differs"})
+    _EQ_HIDDEN = frozenset({"_checked", "_patterns", "_refs", "_plain_differs"})
+
+    def __init__(self, files: dict[str, SchemaFile], registry: referencing.Registry, label: str = "",
+                 _checked: bool = False, _patterns: list[tuple[SchemaFile, str, str]] | None = None,
+                 _refs: list[tuple[SchemaFile, str, str, str]] | None = None,
+                 _plain_differs: bool | None = None) -> None:
+        # a plain class, not a dataclass (:mod:`evalport_spec.record`, issue 16)
+        self.files, self.registry, self.label = files, registry, label
+        self._checked, self._patterns, self._refs, self._plain_differs = _checked, _patterns, _refs, _plain_differs
 
     @classmethod
     def from_loaded(cls, loaded: Mapping[str, Loaded], label: str = "") -> SchemaSet:

@@ -52,10 +52,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .changeclass import ChangeClass
 from .diffinputs import same_local_file
 from .diffresult import Classification
 from .errors import InputError
-from .findings import ChangeClass
 from .inplace import children, first_cycle
 from .jsonload import load
 from .pointer import split

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import threading
 from collections.abc import Iterator
 from types import FrameType
 
@@ -36,11 +35,14 @@ def sigterm_raises() -> Iterator[None]:
     handler is restored after it. Nothing changes when SIGTERM is ignored (``SIG_IGN``, as the
     parent asked: Python does the same for SIGINT) or outside the main thread (only it may set
     handlers)."""
-    if threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _raise)
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise)
+    except ValueError:  # not the main thread (signal.signal's own test; no threading import, issue 16)
+        yield
+        return
     try:
         yield
     finally:

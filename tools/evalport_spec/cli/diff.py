@@ -73,7 +73,7 @@ def _compare(args: argparse.Namespace, options: dict) -> int:
     """Run the comparison, print the report, return the exit code."""
     import time
 
-    from ..findings import ChangeClass
+    from ..changeclass import ChangeClass
     from ..report import emit
     from ..selfdiff import identical, plain_copies
 

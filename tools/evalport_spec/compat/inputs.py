@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import urldefrag
 
 from ..diffinputs import folder_files, local_kind, same_local_file, sibling_files
@@ -23,13 +23,17 @@ from ..schemaset import SchemaSet
 from ..spec import DRAFT, SEMVER, SpecRepo, SpecVersion
 
 
-@dataclass
 class FileSet(SchemaSet):
     """A schema set built for one named file: ``focus`` is the file to compare; the other files
     are the siblings of its folder that it references (by ``$id``, transitively), loaded only so
-    that its references resolve as they do in the folder."""
+    that its references resolve as they do in the folder. Built by :meth:`SchemaSet.from_loaded`
+    (``focus`` then empty) and given its ``focus`` after."""
 
-    focus: str = ""
+    _FIELDS = (*SchemaSet._FIELDS, "focus")
+
+    def __init__(self, *args: Any, focus: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.focus = focus
 
 
 def file_set(name: str, main: Loaded, siblings: Mapping[str, Callable[[], Loaded]], label: str) -> FileSet:

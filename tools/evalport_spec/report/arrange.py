@@ -22,11 +22,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..findings import ChangeClass, Finding, Severity
+from ..changeclass import ChangeClass, Severity
+from ..record import Record
 from .changelog import change_line
 from .describe import acted_severity, is_change
+
+if TYPE_CHECKING:
+    from ..findings import Finding
 
 SECTIONS = {"compatibility": "Compatibility", "rules": "Rules", "conformance": "Conformance",
             "rfcs": "RFCs", "documents": "Documents", "other": "Other checks"}
@@ -40,8 +44,7 @@ _KIND_SECTION = {"policy": "compatibility", "rule": "rules", "conformance": "con
 _CLASS_RANK = {ChangeClass.MAJOR: 0, ChangeClass.MINOR: 2, ChangeClass.PATCH: 3, ChangeClass.NONE: 4}
 
 
-@dataclass
-class Entry:
+class Entry(Record):
     """One finding as reported: where it was found and what decided about it.
 
     Attributes:
@@ -52,11 +55,14 @@ class Entry:
         decisions: findings that decide about this one (policy verdicts), in report order.
     """
 
-    finding: Finding
-    stages: list[str] = field(default_factory=list)
-    section: str = "other"
-    change: str | None = None
-    decisions: list[Finding] = field(default_factory=list)
+    _FIELDS = ("finding", "stages", "section", "change", "decisions")
+
+    def __init__(self, finding: Finding, stages: list[str] | None = None, section: str = "other",
+                 change: str | None = None, decisions: list[Finding] | None = None) -> None:
+        # a plain class, not a dataclass (:mod:`evalport_spec.record`, issue 16)
+        self.finding, self.section, self.change = finding, section, change
+        self.stages: list[str] = [] if stages is None else stages
+        self.decisions: list[Finding] = [] if decisions is None else decisions
 
     @property
     def severity(self) -> Severity:

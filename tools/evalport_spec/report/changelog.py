@@ -13,11 +13,13 @@ schema file. A kind with no verb the sentence knows gets none (:func:`change_lin
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..canonjson import canonical
-from ..findings import Finding
 from .describe import is_change
+
+if TYPE_CHECKING:
+    from ..findings import Finding
 
 DOC_TITLES = {"suite": "Suite", "testcase": "TestCase", "grader": "Grader", "resultset": "ResultSet"}
 """Schema file stem -> the document type's name as SPEC.md writes it."""

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..errors import InputError
-from ..findings import input_finding
 from ..names import REPORT_FORMATS
 from .model import Report, as_report
 from .style import use_color
@@ -98,5 +97,7 @@ def emit_input_error(exc: InputError, fmt: str, *, command: str, title: str,
     so a consumer of ``--format json|sarif|junit|github|markdown`` reads why instead of an empty
     output. ``text`` writes nothing: the one line on standard error says it all."""
     if fmt != "text":
+        from ..findings import input_finding  # (only an input error: dataclasses stay unloaded)
+
         emit(Report.of([input_finding(exc)], command=command, title=title, verdict="input error"),
              fmt, stream=stream)

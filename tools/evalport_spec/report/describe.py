@@ -3,8 +3,13 @@ message without a repeated kind, its item, and the severity the formats act on."
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..canonjson import canonical
-from ..findings import ChangeClass, Finding, Location, Severity
+from ..changeclass import ChangeClass, Severity
+
+if TYPE_CHECKING:
+    from ..findings import Finding, Location
 
 
 def label(f: Finding) -> str:

@@ -4,16 +4,17 @@ findings as arranged :class:`~evalport_spec.report.arrange.Entry` objects."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..findings import Finding
+from ..record import Record
 from .arrange import Entry, arrange
 from .describe import is_breaking
 
+if TYPE_CHECKING:
+    from ..findings import Finding
 
-@dataclass
-class Check:
+
+class Check(Record):
     """One named step a command ran and its outcome (a gate stage).
 
     Attributes:
@@ -22,14 +23,14 @@ class Check:
         phrase (counts, the class, why skipped).
     """
 
-    name: str
-    status: str
-    seconds: float | None = None
-    summary: str = ""
+    _FIELDS = ("name", "status", "seconds", "summary")
+
+    def __init__(self, name: str, status: str, seconds: float | None = None, summary: str = "") -> None:
+        # a plain class, not a dataclass (:mod:`evalport_spec.record`, issue 16)
+        self.name, self.status, self.seconds, self.summary = name, status, seconds, summary
 
 
-@dataclass
-class Report:
+class Report(Record):
     """What every format renders.
 
     Attributes:
@@ -45,15 +46,18 @@ class Report:
         verdict: the closing line (``"gate: FAILED (1 of 10 stages: rules)"``), if any.
     """
 
-    command: str = ""
-    title: str = ""
-    summary: dict[str, Any] = field(default_factory=dict)
-    entries: list[Entry] = field(default_factory=list)
-    checks: list[Check] = field(default_factory=list)
-    check_noun: str = "stage"
-    data: dict[str, Any] | None = None
-    notes: list[str] = field(default_factory=list)
-    verdict: str = ""
+    _FIELDS = ("command", "title", "summary", "entries", "checks", "check_noun", "data", "notes", "verdict")
+
+    def __init__(self, command: str = "", title: str = "", summary: dict[str, Any] | None = None,
+                 entries: list[Entry] | None = None, checks: list[Check] | None = None,
+                 check_noun: str = "stage", data: dict[str, Any] | None = None, notes: list[str] | None = None,
+                 verdict: str = "") -> None:
+        # a plain class, not a dataclass (:mod:`evalport_spec.record`, issue 16)
+        self.command, self.title, self.check_noun, self.data, self.verdict = command, title, check_noun, data, verdict
+        self.summary: dict[str, Any] = {} if summary is None else summary
+        self.entries: list[Entry] = [] if entries is None else entries
+        self.checks: list[Check] = [] if checks is None else checks
+        self.notes: list[str] = [] if notes is None else notes
 
     @classmethod
     def of(cls, findings: Iterable[Finding], *, stage: str | None = None, **kw: Any) -> Report:

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..findings import Finding, Location, Severity
-from ..jsonload import Loaded, positions
+from ..jsonload import Loaded
+from ..jsonpos import positions
 from ..report import Check, Report
 from .violation import Violation
 
@@ -61,7 +62,7 @@ class FileReport:
     def position(self, violation: Violation) -> tuple[int, int]:
         """``(line, column)`` of the violation's instance location (or nearest ancestor);
         ``(1, 1)`` when unknown. Positions are computed once, for :meth:`pointers` only
-        (:func:`~evalport_spec.jsonload.positions` with ``wanted``), unless given (a streamed
+        (:func:`~evalport_spec.jsonpos.positions` with ``wanted``), unless given (a streamed
         file's, :mod:`.stream`)."""
         if self._positions is None:
             try:
