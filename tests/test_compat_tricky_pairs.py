@@ -64,3 +64,25 @@ def test_the_pool_tells_the_pairs_apart():
         vo, vn = sset(old, "old").validator("s.json"), sset(new, "new").validator("s.json")
         split += any(vo.is_valid(x) != vn.is_valid(x) for x in DATA["documents"])
     assert split >= 55  # 60 of the 90 with python-jsonschema 4.x
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    # by hand: names drawn from {"a", "b"} give at most 2 members, so maxProperties 2 removes nothing
+    ({"propertyNames": {"enum": ["a", "b"]}}, {"propertyNames": {"enum": ["a", "b"]}, "maxProperties": 2}, ChangeClass.PATCH),
+    ({"propertyNames": {"const": "a"}}, {"maxProperties": 1}, ChangeClass.MINOR),
+    ({"propertyNames": False}, {"maxProperties": 0}, ChangeClass.MINOR),
+])
+def test_max_properties_bounded_by_property_names_is_not_a_break(old, new, expected):
+    # session 37: these were MAJOR ("max-properties-decreased", no witness) although no document
+    # is lost; the old side's propertyNames already admits at most maxProperties names
+    c = compare(sset(old, "old"), sset(new, "new"), search_budget=0)
+    assert c.change_class is expected
+    assert wrong(old, new, True) == []
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ({"propertyNames": {"enum": ["a", "b", "c"]}}, {"propertyNames": {"enum": ["a", "b", "c"]}, "maxProperties": 2}),
+    ({"propertyNames": {"enum": ["a", 1, "b"]}}, {"maxProperties": 1}),  # 1 is no name: still 2 names
+])
+def test_max_properties_below_the_name_count_stays_major(old, new):
+    assert compare(sset(old, "old"), sset(new, "new"), search_budget=0).change_class is ChangeClass.MAJOR
