@@ -44,7 +44,8 @@ class ObjectRules:
         if B.min_props and a_min < B.min_props.value:
             fails.append(self._fail("minProperties", f"minProperties {a_min} in the {{A}} schema, {B.min_props.value} in the {{B}} schema", A, B,
                                     A.min_props.at if A.min_props else None, B.min_props.at, hint))
-        if B.max_props and (not A.max_props or A.max_props.value > B.max_props.value):
+        if B.max_props and (not A.max_props or A.max_props.value > B.max_props.value) and (
+                self._name_bound(A) is None or self._name_bound(A) > B.max_props.value):
             size = max(B.max_props.value + 1, a_min)
             fails.append(self._fail("maxProperties", f"maxProperties {A.max_props.value if A.max_props else 'unbounded'} in the {{A}} schema, {B.max_props.value} in the {{B}} schema", A, B,
                                     A.max_props.at if A.max_props else None, B.max_props.at,
@@ -69,6 +70,20 @@ class ObjectRules:
                 self.prove("property-names-included", "propertyNames", located(A), (pn, pn.ptr))
             fails.extend(got)
         return fails
+
+    def _name_bound(self, A: Canon) -> int | None:
+        """The most members an object of ``A`` can have when its ``propertyNames`` admit finitely
+        many names (an ``enum``/``const`` of the conjunction, or ``false``): the count of the
+        distinct strings among them; ``None`` when the names are unbounded. An object's members
+        have distinct names, so it has at most that many (JSON Schema 2020-12 Core 10.3.2.4)."""
+        if not A.prop_names:
+            return None
+        c = self.canon.nodes(*A.prop_names)
+        if c.false:
+            return 0
+        if c.enum is None:
+            return None
+        return len({v for v in c.enum if isinstance(v, str)})
 
     def _finite_objects(self, A: Canon, limit: int = 256) -> list[dict] | None:
         """Every document of ``A`` when ``A`` accepts only closed objects (no member beyond its
