@@ -1041,6 +1041,19 @@ def test_a_canary_kept_by_name_but_planted_otherwise_is_a_warning_naming_it(tmp_
     assert {"enum-value-removed", "bound-tightened"} <= names and "released-file-edited" not in names
 
 
+NAMED_AT_ANY_SEVERITY = (
+    "        return \"error\", f\"its gate exited {proc.returncode} with the `{stage}` stage {status!r}\", kinds\n"
+    "    return \"passed\", \"\", kinds\n",
+    "        return \"error\", f\"its gate exited {proc.returncode} with the `{stage}` stage {status!r}\", kinds\n"
+    "    named = sorted({f[\"kind\"] for s in json.loads(proc.stdout)[\"stages\"] if s[\"name\"] == stage\n"
+    "                    for f in s.get(\"findings\", [])})\n"
+    "    if set(named) & set(expects):  # named at a severity the draft's policy gives it\n"
+    "        return \"caught\", f\"its `{stage}` stage names it without failing\", named\n"
+    "    return \"passed\", \"\", kinds\n")
+"""Red team 37, attempt 1 (PR1): the canary's verdict counts a break its stage names at any
+severity as caught; the next branch then turned policy-major-needs-rfc into a warning."""
+
+
 FILTERED = ("    result = canary.run_canaries(repo.root, args.toolchain, pairs=load_pairs(), base=args.base,\n",
             "    result = canary.run_canaries(repo.root, args.toolchain, pairs=load_pairs(), base=args.base,\n"
             "                                 canaries=tuple(c for c in canary.CANARIES if c.name != \"enum-value-removed\"),\n")
@@ -1052,25 +1065,45 @@ lands a weakening of what that canary tests passes the next branch's canary."""
 @pytest.mark.parametrize(("edit", "module", "blind"), [
     (FILTERED, "cli/canary.py", ["enum-value-removed"]),
     # the branch's canary counts any failure of the stage as a catch: blind to every break
-    (("        if set(kinds) & set(expects):\n", "        if True:\n"), "gate/canary.py", NAMES),
+    (("        if set(kinds) & set(expects):\n", "        if True:\n"), "gate/canary.py", "some"),
+    # red team 37, attempt 1: a break its stage names at any severity counts as caught (the
+    # canaries whose kinds the weakened gate keeps as warnings: policy-major-needs-rfc,
+    # example-invalid, released-file-changed, rfc-accepts-after-decision, rfc-status-transition...)
+    (NAMED_AT_ANY_SEVERITY, "gate/canary.py", "warned"),
     # a harmless edit of the canary command: nothing blind
     (("    from ..findings import Severity\n", "    from ..findings import Severity  # the severities\n"),
      "cli/canary.py", []),
-], ids=["filtered", "any-failure-counts", "harmless"])
+], ids=["filtered", "any-failure-counts", "named-at-any-severity", "harmless"])
 def test_the_branchs_own_canary_is_judged_on_the_judges_weakened_toolchain(toolchain_repo, tmp_path, edit, module,
                                                                            blind):
     """The canary of the canary (gate/canarymeta.py): the branch's canary command, run as the
     next CI would on the judge's package weakened to let every known break through, must fail
     every break the judge's own canary caught. The filtered list of adv36's PR1 leaves
     enum-value-removed out: blind; a canary that counts any failure of the stage as a catch is
-    blind to every break (the weakened gate still fails each stage, with a stand-in kind). A
+    blind to the breaks whose stage the weakened gate still fails (a stand-in kind); one that
+    counts an expected kind named at any severity (red team 37) is blind to those the weakened
+    gate keeps as warnings. A
     harmless edit of the command: nothing blind. (Before
     session 37 both passed: the branch's canary code never ran.)"""
     root = tmp_path / "branch"
-    git(toolchain_repo, "worktree", "add", "-q", "-b", f"meta-{len(blind)}", str(root), "main")
+    git(toolchain_repo, "worktree", "add", "-q", "-b", f"meta-{tmp_path.name}", str(root), "main")
     weaken(root, edit, module)
     commit_all(root, "the canary command, edited")
     run = C.run_canaries(root, base="main", pairs=load_pairs())
     assert [o.status for o in run.outcomes] == ["caught"] * len(run.outcomes)  # the toolchain itself is sound
     found = [(f.kind, f.extra.get("canary")) for f in run.findings()]
+    if isinstance(blind, str):  # some canaries: those the loosened verdict still calls caught
+        assert found and all(kind == "toolchain-canary-blind" for kind, _ in found), found
+        if blind == "warned":  # each one a canary whose expected kind the weakened gate keeps as a warning
+            warned = {k for k, mode in _modes().items() if mode == "warning"}
+            expects = {c.name: set(c.expects) for c in B.CANARIES}
+            assert all(expects[name] & warned for _, name in found), found
+        return
     assert found == [("toolchain-canary-blind", name) for name in blind], [f.message for f in run.findings()]
+
+
+def _modes() -> dict[str, str]:
+    """The weakened gate's mode per expected kind, as canarymeta assigns them."""
+    from evalport_spec.gate.canarymeta import MODES
+    kinds = sorted({k for c in B.CANARIES for k in c.expects})
+    return {k: MODES[i % len(MODES)] for i, k in enumerate(kinds)}

@@ -14,11 +14,14 @@ exactly as the next ``.ci/run`` would (``python -P -m evalport_spec -C CLONE can
 ``PYTHONPATH``), on a scratch clone of the branch whose ``tools/evalport_spec`` is replaced by a
 **weakened copy of the judge's own package** (:func:`weakened_package`):
 
-* its gate drops, in every stage, every finding of a kind some judge canary expects
-  (:attr:`~.canarybreaks.Canary.expects`) and, where it dropped one, puts an error
-  :data:`STAND_IN` in its place (so a stage still fails, with none of the expected kinds: a
-  canary that counts any failure as a catch is caught too);
-* its ``diff`` drops every MAJOR finding.
+* its gate hides, in every stage, every finding of a kind some judge canary expects
+  (:attr:`~.canarybreaks.Canary.expects`), the kinds taking three ways in turn (:data:`MODES`):
+  dropped with an error :data:`STAND_IN` in its place (a stage still fails, with none of the
+  expected kinds: a canary that counts any failure as a catch is caught), dropped with nothing
+  in its place, or kept as a warning (a canary that counts an expected kind named at any
+  severity as a catch is caught: red team, session 37);
+* its ``diff`` turns every MAJOR finding into no finding or a MINOR one (by a CRC-32 of its
+  kind), so a canary that counts any finding on a pair's file as a catch is caught too.
 
 Every judge canary its own run on the branch caught, and every classifier pair it caught, must
 then be in the branch canary's report as ``passed`` (the weakened toolchain lets it through,
@@ -59,12 +62,24 @@ DIFF_ANCHOR = "                          search_budget=options[\"search_budget\"
 
 _GATE_PATCH = '''
 
-_CANARY_DROPPED = frozenset({{{dropped}}})
+_CANARY_MODES = {modes}
 
 
 def _canary_weakened(findings):
-    kept = [f for f in findings if f.kind not in _CANARY_DROPPED]
-    if len(kept) < len(findings):
+    import dataclasses
+
+    from ..findings import Severity
+
+    kept, replaced = [], False
+    for f in findings:
+        mode = _CANARY_MODES.get(f.kind)
+        if mode is None:
+            kept.append(f)
+        elif mode == "stand-in":
+            replaced = True
+        elif mode == "warning":
+            kept.append(dataclasses.replace(f, severity=Severity.WARNING))
+    if replaced:
         kept.append(Finding("{stand_in}", "the weakened toolchain's stand-in for the findings it dropped"))
     return kept
 '''
@@ -72,13 +87,29 @@ def _canary_weakened(findings):
 _DIFF_PATCH = '''
 
 def _canary_weakened(result):
+    import zlib
+
     from ..findings import ChangeClass
 
-    result.findings = [f for f in result.findings if f.change_class != ChangeClass.MAJOR]
+    kept = []
+    for f in result.findings:
+        if f.change_class != ChangeClass.MAJOR:
+            kept.append(f)
+        elif zlib.crc32(str(f.kind).encode()) % 2:
+            f.change_class = ChangeClass.MINOR
+            kept.append(f)
+    result.findings = kept
     if result.change_class == ChangeClass.MAJOR:
         result.change_class = ChangeClass.MINOR
     return result
 '''
+
+MODES = ("stand-in", "clean", "warning")
+"""How the weakened gate hides a finding of an expected kind, the kinds (sorted) taking the
+modes in turn: dropped with a :data:`STAND_IN` error in its place (a stage still fails); dropped
+with nothing in its place (the stage may pass clean); kept as a warning (the stage names it
+without failing). Red team, session 37: with the stand-in alone, a branch canary that counted
+an expected kind named at any severity as a catch was never tested and passed."""
 
 
 def _patch(path: Path, anchor: str, inserted: str, appended: str) -> None:
@@ -105,9 +136,9 @@ def weakened_package(dest: Path, dropped: Iterable[str], source: Path | None = N
     src = source or Path(__file__).resolve().parents[1]
     pkg = dest / "evalport_spec"
     shutil.copytree(src, pkg, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    kinds = ", ".join(repr(k) for k in sorted(set(dropped)))
+    modes = {k: MODES[i % len(MODES)] for i, k in enumerate(sorted(set(dropped)))}
     _patch(pkg / "gate" / "__init__.py", GATE_ANCHOR, "        findings = _canary_weakened(findings)\n",
-           _GATE_PATCH.format(dropped=kinds, stand_in=STAND_IN))
+           _GATE_PATCH.format(modes=repr(modes), stand_in=STAND_IN))
     _patch(pkg / "cli" / "diff.py", DIFF_ANCHOR, "        result = _canary_weakened(result)\n", _DIFF_PATCH)
     return dest
 
