@@ -32,11 +32,22 @@ COLD_TARGET_S = 5.0
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 
 
+def command() -> list[str]:
+    """How to start ``evalport-spec``: the command on PATH (what ``nox -s bench`` installs), else
+    the one beside this interpreter (``.venv/bin``), else ``python -m evalport_spec``. Before
+    session 37 the bench died with a traceback when run as ``.venv/bin/python benchmarks/...``
+    outside an activated environment."""
+    found = shutil.which("evalport-spec")
+    if found:
+        return [found]
+    beside = Path(sys.executable).with_name("evalport-spec")
+    return [str(beside)] if beside.is_file() else [sys.executable, "-m", "evalport_spec"]
+
+
 def run_once() -> tuple[float, dict]:
     """One ``check --format json`` process: (wall seconds, parsed report)."""
-    exe = shutil.which("evalport-spec") or "evalport-spec"
     start = time.perf_counter()
-    proc = subprocess.run([exe, "-C", str(ROOT), "check", "--format", "json"], capture_output=True,
+    proc = subprocess.run([*command(), "-C", str(ROOT), "check", "--format", "json"], capture_output=True,
                           env={**os.environ, **PROCESS_ENV})
     wall = time.perf_counter() - start
     if proc.returncode not in (0, 1):
@@ -70,8 +81,7 @@ def cold_warm() -> tuple[list[list[str]], dict[str, bool]]:
     processes, and whether each met its target."""
     import tempfile
 
-    exe = shutil.which("evalport-spec") or "evalport-spec"
-    argv = [exe, "-C", str(ROOT), "check", "--format", "json"]
+    argv = [*command(), "-C", str(ROOT), "check", "--format", "json"]
     with tempfile.TemporaryDirectory(prefix="bench-check-") as tmp:
         colds = [run_process(argv, 1, {**PROCESS_ENV, "EVALPORT_CACHE_DIR": str(Path(tmp) / f"cold{i}")})
                  for i in range(RUNS)]
