@@ -255,8 +255,10 @@ def test_a_module_beside_the_package_is_every_rules_code(repo):
     assert sorted(found) == ["DANGLING_REFERENCE", "DUPLICATE_ATTEMPT", "DUPLICATE_ID",
                              "ISOLATION_MISMATCH", "SELF_PARENT"]
     assert all(f.extra["modules"] == ["orjson.py"] and f.undecided for f in found.values())
-    # what the tree's own toolchain does with it: reads every document as another version
-    doc = repo / "spec/examples/rag-suite.json"
+    # what the tree's own toolchain does with it: reads every document as another version (one
+    # padded past jsonload.FAST_MIN_BYTES: smaller files never reach orjson since session 37)
+    doc = repo / "big-rag-suite.json"
+    doc.write_bytes((repo / "spec/examples/rag-suite.json").read_bytes() + b" " * (1 << 20))
     env = {**os.environ, "PYTHONPATH": str(repo / "tools")}
     proc = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
                            "from evalport_spec.jsonload import load; print(load(sys.argv[2]).value['version'])",
