@@ -9,6 +9,7 @@ by value: which row, which column, what SPEC.md says and what the schema, the ca
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .. import markdown
@@ -103,6 +104,21 @@ def read_rows(block: Block, body: str, first_line: int) -> list[ReadRow] | None:
     key = block.rows[0].key if block.rows else ""
     text = " ".join(" ".join(p.source.split()) for p in doc.paragraphs)
     return [ReadRow(key, {key: text}, doc.paragraphs[0].line + off)]
+
+
+CHANGELOG = "Changelog"
+"""The H2 section of SPEC.md holding history, which claims about the current schemas skip."""
+
+
+def current_lines(doc: markdown.Document) -> Iterator[tuple[int, str]]:
+    """``(1-based line, text)`` of every line of ``doc`` outside its :data:`CHANGELOG` section:
+    the text that speaks of the current version (the Changelog may name dialects, types and
+    members of the past)."""
+    history = doc.section(CHANGELOG)
+    skip = range(history.line, history.end + 1) if history is not None else range(0)
+    for n, line in enumerate(doc.lines, start=1):
+        if n not in skip:
+            yield n, line
 
 
 def one_line(text: object) -> str:

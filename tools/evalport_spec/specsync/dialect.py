@@ -16,13 +16,12 @@ import re
 from ..findings import Finding, Location
 from ..markdown import Document
 from ..spec import SpecVersion
+from .blocks import current_lines
 
 KIND = "spec-dialect-claim"
 
 _MENTION = re.compile(r"JSON Schema\s+(\d{4}-\d{2}|draft-0?\d+)\b")
 _URI = re.compile(r"json-schema\.org/(?:draft/(\d{4}-\d{2})|(draft-0?\d+))/schema#?$")
-CHANGELOG = "Changelog"
-"""The section whose history may name dialects of the past."""
 
 
 def declared_dialects(version: SpecVersion) -> set[str]:
@@ -43,12 +42,8 @@ def dialect_claim_findings(doc: Document, version: SpecVersion, label: str) -> l
     declared = declared_dialects(version)
     if not declared:
         return []
-    history = doc.section(CHANGELOG)
-    skip = range(history.line, history.end + 1) if history is not None else range(0)
     out = []
-    for n, line in enumerate(doc.lines, start=1):
-        if n in skip:
-            continue
+    for n, line in current_lines(doc):
         for m in _MENTION.finditer(line):
             if m.group(1) not in declared:
                 out.append(Finding(KIND, f"the prose names JSON Schema {m.group(1)}, but the schemas are "

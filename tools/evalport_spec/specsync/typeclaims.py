@@ -21,13 +21,13 @@ from ..findings import Finding, Location
 from ..markdown import Document
 from ..schemawalk import resolve_ref, subschemas
 from ..spec import SpecVersion
+from .blocks import current_lines
 
 KIND = "spec-type-claim"
 
 TYPES = ("string", "integer", "number", "boolean", "object", "array", "null")
 _TYPE = "|".join(TYPES)
 _CLAIM = re.compile(rf"`([A-Za-z_][A-Za-z0-9_]*)` (?:is|\() ?an? (?:open )?({_TYPE})\b")
-CHANGELOG = "Changelog"
 
 
 def _json_type(value: Any) -> str:
@@ -84,12 +84,8 @@ def type_claim_findings(doc: Document, version: SpecVersion, label: str) -> list
     """One ``spec-type-claim`` finding per claim no property of its name bears out (module
     docstring)."""
     members = member_types(version)
-    history = doc.section(CHANGELOG)
-    skip = range(history.line, history.end + 1) if history is not None else range(0)
     out = []
-    for n, line in enumerate(doc.lines, start=1):
-        if n in skip:
-            continue
+    for n, line in current_lines(doc):
         for m in _CLAIM.finditer(line):
             name, said = m.group(1), m.group(2)
             readings = members.get(name, [])
