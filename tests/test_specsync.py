@@ -157,6 +157,11 @@ def repo(tmp_path: Path) -> Path:
     return make_repo(tmp_path)
 
 
+def kind_lines(root: Path, kind: str) -> list[str]:
+    """``file:line: message`` of the draft check's findings of ``kind``, in order."""
+    return [finding_line(f) for f in check_draft(SpecRepo(root)).findings if f.kind == kind]
+
+
 def edit(path: Path, old: str, new: str) -> int:
     """Replace the one occurrence of ``old``; returns the 1-based line it starts on."""
     text = path.read_text()
@@ -710,7 +715,7 @@ def test_the_grader_types_table_agrees_with_grader_json(repo: Path) -> None:
     from grader.json: `code` needs language and source; custom's handler comes from the branch
     it shares with extension types."""
     def found() -> list[str]:
-        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-grader-types"]
+        return kind_lines(repo, "spec-grader-types")
     assert found() == []
     md = repo / "spec/SPEC.md"
     code = edit(md, "| `code` | `language` (`\"python\"` or `\"javascript\"`), `source` (string) |",
@@ -739,7 +744,7 @@ def test_the_grader_types_notes_say_what_grader_json_says(repo: Path) -> None:
     from grader.json: threshold is {type: number, minimum: 0, maximum: 1}, source a string,
     language the enum python/javascript, model and prompt strings."""
     def found() -> list[str]:
-        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-grader-types"]
+        return kind_lines(repo, "spec-grader-types")
     md = repo / "spec/SPEC.md"
     sim = edit(md, "`threshold` (number in [0, 1])", "`threshold` (integer in [0, 1])")
     code = edit(md, '`language` (`"python"` or `"javascript"`), `source` (string)',
@@ -797,7 +802,7 @@ def test_the_dialect_the_prose_names_is_the_schemas(repo: Path) -> None:
     stage. The schemas declare https://json-schema.org/draft/2020-12/schema; a mention of
     2019-09 or draft-07 outside the Changelog is reported on its line, one in it is history."""
     def found() -> list[str]:
-        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-dialect-claim"]
+        return kind_lines(repo, "spec-dialect-claim")
     assert found() == []
     md = repo / "spec/SPEC.md"
     first = edit(md, "Each schema is written in the JSON Schema 2020-12 dialect.",
@@ -825,7 +830,7 @@ def test_a_members_type_in_the_prose_is_the_schemas(repo: Path, old: str, new: s
     Result.grader_results an array; TestCase.input is a string or an array, so "When `input`
     is an array" holds."""
     def found() -> list[str]:
-        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-type-claim"]
+        return kind_lines(repo, "spec-type-claim")
     assert found() == []
     line = edit(repo / "spec/SPEC.md", old, new)
     assert found() == [f"spec/SPEC.md:{line}: the prose says {message}"]
@@ -841,7 +846,7 @@ def test_a_claim_about_the_formats_used_follows_the_schemas(repo: Path) -> None:
     """SPEC.md says the only format the schemas use is `date-time`; a schema that gains
     ``format: uri`` contradicts it. A property merely *named* format is not the keyword."""
     def found() -> list[str]:
-        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-format-claim"]
+        return kind_lines(repo, "spec-format-claim")
     assert found() == []
     path = repo / "spec/schemas/testcase.json"
     schema = json.loads(path.read_text())
@@ -860,7 +865,7 @@ def test_claims_of_closed_and_open_objects_follow_the_schemas(repo: Path) -> Non
     """"Every object is closed" fails when a titled object (Retry) loses additionalProperties
     false; an exception named open (`params` of TestCase) fails when its schema closes it."""
     def found() -> list[str]:
-        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-openness"]
+        return kind_lines(repo, "spec-openness")
     assert found() == []
     suite = repo / "spec/schemas/suite.json"
     schema = json.loads(suite.read_text())
@@ -888,7 +893,7 @@ def test_a_pointer_said_to_be_marked_must_carry_that_rule(repo: Path) -> None:
     NULL_SCORE_PASSED's marker is on /$defs/grader_result/allOf/0, not /$defs/result/allOf/0
     (which carries UNSCORED_RESULT_PASSED), and /$defs/result carries none."""
     def found() -> list[str]:
-        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-pointer-marker"]
+        return kind_lines(repo, "spec-pointer-marker")
     assert found() == []
     md = repo / "spec/SPEC.md"
     line = edit(md, "the subschema `resultset.json#/$defs/grader_result/allOf/0`, marked",
@@ -909,7 +914,7 @@ def test_keyword_table_follows_the_schema_pass_and_covers_the_schemas(repo: Path
     `false` subschema needs the `false` row, and keywords used only inside an `if` (grader.json's
     `not`) need none."""
     def found() -> list[str]:
-        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-keyword-code"]
+        return kind_lines(repo, "spec-keyword-code")
     spec = repo / "spec/SPEC.md"
     assert found() == []
     row = edit(spec, "| `maxLength` | MAX_LENGTH |", "| `maxLength` | MIN_LENGTH |")
@@ -937,7 +942,7 @@ def test_every_open_member_is_named_in_both_lists(repo: Path) -> None:
     on each claim. An array whose items are open objects is open too; one whose items are a
     titled (closed) object is not. A wrong name in the Extension list is found."""
     def found() -> list[str]:
-        return [finding_line(f) for f in check_draft(SpecRepo(repo)).findings if f.kind == "spec-openness"]
+        return kind_lines(repo, "spec-openness")
     text = (repo / "spec/SPEC.md").read_text().split("\n")
     closed_line = next(n for n, x in enumerate(text, start=1) if x.startswith("Every object is closed"))
     ext_line = next(n for n, x in enumerate(text, start=1) if x.startswith("- `metadata`, on TestCase"))
